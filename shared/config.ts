@@ -1,0 +1,82 @@
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'must be true or false' })
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const int = (min: number, max: number) =>
+  z.coerce
+    .number({ message: 'must be a whole number' })
+    .int('must be a whole number')
+    .min(min, `must be at least ${min}`)
+    .max(max, `must be at most ${max}`);
+
+const envSchema = z
+  .object({
+    PORT: int(0, 65535).default(3000),
+    HOST: z.string().min(1).default('0.0.0.0'),
+    REDIS_URL: z
+      .string()
+      .regex(/^rediss?:\/\//, 'must start with redis:// or rediss://')
+      .optional(),
+    REDIS_KEY_PREFIX: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,32}$/, 'must be 1 to 32 letters, digits, _ or -')
+      .default('kbi'),
+    WORKER_CONCURRENCY: int(1, 64).default(2),
+    MAX_FILE_BYTES: int(1, 1024 * 1024 * 1024).default(26_214_400),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    URL_FETCH_ALLOW_PRIVATE: bool.default(false),
+    BULL_BOARD_USER: z.string().min(1).optional(),
+    BULL_BOARD_PASSWORD: z.string().min(1).optional(),
+    URL_FETCH_TIMEOUT_MS: int(1000, 600_000).default(30_000),
+    EXTRACT_TIMEOUT_MS: int(1000, 600_000).default(60_000),
+    EXTRACT_MEMORY_MB: int(64, 16_384).default(1024),
+    MAX_TEXT_CHARS: int(1000, 100_000_000).default(5_000_000),
+    MAX_PDF_PAGES: int(1, 100_000).default(2000),
+    DOCX_MAX_UNPACKED_MB: int(1, 16_384).default(256),
+    HTML_MAX_DEPTH: int(16, 100_000).default(4096),
+    MAX_SOURCES_PER_REQUEST: int(1, 1000).default(100),
+    MAX_UPLOAD_CONCURRENCY: int(1, 1000).default(16),
+    RATE_LIMIT_PER_MINUTE: int(0, 1_000_000).default(600),
+    SHUTDOWN_GRACE_MS: int(0, 3_600_000).default(25_000),
+    STAGING_TTL_SECONDS: int(60, 30 * 86_400).default(7 * 86_400),
+    WORKER_LOCK_DURATION_MS: int(1_000, 600_000).default(30_000),
+    JOB_ATTEMPTS: int(1, 50).default(5),
+    JOB_BACKOFF_MS: int(10, 600_000).default(2_000),
+  })
+  .superRefine((env, ctx) => {
+    if (Boolean(env.BULL_BOARD_USER) !== Boolean(env.BULL_BOARD_PASSWORD)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['BULL_BOARD_PASSWORD'],
+        message: 'BULL_BOARD_USER and BULL_BOARD_PASSWORD must be set together',
+      });
+    }
+  });
+
+export type Env = z.infer<typeof envSchema>;
+
+/** Validated runtime configuration. Only this module reads `process.env`. */
+export interface Config extends Env {
+  /** The Redis URL actually used (REDIS_URL, or the one a launcher filled in). */
+  redisUrl: string;
+}
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+/**
+ * Parses the environment once. Every problem is listed in one error, one line
+ * per variable, so an operator fixes them all in one go.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const input = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = envSchema.safeParse(input);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.') || 'env'}: ${i.message}`);
+    throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
+  }
+  return { ...parsed.data, redisUrl: parsed.data.REDIS_URL ?? 'redis://127.0.0.1:6379' };
+}
