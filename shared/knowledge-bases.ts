@@ -1,0 +1,112 @@
+import { ForbiddenError, NotFoundError } from './errors.js';
+import type { SourceQueue } from './jobs.js';
+import type { Logger } from './logger.js';
+import type { KnowledgeBase, KnowledgeBaseSummary } from './schemas/knowledge-base.js';
+import { kbStatus, publicSource, type KbMeta, type NewSource, type StoredSource } from './store/kb-records.js';
+import type { KbStore } from './store/kb-store.js';
+
+/** What the knowledge-base verbs need; the API, the worker and tests pass their own. */
+export interface KbDeps {
+  kbs: KbStore;
+  queue: SourceQueue;
+  logger: Logger;
+  now?: () => Date;
+}
+
+const nowIso = (deps: KbDeps): string => (deps.now?.() ?? new Date()).toISOString();
+
+export function summaryView(meta: KbMeta): KnowledgeBaseSummary {
+  return {
+    kbId: meta.kbId,
+    name: meta.name,
+    status: kbStatus(meta.sourceCounts),
+    sourceCounts: meta.sourceCounts,
+    createdAt: meta.createdAt,
+    updatedAt: meta.updatedAt,
+  };
+}
+
+export function knowledgeBaseView(meta: KbMeta, sources: StoredSource[]): KnowledgeBase {
+  return { ...summaryView(meta), files: sources.map(publicSource) };
+}
+
+/** Loads a knowledge base the workspace owns: 404 when absent, 403 when another's. */
+export async function loadOwned(deps: KbDeps, workspaceId: string, kbId: string) {
+  const found = await deps.kbs.get(kbId);
+  if (!found) throw new NotFoundError();
+  if (found.meta.workspaceId !== workspaceId) throw new ForbiddenError();
+  return found;
+}
+
+/** Checks existence and ownership without reading the sources. */
+export async function assertOwned(deps: KbDeps, workspaceId: string, kbId: string): Promise<void> {
+  const meta = await deps.kbs.getMeta(kbId);
+  if (!meta) throw new NotFoundError();
+  if (meta.workspaceId !== workspaceId) throw new ForbiddenError();
+}
+
+/**
+ * Enqueues the first run of each new source. A failure here does not undo the
+ * committed sources: they stay `pending` and the worker's reconciler enqueues
+ * them, so the client's request is not lost.
+ */
+async function enqueueNew(deps: KbDeps, workspaceId: string, kbId: string, sources: NewSource[]): Promise<void> {
+  try {
+    await deps.queue.enqueue(sources.map((s) => ({ workspaceId, kbId, documentId: s.documentId, run: 1 })));
+  } catch (err) {
+    deps.logger.warn({ err, kbId, count: sources.length }, 'enqueue failed; the reconciler will pick the sources up');
+  }
+}
+
+export async function createKnowledgeBase(
+  deps: KbDeps,
+  workspaceId: string,
+  kbId: string,
+  name: string,
+  sources: NewSource[],
+): Promise<KnowledgeBase> {
+  await deps.kbs.create(workspaceId, kbId, name, sources, nowIso(deps));
+  await enqueueNew(deps, workspaceId, kbId, sources);
+  const { meta, sources: stored } = await loadOwned(deps, workspaceId, kbId);
+  return knowledgeBaseView(meta, stored);
+}
+
+/** Renames and/or appends sources in one atomic step, then enqueues them. */
+export async function updateKnowledgeBase(
+  deps: KbDeps,
+  workspaceId: string,
+  kbId: string,
+  name: string | undefined,
+  sources: NewSource[],
+): Promise<KnowledgeBase> {
+  await deps.kbs.addSources(workspaceId, kbId, name, sources, nowIso(deps));
+  await enqueueNew(deps, workspaceId, kbId, sources);
+  const { meta, sources: stored } = await loadOwned(deps, workspaceId, kbId);
+  return knowledgeBaseView(meta, stored);
+}
+
+export async function deleteKnowledgeBase(deps: KbDeps, workspaceId: string, kbId: string): Promise<void> {
+  await deps.kbs.delete(workspaceId, kbId);
+}
+
+/** One source with its extracted text (null until ready). */
+export async function getDocument(deps: KbDeps, workspaceId: string, kbId: string, documentId: string) {
+  await assertOwned(deps, workspaceId, kbId);
+  const source = await deps.kbs.getSource(kbId, documentId);
+  if (!source) throw new NotFoundError();
+  const text = source.status === 'ready' ? await deps.kbs.getText(kbId, documentId) : null;
+  return { ...publicSource(source), text };
+}
+
+export async function deleteDocument(deps: KbDeps, workspaceId: string, kbId: string, documentId: string): Promise<void> {
+  await deps.kbs.deleteSource(workspaceId, kbId, documentId, nowIso(deps));
+}
+
+/** Puts a failed source back to pending under a new run and enqueues it. */
+export async function retryDocument(deps: KbDeps, workspaceId: string, kbId: string, documentId: string) {
+  const run = await deps.kbs.retrySource(workspaceId, kbId, documentId, nowIso(deps));
+  await deps.queue.enqueue([{ workspaceId, kbId, documentId, run }]);
+  const source = await deps.kbs.getSource(kbId, documentId);
+  if (!source) throw new NotFoundError();
+  return publicSource(source);
+}

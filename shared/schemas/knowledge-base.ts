@@ -1,0 +1,91 @@
+import { z } from 'zod';
+import { SOURCE_ERROR_CODES } from '../source-errors.js';
+import { isoDateTime, pageSchema } from './common.js';
+
+export const SOURCE_STATUSES = ['pending', 'processing', 'ready', 'failed'] as const;
+export type SourceStatus = (typeof SOURCE_STATUSES)[number];
+export const SOURCE_TYPES = ['text', 'url', 'file'] as const;
+export type SourceType = (typeof SOURCE_TYPES)[number];
+export const KB_STATUSES = ['empty', 'in_progress', 'ready', 'partial'] as const;
+export type KbStatus = (typeof KB_STATUSES)[number];
+
+export const sourceErrorSchema = z
+  .object({ code: z.enum(SOURCE_ERROR_CODES), message: z.string() })
+  .meta({ id: 'SourceError' });
+
+export const sourceSchema = z
+  .object({
+    documentId: z.string().meta({ example: 'doc_V1StGXR8_Z5jdHi6B-myT' }),
+    type: z.enum(SOURCE_TYPES),
+    content: z.string().meta({ description: 'The text, the URL, or the file name' }),
+    status: z.enum(SOURCE_STATUSES),
+    title: z.string().optional(),
+    mimeType: z.string().optional().meta({ description: 'Detected type of the fetched or uploaded bytes' }),
+    sizeBytes: z.number().int().optional(),
+    charCount: z.number().int().optional().meta({ description: 'Characters of the extracted text' }),
+    pageCount: z.number().int().optional().meta({ description: 'Pages, for PDF' }),
+    truncated: z.boolean().optional().meta({ description: 'True when the text was cut at the service limit' }),
+    error: sourceErrorSchema.optional(),
+    createdAt: isoDateTime,
+    updatedAt: isoDateTime,
+  })
+  .meta({ id: 'Source' });
+export type Source = z.infer<typeof sourceSchema>;
+
+export const sourceCountsSchema = z
+  .object({
+    pending: z.number().int(),
+    processing: z.number().int(),
+    ready: z.number().int(),
+    failed: z.number().int(),
+  })
+  .meta({ id: 'SourceCounts' });
+export type SourceCounts = z.infer<typeof sourceCountsSchema>;
+
+const kbFields = {
+  kbId: z.string().min(1).max(64).meta({ example: 'kb_V1StGXR8_Z5jdHi6B-myT' }),
+  name: z.string().max(512),
+  status: z.enum(KB_STATUSES),
+  sourceCounts: sourceCountsSchema,
+  createdAt: isoDateTime,
+  updatedAt: isoDateTime,
+};
+
+export const knowledgeBaseSchema = z
+  .object({ ...kbFields, files: z.array(sourceSchema) })
+  .meta({ id: 'KnowledgeBase' });
+export type KnowledgeBase = z.infer<typeof knowledgeBaseSchema>;
+
+export const knowledgeBaseSummarySchema = z.object(kbFields).meta({ id: 'KnowledgeBaseSummary' });
+export type KnowledgeBaseSummary = z.infer<typeof knowledgeBaseSummarySchema>;
+
+export const knowledgeBasePageSchema = pageSchema(knowledgeBaseSummarySchema, 'KnowledgeBasePage');
+
+export const documentSchema = sourceSchema
+  .extend({ text: z.string().nullable().meta({ description: 'Extracted text; null until the source is ready' }) })
+  .meta({ id: 'Document' });
+
+/** One element of `knowledge_base_texts`. */
+export const textItemSchema = z.union([
+  z.string(),
+  z.strictObject({ title: z.string().max(512), text: z.string() }),
+]);
+
+/** The multipart fields of POST and PATCH, as documented (parsing is streamed, not by this schema). */
+export const knowledgeBaseFormSchema = z
+  .object({
+    knowledge_base_name: z.string().min(1).max(512).optional().meta({ description: 'Name (rename value on PATCH); alias `name`' }),
+    knowledge_base_texts: z
+      .string()
+      .optional()
+      .meta({ description: 'JSON array string; elements are a string or {"title","text"}', example: '["Opening hours are 9 to 5."]' }),
+    knowledge_base_urls: z
+      .string()
+      .optional()
+      .meta({ description: 'JSON array string of absolute http(s) URLs', example: '["https://example.com/faq"]' }),
+    knowledge_base_files: z
+      .array(z.string().meta({ format: 'binary' }))
+      .optional()
+      .meta({ description: 'File parts (also accepted as knowledge_base_files.items): PDF, TXT, HTML, Markdown, DOCX; 25 MB each' }),
+  })
+  .meta({ id: 'KnowledgeBaseForm' });

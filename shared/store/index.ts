@@ -1,0 +1,30 @@
+import type { Redis } from 'ioredis';
+import { CatalogStore } from './catalog-store.js';
+import { KbStore } from './kb-store.js';
+import { KeySpace } from './keys.js';
+import { KeyStore } from './key-store.js';
+
+export interface Store {
+  keys: KeySpace;
+  kbs: KbStore;
+  apiKeys: KeyStore;
+  catalog: CatalogStore;
+}
+
+export interface StoreOptions {
+  /** Prefix of every key; tests use a fresh one each. Default `kbi`. */
+  prefix?: string;
+  /** Maximum life of staged upload bytes, seconds. */
+  blobTtlSeconds: number;
+}
+
+/** The Redis store both roles and the admin CLI use. */
+export function createStore(redis: Redis, opts: StoreOptions): Store {
+  const keys = new KeySpace(opts.prefix ?? 'kbi');
+  return {
+    keys,
+    kbs: new KbStore(redis, keys, { blobTtlSeconds: opts.blobTtlSeconds }),
+    apiKeys: new KeyStore(redis, keys),
+    catalog: new CatalogStore(redis, keys),
+  };
+}

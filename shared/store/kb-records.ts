@@ -1,0 +1,141 @@
+import type { SourceErrorCode } from '../source-errors.js';
+import type { KbStatus, Source, SourceCounts, SourceStatus, SourceType } from '../schemas/knowledge-base.js';
+
+/** A source as stored: the public fields plus what the worker needs. */
+export interface StoredSource extends Source {
+  run: number;
+  filename?: string;
+  declaredType?: string;
+}
+
+/** What the API hands the store for each new source. */
+export interface NewSource {
+  documentId: string;
+  type: SourceType;
+  content: string;
+  title?: string;
+  filename?: string;
+  declaredType?: string;
+  mimeType?: string;
+  sizeBytes?: number;
+  /** Stage key holding the uploaded bytes, renamed to the source's blob on commit. */
+  stageKey?: string;
+}
+
+export interface KbMeta {
+  kbId: string;
+  workspaceId: string;
+  name: string;
+  createdAt: string;
+  updatedAt: string;
+  sourceCounts: SourceCounts;
+}
+
+/** What the worker writes back when a source is done. */
+export type SourceOutcome =
+  | {
+      status: 'ready';
+      text: string;
+      title?: string;
+      mimeType?: string;
+      sizeBytes?: number;
+      pageCount?: number;
+      truncated: boolean;
+    }
+  | {
+      status: 'failed';
+      error: { code: SourceErrorCode; message: string };
+      mimeType?: string;
+      sizeBytes?: number;
+      /** Keep the staged bytes so a later retry can use them. */
+      keepBlob?: boolean;
+    };
+
+const num = (v: string | undefined): number | undefined => (v === undefined || v === '' ? undefined : Number(v));
+
+export function parseMeta(h: Record<string, string>): KbMeta | null {
+  if (!h.kbId || !h.workspaceId) return null;
+  return {
+    kbId: h.kbId,
+    workspaceId: h.workspaceId,
+    name: h.name ?? '',
+    createdAt: h.createdAt ?? '',
+    updatedAt: h.updatedAt ?? h.createdAt ?? '',
+    sourceCounts: {
+      pending: Math.max(0, num(h['n:pending']) ?? 0),
+      processing: Math.max(0, num(h['n:processing']) ?? 0),
+      ready: Math.max(0, num(h['n:ready']) ?? 0),
+      failed: Math.max(0, num(h['n:failed']) ?? 0),
+    },
+  };
+}
+
+export function kbStatus(c: SourceCounts): KbStatus {
+  if (c.pending + c.processing > 0) return 'in_progress';
+  if (c.ready + c.failed === 0) return 'empty';
+  return c.failed > 0 ? 'partial' : 'ready';
+}
+
+export function parseSource(h: Record<string, string>): StoredSource | null {
+  if (!h.documentId || !h.status) return null;
+  const s: StoredSource = {
+    documentId: h.documentId,
+    type: h.type as SourceType,
+    content: h.content ?? '',
+    status: h.status as SourceStatus,
+    createdAt: h.createdAt ?? '',
+    updatedAt: h.updatedAt ?? '',
+    run: num(h.run) ?? 1,
+  };
+  if (h.title) s.title = h.title;
+  if (h.mimeType) s.mimeType = h.mimeType;
+  if (h.sizeBytes) s.sizeBytes = Number(h.sizeBytes);
+  if (h.charCount) s.charCount = Number(h.charCount);
+  if (h.pageCount) s.pageCount = Number(h.pageCount);
+  if (h.truncated === '1') s.truncated = true;
+  if (h.error) s.error = JSON.parse(h.error) as Source['error'];
+  if (h.filename) s.filename = h.filename;
+  if (h.declaredType) s.declaredType = h.declaredType;
+  return s;
+}
+
+/** The public view of a stored source (internal fields dropped). */
+export function publicSource(s: StoredSource): Source {
+  const { run: _run, filename: _f, declaredType: _d, ...pub } = s;
+  return pub;
+}
+
+/** Flattens a new source to the string fields of its hash. */
+export function newSourceFields(s: NewSource, now: string): Record<string, string> {
+  const f: Record<string, string> = {
+    documentId: s.documentId,
+    type: s.type,
+    content: s.content,
+    status: 'pending',
+    run: '1',
+    createdAt: now,
+    updatedAt: now,
+  };
+  if (s.title) f.title = s.title;
+  if (s.filename) f.filename = s.filename;
+  if (s.declaredType) f.declaredType = s.declaredType;
+  if (s.mimeType) f.mimeType = s.mimeType;
+  if (s.sizeBytes !== undefined) f.sizeBytes = String(s.sizeBytes);
+  return f;
+}
+
+/** Flattens an outcome to the fields FINISH_DOC sets. */
+export function outcomeFields(o: SourceOutcome): Record<string, string> {
+  const f: Record<string, string> = {};
+  if (o.mimeType) f.mimeType = o.mimeType;
+  if (o.sizeBytes !== undefined) f.sizeBytes = String(o.sizeBytes);
+  if (o.status === 'ready') {
+    f.charCount = String(o.text.length);
+    if (o.title) f.title = o.title;
+    if (o.pageCount !== undefined) f.pageCount = String(o.pageCount);
+    f.truncated = o.truncated ? '1' : '0';
+  } else {
+    f.error = JSON.stringify(o.error);
+  }
+  return f;
+}

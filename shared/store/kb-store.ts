@@ -1,0 +1,180 @@
+import type { Redis } from 'ioredis';
+import { ConflictError, ForbiddenError, NotFoundError } from '../errors.js';
+import type { KeySpace } from './keys.js';
+import {
+  newSourceFields,
+  outcomeFields,
+  parseMeta,
+  parseSource,
+  type KbMeta,
+  type NewSource,
+  type SourceOutcome,
+  type StoredSource,
+} from './kb-records.js';
+import { COMMIT_SOURCES, DELETE_DOC, DELETE_KB, FINISH_DOC, RETRY_DOC, START_DOC } from './kb-scripts.js';
+import { Script } from './scripts.js';
+
+const commitSources = new Script(COMMIT_SOURCES);
+const deleteKb = new Script(DELETE_KB);
+const deleteDoc = new Script(DELETE_DOC);
+const startDoc = new Script(START_DOC);
+const finishDoc = new Script(FINISH_DOC);
+const retryDoc = new Script(RETRY_DOC);
+
+/** The result of a worker transition: `ok`, or why nothing was written. */
+export type TransitionResult = 'ok' | 'gone' | 'stale' | 'ready' | 'failed';
+
+export interface KbStoreOptions {
+  /** How long staged bytes of a source are kept at most (seconds). */
+  blobTtlSeconds: number;
+}
+
+/**
+ * Knowledge bases, their ordered sources, extracted texts and staged bytes.
+ * Every change of a knowledge base is one Lua script on keys sharing its hash
+ * tag; the workspace's list is a secondary index written around it so that a
+ * crash between the two leaves at most an index entry that reads skip.
+ */
+export class KbStore {
+  constructor(
+    private readonly redis: Redis,
+    readonly keys: KeySpace,
+    private readonly opts: KbStoreOptions,
+  ) {}
+
+  async getMeta(kbId: string): Promise<KbMeta | null> {
+    return parseMeta(await this.redis.hgetall(this.keys.kb(kbId)));
+  }
+
+  /** Reads a knowledge base and all its sources in order, or null. */
+  async get(kbId: string): Promise<{ meta: KbMeta; sources: StoredSource[] } | null> {
+    const [metaRes, idsRes] = (await this.redis
+      .multi()
+      .hgetall(this.keys.kb(kbId))
+      .lrange(this.keys.docs(kbId), 0, -1)
+      .exec()) as [[Error | null, Record<string, string>], [Error | null, string[]]];
+    const meta = parseMeta(metaRes[1]);
+    if (!meta) return null;
+    const ids = idsRes[1];
+    const pipe = this.redis.pipeline();
+    for (const id of ids) pipe.hgetall(this.keys.doc(kbId, id));
+    const rows = ids.length > 0 ? ((await pipe.exec()) ?? []) : [];
+    const sources = rows
+      .map(([, h]) => parseSource(h as Record<string, string>))
+      .filter((s): s is StoredSource => s !== null);
+    return { meta, sources };
+  }
+
+  /** A page of a workspace's knowledge bases, newest first. */
+  async list(workspaceId: string, page: number, size: number): Promise<{ items: KbMeta[]; total: number }> {
+    const index = this.keys.workspaceKbs(workspaceId);
+    const start = page * size;
+    const [total, ids] = await Promise.all([
+      this.redis.zcard(index),
+      start > Number.MAX_SAFE_INTEGER - size ? Promise.resolve([]) : this.redis.zrevrange(index, start, start + size - 1),
+    ]);
+    const pipe = this.redis.pipeline();
+    for (const id of ids) pipe.hgetall(this.keys.kb(id));
+    const rows = ids.length > 0 ? ((await pipe.exec()) ?? []) : [];
+    const items: KbMeta[] = [];
+    const dangling: string[] = [];
+    rows.forEach(([, h], i) => {
+      const meta = parseMeta(h as Record<string, string>);
+      if (meta) items.push(meta);
+      else dangling.push(ids[i]!);
+    });
+    if (dangling.length > 0) await this.redis.zrem(index, ...dangling);
+    return { items, total: total - dangling.length };
+  }
+
+  /** Creates a knowledge base with its first sources (all or nothing). */
+  async create(workspaceId: string, kbId: string, name: string, sources: NewSource[], now: string): Promise<void> {
+    await this.redis.zadd(this.keys.workspaceKbs(workspaceId), Date.parse(now), kbId);
+    const res = await this.commit({ create: '1', kbId, workspaceId, name }, kbId, sources, now);
+    if (res !== 'ok') {
+      await this.redis.zrem(this.keys.workspaceKbs(workspaceId), kbId);
+      throw new ConflictError(`could not create the knowledge base (${res})`);
+    }
+  }
+
+  /** Appends sources and optionally renames, atomically; checks ownership. */
+  async addSources(workspaceId: string, kbId: string, name: string | undefined, sources: NewSource[], now: string): Promise<void> {
+    const payload: Record<string, string> = { create: '0', kbId, workspaceId };
+    if (name !== undefined) payload.name = name;
+    const res = await this.commit(payload, kbId, sources, now);
+    this.throwFor(res);
+    if (res === 'stage_missing') throw new ConflictError('an upload expired before it was committed; send it again');
+  }
+
+  private async commit(base: Record<string, string>, kbId: string, sources: NewSource[], now: string): Promise<unknown> {
+    const keys = [this.keys.kb(kbId), this.keys.docs(kbId)];
+    const docs = sources.map((s) => {
+      keys.push(this.keys.doc(kbId, s.documentId), s.stageKey ?? this.keys.stage(kbId, 'none'), this.keys.blob(kbId, s.documentId));
+      return { staged: s.stageKey ? '1' : '0', fields: newSourceFields(s, now) };
+    });
+    const payload = { ...base, now, ttl: String(this.opts.blobTtlSeconds), docs };
+    return commitSources.run(this.redis, keys, [JSON.stringify(payload)]);
+  }
+
+  /** Deletes a knowledge base, its sources, texts and staged bytes. */
+  async delete(workspaceId: string, kbId: string): Promise<void> {
+    const res = await deleteKb.run(this.redis, [this.keys.kb(kbId), this.keys.docs(kbId)], [workspaceId, this.keys.kbTag(kbId)]);
+    this.throwFor(res);
+    await this.redis.zrem(this.keys.workspaceKbs(workspaceId), kbId);
+  }
+
+  async getSource(kbId: string, documentId: string): Promise<StoredSource | null> {
+    return parseSource(await this.redis.hgetall(this.keys.doc(kbId, documentId)));
+  }
+
+  async getText(kbId: string, documentId: string): Promise<string | null> {
+    return this.redis.get(this.keys.text(kbId, documentId));
+  }
+
+  async deleteSource(workspaceId: string, kbId: string, documentId: string, now: string): Promise<void> {
+    const k = this.keys;
+    const res = await deleteDoc.run(
+      this.redis,
+      [k.kb(kbId), k.docs(kbId), k.doc(kbId, documentId), k.text(kbId, documentId), k.blob(kbId, documentId)],
+      [workspaceId, documentId, now],
+    );
+    this.throwFor(res);
+  }
+
+  /** Puts a failed source back to pending; returns its new run number. */
+  async retrySource(workspaceId: string, kbId: string, documentId: string, now: string): Promise<number> {
+    const k = this.keys;
+    const res = await retryDoc.run(this.redis, [k.kb(kbId), k.doc(kbId, documentId), k.blob(kbId, documentId)], [workspaceId, now]);
+    this.throwFor(res);
+    if (res === 'not_failed') throw new ConflictError('only a failed source can be retried');
+    if (res === 'no_bytes') throw new ConflictError('the uploaded file is no longer kept; upload it again');
+    return Number(String(res).slice('run:'.length));
+  }
+
+  /** Worker: marks a source processing if this run still owns it. */
+  async startSource(kbId: string, documentId: string, run: number, now: string): Promise<TransitionResult> {
+    const k = this.keys;
+    return (await startDoc.run(this.redis, [k.kb(kbId), k.doc(kbId, documentId)], [String(run), now])) as TransitionResult;
+  }
+
+  /** Worker: records the outcome once; a duplicate or stale run writes nothing. */
+  async finishSource(kbId: string, documentId: string, run: number, outcome: SourceOutcome, now: string): Promise<TransitionResult> {
+    const k = this.keys;
+    const keepBlob = outcome.status === 'failed' && outcome.keepBlob ? '1' : '0';
+    const text = outcome.status === 'ready' ? outcome.text : '';
+    return (await finishDoc.run(
+      this.redis,
+      [k.kb(kbId), k.doc(kbId, documentId), k.text(kbId, documentId), k.blob(kbId, documentId)],
+      [String(run), now, outcome.status, JSON.stringify(outcomeFields(outcome)), text, keepBlob],
+    )) as TransitionResult;
+  }
+
+  async readBlob(kbId: string, documentId: string): Promise<Buffer | null> {
+    return this.redis.getBuffer(this.keys.blob(kbId, documentId));
+  }
+
+  private throwFor(res: unknown): void {
+    if (res === 'missing' || res === 'missing_doc') throw new NotFoundError();
+    if (res === 'forbidden') throw new ForbiddenError();
+  }
+}
