@@ -1,0 +1,40 @@
+/**
+ * Why a source ended `failed`. The codes are part of the public contract: they
+ * appear in `files[].error.code` of a knowledge base.
+ */
+export const SOURCE_ERROR_CODES = [
+  'unsupported_media_type',
+  'file_too_large',
+  'fetch_blocked',
+  'fetch_failed',
+  'http_status',
+  'timeout',
+  'encrypted',
+  'corrupt',
+  'no_text',
+  'too_complex',
+  'internal',
+] as const;
+
+export type SourceErrorCode = (typeof SOURCE_ERROR_CODES)[number];
+
+/**
+ * A failure of one source, with a code a client can branch on and a message a
+ * user can act on. `retryable` tells the worker whether another attempt may
+ * succeed (a reset connection, a 503) or not (a blocked address, a corrupt file).
+ */
+export class SourceError extends Error {
+  override readonly name = 'SourceError';
+
+  constructor(
+    readonly code: SourceErrorCode,
+    message: string,
+    readonly retryable = false,
+  ) {
+    super(message);
+  }
+}
+
+export function isSourceError(err: unknown): err is SourceError {
+  return err instanceof SourceError;
+}
