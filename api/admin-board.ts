@@ -1,0 +1,84 @@
+import { timingSafeEqual, createHash } from 'node:crypto';
+import { createBullBoard } from '@bull-board/api';
+import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
+import { HonoAdapter } from '@bull-board/hono';
+import { serveStatic } from '@hono/node-server/serve-static';
+import type { Queue } from 'bullmq';
+import type { Hono, MiddlewareHandler } from 'hono';
+import type { AppEnv } from './context.js';
+import { errorBody } from './errors.js';
+
+export const BOARD_PATH = '/admin/queues';
+
+/** True when an Origin header names the same host as the request. */
+function sameHost(origin: string, requestUrl: string): boolean {
+  try {
+    return new URL(origin).host === new URL(requestUrl).host;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The board page links fonts from a public CDN; this policy keeps operators'
+ * browsers on this origin (the page falls back to system fonts).
+ */
+const BOARD_CSP =
+  "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; font-src 'self' data:; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'";
+
+/** Compares secrets in constant time (hashing first makes the lengths equal). */
+function safeEqual(a: string, b: string): boolean {
+  const ha = createHash('sha256').update(a).digest();
+  const hb = createHash('sha256').update(b).digest();
+  return timingSafeEqual(ha, hb);
+}
+
+/**
+ * HTTP Basic auth for operators, separate from tenant API keys, plus a
+ * same-origin check on state-changing requests: browsers send stored Basic
+ * credentials on their own, so a page elsewhere must not be able to make an
+ * operator's browser retry, clean or add jobs (THREATS G2).
+ */
+export function boardAuth(user: string, password: string): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const header = c.req.header('authorization') ?? '';
+    const match = /^Basic\s+([A-Za-z0-9+/=]+)$/i.exec(header);
+    const decoded = match ? Buffer.from(match[1]!, 'base64').toString('utf8') : '';
+    const sep = decoded.indexOf(':');
+    // Both comparisons always run, so timing does not tell which part was wrong.
+    const userOk = safeEqual(decoded.slice(0, Math.max(sep, 0)), user);
+    const passwordOk = safeEqual(decoded.slice(sep + 1), password);
+    const ok = sep > 0 && userOk && passwordOk;
+    if (!ok) {
+      return c.json(errorBody(401, BOARD_PATH, 'Operator credentials are missing or wrong'), 401, {
+        'WWW-Authenticate': 'Basic realm="kb-ingest queues", charset="UTF-8"',
+      });
+    }
+    if (!['GET', 'HEAD'].includes(c.req.method)) {
+      const origin = c.req.header('origin');
+      const site = c.req.header('sec-fetch-site');
+      if (site === 'cross-site' || (origin !== undefined && !sameHost(origin, c.req.url))) {
+        return c.json(errorBody(403, BOARD_PATH, 'Cross-origin request refused'), 403);
+      }
+    }
+    await next();
+    c.header('Content-Security-Policy', BOARD_CSP);
+  };
+}
+
+/** Mounts Bull Board for the given queues under BOARD_PATH behind operator auth. */
+export function mountBoard(app: Hono<AppEnv>, queues: Queue[], user: string, password: string): void {
+  const adapter = new HonoAdapter(serveStatic);
+  adapter.setBasePath(BOARD_PATH);
+  createBullBoard({
+    queues: queues.map((q) => new BullMQAdapter(q)),
+    serverAdapter: adapter,
+    options: { uiConfig: { boardTitle: 'kb-ingest queues' } },
+  });
+  const auth = boardAuth(user, password);
+  app.use(BOARD_PATH, auth);
+  app.use(`${BOARD_PATH}/*`, auth);
+  app.route(BOARD_PATH, adapter.registerPlugin() as unknown as Hono<AppEnv>);
+  // The board's own links and <base href> use the trailing slash.
+  app.get(`${BOARD_PATH}/`, (c) => c.redirect(`${BOARD_PATH}${new URL(c.req.url).search}`, 308));
+}

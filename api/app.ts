@@ -1,0 +1,88 @@
+import { randomUUID } from 'node:crypto';
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import { MethodNotAllowedError, NotFoundError } from '../shared/errors.js';
+import { apiKeyAuth } from './auth.js';
+import type { AppEnv } from './context.js';
+import type { AppDeps } from './deps.js';
+import { mountBoard } from './admin-board.js';
+import { handleError } from './errors.js';
+import { createMetrics } from './metrics.js';
+import { mountDocs } from './openapi.js';
+import { rateLimit } from './rate-limit.js';
+import { agentRoutes } from './routes/agents.js';
+import { healthRoutes } from './routes/health.js';
+import { knowledgeBaseRoutes } from './routes/knowledge-bases.js';
+import { qaIssueRoutes } from './routes/qa-issues.js';
+import { createRouter } from './router.js';
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
+
+/**
+ * Builds the HTTP application. It starts nothing: `server.ts` listens, tests
+ * call `app.request()`.
+ */
+export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
+  const app = createRouter();
+
+  app.use('*', async (c, next) => {
+    const incoming = c.req.header('x-request-id');
+    const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    c.set('requestId', requestId);
+    c.set('logger', deps.logger.child({ requestId }));
+    const started = performance.now();
+    await next();
+    c.header('X-Request-Id', requestId);
+    c.get('logger').info(
+      { method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started) },
+      'request',
+    );
+  });
+
+  const metrics = createMetrics(deps.redis, deps.config.REDIS_KEY_PREFIX, deps.ingestQueue);
+  app.use('*', metrics.middleware);
+  app.get('/metrics', async (c) => {
+    const { body, contentType } = await metrics.render();
+    return c.body(body, 200, { 'Content-Type': contentType });
+  });
+
+  app.route('/', healthRoutes(deps));
+  const { BULL_BOARD_USER: user, BULL_BOARD_PASSWORD: password } = deps.config;
+  if (user && password && deps.ingestQueue) mountBoard(app, [deps.ingestQueue], user, password);
+
+  app.use('/v1/*', apiKeyAuth(deps.store.apiKeys));
+  app.use('/v1/*', rateLimit(deps.redis, deps.store.keys, deps.config.RATE_LIMIT_PER_MINUTE));
+  app.route('/v1', knowledgeBaseRoutes(deps));
+  app.route('/v1', agentRoutes(deps));
+  app.route('/v1', qaIssueRoutes(deps));
+  mountDocs(app);
+
+  const allowed = methodTable(app);
+  app.notFound((c) => {
+    const methods = allowed(c.req.method, c.req.path);
+    const res = handleError(methods.length > 0 ? new MethodNotAllowedError(methods) : new NotFoundError(), c);
+    res.headers.set('X-Request-Id', c.get('requestId') ?? '');
+    return res;
+  });
+  app.onError((err, c) => {
+    const res = handleError(err, c);
+    res.headers.set('X-Request-Id', c.get('requestId') ?? '');
+    return res;
+  });
+  return app;
+}
+
+/**
+ * For a request that no route answered, the methods that other routes answer
+ * on its path: a 405 with `Allow` when there are some and the request's own
+ * method is not among them, else a 404.
+ */
+function methodTable(app: OpenAPIHono<AppEnv>): (method: string, path: string) => string[] {
+  let table: { re: RegExp; method: string }[] | undefined;
+  return (method, path) => {
+    table ??= app.routes
+      .filter((r) => r.method !== 'ALL' && !r.path.includes('*'))
+      .map((r) => ({ re: new RegExp(`^${r.path.replace(/:[^/]+/g, '[^/]+')}$`), method: r.method }));
+    const allowed = [...new Set(table.filter((r) => r.re.test(path)).map((r) => r.method))];
+    return allowed.includes(method) ? [] : allowed;
+  };
+}

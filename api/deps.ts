@@ -1,0 +1,17 @@
+import type { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Config } from '../shared/config.js';
+import type { SourceQueue } from '../shared/jobs.js';
+import type { Logger } from '../shared/logger.js';
+import type { Store } from '../shared/store/index.js';
+
+/** Everything the API needs, passed in so tests build an app on a fresh prefix. */
+export interface AppDeps {
+  config: Config;
+  redis: Redis;
+  store: Store;
+  queue: SourceQueue;
+  logger: Logger;
+  /** The BullMQ queue itself, for queue-depth metrics and Bull Board. */
+  ingestQueue?: Queue;
+}

@@ -1,0 +1,28 @@
+import type { Redis } from 'ioredis';
+import type { MiddlewareHandler } from 'hono';
+import { TooManyRequestsError } from '../shared/errors.js';
+import type { KeySpace } from '../shared/store/keys.js';
+import type { AppEnv } from './context.js';
+
+/**
+ * Requests per API key per minute, counted in Redis so every API replica
+ * shares the budget (THREATS F3). A fixed one-minute window: one INCR and, on
+ * the first request of a window, one EXPIRE. `perMinute` 0 turns it off.
+ */
+export function rateLimit(redis: Redis, keys: KeySpace, perMinute: number): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    if (perMinute > 0) {
+      const now = Date.now();
+      const minute = Math.floor(now / 60_000);
+      const key = keys.rateWindow(c.get('principal').keyId, minute);
+      const [[, count]] = (await redis.multi().incr(key).expire(key, 120, 'NX').exec()) as [[Error | null, number]];
+      c.header('RateLimit-Limit', String(perMinute));
+      c.header('RateLimit-Remaining', String(Math.max(0, perMinute - count)));
+      if (count > perMinute) {
+        const retryAfter = Math.max(1, Math.ceil(((minute + 1) * 60_000 - now) / 1000));
+        throw new TooManyRequestsError(retryAfter, `More than ${perMinute} requests in a minute with this key; retry after ${retryAfter} s`);
+      }
+    }
+    await next();
+  };
+}

@@ -1,0 +1,44 @@
+import { OpenAPIHono } from '@hono/zod-openapi';
+import type { z } from 'zod';
+import { ValidationError } from '../shared/errors.js';
+import { errorBodySchema } from '../shared/schemas/common.js';
+import type { AppEnv } from './context.js';
+import { zodFieldErrors } from './errors.js';
+
+/**
+ * A router whose request validation failures become the contract's 400 with
+ * `validationErrors`, through the same error path as everything else.
+ */
+export function createRouter(): OpenAPIHono<AppEnv> {
+  return new OpenAPIHono<AppEnv>({
+    defaultHook: (result) => {
+      if (!result.success) throw new ValidationError(zodFieldErrors(result.error));
+    },
+  });
+}
+
+const DESCRIPTIONS: Record<number, string> = {
+  400: 'Invalid request parameters (validationErrors names the fields)',
+  401: 'X-API-Key is missing or invalid',
+  403: 'The key may not access this resource, or is read-only',
+  404: 'The resource was not found',
+  409: 'The resource is not in a state that allows this',
+  413: 'A file is larger than the per-file limit (25 MB), or the request has too many parts',
+  415: 'A file type is not PDF, TXT, HTML, Markdown or DOCX, or the body is not multipart/form-data',
+  429: 'Too many requests with this key in the current minute; see Retry-After',
+  500: 'Unexpected server error',
+  503: 'Redis is unreachable; retry after the Retry-After seconds',
+};
+
+/** OpenAPI entries for the listed error statuses (plus 429, which any /v1 call can get), all with the error body. */
+export function errorResponses(...statuses: number[]) {
+  return Object.fromEntries(
+    [...new Set([...statuses, 429])].sort().map((s) => [s, { description: DESCRIPTIONS[s] ?? 'Error', content: { 'application/json': { schema: errorBodySchema } } }]),
+  );
+}
+
+export function jsonResponse<T extends z.ZodType>(schema: T, description: string) {
+  return { description, content: { 'application/json': { schema } } };
+}
+
+export const security = [{ ApiKeyAuth: [] }];

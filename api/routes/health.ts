@@ -1,0 +1,21 @@
+import { Hono } from 'hono';
+import type { AppEnv } from '../context.js';
+import type { AppDeps } from '../deps.js';
+
+/** Liveness and readiness, outside `/v1` and without a key. */
+export function healthRoutes(deps: AppDeps) {
+  const app = new Hono<AppEnv>();
+  app.get('/healthz', (c) => c.json({ status: 'ok' }));
+  app.get('/readyz', async (c) => {
+    try {
+      await Promise.race([
+        deps.redis.ping(),
+        new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), 1_000).unref()),
+      ]);
+      return c.json({ status: 'ok', redis: 'up' });
+    } catch {
+      return c.json({ status: 'unavailable', redis: 'down' }, 503, { 'Retry-After': '5' });
+    }
+  });
+  return app;
+}

@@ -1,0 +1,228 @@
+import { Readable } from 'node:stream';
+import { createRoute, z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import { UnavailableError, UnsupportedMediaTypeError, ValidationError } from '../../shared/errors.js';
+import { newDocumentId, newKbId } from '../../shared/ids.js';
+import {
+  assertOwned,
+  createKnowledgeBase,
+  deleteDocument,
+  deleteKnowledgeBase,
+  getDocument,
+  knowledgeBaseView,
+  loadOwned,
+  retryDocument,
+  summaryView,
+  updateKnowledgeBase,
+  type KbDeps,
+} from '../../shared/knowledge-bases.js';
+import { idSchema, pageQuerySchema, toPage } from '../../shared/schemas/common.js';
+import {
+  documentSchema,
+  knowledgeBaseFormSchema,
+  knowledgeBasePageSchema,
+  knowledgeBaseSchema,
+  sourceSchema,
+} from '../../shared/schemas/knowledge-base.js';
+import { StageWriter } from '../../shared/store/stage-writer.js';
+import type { AppEnv } from '../context.js';
+import type { AppDeps } from '../deps.js';
+import { zodFieldErrors } from '../errors.js';
+import { parseMultipart } from '../multipart.js';
+import { createRouter, errorResponses, jsonResponse, security } from '../router.js';
+import { readSourceForm, type SourceForm } from '../source-form.js';
+
+const kbParams = z.object({ kbId: idSchema });
+const docParams = z.object({ kbId: idSchema, documentId: idSchema });
+const formBody = { content: { 'multipart/form-data': { schema: knowledgeBaseFormSchema } }, required: true };
+/** Uploads that have not finished streaming are given up after this long. */
+const STAGE_TTL_SECONDS = 3600;
+/**
+ * Largest text field. busboy holds a field's value in memory, so this bounds
+ * what one request can make the API buffer: the texts of one request together.
+ */
+export const MAX_FIELD_BYTES = 10 * 1024 * 1024;
+
+export function knowledgeBaseRoutes(deps: AppDeps) {
+  const { config, store } = deps;
+  const kb: KbDeps = { kbs: store.kbs, queue: deps.queue, logger: deps.logger };
+  const app = createRouter();
+  let uploadsInFlight = 0;
+
+  /** Streams and validates the form of a POST or PATCH into staged sources. */
+  async function readForm(c: Context<AppEnv>, kbId: string, requireName: boolean): Promise<SourceForm> {
+    const type = c.req.header('content-type') ?? '';
+    if (!/^multipart\/form-data\b/i.test(type)) {
+      throw new UnsupportedMediaTypeError('The request body must be multipart/form-data');
+    }
+    if (uploadsInFlight >= config.MAX_UPLOAD_CONCURRENCY) {
+      throw new UnavailableError('Too many uploads are in progress; try again shortly', 2);
+    }
+    uploadsInFlight += 1;
+    try {
+      const body = c.env?.incoming ?? Readable.fromWeb((c.req.raw.body ?? new Blob([]).stream()) as never);
+      const headers = { 'content-type': type };
+      const form = await parseMultipart(
+        body,
+        headers,
+        { maxFileBytes: config.MAX_FILE_BYTES, maxFiles: config.MAX_SOURCES_PER_REQUEST, maxFieldBytes: MAX_FIELD_BYTES },
+        () => new StageWriter(deps.redis, store.keys.stage(kbId, newDocumentId()), STAGE_TTL_SECONDS),
+      );
+      try {
+        return readSourceForm(form, config.MAX_SOURCES_PER_REQUEST, requireName);
+      } catch (err) {
+        await Promise.allSettled(form.files.map((f) => f.stage.discard()));
+        throw err;
+      }
+    } finally {
+      uploadsInFlight -= 1;
+    }
+  }
+
+  /** Discards staged bytes when the commit itself fails. */
+  async function withStagesDiscardedOnError<T>(form: SourceForm, fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (err) {
+      await Promise.allSettled(form.sources.filter((s) => s.stageKey).map((s) => deps.redis.del(s.stageKey!)));
+      throw err;
+    }
+  }
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/knowledge-bases',
+      summary: 'List knowledge bases',
+      description: "A page of the key's workspace's knowledge bases, newest first, without their sources.",
+      security,
+      request: { query: pageQuerySchema },
+      responses: { 200: jsonResponse(knowledgeBasePageSchema, 'A page of knowledge bases'), ...errorResponses(400, 401, 403, 500, 503) },
+    }),
+    async (c) => {
+      const { page = 0, size = 20 } = c.req.valid('query');
+      const { items, total } = await store.kbs.list(c.get('principal').workspaceId, page, size);
+      return c.json(toPage(items.map(summaryView), page, size, total), 200);
+    },
+  );
+
+  app.openAPIRegistry.registerPath({
+    method: 'post',
+    path: '/knowledge-bases',
+    summary: 'Create a knowledge base',
+    description:
+      'Creates a knowledge base named `knowledge_base_name` with optional first sources. Each source starts `pending` and is extracted by a worker.',
+    security,
+    request: { body: formBody },
+    responses: { 201: jsonResponse(knowledgeBaseSchema, 'The created knowledge base'), ...errorResponses(400, 401, 403, 413, 415, 500, 503) },
+  });
+  app.post('/knowledge-bases', async (c) => {
+    const ws = c.get('principal').workspaceId;
+    const kbId = newKbId();
+    const form = await readForm(c, kbId, true);
+    const view = await withStagesDiscardedOnError(form, () => createKnowledgeBase(kb, ws, kbId, form.name!, form.sources));
+    return c.json(view, 201, { Location: `/v1/knowledge-bases/${kbId}` });
+  });
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/knowledge-bases/{kbId}',
+      summary: 'Get knowledge base',
+      security,
+      request: { params: kbParams },
+      responses: { 200: jsonResponse(knowledgeBaseSchema, 'The knowledge base with its sources'), ...errorResponses(400, 401, 403, 404, 500, 503) },
+    }),
+    async (c) => {
+      const { meta, sources } = await loadOwned(kb, c.get('principal').workspaceId, c.req.valid('param').kbId);
+      return c.json(knowledgeBaseView(meta, sources), 200);
+    },
+  );
+
+  app.openAPIRegistry.registerPath({
+    method: 'patch',
+    path: '/knowledge-bases/{kbId}',
+    summary: 'Update knowledge base',
+    description:
+      'Adds sources and/or renames, all or nothing: after a 400, 413 or 415 the knowledge base is exactly as it was.',
+    security,
+    request: { params: kbParams, body: formBody },
+    responses: { 200: jsonResponse(knowledgeBaseSchema, 'The updated knowledge base'), ...errorResponses(400, 401, 403, 404, 413, 415, 500, 503) },
+  });
+  app.patch('/knowledge-bases/:kbId', async (c) => {
+    const params = kbParams.safeParse(c.req.param());
+    if (!params.success) throw new ValidationError(zodFieldErrors(params.error));
+    const { kbId } = params.data;
+    const ws = c.get('principal').workspaceId;
+    await assertOwned(kb, ws, kbId);
+    const form = await readForm(c, kbId, false);
+    const view = await withStagesDiscardedOnError(form, () => updateKnowledgeBase(kb, ws, kbId, form.name, form.sources));
+    return c.json(view, 200);
+  });
+
+  app.openapi(
+    createRoute({
+      method: 'delete',
+      path: '/knowledge-bases/{kbId}',
+      summary: 'Delete knowledge base',
+      description: 'Permanently deletes the knowledge base, its sources, texts and staged files. A second DELETE gives 404.',
+      security,
+      request: { params: kbParams },
+      responses: { 204: { description: 'Deleted' }, ...errorResponses(400, 401, 403, 404, 500, 503) },
+    }),
+    async (c) => {
+      await deleteKnowledgeBase(kb, c.get('principal').workspaceId, c.req.valid('param').kbId);
+      return c.body(null, 204);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/knowledge-bases/{kbId}/documents/{documentId}',
+      summary: 'Get one document',
+      description: 'One source with its extracted `text` (null until the source is ready).',
+      security,
+      request: { params: docParams },
+      responses: { 200: jsonResponse(documentSchema, 'The source and its text'), ...errorResponses(400, 401, 403, 404, 500, 503) },
+    }),
+    async (c) => {
+      const { kbId, documentId } = c.req.valid('param');
+      return c.json(await getDocument(kb, c.get('principal').workspaceId, kbId, documentId), 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'delete',
+      path: '/knowledge-bases/{kbId}/documents/{documentId}',
+      summary: 'Delete one document',
+      security,
+      request: { params: docParams },
+      responses: { 204: { description: 'Deleted' }, ...errorResponses(400, 401, 403, 404, 500, 503) },
+    }),
+    async (c) => {
+      const { kbId, documentId } = c.req.valid('param');
+      await deleteDocument(kb, c.get('principal').workspaceId, kbId, documentId);
+      return c.body(null, 204);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/knowledge-bases/{kbId}/documents/{documentId}/retry',
+      summary: 'Retry a failed source',
+      description: 'Puts a `failed` source back to `pending` and enqueues it; 409 when it is not failed.',
+      security,
+      request: { params: docParams },
+      responses: { 202: jsonResponse(sourceSchema, 'The source, pending again'), ...errorResponses(400, 401, 403, 404, 409, 500, 503) },
+    }),
+    async (c) => {
+      const { kbId, documentId } = c.req.valid('param');
+      return c.json(await retryDocument(kb, c.get('principal').workspaceId, kbId, documentId), 202);
+    },
+  );
+
+  return app;
+}

@@ -1,0 +1,59 @@
+import type { Server } from 'node:http';
+import { serve } from '@hono/node-server';
+import type { Config } from '../shared/config.js';
+import { bullSourceQueue } from '../shared/jobs.js';
+import type { Logger } from '../shared/logger.js';
+import { isMain, runRole } from '../shared/process.js';
+import { openIngestQueue, openRuntime } from '../shared/runtime.js';
+import { createApp } from './app.js';
+
+/** A running API: its address and an idempotent close. */
+export interface RunningApi {
+  port: number;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the HTTP server. Node's own timeouts bound slow clients (THREATS
+ * A11): headers must arrive within 30 s and a whole request within 5 min.
+ */
+export async function startApi(config: Config, logger: Logger): Promise<RunningApi> {
+  const runtime = await openRuntime(config, 'api', logger);
+  const queue = openIngestQueue(config);
+  queue.on('error', (err) => logger.warn({ err: { message: err.message } }, 'queue connection error'));
+  const app = createApp({
+    config,
+    redis: runtime.redis,
+    store: runtime.store,
+    queue: bullSourceQueue(queue, config.JOB_ATTEMPTS, config.JOB_BACKOFF_MS),
+    logger,
+    ingestQueue: queue,
+  });
+  const server = await new Promise<Server>((resolve) => {
+    const s = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, () => resolve(s as Server)) as Server;
+  });
+  server.headersTimeout = 30_000;
+  server.requestTimeout = 300_000;
+  server.keepAliveTimeout = 5_000;
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.PORT;
+  logger.info({ port, host: config.HOST }, 'api listening');
+
+  let closing: Promise<void> | undefined;
+  return {
+    port,
+    close() {
+      closing ??= (async () => {
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeIdleConnections();
+        });
+        await queue.close();
+        await runtime.close();
+      })();
+      return closing;
+    },
+  };
+}
+
+if (isMain(import.meta.url)) void runRole('api', (config, logger) => startApi(config, logger));
