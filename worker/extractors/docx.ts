@@ -1,0 +1,43 @@
+import mammoth from 'mammoth';
+import { SourceError } from '../../shared/source-errors.js';
+import { htmlFragmentToText } from './html.js';
+import { decodeEntities } from './html-text.js';
+import type { RawExtraction } from './types.js';
+import { DEFAULT_ZIP_LIMITS, readZipEntry, scanZip, type ZipEntry } from './zip-scan.js';
+
+// Images are never read: their bytes are not text, and a linked one could point outside the file.
+const NO_IMAGES = mammoth.images.imgElement(async () => ({ src: '' }));
+
+/**
+ * Extracts a DOCX: the ZIP directory is checked for bombs first, then mammoth
+ * converts the body (with footnotes and endnotes) to HTML, which is walked to
+ * text so headings, list items and table rows keep their own lines; image
+ * descriptions (alt text) are kept as text.
+ * External files are never read (`externalFileAccess: false`, CVE-2025-11849).
+ * The title comes from `docProps/core.xml` `dc:title`.
+ */
+export async function extractDocx(bytes: Uint8Array, maxUnpackedBytes = DEFAULT_ZIP_LIMITS.maxTotalBytes): Promise<RawExtraction> {
+  const entries = scanZip(bytes, { ...DEFAULT_ZIP_LIMITS, maxTotalBytes: maxUnpackedBytes });
+  const title = readTitle(bytes, entries);
+  let html: string;
+  try {
+    const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const result = await mammoth.convertToHtml(
+      { buffer },
+      { externalFileAccess: false, convertImage: NO_IMAGES, ignoreEmptyParagraphs: true },
+    );
+    html = result.value;
+  } catch (err) {
+    if (err instanceof RangeError) throw new SourceError('too_complex', 'The DOCX is too complex to read.');
+    throw new SourceError('corrupt', 'The DOCX is damaged or is not a Word document that can be read.');
+  }
+  return { text: htmlFragmentToText(html, { imageAlt: true }), title };
+}
+
+function readTitle(bytes: Uint8Array, entries: readonly ZipEntry[]): string | undefined {
+  const core = entries.find((e) => e.name === 'docProps/core.xml');
+  const xml = core && readZipEntry(bytes, core)?.toString('utf8');
+  const raw = xml && /<dc:title\b[^>]*>([\s\S]*?)<\/dc:title>/.exec(xml)?.[1];
+  const title = raw ? decodeEntities(raw).replace(/\s+/g, ' ').trim() : '';
+  return title || undefined;
+}

@@ -1,0 +1,88 @@
+import { load, type CheerioAPI } from 'cheerio/slim';
+import type { AnyNode, Element } from 'domhandler';
+import { SourceError } from '../../shared/source-errors.js';
+import { decodeText } from '../text-decode.js';
+import { nodesToText, type WalkOptions } from './html-text.js';
+import type { RawExtraction } from './types.js';
+
+const CHROME = new Set(['nav', 'aside', 'dialog', 'form', 'menu']);
+const EDGE = new Set(['header', 'footer']);
+const CHROME_ROLES = new Set(['navigation', 'complementary', 'search', 'dialog', 'alertdialog', 'menu', 'menubar']);
+const EDGE_ROLES = new Set(['banner', 'contentinfo']);
+const BANNER = /(?:^|[\s_-])(?:cookie|consent|gdpr)(?:$|[\s_-])/i;
+// A main/article candidate must hold this share of the page's text to stand for the page.
+const SUBSTANTIAL = 0.25;
+// parse5 and htmlparser2 slow down quadratically with depth (100000 nested divs take
+// over a minute); real pages stay under a few hundred levels and Blink caps the tree at 512.
+const MAX_DEPTH = 4096;
+const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr', 'param']);
+// Closed implicitly by their next sibling, so they do not deepen the tree.
+const SELF_CLOSING = new Set(['p', 'li', 'dt', 'dd', 'tr', 'td', 'th', 'option', 'thead', 'tbody', 'tfoot', 'rb', 'rt', 'rp']);
+const TAGS = /<!--[\s\S]*?-->|<(script|style|textarea|title)\b[\s\S]*?<\/\1\s*>|<(\/?)([a-zA-Z][^\s/>]*)[^>]*?(\/?)>/g;
+
+/**
+ * Extracts the readable text of an HTML page: `<title>` as title; scripts,
+ * styles, hidden elements and page chrome (navigation, asides, banners,
+ * forms, header/footer outside the content) left out; the `main`,
+ * `[role=main]` or `article` element used alone when it holds a substantial
+ * part of the text. Nothing the page references is fetched.
+ */
+export async function extractHtml(bytes: Uint8Array, maxDepth = MAX_DEPTH): Promise<RawExtraction> {
+  const { text: source } = decodeText(bytes, { html: true });
+  if (nestingDepth(source) > maxDepth) {
+    throw new SourceError('too_complex', `The HTML nests elements more than ${maxDepth} levels deep.`);
+  }
+  try {
+    const $ = load(source);
+    const title = $('title').first().text().replace(/\s+/g, ' ').trim() || undefined;
+    const body = $('body').get(0) ?? $.root().get(0);
+    if (!body) return { text: '', title };
+    const all = nodesToText([body], { skip: isChrome });
+    const main = pickContent($, all.length);
+    return { text: main ?? all, title };
+  } catch (err) {
+    if (err instanceof RangeError) throw new SourceError('too_complex', 'The HTML is nested too deeply to read.');
+    throw err;
+  }
+}
+
+/** Converts an HTML fragment (a Markdown HTML block, mammoth output) to text, without chrome removal. */
+export function htmlFragmentToText(html: string, opts: WalkOptions = {}): string {
+  const $ = load(html, null, false);
+  return nodesToText($.root().toArray() as AnyNode[], opts);
+}
+
+function pickContent($: CheerioAPI, total: number): string | undefined {
+  for (const selector of ['main, [role="main"]', 'article']) {
+    const candidates = $(selector).toArray() as Element[];
+    // Several articles are a listing, not one content block: keep the page.
+    if (candidates.length !== 1) continue;
+    const text = nodesToText(candidates, { skip: isChrome });
+    if (text.length >= total * SUBSTANTIAL) return text;
+  }
+  return undefined;
+}
+
+/** Estimates the tree depth from a linear scan of the tags (unclosed tags count as open). */
+export function nestingDepth(html: string): number {
+  let depth = 0;
+  let max = 0;
+  for (const m of html.matchAll(TAGS)) {
+    const name = m[3]?.toLowerCase();
+    if (!name || VOID.has(name) || SELF_CLOSING.has(name) || m[4]) continue;
+    depth = m[2] ? Math.max(0, depth - 1) : depth + 1;
+    if (depth > max) max = depth;
+  }
+  return max;
+}
+
+function isChrome(el: Element, inContent: boolean): boolean {
+  // The document root (a page without <html>/<body>) has no name or attributes.
+  if (el.type !== 'tag') return false;
+  const name = el.name.toLowerCase();
+  const role = el.attribs.role?.toLowerCase();
+  if (CHROME.has(name) || (role !== undefined && CHROME_ROLES.has(role))) return true;
+  if (!inContent && (EDGE.has(name) || (role !== undefined && EDGE_ROLES.has(role)))) return true;
+  if (name === 'main' || name === 'article' || name === 'body') return false;
+  return BANNER.test(el.attribs.id ?? '') || BANNER.test(el.attribs.class ?? '');
+}

@@ -1,0 +1,70 @@
+import type { Config } from '../shared/config.js';
+import { SourceError } from '../shared/source-errors.js';
+import type { SourceOutcome, StoredSource } from '../shared/store/kb-records.js';
+import type { KbStore } from '../shared/store/kb-store.js';
+import type { Extraction } from './extractors/index.js';
+import { normalizeText, truncate } from './extractors/normalize.js';
+import type { FetchedUrl } from './fetch-url.js';
+
+/** The two outside effects of ingestion, injectable for tests. */
+export interface IngestDeps {
+  config: Config;
+  kbs: KbStore;
+  fetch(url: string): Promise<FetchedUrl>;
+  extract(bytes: Uint8Array, hints: { filename?: string; declaredType?: string }): Promise<Extraction>;
+}
+
+type ReadyOutcome = Extract<SourceOutcome, { status: 'ready' }>;
+
+/**
+ * Turns one source into its text: a text source is normalized in place, a
+ * file's staged bytes and a URL's fetched body are extracted in the sandbox.
+ * Limits are enforced again here, since URL bodies never passed the API.
+ */
+export async function ingestSource(deps: IngestDeps, kbId: string, source: StoredSource): Promise<ReadyOutcome> {
+  if (source.type === 'text') return textOutcome(deps, source);
+
+  let bytes: Uint8Array;
+  let hints: { filename?: string; declaredType?: string };
+  let fallbackTitle: string | undefined;
+  if (source.type === 'file') {
+    const blob = await deps.kbs.readBlob(kbId, source.documentId);
+    if (!blob) throw new SourceError('internal', 'The uploaded file is no longer available; upload it again');
+    bytes = blob;
+    hints = { ...(source.filename ? { filename: source.filename } : {}), ...(source.declaredType ? { declaredType: source.declaredType } : {}) };
+    fallbackTitle = source.filename;
+  } else {
+    const fetched = await deps.fetch(source.content);
+    bytes = fetched.bytes;
+    hints = { ...(fetched.filename ? { filename: fetched.filename } : {}), ...(fetched.contentType ? { declaredType: fetched.contentType } : {}) };
+    fallbackTitle = fetched.filename ?? new URL(fetched.finalUrl).hostname;
+  }
+  if (bytes.length > deps.config.MAX_FILE_BYTES) {
+    throw new SourceError('file_too_large', `The content is larger than the ${deps.config.MAX_FILE_BYTES}-byte limit`);
+  }
+  const extraction = await deps.extract(bytes, hints);
+  const title = extraction.title ?? fallbackTitle;
+  return {
+    status: 'ready',
+    text: extraction.text,
+    ...(title ? { title } : {}),
+    mimeType: extraction.mimeType,
+    sizeBytes: bytes.length,
+    ...(extraction.pageCount !== undefined ? { pageCount: extraction.pageCount } : {}),
+    truncated: extraction.truncated,
+  };
+}
+
+function textOutcome(deps: IngestDeps, source: StoredSource): ReadyOutcome {
+  const normalized = normalizeText(source.content);
+  if (normalized.length === 0) throw new SourceError('no_text', 'The text is empty once whitespace is removed');
+  const { text, truncated } = truncate(normalized, deps.config.MAX_TEXT_CHARS);
+  return {
+    status: 'ready',
+    text,
+    ...(source.title ? { title: source.title } : {}),
+    mimeType: 'text/plain',
+    sizeBytes: Buffer.byteLength(source.content, 'utf8'),
+    truncated,
+  };
+}

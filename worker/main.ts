@@ -1,0 +1,125 @@
+import { Queue, Worker } from 'bullmq';
+import type { Config } from '../shared/config.js';
+import { recordOutcome } from '../shared/job-metrics.js';
+import { bullSourceQueue, INGEST_QUEUE, queuePrefix } from '../shared/jobs.js';
+import type { Logger } from '../shared/logger.js';
+import { createRedis } from '../shared/redis.js';
+import { isMain, runRole } from '../shared/process.js';
+import { openRuntime } from '../shared/runtime.js';
+import { fetchUrl, type FetchUrlOptions } from './fetch-url.js';
+import { createProcessor, type ProcessorDeps } from './processor.js';
+import { reconcile } from './reconciler.js';
+import { extractInSandbox } from './sandbox.js';
+
+export interface RunningWorker {
+  worker: Worker;
+  close(): Promise<void>;
+}
+
+export interface WorkerOptions {
+  /** BullMQ lock duration; tests shorten it to see stalled-job recovery quickly. */
+  lockDurationMs?: number;
+  stalledIntervalMs?: number;
+  reconcileIntervalMs?: number;
+  onOutcome?: ProcessorDeps['onOutcome'];
+  /** Test seams of the URL fetcher (stub lookup and connect). */
+  fetchOverrides?: Pick<FetchUrlOptions, 'lookup' | 'connect'>;
+}
+
+/**
+ * Starts a queue consumer. Parsing runs in sandboxed child processes, so this
+ * process's event loop stays free to renew job locks. Several replicas may
+ * run against one Redis.
+ */
+export async function startWorker(config: Config, logger: Logger, opts: WorkerOptions = {}): Promise<RunningWorker> {
+  const runtime = await openRuntime(config, 'worker', logger);
+  const prefix = queuePrefix(config.REDIS_KEY_PREFIX);
+  const queue = new Queue(INGEST_QUEUE, { connection: createRedis(config.redisUrl, 'worker'), prefix });
+  queue.on('error', (err) => logger.warn({ err: { message: err.message } }, 'queue connection error'));
+  const sourceQueue = bullSourceQueue(queue, config.JOB_ATTEMPTS, config.JOB_BACKOFF_MS);
+
+  const processor = createProcessor({
+    config,
+    kbs: runtime.store.kbs,
+    logger,
+    onOutcome: (o) => {
+      opts.onOutcome?.(o);
+      recordOutcome(runtime.redis, config.REDIS_KEY_PREFIX, o).catch((err: unknown) =>
+        logger.warn({ err: { message: err instanceof Error ? err.message : String(err) } }, 'could not record job metrics'),
+      );
+    },
+    fetch: (url) =>
+      fetchUrl(url, {
+        maxBytes: config.MAX_FILE_BYTES,
+        timeoutMs: config.URL_FETCH_TIMEOUT_MS,
+        allowPrivate: config.URL_FETCH_ALLOW_PRIVATE,
+        ...opts.fetchOverrides,
+      }),
+    extract: (bytes, hints) =>
+      extractInSandbox(bytes, hints, {
+        timeoutMs: config.EXTRACT_TIMEOUT_MS,
+        memoryMb: config.EXTRACT_MEMORY_MB,
+        maxTextChars: config.MAX_TEXT_CHARS,
+        maxPdfPages: config.MAX_PDF_PAGES,
+        maxDocxUnpackedBytes: config.DOCX_MAX_UNPACKED_MB * 1024 * 1024,
+        maxHtmlDepth: config.HTML_MAX_DEPTH,
+      }),
+  });
+
+  const worker = new Worker(INGEST_QUEUE, processor, {
+    connection: createRedis(config.redisUrl, 'worker'),
+    prefix,
+    concurrency: config.WORKER_CONCURRENCY,
+    lockDuration: opts.lockDurationMs ?? config.WORKER_LOCK_DURATION_MS,
+    stalledInterval: opts.stalledIntervalMs ?? config.WORKER_LOCK_DURATION_MS,
+    maxStalledCount: 2,
+  });
+  worker.on('error', (err) => logger.warn({ err: { message: err.message } }, 'worker connection error'));
+  worker.on('stalled', (jobId) => logger.warn({ jobId }, 'job stalled; it will be processed again'));
+  worker.on('failed', (job, err) => logger.debug({ jobId: job?.id, reason: err.message }, 'job failed'));
+
+  // The deadline covers every attempt with its fetch, extraction and backoff.
+  const processingDeadlineMs =
+    config.JOB_ATTEMPTS * (config.URL_FETCH_TIMEOUT_MS + config.EXTRACT_TIMEOUT_MS) + 2_000 * 2 ** config.JOB_ATTEMPTS + 60_000;
+  const reconcileOnce = async (): Promise<void> => {
+    try {
+      const report = await reconcile({ redis: runtime.redis, kbs: runtime.store.kbs, queue, sourceQueue, logger, processingDeadlineMs });
+      if (report.requeued + report.timedOut > 0) logger.info(report, 'reconciled sources');
+    } catch (err) {
+      logger.warn({ err: { message: err instanceof Error ? err.message : String(err) } }, 'reconcile failed');
+    }
+  };
+  const interval = opts.reconcileIntervalMs ?? 60_000;
+  const firstRun = setTimeout(() => void reconcileOnce(), Math.min(5_000, interval));
+  const timer = setInterval(() => void reconcileOnce(), interval);
+  firstRun.unref();
+  timer.unref();
+  logger.info({ concurrency: config.WORKER_CONCURRENCY }, 'worker started');
+
+  let closing: Promise<void> | undefined;
+  return {
+    worker,
+    close() {
+      closing ??= (async () => {
+        clearTimeout(firstRun);
+        clearInterval(timer);
+        // close() waits for active jobs and has no timeout of its own. Past
+        // the grace period stop waiting: the process exits, the jobs' locks
+        // lapse, and another replica picks them up as stalled.
+        const finished = await Promise.race([
+          worker.close().then(() => true),
+          new Promise<boolean>((resolve) => setTimeout(() => resolve(false), config.SHUTDOWN_GRACE_MS).unref()),
+        ]);
+        if (!finished) {
+          logger.warn({ graceMs: config.SHUTDOWN_GRACE_MS }, 'active jobs did not finish in time; leaving them to another replica');
+          return;
+        }
+        await queue.close();
+        await runtime.close();
+      })();
+      return closing;
+    },
+  };
+}
+
+if (isMain(import.meta.url)) void runRole('worker', (config, logger) => startWorker(config, logger));

@@ -1,0 +1,80 @@
+import { UnrecoverableError, type Job } from 'bullmq';
+import type { JobOutcome } from '../shared/job-metrics.js';
+import { extractSourceJobSchema } from '../shared/jobs.js';
+import type { Logger } from '../shared/logger.js';
+import { SourceError, isSourceError, type SourceErrorCode } from '../shared/source-errors.js';
+import { ingestSource, type IngestDeps } from './ingest-source.js';
+
+/** Failures after which the staged bytes are kept, because a retry could succeed. */
+const KEEP_BYTES_FOR: ReadonlySet<SourceErrorCode> = new Set(['timeout', 'internal', 'too_complex', 'fetch_failed', 'http_status']);
+
+export interface ProcessorDeps extends IngestDeps {
+  logger: Logger;
+  /** Called once per finished source, for metrics. */
+  onOutcome?(o: JobOutcome): void;
+}
+
+export interface JobResult {
+  status: 'ready' | 'failed' | 'skipped';
+  reason?: string;
+}
+
+/**
+ * Processes one extract-source job. The job's data is parsed first, then the
+ * source is claimed for this run; a job whose source is gone, finished or
+ * re-run under a newer run writes nothing. Permanent failures end the source
+ * `failed` at once (UnrecoverableError: no retry); transient ones are thrown
+ * for BullMQ to retry with backoff, and end it `failed` on the last attempt.
+ */
+export function createProcessor(deps: ProcessorDeps) {
+  return async (job: Job): Promise<JobResult> => {
+    const parsed = extractSourceJobSchema.safeParse(job.data);
+    if (!parsed.success) throw new UnrecoverableError('invalid job data');
+    const { workspaceId, kbId, documentId, run } = parsed.data;
+    const log = deps.logger.child({ jobId: job.id, kbId, documentId, run, attempt: job.attemptsMade + 1 });
+
+    // The job names a workspace; a job added by hand (Bull Board) that does
+    // not match the knowledge base's owner is refused, never processed.
+    const meta = await deps.kbs.getMeta(kbId);
+    if (!meta || meta.workspaceId !== workspaceId) return { status: 'skipped', reason: 'gone' };
+    const claimed = await deps.kbs.startSource(kbId, documentId, run, new Date().toISOString());
+    if (claimed !== 'ok') {
+      log.info({ claimed }, 'nothing to do');
+      return { status: 'skipped', reason: claimed };
+    }
+    const source = await deps.kbs.getSource(kbId, documentId);
+    if (!source) return { status: 'skipped', reason: 'gone' };
+
+    const started = performance.now();
+    try {
+      const outcome = await ingestSource(deps, kbId, source);
+      const res = await deps.kbs.finishSource(kbId, documentId, run, outcome, new Date().toISOString());
+      const seconds = (performance.now() - started) / 1000;
+      log.info({ result: res, chars: outcome.text.length, mimeType: outcome.mimeType, seconds }, 'source ready');
+      if (res === 'ok') {
+        deps.onOutcome?.({ type: source.type, status: 'ready', mimeType: outcome.mimeType, bytes: outcome.sizeBytes, seconds });
+      }
+      return { status: 'ready' };
+    } catch (err) {
+      const failure = isSourceError(err) ? err : new SourceError('internal', 'Processing failed unexpectedly; it can be retried', true);
+      if (!isSourceError(err)) log.error({ err }, 'unexpected processing error');
+      const attempts = job.opts.attempts ?? 1;
+      const last = !failure.retryable || job.attemptsMade + 1 >= attempts;
+      if (!last) {
+        log.warn({ code: failure.code }, 'transient failure; will retry');
+        throw failure;
+      }
+      const res = await deps.kbs.finishSource(
+        kbId,
+        documentId,
+        run,
+        { status: 'failed', error: { code: failure.code, message: failure.message }, keepBlob: KEEP_BYTES_FOR.has(failure.code) },
+        new Date().toISOString(),
+      );
+      const seconds = (performance.now() - started) / 1000;
+      log.info({ code: failure.code, seconds, result: res }, 'source failed');
+      if (res === 'ok') deps.onOutcome?.({ type: source.type, status: 'failed', code: failure.code, seconds });
+      throw new UnrecoverableError(`${failure.code}: ${failure.message}`);
+    }
+  };
+}
