@@ -1,0 +1,89 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { once } from 'node:events';
+
+export interface RedisServerHandle {
+  url: string;
+  port: number;
+  dir: string;
+  process: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** Asks the kernel for a free TCP port on loopback. */
+export async function freePort(): Promise<number> {
+  const srv = createServer();
+  srv.listen(0, '127.0.0.1');
+  await once(srv, 'listening');
+  const address = srv.address();
+  srv.close();
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  return address.port;
+}
+
+/**
+ * Starts `redis-server` from PATH on a free loopback port with its own temp
+ * dir. `appendonly` turns AOF on for tests that restart Redis.
+ */
+export async function startRedisServer(opts: { appendonly?: boolean; port?: number; dir?: string } = {}): Promise<RedisServerHandle> {
+  const port = opts.port ?? (await freePort());
+  const dir = opts.dir ?? (await mkdtemp(join(tmpdir(), 'kb-redis-')));
+  const args = [
+    '--port', String(port),
+    '--bind', '127.0.0.1',
+    '--dir', dir,
+    '--save', '',
+    '--appendonly', opts.appendonly ? 'yes' : 'no',
+    '--maxmemory-policy', 'noeviction',
+  ];
+  const child = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`redis-server did not start:\n${output}`)), 10_000);
+    const onData = (): void => {
+      if (output.includes('Ready to accept connections')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.once('error', (err) => {
+      clearTimeout(timer);
+      reject(new Error(`cannot run redis-server (is it on PATH?): ${err.message}`));
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`redis-server exited with ${code}:\n${output}`));
+    });
+  });
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    port,
+    dir,
+    process: child,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGTERM');
+        await once(child, 'exit');
+      }
+      if (!opts.dir) await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Every key under `prefix:` (SCAN, never KEYS), sorted. */
+export async function keysUnder(redis: import('ioredis').Redis, prefix: string): Promise<string[]> {
+  const found: string[] = [];
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+    cursor = next;
+    found.push(...keys);
+  } while (cursor !== '0');
+  return found.sort();
+}
