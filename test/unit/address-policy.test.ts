@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { isForbiddenAddress, isMetadataAddress } from '../../worker/address-policy.js';
+
+describe('isForbiddenAddress', () => {
+  it.each([
+    ['127.0.0.1', 'loopback'],
+    ['127.255.255.254', 'loopback'],
+    ['::1', 'IPv6 loopback'],
+    ['[::1]', 'bracketed IPv6 loopback'],
+    ['0.0.0.0', 'unspecified (reaches localhost on Linux)'],
+    ['::', 'IPv6 unspecified'],
+    ['10.0.0.1', 'private'],
+    ['172.16.0.1', 'private'],
+    ['172.31.255.255', 'private'],
+    ['192.168.1.1', 'private'],
+    ['100.64.0.1', 'carrier-grade NAT'],
+    ['169.254.169.254', 'link-local metadata'],
+    ['169.254.0.1', 'link-local'],
+    ['192.0.0.8', 'IETF protocol assignments 192.0.0.0/24'],
+    ['192.0.2.1', 'documentation'],
+    ['198.51.100.1', 'documentation'],
+    ['203.0.113.1', 'documentation'],
+    ['198.18.0.1', 'benchmarking'],
+    ['198.19.255.255', 'benchmarking'],
+    ['224.0.0.1', 'multicast'],
+    ['240.0.0.1', 'reserved'],
+    ['255.255.255.255', 'broadcast'],
+    ['fd00::1', 'unique local'],
+    ['[fd00::1]', 'bracketed unique local'],
+    ['fc00::1', 'unique local'],
+    ['fe80::1', 'IPv6 link-local'],
+    ['fe80::1%eth0', 'IPv6 link-local with a zone'],
+    ['fec0::1', 'deprecated site-local'],
+    ['ff02::1', 'IPv6 multicast'],
+    ['::ffff:127.0.0.1', 'IPv4-mapped loopback'],
+    ['[::ffff:7f00:1]', 'IPv4-mapped loopback, hex form'],
+    ['::ffff:10.0.0.1', 'IPv4-mapped private'],
+    ['::ffff:169.254.169.254', 'IPv4-mapped metadata'],
+    ['::7f00:1', 'IPv4-compatible (deprecated) loopback'],
+    ['64:ff9b::a9fe:a9fe', 'NAT64 embedding 169.254.169.254'],
+    ['64:ff9b:1::a00:1', 'local-use NAT64'],
+    ['2002:a00:1::1', '6to4 embedding 10.0.0.1'],
+    ['2001:0:4136:e378:8000:63bf:3fff:fdd2', 'Teredo'],
+    ['2001:db8::1', 'IPv6 documentation'],
+    ['100::1', 'IPv6 discard'],
+    ['fd00:ec2::254', 'AWS IPv6 metadata'],
+    ['100.100.100.200', 'Alibaba metadata'],
+  ])('forbids %s (%s)', (ip) => {
+    expect(isForbiddenAddress(ip)).toBe(true);
+  });
+
+  it.each(['93.184.216.34', '8.8.8.8', '1.1.1.1', '2606:4700:4700::1111', '[2001:4860:4860::8888]', '::ffff:8.8.8.8'])(
+    'allows the public address %s',
+    (ip) => {
+      expect(isForbiddenAddress(ip)).toBe(false);
+    },
+  );
+
+  it.each(['127.1', '0x7f.1', '2130706433', '017700000001', '010.0.0.1', 'localhost', 'evil.test', '', '[127.0.0.1]', '1.2.3.4.5'])(
+    'fails closed on %j, which is not a canonical IP literal',
+    (value) => {
+      expect(isForbiddenAddress(value)).toBe(true);
+    },
+  );
+});
+
+describe('isMetadataAddress', () => {
+  it.each(['169.254.169.254', '169.254.170.2', 'fd00:ec2::254', '[fd00:ec2:0:0::254]', '100.100.100.200', '::ffff:169.254.169.254'])(
+    'recognizes %s as a cloud metadata endpoint',
+    (ip) => {
+      expect(isMetadataAddress(ip)).toBe(true);
+    },
+  );
+
+  it.each(['127.0.0.1', '10.0.0.1', '93.184.216.34', 'evil.test'])('does not treat %s as metadata', (ip) => {
+    expect(isMetadataAddress(ip)).toBe(false);
+  });
+});

@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../shared/config.js';
+
+describe('configuration', () => {
+  it('uses the documented defaults', () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({ PORT: 3000, HOST: '0.0.0.0', MAX_FILE_BYTES: 26_214_400, LOG_LEVEL: 'info', URL_FETCH_ALLOW_PRIVATE: false });
+    expect(c.redisUrl).toBe('redis://127.0.0.1:6379');
+  });
+
+  it('lists every bad variable in one error, one line each', () => {
+    let err: unknown;
+    try {
+      loadConfig({ PORT: 'abc', MAX_FILE_BYTES: '-1', LOG_LEVEL: 'loud', URL_FETCH_ALLOW_PRIVATE: 'maybe', REDIS_URL: 'http://x' });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(ConfigError);
+    const lines = (err as Error).message.split('\n').slice(1);
+    expect(lines).toHaveLength(5);
+    expect((err as Error).message).toContain('PORT: must be a whole number');
+    expect((err as Error).message).toContain('MAX_FILE_BYTES: must be at least 1');
+    expect((err as Error).message).toContain('REDIS_URL: must start with redis:// or rediss://');
+  });
+
+  it('requires the Bull Board user and password together', () => {
+    expect(() => loadConfig({ BULL_BOARD_USER: 'ops' })).toThrow(/BULL_BOARD_PASSWORD: BULL_BOARD_USER and BULL_BOARD_PASSWORD must be set together/);
+  });
+
+  it('treats an empty value as unset', () => {
+    expect(loadConfig({ PORT: '', BULL_BOARD_USER: '', BULL_BOARD_PASSWORD: '' }).PORT).toBe(3000);
+  });
+});

@@ -1,0 +1,93 @@
+import { createDeflateRaw } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { SourceError } from '../../shared/source-errors.js';
+import { extractInSandbox, runInSandbox, type SandboxLimits, type SandboxStats } from '../../worker/sandbox.js';
+import { buildDocx, docxParts } from '../fixtures/docx.js';
+import { buildPdf } from '../fixtures/pdf.js';
+import { buildZip } from '../fixtures/zip.js';
+
+// Children run as TypeScript through tsx here, which costs start-up time and ~100 MB of RSS.
+const limits: SandboxLimits = { timeoutMs: 20_000, memoryMb: 512, maxTextChars: 100_000, maxPdfPages: 10 };
+
+function isAlive(pid: number | undefined): boolean {
+  if (pid === undefined) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function run(promise: (observe: (s: SandboxStats) => void) => Promise<unknown>) {
+  let stats: SandboxStats | undefined;
+  const outcome = await promise((s) => (stats = s)).then(
+    (value) => ({ value, error: undefined }),
+    (error: unknown) => ({ value: undefined, error }),
+  );
+  return { ...outcome, stats: stats as SandboxStats };
+}
+
+/** A DOCX whose document.xml really inflates to `mb` MiB of spaces while its headers claim 4 kB. */
+async function lyingBombDocx(mb: number): Promise<Uint8Array> {
+  const deflate = createDeflateRaw({ level: 1 });
+  const chunks: Buffer[] = [];
+  deflate.on('data', (c: Buffer) => chunks.push(c));
+  const done = new Promise((resolve) => deflate.on('end', resolve));
+  const block = Buffer.alloc(1024 * 1024, 0x20);
+  for (let i = 0; i < mb; i++) {
+    if (!deflate.write(block)) await new Promise((resolve) => deflate.once('drain', resolve));
+  }
+  deflate.end();
+  await done;
+  const parts = docxParts([{ para: 'bomb' }]).filter((p) => p.name !== 'word/document.xml');
+  return buildZip([...parts, { name: 'word/document.xml', compressed: Buffer.concat(chunks), crc: 0, uncompressedSize: 4096 }]);
+}
+
+describe('extractInSandbox', () => {
+  it('extracts a document in a child process and leaves no child behind', async () => {
+    const docx = buildDocx([{ heading: 'Sandboxed' }, { para: 'Text from the child.' }], { title: 'Child Title' });
+    const r = await run((observe) => extractInSandbox(docx, { filename: 'a.docx' }, limits, observe));
+    expect(r.value).toMatchObject({ format: 'docx', title: 'Child Title', text: 'Sandboxed\n\nText from the child.', truncated: false });
+    expect(r.stats).toMatchObject({ outcome: 'ok' });
+    expect(r.stats.pid).not.toBe(process.pid);
+    await expect.poll(() => isAlive(r.stats.pid)).toBe(false);
+  });
+
+  it('re-creates an error thrown in the child as a SourceError with the same code', async () => {
+    const pdf = buildPdf({ pages: ['secret'], encrypt: { userPassword: 'u', ownerPassword: 'o' } });
+    const r = await run((observe) => extractInSandbox(pdf, { filename: 'a.pdf' }, limits, observe));
+    expect(r.error).toBeInstanceOf(SourceError);
+    expect(r.error).toMatchObject({ code: 'encrypted' });
+    expect(r.stats.outcome).toBe('failed');
+  });
+
+  it('kills the child at the wall-clock limit and fails as timeout', async () => {
+    // No child starts, loads its parsers and answers within 30 ms.
+    const r = await run((observe) => extractInSandbox(buildPdf({ pages: ['x'] }), {}, { ...limits, timeoutMs: 30 }, observe));
+    expect(r.error).toMatchObject({ code: 'timeout', message: expect.stringContaining('30 ms') });
+    expect(r.stats.outcome).toBe('timeout');
+    await expect.poll(() => isAlive(r.stats.pid)).toBe(false);
+  });
+
+  it('kills a child whose ArrayBuffers outgrow the memory limit, which the heap cap alone misses', async () => {
+    const request = { bytes: new Uint8Array([0x41]), opts: { maxTextChars: 10, maxPdfPages: 1 }, testAllocateMb: 700 };
+    const r = await run((observe) => runInSandbox(request, { ...limits, memoryMb: 300 }, observe));
+    expect(r.error).toMatchObject({ code: 'too_complex', message: expect.stringContaining('300 MB') });
+    expect(r.stats.outcome).toBe('memory');
+    expect(r.stats.peakRssMb).toBeGreaterThan(300);
+    await expect.poll(() => isAlive(r.stats.pid)).toBe(false);
+  });
+
+  it('stops a ZIP bomb whose headers lie about its size, and the parent carries on', async () => {
+    const bomb = await lyingBombDocx(512);
+    expect(bomb.length).toBeLessThan(3 * 1024 * 1024);
+    const r = await run((observe) => extractInSandbox(bomb, { filename: 'bomb.docx' }, { ...limits, memoryMb: 300 }, observe));
+    expect(r.error).toMatchObject({ code: 'too_complex' });
+    expect(r.stats.outcome).toBe('memory');
+    await expect.poll(() => isAlive(r.stats.pid)).toBe(false);
+
+    const after = await extractInSandbox(buildDocx([{ para: 'still working' }]), {}, limits);
+    expect(after.text).toBe('still working');
+  }, 60_000);
+});
