@@ -1,0 +1,134 @@
+import type { Job } from 'bullmq';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../../shared/logger.js';
+import { extractSourceJobId, type ExtractSourceJob } from '../../shared/jobs.js';
+import { createProcessor } from '../../worker/processor.js';
+import { reconcile } from '../../worker/reconciler.js';
+import { extractInSandbox } from '../../worker/sandbox.js';
+import { bullSourceQueue } from '../../shared/jobs.js';
+import { createHarness, type Harness } from '../helpers/app-harness.js';
+import { guardStubs, startCanary, type Canary } from '../helpers/canary-server.js';
+import { createKb, startTestWorker, waitForDocument } from '../helpers/worker-harness.js';
+import { fetchUrl } from '../../worker/fetch-url.js';
+
+let h: Harness;
+let key: string;
+let canary: Canary;
+
+beforeAll(async () => {
+  h = await createHarness({ JOB_ATTEMPTS: '2', JOB_BACKOFF_MS: '50' });
+  key = await h.key('ws_consistency');
+  canary = await startCanary();
+});
+afterAll(async () => {
+  await canary.close();
+  await h.close();
+});
+
+const silent = createLogger('silent');
+const limits = { timeoutMs: 20_000, memoryMb: 1024, maxTextChars: 1_000_000, maxPdfPages: 100 };
+
+/** A processor wired like the worker's, but called directly. */
+function processor() {
+  const stubs = guardStubs(canary);
+  return createProcessor({
+    config: h.config,
+    kbs: h.store.kbs,
+    logger: silent,
+    fetch: (url) => fetchUrl(url, stubs.opts({ maxBytes: h.config.MAX_FILE_BYTES, timeoutMs: 3_000 })),
+    extract: (bytes, hints) => extractInSandbox(bytes, hints, limits),
+  });
+}
+
+const fakeJob = (data: ExtractSourceJob): Job => ({ id: extractSourceJobId(data), data, attemptsMade: 0, opts: { attempts: 2 } }) as unknown as Job;
+
+/** Everything stored for one knowledge base, for before/after comparisons. */
+async function snapshot(kbId: string): Promise<Record<string, unknown>> {
+  const keys = (await h.allKeys()).filter((k) => k.includes(`{kb:${kbId}}`)).sort();
+  const out: Record<string, unknown> = {};
+  for (const k of keys) {
+    const type = await h.redis.type(k);
+    out[k] = type === 'hash' ? await h.redis.hgetall(k) : type === 'list' ? await h.redis.lrange(k, 0, -1) : await h.redis.get(k);
+  }
+  return out;
+}
+
+describe('idempotent and conditional write-back', () => {
+  it('leaves the same state when a job runs twice, one after the other', async () => {
+    const { kbId, docs } = await createKb(h, key, (f) => f.append('knowledge_base_files', new Blob(['<h1>Twice</h1><p>Same result.</p>']), 'twice.html'));
+    const job = fakeJob({ workspaceId: 'ws_consistency', kbId, documentId: docs[0]!, run: 1 });
+    const run = processor();
+    expect(await run(job)).toEqual({ status: 'ready' });
+    const first = await snapshot(kbId);
+    expect(await run(job)).toMatchObject({ status: 'skipped' });
+    expect(await snapshot(kbId)).toEqual(first);
+  });
+
+  it('writes once when two runs of the same job race', async () => {
+    const { kbId, docs } = await createKb(h, key, (f) => f.set('knowledge_base_texts', JSON.stringify(['racing text'])));
+    const job = fakeJob({ workspaceId: 'ws_consistency', kbId, documentId: docs[0]!, run: 1 });
+    const results = await Promise.all([processor()(job), processor()(job)]);
+    expect(results.filter((r) => r.status === 'ready').length).toBeGreaterThanOrEqual(1);
+    const meta = await h.store.kbs.getMeta(kbId);
+    expect(meta?.sourceCounts).toEqual({ pending: 0, processing: 0, ready: 1, failed: 0 });
+  });
+
+  it('refuses a job whose workspace does not own the knowledge base', async () => {
+    const { kbId, docs } = await createKb(h, key, (f) => f.set('knowledge_base_texts', JSON.stringify(['mine'])));
+    const forged = fakeJob({ workspaceId: 'ws_other', kbId, documentId: docs[0]!, run: 1 });
+    expect(await processor()(forged)).toEqual({ status: 'skipped', reason: 'gone' });
+    expect((await h.store.kbs.getSource(kbId, docs[0]!))?.status).toBe('pending');
+  });
+
+  it('writes nothing and leaves no key when the knowledge base is deleted mid-flight', async () => {
+    const { kbId, docs } = await createKb(h, key, (f) => f.set('knowledge_base_urls', JSON.stringify(['http://public.test/hang'])));
+    const job = fakeJob({ workspaceId: 'ws_consistency', kbId, documentId: docs[0]!, run: 1 });
+    const running = processor()(job).catch((err: unknown) => err);
+    // Wait until the source is claimed, then delete while the fetch hangs.
+    for (let i = 0; i < 200 && (await h.store.kbs.getSource(kbId, docs[0]!))?.status !== 'processing'; i++) {
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    const del = await h.app.request(`/v1/knowledge-bases/${kbId}`, { method: 'DELETE', headers: { 'X-API-Key': key } });
+    expect(del.status).toBe(204);
+    await running;
+    expect(await snapshot(kbId)).toEqual({});
+  });
+});
+
+describe('reconciler', () => {
+  it('re-enqueues a pending source whose job is gone, and the worker finishes it', async () => {
+    const { kbId, docs } = await createKb(h, key, (f) => f.set('knowledge_base_texts', JSON.stringify(['lost job'])));
+    const data = { workspaceId: 'ws_consistency', kbId, documentId: docs[0]!, run: 1 };
+    await (await h.queue.getJob(extractSourceJobId(data)))!.remove();
+    expect(await h.queue.getJob(extractSourceJobId(data))).toBeUndefined();
+
+    const report = await reconcile({
+      redis: h.redis,
+      kbs: h.store.kbs,
+      queue: h.queue,
+      sourceQueue: bullSourceQueue(h.queue, 2, 50),
+      logger: silent,
+      processingDeadlineMs: 60_000,
+    });
+    expect(report.requeued).toBeGreaterThanOrEqual(1);
+    expect(await h.queue.getJob(extractSourceJobId(data))).toBeDefined();
+    const worker = await startTestWorker(h);
+    try {
+      expect((await waitForDocument(h, key, kbId, docs[0]!)).text).toBe('lost job');
+    } finally {
+      await worker.close();
+    }
+  });
+
+  it('ends a source stuck in processing past the deadline as failed/timeout', async () => {
+    const { kbId, docs } = await createKb(h, key, (f) => f.set('knowledge_base_texts', JSON.stringify(['stuck'])));
+    expect(await h.store.kbs.startSource(kbId, docs[0]!, 1, new Date().toISOString())).toBe('ok');
+    const deps = { redis: h.redis, kbs: h.store.kbs, queue: h.queue, sourceQueue: bullSourceQueue(h.queue, 2, 50), logger: silent, processingDeadlineMs: 60_000 };
+    await reconcile(deps, Date.now());
+    expect((await h.store.kbs.getSource(kbId, docs[0]!))?.status).toBe('processing');
+    const report = await reconcile(deps, Date.now() + 61_000);
+    expect(report.timedOut).toBeGreaterThanOrEqual(1);
+    const source = await h.store.kbs.getSource(kbId, docs[0]!);
+    expect(source).toMatchObject({ status: 'failed', error: { code: 'timeout' } });
+  });
+});
