@@ -1,0 +1,267 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { loadConfig } from '../../shared/config.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const read = (file: string): string => readFileSync(join(ROOT, file), 'utf8');
+
+interface Service {
+  image?: string;
+  build?: unknown;
+  command?: string | string[];
+  environment?: Record<string, string | number | boolean | null> | string[];
+  volumes?: (string | { type?: string; source?: string; target?: string })[];
+  healthcheck?: { test?: string | string[]; disable?: boolean };
+  container_name?: string;
+  ports?: unknown[];
+}
+interface Compose {
+  services: Record<string, Service>;
+  volumes?: Record<string, unknown>;
+}
+
+const scripts = (JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts;
+
+/** A command as argv; a string command is split on blanks as compose does for the exec form it builds. */
+const argv = (command: string | string[] | undefined): string[] => (typeof command === 'string' ? command.trim().split(/\s+/) : (command ?? []));
+
+/** The npm script a command runs, when the command is `npm run X` (or `npm start`). */
+function npmScript(args: string[]): string | undefined {
+  if (args[0] !== 'npm') return undefined;
+  if (args[1] === 'run' || args[1] === 'run-script') return args[2];
+  if (args[1] === 'start') return 'start';
+  return undefined;
+}
+
+/** A service's environment as name → value, from either compose form. */
+function environmentOf(service: Service): Record<string, string> {
+  const env = service.environment ?? {};
+  if (Array.isArray(env)) return Object.fromEntries(env.map((e) => [e.split('=')[0]!, e.split('=').slice(1).join('=')]));
+  return Object.fromEntries(Object.entries(env).map(([k, v]) => [k, v === null ? '' : String(v)]));
+}
+
+/** What compose substitutes for a value when the shell sets nothing: `${X:-d}` and `${X-d}` give d, `${X}` gives ''. */
+function composeDefault(value: string): string {
+  return value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::?-([^}]*))?\}/g, (_, _name: string, fallback?: string) => fallback ?? '');
+}
+
+/** The variables of the README's configuration table, with the default column when it is a code value. */
+function readmeConfigTable(): Map<string, string | undefined> {
+  const readme = read('README.md');
+  const start = readme.search(/^## Configuration$/m);
+  if (start < 0) throw new Error('README has no "## Configuration" section');
+  const after = readme.slice(start + '## Configuration'.length);
+  const next = after.search(/^## /m);
+  const section = next < 0 ? after : after.slice(0, next);
+  const table = new Map<string, string | undefined>();
+  for (const line of section.split('\n')) {
+    const cells = line.split('|').slice(1, -1).map((c) => c.trim());
+    if (cells.length < 3 || /^-+$/.test(cells[0]!) || cells[0] === 'variable') continue;
+    const names = [...cells[0]!.matchAll(/`([A-Z][A-Z0-9_]*)`/g)].map((m) => m[1]!);
+    const fallback = /^`([^`]*)`$/.exec(cells[1]!)?.[1];
+    for (const name of names) table.set(name, fallback);
+  }
+  return table;
+}
+
+interface Instruction {
+  op: string;
+  args: string;
+}
+interface Stage {
+  from: string;
+  name?: string;
+  body: Instruction[];
+}
+
+/** Dockerfile stages with their instructions (continuation lines joined, comments dropped). */
+function dockerStages(text: string): Stage[] {
+  const logical = text
+    .replace(/\\\r?\n/g, ' ')
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l !== '' && !l.startsWith('#'));
+  const stages: Stage[] = [];
+  for (const line of logical) {
+    const [, op = '', args = ''] = /^(\S+)\s*(.*)$/.exec(line) ?? [];
+    if (op.toUpperCase() === 'FROM') {
+      const m = /^(?:--\S+\s+)*(\S+)(?:\s+AS\s+(\S+))?/i.exec(args);
+      stages.push({ from: m?.[1] ?? '', ...(m?.[2] ? { name: m[2] } : {}), body: [] });
+    } else {
+      stages.at(-1)?.body.push({ op: op.toUpperCase(), args });
+    }
+  }
+  return stages;
+}
+
+/** Exec-form (JSON array) or shell-form arguments of an instruction. */
+const instructionArgs = (args: string): string[] => (args.startsWith('[') ? (JSON.parse(args) as string[]) : args.split(/\s+/));
+
+/** COPY's sources and destination, without its flags; undefined sources for `--from` copies. */
+function copySources(args: string): { fromStage: boolean; sources: string[]; dest: string } {
+  const tokens = args.startsWith('[') ? instructionArgs(args) : args.split(/\s+/);
+  const flags = tokens.filter((t) => t.startsWith('--'));
+  const rest = tokens.filter((t) => !t.startsWith('--'));
+  return { fromStage: flags.some((f) => f.startsWith('--from=')), sources: rest.slice(0, -1), dest: rest.at(-1) ?? '' };
+}
+
+/** Whether a context path is excluded by .dockerignore (its simple patterns: names and `*` globs). */
+function dockerIgnored(path: string): boolean {
+  const file = join(ROOT, '.dockerignore');
+  if (!existsSync(file)) return false;
+  const clean = path.replace(/^\.\//, '').replace(/\/$/, '');
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '' && !l.startsWith('#') && !l.startsWith('!'))
+    .some((pattern) => {
+      const re = new RegExp(`^${pattern.replace(/\/$/, '').replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*')}(?:/|$)`);
+      return re.test(clean);
+    });
+}
+
+describe('docker-compose.yml', () => {
+  let compose: Compose;
+  beforeAll(() => {
+    // Compose files use YAML 1.1 merge keys (`<<: *env`).
+    compose = parse(read('docker-compose.yml'), { merge: true }) as Compose;
+  });
+
+  it('parses and names exactly the services redis, api and worker', () => {
+    expect(Object.keys(compose.services).sort()).toEqual(['api', 'redis', 'worker']);
+  });
+
+  it('runs redis with appendonly yes and maxmemory-policy noeviction', () => {
+    const args = argv(compose.services.redis!.command);
+    expect(args[0]).toBe('redis-server');
+    const flag = (name: string): string | undefined => args[args.indexOf(`--${name}`) + 1];
+    expect(args).toContain('--appendonly');
+    expect(flag('appendonly')).toBe('yes');
+    expect(args).toContain('--maxmemory-policy');
+    expect(flag('maxmemory-policy')).toBe('noeviction');
+  });
+
+  it('keeps redis data in a named volume mounted at /data', () => {
+    const volumes = compose.services.redis!.volumes ?? [];
+    const mounts = volumes.map((v) => (typeof v === 'string' ? { source: v.split(':')[0], target: v.split(':')[1] } : v));
+    const data = mounts.find((m) => m.target === '/data');
+    expect(data, 'a volume mounted at /data').toBeDefined();
+    expect(Object.keys(compose.volumes ?? {})).toContain(data!.source);
+  });
+
+  it('gives redis a healthcheck that the other services wait on', () => {
+    const hc = compose.services.redis!.healthcheck;
+    expect(hc?.disable).not.toBe(true);
+    expect(argv(hc?.test).join(' ')).toMatch(/redis-cli.*ping/);
+    for (const name of ['api', 'worker']) {
+      const dependsOn = (compose.services[name] as { depends_on?: Record<string, { condition?: string }> }).depends_on;
+      expect(dependsOn?.redis?.condition, `${name} waits for a healthy redis`).toBe('service_healthy');
+    }
+  });
+
+  it('gives the worker no container_name and no ports, so --scale worker=N works', () => {
+    const worker = compose.services.worker!;
+    expect(worker).not.toHaveProperty('container_name');
+    expect(worker).not.toHaveProperty('ports');
+  });
+
+  it('runs only npm scripts that exist in package.json', () => {
+    const used = Object.entries(compose.services)
+      .map(([name, s]) => [name, npmScript(argv(s.command))] as const)
+      .filter((e): e is readonly [string, string] => e[1] !== undefined);
+    expect(used.map(([name]) => name).sort()).toEqual(['api', 'worker']);
+    for (const [name, script] of used) expect(Object.keys(scripts), `${name} runs npm run ${script}`).toContain(script);
+    expect(npmScript(argv(compose.services.api!.command))).toBe('start:api');
+    expect(npmScript(argv(compose.services.worker!.command))).toBe('start:worker');
+  });
+
+  it('sets only variables the README configuration table lists, with the same defaults', () => {
+    const table = readmeConfigTable();
+    expect(table.size).toBeGreaterThan(10);
+    for (const [service, s] of Object.entries(compose.services)) {
+      if (service === 'redis') continue;
+      for (const [name, value] of Object.entries(environmentOf(s))) {
+        expect([...table.keys()], `${service}: ${name} is in the README table`).toContain(name);
+        const documented = table.get(name);
+        const given = composeDefault(value);
+        if (documented !== undefined && given !== '') {
+          expect(given, `${service}: default of ${name}`).toBe(documented);
+        }
+      }
+    }
+  });
+
+  it('sets only variables loadConfig accepts, with values it accepts when nothing is overridden', () => {
+    for (const [service, s] of Object.entries(compose.services)) {
+      if (service === 'redis') continue;
+      const env = Object.fromEntries(Object.entries(environmentOf(s)).map(([k, v]) => [k, composeDefault(v)]));
+      const config = loadConfig(env) as unknown as Record<string, unknown>;
+      for (const [name, value] of Object.entries(env)) {
+        if (value !== '') expect(config[name], `${service}: loadConfig keeps ${name}`).toBeDefined();
+      }
+      // Variables left empty by default (the board's credentials) must still be names loadConfig knows.
+      const empty = Object.keys(env).filter((k) => env[k] === '');
+      const filled = loadConfig({ ...env, ...Object.fromEntries(empty.map((k) => [k, 'probe'])) }) as unknown as Record<string, unknown>;
+      for (const name of empty) expect(filled[name], `${service}: loadConfig knows ${name}`).toBe('probe');
+    }
+  });
+});
+
+describe('Dockerfile', () => {
+  let stages: Stage[];
+  beforeAll(() => {
+    stages = dockerStages(read('Dockerfile'));
+  });
+
+  it('runs the runtime stage as a non-root USER', () => {
+    const runtime = stages.at(-1)!;
+    const users = runtime.body.filter((i) => i.op === 'USER').map((i) => i.args.split(':')[0]);
+    expect(users.length, 'a USER instruction in the last stage').toBeGreaterThan(0);
+    expect(['root', '0']).not.toContain(users.at(-1));
+    const cmdAt = runtime.body.findIndex((i) => i.op === 'CMD');
+    const userAt = runtime.body.map((i) => i.op).lastIndexOf('USER');
+    expect(userAt).toBeLessThan(cmdAt);
+  });
+
+  it('starts the runtime stage with an npm script that exists', () => {
+    const cmd = stages.at(-1)!.body.filter((i) => i.op === 'CMD').at(-1);
+    expect(cmd, 'a CMD in the last stage').toBeDefined();
+    const script = npmScript(instructionArgs(cmd!.args));
+    expect(script, `CMD ${cmd!.args} is npm run <script>`).toBeDefined();
+    expect(Object.keys(scripts)).toContain(script);
+  });
+
+  it('copies only files and folders that exist in the build context and are not dockerignored', () => {
+    const copies = stages.flatMap((s) => s.body.filter((i) => i.op === 'COPY' || i.op === 'ADD').map((i) => copySources(i.args)));
+    const fromContext = copies.filter((c) => !c.fromStage).flatMap((c) => c.sources);
+    expect(fromContext.length).toBeGreaterThan(0);
+    for (const src of fromContext) {
+      expect(existsSync(join(ROOT, src)), `COPY ${src} exists`).toBe(true);
+      expect(dockerIgnored(src), `COPY ${src} is not excluded by .dockerignore`).toBe(false);
+    }
+  });
+
+  it('copies into the build stage every folder tsconfig.build.json compiles', () => {
+    const build = stages.find((s) => s.body.some((i) => i.op === 'RUN' && /npm run build/.test(i.args)));
+    expect(build, 'a stage that runs npm run build').toBeDefined();
+    const copied = build!.body.filter((i) => i.op === 'COPY').flatMap((i) => copySources(i.args).sources.map((p) => p.replace(/^\.\//, '').replace(/\/$/, '')));
+    const tsconfig = JSON.parse(read('tsconfig.build.json')) as { extends?: string; include?: string[] };
+    expect(copied).toContain('tsconfig.build.json');
+    if (tsconfig.extends) expect(copied).toContain(tsconfig.extends.replace(/^\.\//, ''));
+    for (const folder of tsconfig.include ?? []) expect(copied, `build stage copies ${folder}`).toContain(folder);
+  });
+
+  it('has a compiled entry point for every npm script the image runs', () => {
+    const runtimeCmd = stages.at(-1)!.body.filter((i) => i.op === 'CMD').at(-1)!;
+    const compose = parse(read('docker-compose.yml'), { merge: true }) as Compose;
+    const used = new Set([npmScript(instructionArgs(runtimeCmd.args)), ...Object.values(compose.services).map((s) => npmScript(argv(s.command)))]);
+    for (const script of [...used].filter((s): s is string => s !== undefined)) {
+      const target = /^node (dist\/\S+)\.js$/.exec(scripts[script] ?? '')?.[1];
+      expect(target, `npm run ${script} runs node dist/….js`).toBeDefined();
+      expect(existsSync(join(ROOT, `${target!.replace(/^dist\//, '')}.ts`)), `${target}.js is built from a source file`).toBe(true);
+    }
+  });
+});

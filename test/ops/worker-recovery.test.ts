@@ -1,0 +1,133 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createHarness, type Harness } from '../helpers/app-harness.js';
+import { createKb, waitForDocument } from '../helpers/worker-harness.js';
+
+/**
+ * Worker processes are real child processes here, killed with real signals.
+ * The origin is a loopback server whose first request on /slow never gets an
+ * answer, so a job is reliably mid-flight when the signal arrives.
+ */
+let h: Harness;
+let key: string;
+let origin: http.Server;
+let originPort: number;
+const seen: string[] = [];
+const children = new Set<ChildProcess>();
+
+beforeAll(async () => {
+  h = await createHarness();
+  key = await h.key('ws_recovery');
+  origin = http.createServer((req, res) => {
+    seen.push(req.url ?? '');
+    const firstOfItsKind = seen.filter((u) => u === req.url).length === 1;
+    if (req.url?.startsWith('/slow') && firstOfItsKind) return; // hold it open
+    res.writeHead(200, { 'content-type': 'text/html' }).end('<title>Gate</title><p>through the gate</p>');
+  });
+  origin.listen(0, '127.0.0.1');
+  await once(origin, 'listening');
+  originPort = (origin.address() as AddressInfo).port;
+});
+afterEach(() => {
+  for (const c of children) c.kill('SIGKILL');
+  children.clear();
+});
+afterAll(async () => {
+  origin.closeAllConnections();
+  origin.close();
+  await h.close();
+});
+
+/** Spawns `worker/main.ts` and resolves once it logs that it has started (its signal handlers are in place). */
+async function startWorkerProcess(extra: Record<string, string> = {}): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'worker/main.ts'], {
+    env: {
+      ...process.env,
+      REDIS_URL: h.config.redisUrl,
+      REDIS_KEY_PREFIX: h.prefix,
+      URL_FETCH_ALLOW_PRIVATE: 'true',
+      URL_FETCH_TIMEOUT_MS: '60000',
+      WORKER_LOCK_DURATION_MS: '2000',
+      SHUTDOWN_GRACE_MS: '500',
+      LOG_LEVEL: 'info',
+      ...extra,
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  children.add(child);
+  let log = '';
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`worker did not start:\n${log}`)), 30_000);
+    child.stdout!.on('data', (d: Buffer) => {
+      log += d.toString();
+      if (process.env.TEST_WORKER_LOG) process.stderr.write(d);
+      if (log.includes('"worker started"')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`worker exited with ${code} before starting:\n${log}`));
+    });
+  });
+  return child;
+}
+
+async function until(cond: () => boolean, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!cond()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+async function slowSource(path: string): Promise<{ kbId: string; documentId: string }> {
+  const { kbId, docs } = await createKb(h, key, (f) => f.set('knowledge_base_urls', JSON.stringify([`http://127.0.0.1:${originPort}${path}`])));
+  return { kbId, documentId: docs[0]! };
+}
+
+describe('worker crashes and restarts', () => {
+  it('completes a job once on another worker after the first is killed with SIGKILL mid-job', async () => {
+    const { kbId, documentId } = await slowSource('/slow?kill');
+    const first = await startWorkerProcess();
+    await until(() => seen.includes('/slow?kill'), 20_000, 'the first worker to start the job');
+    first.kill('SIGKILL');
+    await once(first, 'exit');
+
+    await startWorkerProcess();
+    const doc = await waitForDocument(h, key, kbId, documentId, 30_000);
+    expect(doc, JSON.stringify(doc.error)).toMatchObject({ status: 'ready', title: 'Gate', text: 'through the gate' });
+    expect(seen.filter((u) => u === '/slow?kill')).toHaveLength(2);
+    const meta = await h.store.kbs.getMeta(kbId);
+    expect(meta?.sourceCounts).toEqual({ pending: 0, processing: 0, ready: 1, failed: 0 });
+  });
+
+  it('loses nothing when a worker gets SIGTERM during a long job: it exits in its grace period and another finishes the job', async () => {
+    const { kbId, documentId } = await slowSource('/slow?term');
+    const first = await startWorkerProcess();
+    await until(() => seen.includes('/slow?term'), 20_000, 'the first worker to start the job');
+    const stoppedAt = Date.now();
+    first.kill('SIGTERM');
+    const [code] = (await once(first, 'exit')) as [number | null];
+    expect(code).toBe(0);
+    expect(Date.now() - stoppedAt).toBeLessThan(10_000);
+    expect((await h.store.kbs.getSource(kbId, documentId))?.status).toBe('processing');
+
+    await startWorkerProcess();
+    const doc = await waitForDocument(h, key, kbId, documentId, 30_000);
+    expect(doc).toMatchObject({ status: 'ready', text: 'through the gate' });
+    const meta = await h.store.kbs.getMeta(kbId);
+    expect(meta?.sourceCounts).toEqual({ pending: 0, processing: 0, ready: 1, failed: 0 });
+  });
+
+  it('exits promptly with code 0 on SIGTERM when idle', async () => {
+    const worker = await startWorkerProcess();
+    worker.kill('SIGTERM');
+    const [code] = (await once(worker, 'exit')) as [number | null];
+    expect(code).toBe(0);
+  });
+});
