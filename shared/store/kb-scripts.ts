@@ -4,6 +4,12 @@
  * writes anything, and keeps the per-status counters in the meta hash exact.
  */
 
+/** Stops a script unless the KB (meta in KEYS[1]) exists and belongs to workspace ARGV[1]. */
+const OWNED_KB = `local ws = redis.call('HGET', KEYS[1], 'workspaceId')
+if not ws then return 'missing' end
+if ws ~= ARGV[1] then return 'forbidden' end
+`;
+
 /** KEYS: meta, docs, then (doc, stage, blob) per new source. ARGV[1]: JSON payload. */
 export const COMMIT_SOURCES = `
 local p = cjson.decode(ARGV[1])
@@ -45,10 +51,7 @@ return 'ok'
 
 /** KEYS: meta, docs. ARGV: workspaceId, key tag ("<prefix>:{kb:<id>}"). */
 export const DELETE_KB = `
-local ws = redis.call('HGET', KEYS[1], 'workspaceId')
-if not ws then return 'missing' end
-if ws ~= ARGV[1] then return 'forbidden' end
-local ids = redis.call('LRANGE', KEYS[2], 0, -1)
+${OWNED_KB}local ids = redis.call('LRANGE', KEYS[2], 0, -1)
 for _, id in ipairs(ids) do
   redis.call('DEL', ARGV[2] .. ':doc:' .. id, ARGV[2] .. ':text:' .. id, ARGV[2] .. ':blob:' .. id)
 end
@@ -58,10 +61,7 @@ return 'ok'
 
 /** KEYS: meta, docs, doc, text, blob. ARGV: workspaceId, documentId, now. */
 export const DELETE_DOC = `
-local ws = redis.call('HGET', KEYS[1], 'workspaceId')
-if not ws then return 'missing' end
-if ws ~= ARGV[1] then return 'forbidden' end
-local st = redis.call('HGET', KEYS[3], 'status')
+${OWNED_KB}local st = redis.call('HGET', KEYS[3], 'status')
 if not st then return 'missing_doc' end
 redis.call('LREM', KEYS[2], 0, ARGV[2])
 redis.call('DEL', KEYS[3], KEYS[4], KEYS[5])
@@ -120,10 +120,7 @@ return 'ok'
 
 /** KEYS: meta, doc, blob. ARGV: workspaceId, now. Returns the new run number. */
 export const RETRY_DOC = `
-local ws = redis.call('HGET', KEYS[1], 'workspaceId')
-if not ws then return 'missing' end
-if ws ~= ARGV[1] then return 'forbidden' end
-local st = redis.call('HGET', KEYS[2], 'status')
+${OWNED_KB}local st = redis.call('HGET', KEYS[2], 'status')
 if not st then return 'missing_doc' end
 if st ~= 'failed' then return 'not_failed' end
 if redis.call('HGET', KEYS[2], 'type') == 'file' and redis.call('EXISTS', KEYS[3]) == 0 then return 'no_bytes' end
