@@ -31,7 +31,7 @@ export async function extractDocx(bytes: Uint8Array, maxUnpackedBytes = DEFAULT_
     if (err instanceof RangeError) throw new SourceError('too_complex', 'The DOCX is too complex to read.');
     throw new SourceError('corrupt', 'The DOCX is damaged or is not a Word document that can be read.');
   }
-  return { text: htmlFragmentToText(html, { imageAlt: true }), title };
+  return { markdown: htmlFragmentToText(html, { imageAlt: true }), title };
 }
 
 function readTitle(bytes: Uint8Array, entries: readonly ZipEntry[]): string | undefined {

@@ -36,10 +36,10 @@ export async function extractHtml(bytes: Uint8Array, maxDepth = MAX_DEPTH): Prom
     const $ = load(source);
     const title = $('title').first().text().replace(/\s+/g, ' ').trim() || undefined;
     const body = $('body').get(0) ?? $.root().get(0);
-    if (!body) return { text: '', title };
+    if (!body) return { markdown: '', title };
     const all = nodesToText([body], { skip: isChrome });
     const main = pickContent($, all.length);
-    return { text: main ?? all, title };
+    return { markdown: main ?? all, title };
   } catch (err) {
     if (err instanceof RangeError) throw new SourceError('too_complex', 'The HTML is nested too deeply to read.');
     throw err;

@@ -28,14 +28,32 @@ export async function extractText(bytes: Uint8Array, opts: ExtractOptions): Prom
   if (detection.encrypted) throw new SourceError('encrypted', 'The Word document is protected by a password.');
 
   const raw = await EXTRACTORS[detection.format](bytes, opts);
-  const { text, truncated } = truncate(normalizeText(raw.text), opts.maxTextChars);
-  if (text === '') throw new SourceError('no_text', 'The document contains no text.');
+  const joined = joinPages(raw);
+  const { text: markdown, truncated } = truncate(joined.markdown, opts.maxTextChars);
+  if (markdown === '') throw new SourceError('no_text', 'The document contains no text.');
   return {
-    text,
+    markdown,
+    text: markdown,
     ...(raw.title ? { title: raw.title } : {}),
     ...(raw.pageCount !== undefined ? { pageCount: raw.pageCount } : {}),
+    ...(joined.pageStarts ? { pageStarts: joined.pageStarts.map((s) => Math.min(s, markdown.length)) } : {}),
+    ...(raw.warnings && raw.warnings.length > 0 ? { warnings: raw.warnings } : {}),
     truncated: truncated || raw.truncated === true,
     format: detection.format,
     mimeType: detection.mimeType,
   };
+}
+
+/** Normalizes the extractor's Markdown; for pages, joins them and records where each starts. */
+function joinPages(raw: RawExtraction): { markdown: string; pageStarts?: number[] } {
+  if (!raw.pages) return { markdown: normalizeText(raw.markdown ?? '') };
+  const pageStarts: number[] = [];
+  let markdown = '';
+  for (const page of raw.pages) {
+    const body = normalizeText(page);
+    if (body !== '' && markdown !== '') markdown += '\n\n';
+    pageStarts.push(markdown.length);
+    markdown += body;
+  }
+  return { markdown, pageStarts };
 }

@@ -22,7 +22,7 @@ export async function extractMarkdown(bytes: Uint8Array): Promise<RawExtraction>
     throw new SourceError('too_complex', 'The Markdown nests lists or quotes too deeply to read.');
   }
   try {
-    return { text: blocks(new Lexer({ gfm: true }).lex(source)) };
+    return { markdown: blocks(new Lexer({ gfm: true }).lex(source)) };
   } catch (err) {
     if (err instanceof RangeError) throw new SourceError('too_complex', 'The Markdown is nested too deeply to read.');
     throw err;

@@ -41,11 +41,12 @@ export async function extractPdf(bytes: Uint8Array, maxPages: number): Promise<R
     const pageCount = info.total;
     const pages = Math.min(pageCount, maxPages);
     const result = await parser.getText({ first: pages, pageJoiner: '' });
-    const text = result.pages.map((p) => collapseSpaces(p.text).trim()).filter(Boolean).join('\n\n');
+    const texts = result.pages.map((p) => collapseSpaces(p.text).trim());
+    const text = texts.filter(Boolean).join('\n\n');
     if (text === '' || (await looksScanned(parser, text, pages))) throw new SourceError('no_text', SCANNED);
     const rawTitle: unknown = (info.info as Record<string, unknown> | undefined)?.Title;
     const title = typeof rawTitle === 'string' ? rawTitle.replace(/\s+/g, ' ').trim() || undefined : undefined;
-    return { text, title, pageCount, truncated: pageCount > pages };
+    return { pages: texts, title, pageCount, truncated: pageCount > pages };
   } catch (err) {
     throw toSourceError(err);
   } finally {

@@ -3,5 +3,5 @@ import type { RawExtraction } from './types.js';
 
 /** Plain text: decoded (BOM, UTF-8, UTF-16 or a checked single-byte guess) and kept as it is. */
 export async function extractTxt(bytes: Uint8Array): Promise<RawExtraction> {
-  return { text: decodeText(bytes).text };
+  return { markdown: decodeText(bytes).text };
 }

@@ -16,23 +16,47 @@ export interface ExtractOptions {
   maxHtmlDepth?: number;
 }
 
+/** Why a `ready` extraction may still be doubtful; shown to clients as `warnings`. */
+export type ExtractionWarningCode = 'garbled_text' | 'partial_text' | 'truncated';
+
+export interface ExtractionWarning {
+  code: ExtractionWarningCode;
+  message: string;
+}
+
 /** Clean text of one document and what was learned about it. */
 export interface Extraction {
+  /** The canonical extraction: Markdown keeping the structure the format shows. */
+  markdown: string;
+  /** Plain text derived from `markdown` (the API's `text` field). */
   text: string;
-  /** HTML `<title>`, PDF Info Title or DOCX `dc:title`, when present. */
+  /** HTML `<title>`, PDF Info Title, DOCX `dc:title` or a Markdown file's first `#` heading, when present. */
   title?: string;
   /** Pages in the document (PDF only), including pages past `maxPdfPages`. */
   pageCount?: number;
+  /**
+   * PDF only: `pageStarts[i]` is the UTF-16 index in `markdown` where page
+   * `i + 1` begins (pages without text start where the next one does).
+   */
+  pageStarts?: number[];
   /** True when pages or text were left out because of the limits. */
   truncated: boolean;
+  /** Doubts about the text of a document that is still usable. */
+  warnings?: ExtractionWarning[];
   format: SourceFormat;
   mimeType: string;
 }
 
-/** What one format's extractor returns before normalization and limits. */
+/**
+ * What one format's extractor returns before normalization and limits:
+ * either `markdown` for the whole document, or (PDF) `pages`, one Markdown
+ * string per page read, which the caller joins with blank lines.
+ */
 export interface RawExtraction {
-  text: string;
+  markdown?: string;
+  pages?: string[];
   title?: string;
   pageCount?: number;
   truncated?: boolean;
+  warnings?: ExtractionWarning[];
 }
