@@ -2,19 +2,46 @@ import type { Readable } from 'node:stream';
 import busboy from 'busboy';
 import { BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError } from '../shared/errors.js';
 import { SNIFF_BYTES, detectType } from '../shared/detect-type.js';
-import type { StageWriter } from '../shared/store/stage-writer.js';
+import { FORM_FIELD, MAX_TEXT_FIELDS_BYTES } from '../shared/schemas/source-form.js';
+import type { Stage } from '../shared/store/stage-store.js';
+import { BodyMeter } from './body-meter.js';
 import { sanitizeFilename } from './filename.js';
 
-export const FILE_FIELDS = new Set(['knowledge_base_files', 'knowledge_base_files.items']);
-export const TEXT_FIELDS = new Set(['knowledge_base_name', 'name', 'knowledge_base_texts', 'knowledge_base_urls']);
+const FILE_FIELDS = new Set<string>([FORM_FIELD.files, FORM_FIELD.filesItems]);
+const TEXT_FIELDS = new Set<string>([FORM_FIELD.name, FORM_FIELD.nameAlias, FORM_FIELD.texts, FORM_FIELD.urls]);
+/** Distinct text fields a request can carry (the name has an alias); a field sent twice is refused anyway. */
+const MAX_TEXT_PARTS = TEXT_FIELDS.size;
+/**
+ * busboy's own cap on one part's header block (it is not configurable); with
+ * the parts limit it bounds the non-file bytes besides the text fields.
+ */
+const PART_HEADER_BYTES = 16 * 1024;
+/** Slack for boundaries and for file bytes on their way from the meter to a stage. */
+const IN_FLIGHT_BYTES = 1024 * 1024;
+const DEFAULT_FILE_LIMIT = 26_214_400;
 
 export interface FormLimits {
   /** Per-file byte limit; exactly this many bytes is accepted. */
   maxFileBytes: number;
   /** Most file parts in one request. */
   maxFiles: number;
-  /** Largest text field (bytes); the JSON arrays of texts and URLs live here. */
-  maxFieldBytes: number;
+  /** Whole request body in bytes. */
+  maxRequestBytes: number;
+  /** Minimum rate of the body while it streams, bytes per second (0: off). */
+  minBytesPerSecond: number;
+  /** Window over which the minimum rate is judged, milliseconds. */
+  rateWindowMs: number;
+}
+
+export interface FormHooks {
+  /** A new stage for the next file part. */
+  openStage(): Stage;
+  /**
+   * Runs once, before the first byte of the first file part is written: the
+   * place to refuse uploads (slots, Redis memory). Requests without file
+   * parts never call it.
+   */
+  beforeFirstFile?(): Promise<void>;
 }
 
 export interface StagedFile {
@@ -22,7 +49,7 @@ export interface StagedFile {
   declaredType?: string;
   mimeType: string;
   sizeBytes: number;
-  stage: StageWriter;
+  stage: Stage;
 }
 
 export interface RawForm {
@@ -30,22 +57,26 @@ export interface RawForm {
   files: StagedFile[];
 }
 
+/** The contract's 413 message, with the configured limit when it is not the default. */
+export function fileTooLargeMessage(maxFileBytes: number): string | undefined {
+  return maxFileBytes === DEFAULT_FILE_LIMIT ? undefined : `An uploaded file exceeds the per-file size limit (${maxFileBytes} bytes).`;
+}
+
 /**
- * Parses a multipart body as it streams. Each file is counted against the
- * limit as bytes arrive (413 the moment it passes it), its type is sniffed
- * from its first bytes (415), and its bytes go straight to a stage key. On any
- * failure the stages written so far are discarded before the error is thrown.
+ * Parses a multipart body as it streams. The body is metered (413 past
+ * `maxRequestBytes`, 408 below the minimum rate); each file is counted
+ * against the limit as bytes arrive (413 the moment it passes it), its type is
+ * sniffed from its first bytes (415, naming the part), and its bytes go
+ * straight to a stage. Text fields are bounded together while they stream. On
+ * any failure the stages written so far are discarded before the error is
+ * thrown.
  */
-export async function parseMultipart(
-  body: Readable,
-  headers: Record<string, string>,
-  limits: FormLimits,
-  newStage: () => StageWriter,
-): Promise<RawForm> {
+export async function parseMultipart(body: Readable, headers: Record<string, string>, limits: FormLimits, hooks: FormHooks): Promise<RawForm> {
   const fields = new Map<string, string>();
   const files: StagedFile[] = [];
-  const stages: StageWriter[] = [];
+  const stages: Stage[] = [];
   const unknown: string[] = [];
+  const maxParts = limits.maxFiles + MAX_TEXT_PARTS;
 
   let bb: busboy.Busboy;
   try {
@@ -56,15 +87,20 @@ export async function parseMultipart(
       limits: {
         fileSize: limits.maxFileBytes + 1,
         files: limits.maxFiles,
-        fields: 8,
-        parts: limits.maxFiles + 8,
-        fieldSize: limits.maxFieldBytes,
-        headerPairs: 32,
+        fields: MAX_TEXT_PARTS,
+        parts: maxParts,
+        fieldSize: MAX_TEXT_FIELDS_BYTES + 1,
       },
     });
   } catch {
     throw new UnsupportedMediaTypeError('The request body must be multipart/form-data with a boundary');
   }
+
+  const meter = new BodyMeter(body, { maxBytes: limits.maxRequestBytes, minBytesPerSecond: limits.minBytesPerSecond, rateWindowMs: limits.rateWindowMs });
+  const nonFileBudget = MAX_TEXT_FIELDS_BYTES + maxParts * PART_HEADER_BYTES + IN_FLIGHT_BYTES;
+  const received = { passed: 0, fileBytes: 0, textBytes: 0 };
+  let firstFile: Promise<void> | undefined;
+  let filePart = 0;
 
   const work: Promise<void>[] = [];
   const open = new Set<Readable>();
@@ -72,17 +108,34 @@ export async function parseMultipart(
     // Stops reading the body at once. File streams busboy already started
     // would never end once the body is unpiped, so they are destroyed too,
     // which ends their receivers and lets the cleanup below run.
+    let failed = false;
     const fail = (err: unknown): void => {
-      body.unpipe(bb);
+      if (failed) return;
+      failed = true;
+      body.unpipe(meter);
+      meter.unpipe(bb);
+      meter.destroy();
       bb.removeAllListeners('file');
       bb.removeAllListeners('field');
       for (const s of open) s.destroy();
       reject(err);
     };
+    meter.on('data', (piece: Buffer) => {
+      // Text fields are held in memory until they end, so their bytes are bounded as they arrive.
+      received.passed += piece.length;
+      if (received.passed - received.fileBytes > nonFileBudget) {
+        fail(new PayloadTooLargeError(`The text fields of a request may hold at most ${MAX_TEXT_FIELDS_BYTES} bytes together`));
+      }
+    });
+    meter.on('error', fail);
     bb.on('field', (name, value, info) => {
       if (!TEXT_FIELDS.has(name)) return void unknown.push(name);
-      if (info.valueTruncated) return fail(new PayloadTooLargeError(`The field ${name} is larger than ${limits.maxFieldBytes} bytes`));
-      const key = name === 'name' ? 'knowledge_base_name' : name;
+      received.textBytes += Buffer.byteLength(value, 'utf8');
+      if (info.valueTruncated || received.textBytes > MAX_TEXT_FIELDS_BYTES) {
+        const detail = `the text fields of a request may hold at most ${MAX_TEXT_FIELDS_BYTES} bytes together`;
+        return fail(new PayloadTooLargeError(`The text fields of a request may hold at most ${MAX_TEXT_FIELDS_BYTES} bytes together`, { part: name, detail }));
+      }
+      const key = name === FORM_FIELD.nameAlias ? FORM_FIELD.name : name;
       if (fields.has(key)) return fail(new ValidationError({ [key]: 'must be sent once' }));
       fields.set(key, value);
     });
@@ -92,18 +145,22 @@ export async function parseMultipart(
         stream.resume();
         return;
       }
-      const stage = newStage();
+      const part = `${FORM_FIELD.files}[${filePart++}]`;
+      firstFile ??= hooks.beforeFirstFile?.() ?? Promise.resolve();
+      const stage = hooks.openStage();
       stages.push(stage);
       open.add(stream);
       stream.once('close', () => open.delete(stream));
       const filename = sanitizeFilename(info.filename);
-      const job = receiveFile(stream, stage, filename, info.mimeType, limits.maxFileBytes).then(
-        (file) => void files.push(file),
-        (err: unknown) => fail(err),
-      );
-      work.push(job);
+      const receiving = firstFile
+        .then(() => receiveFile(stream, stage, { part, filename, declaredType: info.mimeType, maxBytes: limits.maxFileBytes, received }))
+        .then(
+          (file) => void files.push(file),
+          (err: unknown) => fail(err),
+        );
+      work.push(receiving);
     });
-    bb.on('partsLimit', () => fail(new PayloadTooLargeError('The request has too many parts')));
+    bb.on('partsLimit', () => fail(new PayloadTooLargeError(`The request has more than ${maxParts} parts`)));
     bb.on('filesLimit', () => fail(new PayloadTooLargeError(`The request has more than ${limits.maxFiles} files`)));
     bb.on('fieldsLimit', () => fail(new BadRequestError('The request has too many fields')));
     bb.on('error', () => fail(new BadRequestError('The multipart body is malformed')));
@@ -113,7 +170,7 @@ export async function parseMultipart(
     body.on('error', () => fail(new BadRequestError('The request body ended early')));
     body.on('aborted', () => fail(new BadRequestError('The request was aborted')));
   });
-  body.pipe(bb);
+  body.pipe(meter).pipe(bb);
 
   try {
     await done;
@@ -126,52 +183,57 @@ export async function parseMultipart(
     await Promise.allSettled(work);
     await Promise.allSettled(stages.map((s) => s.discard()));
     throw err;
+  } finally {
+    meter.destroy();
   }
 }
 
 /** Files finish in stream order, but keep part order explicit all the same. */
-function orderByStage(files: StagedFile[], stages: StageWriter[]): StagedFile[] {
+function orderByStage(files: StagedFile[], stages: Stage[]): StagedFile[] {
   const rank = new Map(stages.map((s, i) => [s, i]));
   return [...files].sort((a, b) => (rank.get(a.stage) ?? 0) - (rank.get(b.stage) ?? 0));
 }
 
-async function receiveFile(
-  stream: Readable & { truncated?: boolean },
-  stage: StageWriter,
-  filename: string,
-  declaredType: string,
-  maxBytes: number,
-): Promise<StagedFile> {
-  const hints = { filename, declaredType };
+interface FilePart {
+  /** `knowledge_base_files[i]`, for error messages. */
+  part: string;
+  filename: string;
+  declaredType: string;
+  maxBytes: number;
+  received: { fileBytes: number };
+}
+
+async function receiveFile(stream: Readable & { truncated?: boolean }, stage: Stage, p: FilePart): Promise<StagedFile> {
+  const hints = { filename: p.filename, declaredType: p.declaredType };
+  const tooLarge = (): PayloadTooLargeError =>
+    new PayloadTooLargeError(fileTooLargeMessage(p.maxBytes), { part: p.part, detail: `${p.filename} is larger than ${p.maxBytes} bytes` });
+  const unsupported = (why: string): UnsupportedMediaTypeError =>
+    new UnsupportedMediaTypeError(undefined, { part: p.part, detail: `${p.filename}: ${why}` });
   let head: Buffer[] = [];
   let headBytes = 0;
   let detected: Awaited<ReturnType<typeof detectType>> | undefined;
 
   // busboy stops a file at maxBytes + 1 bytes, so the sum below passes the
   // limit exactly when the file is one byte too large.
-  {
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
-      if (stage.bytes + chunk.length > maxBytes) throw new PayloadTooLargeError();
-      if (!detected) {
-        head.push(chunk);
-        headBytes += chunk.length;
-        if (headBytes >= SNIFF_BYTES) {
-          detected = await detectType(Buffer.concat(head, headBytes).subarray(0, SNIFF_BYTES), hints, false);
-          if (!detected.ok) throw new UnsupportedMediaTypeError();
-          head = [];
-        }
-      }
-      await stage.write(chunk);
-    }
-    if (stream.truncated) throw new PayloadTooLargeError();
+  for await (const chunk of stream as AsyncIterable<Buffer>) {
+    p.received.fileBytes += chunk.length;
+    if (stage.bytes + chunk.length > p.maxBytes) throw tooLarge();
     if (!detected) {
-      detected = await detectType(Buffer.concat(head, headBytes), hints, true);
-      if (!detected.ok) throw new UnsupportedMediaTypeError();
+      head.push(chunk);
+      headBytes += chunk.length;
+      if (headBytes >= SNIFF_BYTES) {
+        detected = await detectType(Buffer.concat(head, headBytes).subarray(0, SNIFF_BYTES), hints, false);
+        if (!detected.ok) throw unsupported(detected.message);
+        head = [];
+      }
     }
-    await stage.flush();
+    await stage.write(chunk);
   }
-  if (!detected?.ok) throw new UnsupportedMediaTypeError();
-  const file: StagedFile = { filename, mimeType: detected.mimeType, sizeBytes: stage.bytes, stage };
-  if (declaredType && declaredType !== 'application/octet-stream') file.declaredType = declaredType;
+  if (stream.truncated) throw tooLarge();
+  detected ??= await detectType(Buffer.concat(head, headBytes), hints, true);
+  if (!detected.ok) throw unsupported(detected.message);
+  await stage.flush();
+  const file: StagedFile = { filename: p.filename, mimeType: detected.mimeType, sizeBytes: stage.bytes, stage };
+  if (p.declaredType && p.declaredType !== 'application/octet-stream') file.declaredType = p.declaredType;
   return file;
 }

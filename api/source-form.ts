@@ -1,12 +1,15 @@
+import type { z } from 'zod';
 import { ValidationError } from '../shared/errors.js';
 import { newDocumentId } from '../shared/ids.js';
+import {
+  FORM_FIELD,
+  MAX_REPORTED_ERRORS,
+  kbNameSchema,
+  textItemSchema,
+  urlItemSchema,
+} from '../shared/schemas/source-form.js';
 import type { NewSource } from '../shared/store/kb-records.js';
-import { checkSourceUrl } from '../shared/url-policy.js';
 import type { RawForm } from './multipart.js';
-
-/** Largest single text source, in UTF-8 bytes. */
-export const MAX_TEXT_BYTES = 1024 * 1024;
-const MAX_NAME = 512;
 
 export interface SourceForm {
   name?: string;
@@ -15,33 +18,36 @@ export interface SourceForm {
 
 /**
  * Turns the parsed multipart fields into new sources, in the contract's order:
- * texts, then URLs, then files. Every problem is collected so the client gets
- * all of them in one `validationErrors` map.
+ * texts, then URLs, then files. Problems are collected so the client sees them
+ * together in `validationErrors`, at most {@link MAX_REPORTED_ERRORS} of them.
+ * An array longer than `maxSources` is refused before any element is looked at.
  */
 export function readSourceForm(form: RawForm, maxSources: number, requireName: boolean): SourceForm {
-  const errors: Record<string, string> = {};
+  const errors = new FieldErrors();
   const out: SourceForm = { sources: [] };
 
-  const name = form.fields.get('knowledge_base_name');
+  const name = form.fields.get(FORM_FIELD.name);
   if (name !== undefined) {
-    if (name.trim().length === 0) errors.knowledge_base_name = 'must not be empty';
-    else if ([...name].length > MAX_NAME) errors.knowledge_base_name = `must be at most ${MAX_NAME} characters`;
-    else out.name = name;
+    const parsed = kbNameSchema.safeParse(name);
+    if (parsed.success) out.name = parsed.data;
+    else errors.add(FORM_FIELD.name, firstMessage(parsed.error));
   } else if (requireName) {
-    errors.knowledge_base_name = 'is required';
+    errors.add(FORM_FIELD.name, 'is required');
   }
 
-  for (const [i, item] of jsonArray(form, 'knowledge_base_texts', errors).entries()) {
-    const at = `knowledge_base_texts[${i}]`;
-    const parsed = textItem(item);
-    if (typeof parsed === 'string') errors[at] = parsed;
-    else out.sources.push({ documentId: newDocumentId(), type: 'text', content: parsed.text, ...(parsed.title ? { title: parsed.title } : {}) });
-  }
-  for (const [i, item] of jsonArray(form, 'knowledge_base_urls', errors).entries()) {
-    const checked = checkSourceUrl(item);
-    if (checked.ok) out.sources.push({ documentId: newDocumentId(), type: 'url', content: checked.url });
-    else errors[`knowledge_base_urls[${i}]`] = checked.message;
-  }
+  const texts = jsonArray(form, FORM_FIELD.texts, maxSources, errors);
+  texts.forEach((item, i) => {
+    const parsed = textItemSchema.safeParse(item);
+    if (!parsed.success) return errors.add(`${FORM_FIELD.texts}[${i}]`, textItemMessage(item, parsed.error));
+    const { text, title } = typeof parsed.data === 'string' ? { text: parsed.data, title: undefined } : parsed.data;
+    out.sources.push({ documentId: newDocumentId(), type: 'text', content: text, ...(title ? { title } : {}) });
+  });
+  const urls = jsonArray(form, FORM_FIELD.urls, maxSources, errors);
+  urls.forEach((item, i) => {
+    const parsed = urlItemSchema.safeParse(item);
+    if (parsed.success) out.sources.push({ documentId: newDocumentId(), type: 'url', content: parsed.data });
+    else errors.add(`${FORM_FIELD.urls}[${i}]`, firstMessage(parsed.error));
+  });
   for (const f of form.files) {
     out.sources.push({
       documentId: newDocumentId(),
@@ -56,46 +62,72 @@ export function readSourceForm(form: RawForm, maxSources: number, requireName: b
     });
   }
 
-  if (out.sources.length > maxSources) errors.sources = `at most ${maxSources} sources per request`;
-  if (!requireName && out.name === undefined && out.sources.length === 0 && Object.keys(errors).length === 0) {
-    errors.request =
-      'send at least one of knowledge_base_name, knowledge_base_texts, knowledge_base_urls or knowledge_base_files';
+  const count = texts.length + urls.length + form.files.length;
+  if (count > maxSources) errors.add('sources', `at most ${maxSources} sources per request`);
+  if (!requireName && out.name === undefined && count === 0 && errors.empty) {
+    errors.add(
+      'request',
+      `send at least one of ${FORM_FIELD.name}, ${FORM_FIELD.texts}, ${FORM_FIELD.urls} or ${FORM_FIELD.files}`,
+    );
   }
-  if (Object.keys(errors).length > 0) throw new ValidationError(errors);
+  errors.throwIfAny();
   return out;
 }
 
-function jsonArray(form: RawForm, field: string, errors: Record<string, string>): unknown[] {
+/** Field messages, capped so a hostile array cannot make the response huge. */
+class FieldErrors {
+  private readonly fields: Record<string, string> = {};
+  private count = 0;
+
+  get empty(): boolean {
+    return this.count === 0;
+  }
+
+  add(field: string, message: string): void {
+    this.count += 1;
+    if (this.count <= MAX_REPORTED_ERRORS) this.fields[field] = message;
+  }
+
+  throwIfAny(): void {
+    if (this.count === 0) return;
+    const rest = this.count - MAX_REPORTED_ERRORS;
+    if (rest > 0) this.fields.more = `${rest} more field error${rest === 1 ? '' : 's'} not listed`;
+    throw new ValidationError(this.fields);
+  }
+}
+
+function jsonArray(form: RawForm, field: string, maxItems: number, errors: FieldErrors): unknown[] {
   const raw = form.fields.get(field);
   if (raw === undefined) return [];
   let value: unknown;
   try {
     value = JSON.parse(raw);
   } catch {
-    errors[field] = 'must be a JSON array string';
+    errors.add(field, 'must be a JSON array string');
     return [];
   }
   if (!Array.isArray(value)) {
-    errors[field] = 'must be a JSON array string';
+    errors.add(field, 'must be a JSON array string');
+    return [];
+  }
+  if (value.length > maxItems) {
+    errors.add(field, `has ${value.length} elements; at most ${maxItems} sources per request`);
     return [];
   }
   return value;
 }
 
-/** A text element: a string, or {"title": string, "text": string} and nothing else. */
-function textItem(item: unknown): { title?: string; text: string } | string {
-  let text: unknown = item;
-  let title: unknown;
-  if (typeof item === 'object' && item !== null && !Array.isArray(item)) {
-    const keys = Object.keys(item);
-    const extra = keys.filter((k) => k !== 'title' && k !== 'text');
-    if (extra.length > 0) return `unknown key ${extra.map((k) => JSON.stringify(k)).join(', ')}; allowed: title, text`;
-    ({ text, title } = item as Record<string, unknown>);
-    if (title !== undefined && typeof title !== 'string') return 'title must be a string';
-    if (typeof title === 'string' && [...title].length > MAX_NAME) return `title must be at most ${MAX_NAME} characters`;
+function firstMessage(err: z.ZodError): string {
+  return err.issues[0]?.message ?? 'is invalid';
+}
+
+/** The union's branch error that fits the element's JSON type. */
+function textItemMessage(item: unknown, err: z.ZodError): string {
+  const issue = err.issues[0];
+  if (issue?.code === 'invalid_union') {
+    const branch = typeof item === 'string' ? 0 : typeof item === 'object' && item !== null && !Array.isArray(item) ? 1 : -1;
+    const inner = branch >= 0 ? issue.errors[branch]?.[0]?.message : undefined;
+    return inner ?? 'must be a string or an object with string fields title and text';
   }
-  if (typeof text !== 'string') return 'must be a string or an object with string fields title and text';
-  if (text.trim().length === 0) return 'text must not be empty';
-  if (Buffer.byteLength(text, 'utf8') > MAX_TEXT_BYTES) return `text must be at most ${MAX_TEXT_BYTES} bytes`;
-  return typeof title === 'string' && title.length > 0 ? { title, text } : { text };
+  return issue?.message ?? 'is invalid';
 }

@@ -1,11 +1,26 @@
 /**
- * The service's error hierarchy. Each error knows its HTTP status; the API
- * turns it into the contract's error body in one place (api/errors.ts).
+ * The service's error hierarchy. Each error carries a domain code, never an
+ * HTTP status: the API maps codes to statuses and messages in one table
+ * (api/errors.ts), so the store, the worker and the CLI stay free of HTTP.
  */
+export type AppErrorCode =
+  | 'bad_request'
+  | 'validation'
+  | 'unauthenticated'
+  | 'forbidden'
+  | 'not_found'
+  | 'method_not_allowed'
+  | 'request_timeout'
+  | 'conflict'
+  | 'payload_too_large'
+  | 'unsupported_media_type'
+  | 'rate_limited'
+  | 'unavailable';
+
 export class AppError extends Error {
   override name = 'AppError';
-  readonly status: number = 500;
-  /** A message safe to show to a client; undefined means the status's default. */
+  readonly code: AppErrorCode = 'bad_request';
+  /** A message safe to show to a client; undefined means the code's default. */
   readonly publicMessage: string | undefined;
 
   constructor(message?: string) {
@@ -16,13 +31,13 @@ export class AppError extends Error {
 
 export class BadRequestError extends AppError {
   override name = 'BadRequestError';
-  override readonly status = 400;
+  override readonly code = 'bad_request';
 }
 
-/** A 400 caused by fields; `fields` maps a field name to its message. */
+/** Caused by fields; `fields` maps a field (or part) name to its message. */
 export class ValidationError extends AppError {
   override name = 'ValidationError';
-  override readonly status = 400;
+  override readonly code = 'validation';
   constructor(
     readonly fields: Record<string, string>,
     message?: string,
@@ -33,45 +48,76 @@ export class ValidationError extends AppError {
 
 export class UnauthorizedError extends AppError {
   override name = 'UnauthorizedError';
-  override readonly status = 401;
+  override readonly code = 'unauthenticated';
 }
 
+/** `reason` says why, for `validationErrors` (read-only key, another workspace's resource). */
 export class ForbiddenError extends AppError {
   override name = 'ForbiddenError';
-  override readonly status = 403;
+  override readonly code = 'forbidden';
+  constructor(readonly reason?: string) {
+    super();
+  }
 }
 
 export class NotFoundError extends AppError {
   override name = 'NotFoundError';
-  override readonly status = 404;
+  override readonly code = 'not_found';
 }
 
 export class MethodNotAllowedError extends AppError {
   override name = 'MethodNotAllowedError';
-  override readonly status = 405;
+  override readonly code = 'method_not_allowed';
   constructor(readonly allow: string[]) {
     super();
   }
 }
 
+/** The client sent its request body too slowly. */
+export class RequestTimeoutError extends AppError {
+  override name = 'RequestTimeoutError';
+  override readonly code = 'request_timeout';
+}
+
 export class ConflictError extends AppError {
   override name = 'ConflictError';
-  override readonly status = 409;
+  override readonly code = 'conflict';
 }
 
+/** Which part of a multipart request an error is about, and what is wrong with it. */
+export interface PartDetail {
+  /** The part or field, e.g. `knowledge_base_files[2]`. */
+  part: string;
+  detail: string;
+}
+
+/** `at` names the multipart part or field that passed a limit, when one did. */
 export class PayloadTooLargeError extends AppError {
   override name = 'PayloadTooLargeError';
-  override readonly status = 413;
+  override readonly code = 'payload_too_large';
+  constructor(
+    message?: string,
+    readonly at?: PartDetail,
+  ) {
+    super(message);
+  }
 }
 
+/** `at` names the refused file part, when there is one. */
 export class UnsupportedMediaTypeError extends AppError {
   override name = 'UnsupportedMediaTypeError';
-  override readonly status = 415;
+  override readonly code = 'unsupported_media_type';
+  constructor(
+    message?: string,
+    readonly at?: PartDetail,
+  ) {
+    super(message);
+  }
 }
 
 export class TooManyRequestsError extends AppError {
   override name = 'TooManyRequestsError';
-  override readonly status = 429;
+  override readonly code = 'rate_limited';
   constructor(
     readonly retryAfterSeconds: number,
     message?: string,
@@ -83,7 +129,7 @@ export class TooManyRequestsError extends AppError {
 /** A dependency (Redis) is down or full; the client may retry later. */
 export class UnavailableError extends AppError {
   override name = 'UnavailableError';
-  override readonly status = 503;
+  override readonly code = 'unavailable';
   constructor(
     message?: string,
     readonly retryAfterSeconds = 5,

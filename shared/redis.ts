@@ -1,9 +1,9 @@
-import { Redis, type RedisOptions } from 'ioredis';
+import { Redis, ReplyError, type RedisOptions } from 'ioredis';
 
 /**
  * Opens a Redis connection for one role.
  * - `api`: fails fast while Redis is down (no offline queue), so a request gets
- *   a 503 within a second instead of hanging (THREATS E1).
+ *   a 503 within a second instead of hanging while Redis is down.
  * - `worker`: BullMQ's blocking connections need `maxRetriesPerRequest: null`.
  */
 export function createRedis(url: string, role: 'api' | 'worker' | 'cli', extra: RedisOptions = {}): Redis {
@@ -32,15 +32,28 @@ export async function connectRedis(redis: Redis): Promise<void> {
   }
 }
 
+/** Redis reply codes that mean "not now": out of memory, loading, a failover under way. */
+const UNAVAILABLE_REPLIES = new Set(['OOM', 'EXECABORT', 'LOADING', 'READONLY', 'CLUSTERDOWN', 'MASTERDOWN', 'TRYAGAIN', 'BUSY', 'NOREPLICAS']);
+/** Socket error codes of a connection that failed or broke. */
+const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTCONN', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNABORTED']);
 /**
- * True for errors that mean "Redis is unreachable or refusing writes", which
- * the API answers with 503 rather than 500.
+ * ioredis rejects a command with a plain Error carrying one of these exact
+ * messages when the connection is closed or not writable (no class or code).
+ */
+const CLOSED_MESSAGES = new Set(['Connection is closed.', "Stream isn't writeable and enableOfflineQueue options is false"]);
+
+/**
+ * True for errors that mean "Redis is unreachable, full or failing over",
+ * which the API answers with 503 and a Retry-After rather than 500. Told apart
+ * by class (`MaxRetriesPerRequestError`), by the reply's error code (the first
+ * word of a Redis error reply, e.g. `OOM`; `EXECABORT` when a transaction was
+ * refused for such a reason) or by socket error code.
  */
 export function isRedisUnavailable(err: unknown): boolean {
   if (!(err instanceof Error)) return false;
-  const m = err.message;
-  return (
-    err.name === 'MaxRetriesPerRequestError' ||
-    /Connection is closed|Stream isn't writeable|ECONNREFUSED|ECONNRESET|ETIMEDOUT|^OOM |LOADING|READONLY|CLUSTERDOWN/.test(m)
-  );
+  if (err.name === 'MaxRetriesPerRequestError') return true;
+  if (err instanceof ReplyError) return UNAVAILABLE_REPLIES.has(err.message.split(' ', 1)[0] ?? '');
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code && CONNECTION_CODES.has(code)) return true;
+  return CLOSED_MESSAGES.has(err.message);
 }

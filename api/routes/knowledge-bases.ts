@@ -1,8 +1,8 @@
 import { Readable } from 'node:stream';
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import { UnavailableError, UnsupportedMediaTypeError, ValidationError } from '../../shared/errors.js';
-import { newDocumentId, newKbId } from '../../shared/ids.js';
+import { UnsupportedMediaTypeError, ValidationError } from '../../shared/errors.js';
+import { newKbId } from '../../shared/ids.js';
 import {
   assertOwned,
   createKnowledgeBase,
@@ -17,75 +17,68 @@ import {
   type KbDeps,
 } from '../../shared/knowledge-bases.js';
 import { idSchema, pageQuerySchema, toPage } from '../../shared/schemas/common.js';
+import { knowledgeBaseCreateFormSchema, knowledgeBaseUpdateFormSchema } from '../../shared/schemas/source-form.js';
 import {
   documentSchema,
-  knowledgeBaseFormSchema,
   knowledgeBasePageSchema,
   knowledgeBaseSchema,
   sourceSchema,
 } from '../../shared/schemas/knowledge-base.js';
-import { StageWriter } from '../../shared/store/stage-writer.js';
+import type { Stage } from '../../shared/store/stage-store.js';
 import type { AppEnv } from '../context.js';
 import type { AppDeps } from '../deps.js';
 import { zodFieldErrors } from '../errors.js';
-import { parseMultipart } from '../multipart.js';
+import { parseMultipart, type FormLimits } from '../multipart.js';
+import { UploadGate } from '../upload-gate.js';
 import { createRouter, errorResponses, jsonResponse, security } from '../router.js';
 import { readSourceForm, type SourceForm } from '../source-form.js';
 
 const kbParams = z.object({ kbId: idSchema });
 const docParams = z.object({ kbId: idSchema, documentId: idSchema });
-const formBody = { content: { 'multipart/form-data': { schema: knowledgeBaseFormSchema } }, required: true };
-/** Uploads that have not finished streaming are given up after this long. */
-const STAGE_TTL_SECONDS = 3600;
-/**
- * Largest text field. busboy holds a field's value in memory, so this bounds
- * what one request can make the API buffer: the texts of one request together.
- */
-export const MAX_FIELD_BYTES = 10 * 1024 * 1024;
-
+const formBody = (schema: z.ZodType) => ({ content: { 'multipart/form-data': { schema } }, required: true });
 export function knowledgeBaseRoutes(deps: AppDeps) {
   const { config, store } = deps;
   const kb: KbDeps = { kbs: store.kbs, queue: deps.queue, logger: deps.logger };
   const app = createRouter();
-  let uploadsInFlight = 0;
+  const gate = new UploadGate(deps.redis, {
+    maxUploads: config.MAX_UPLOAD_CONCURRENCY,
+    maxUploadsPerKey: config.MAX_UPLOADS_PER_KEY,
+    redisHighWaterPercent: config.REDIS_UPLOAD_HIGH_WATER_PERCENT,
+  });
+  const limits: FormLimits = {
+    maxFileBytes: config.MAX_FILE_BYTES,
+    maxFiles: config.MAX_SOURCES_PER_REQUEST,
+    maxRequestBytes: config.MAX_REQUEST_BYTES,
+    minBytesPerSecond: config.UPLOAD_MIN_BYTES_PER_SECOND,
+    rateWindowMs: config.UPLOAD_MIN_RATE_WINDOW_SECONDS * 1000,
+  };
 
-  /** Streams and validates the form of a POST or PATCH into staged sources. */
-  async function readForm(c: Context<AppEnv>, kbId: string, requireName: boolean): Promise<SourceForm> {
+  /**
+   * Streams and validates the form of a POST or PATCH into staged sources,
+   * then runs `commit` with them; staged bytes are discarded when either fails.
+   */
+  async function withForm<T>(c: Context<AppEnv>, kbId: string, requireName: boolean, commit: (form: SourceForm) => Promise<T>): Promise<T> {
     const type = c.req.header('content-type') ?? '';
     if (!/^multipart\/form-data\b/i.test(type)) {
       throw new UnsupportedMediaTypeError('The request body must be multipart/form-data');
     }
-    if (uploadsInFlight >= config.MAX_UPLOAD_CONCURRENCY) {
-      throw new UnavailableError('Too many uploads are in progress; try again shortly', 2);
-    }
-    uploadsInFlight += 1;
+    const body = c.env?.incoming ?? Readable.fromWeb((c.req.raw.body ?? new Blob([]).stream()) as never);
+    let release: (() => void) | undefined;
+    let stages: Stage[] = [];
     try {
-      const body = c.env?.incoming ?? Readable.fromWeb((c.req.raw.body ?? new Blob([]).stream()) as never);
-      const headers = { 'content-type': type };
-      const form = await parseMultipart(
-        body,
-        headers,
-        { maxFileBytes: config.MAX_FILE_BYTES, maxFiles: config.MAX_SOURCES_PER_REQUEST, maxFieldBytes: MAX_FIELD_BYTES },
-        () => new StageWriter(deps.redis, store.keys.stage(kbId, newDocumentId()), STAGE_TTL_SECONDS),
-      );
-      try {
-        return readSourceForm(form, config.MAX_SOURCES_PER_REQUEST, requireName);
-      } catch (err) {
-        await Promise.allSettled(form.files.map((f) => f.stage.discard()));
-        throw err;
-      }
-    } finally {
-      uploadsInFlight -= 1;
-    }
-  }
-
-  /** Discards staged bytes when the commit itself fails. */
-  async function withStagesDiscardedOnError<T>(form: SourceForm, fn: () => Promise<T>): Promise<T> {
-    try {
-      return await fn();
+      const raw = await parseMultipart(body, { 'content-type': type }, limits, {
+        openStage: () => store.stages.open(kbId),
+        beforeFirstFile: async () => void (release = await gate.admit(c.get('principal').keyId)),
+      });
+      stages = raw.files.map((f) => f.stage);
+      return await commit(readSourceForm(raw, config.MAX_SOURCES_PER_REQUEST, requireName));
     } catch (err) {
-      await Promise.allSettled(form.sources.filter((s) => s.stageKey).map((s) => deps.redis.del(s.stageKey!)));
+      await store.stages.discard(stages);
+      // The rest of a refused body is not worth reading: close the connection once answered.
+      if (c.env?.incoming && !c.env.incoming.complete) c.env.outgoing?.setHeader('Connection', 'close');
       throw err;
+    } finally {
+      release?.();
     }
   }
 
@@ -113,14 +106,13 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
     description:
       'Creates a knowledge base named `knowledge_base_name` with optional first sources. Each source starts `pending` and is extracted by a worker.',
     security,
-    request: { body: formBody },
+    request: { body: formBody(knowledgeBaseCreateFormSchema) },
     responses: { 201: jsonResponse(knowledgeBaseSchema, 'The created knowledge base'), ...errorResponses(400, 401, 403, 413, 415, 500, 503) },
   });
   app.post('/knowledge-bases', async (c) => {
     const ws = c.get('principal').workspaceId;
     const kbId = newKbId();
-    const form = await readForm(c, kbId, true);
-    const view = await withStagesDiscardedOnError(form, () => createKnowledgeBase(kb, ws, kbId, form.name!, form.sources));
+    const view = await withForm(c, kbId, true, (form) => createKnowledgeBase(kb, ws, kbId, form.name!, form.sources));
     return c.json(view, 201, { Location: `/v1/knowledge-bases/${kbId}` });
   });
 
@@ -146,7 +138,7 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
     description:
       'Adds sources and/or renames, all or nothing: after a 400, 413 or 415 the knowledge base is exactly as it was.',
     security,
-    request: { params: kbParams, body: formBody },
+    request: { params: kbParams, body: formBody(knowledgeBaseUpdateFormSchema) },
     responses: { 200: jsonResponse(knowledgeBaseSchema, 'The updated knowledge base'), ...errorResponses(400, 401, 403, 404, 413, 415, 500, 503) },
   });
   app.patch('/knowledge-bases/:kbId', async (c) => {
@@ -155,8 +147,7 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
     const { kbId } = params.data;
     const ws = c.get('principal').workspaceId;
     await assertOwned(kb, ws, kbId);
-    const form = await readForm(c, kbId, false);
-    const view = await withStagesDiscardedOnError(form, () => updateKnowledgeBase(kb, ws, kbId, form.name, form.sources));
+    const view = await withForm(c, kbId, false, (form) => updateKnowledgeBase(kb, ws, kbId, form.name, form.sources));
     return c.json(view, 200);
   });
 

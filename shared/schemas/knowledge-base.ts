@@ -64,28 +64,3 @@ export const knowledgeBasePageSchema = pageSchema(knowledgeBaseSummarySchema, 'K
 export const documentSchema = sourceSchema
   .extend({ text: z.string().nullable().meta({ description: 'Extracted text; null until the source is ready' }) })
   .meta({ id: 'Document' });
-
-/** One element of `knowledge_base_texts`. */
-export const textItemSchema = z.union([
-  z.string(),
-  z.strictObject({ title: z.string().max(512), text: z.string() }),
-]);
-
-/** The multipart fields of POST and PATCH, as documented (parsing is streamed, not by this schema). */
-export const knowledgeBaseFormSchema = z
-  .object({
-    knowledge_base_name: z.string().min(1).max(512).optional().meta({ description: 'Name (rename value on PATCH); alias `name`' }),
-    knowledge_base_texts: z
-      .string()
-      .optional()
-      .meta({ description: 'JSON array string; elements are a string or {"title","text"}', example: '["Opening hours are 9 to 5."]' }),
-    knowledge_base_urls: z
-      .string()
-      .optional()
-      .meta({ description: 'JSON array string of absolute http(s) URLs', example: '["https://example.com/faq"]' }),
-    knowledge_base_files: z
-      .array(z.string().meta({ format: 'binary' }))
-      .optional()
-      .meta({ description: 'File parts (also accepted as knowledge_base_files.items): PDF, TXT, HTML, Markdown, DOCX; 25 MB each' }),
-  })
-  .meta({ id: 'KnowledgeBaseForm' });

@@ -3,12 +3,15 @@ import { CatalogStore } from './catalog-store.js';
 import { KbStore } from './kb-store.js';
 import { KeySpace } from './keys.js';
 import { KeyStore } from './key-store.js';
+import { StageStore } from './stage-store.js';
 
 export interface Store {
   keys: KeySpace;
   kbs: KbStore;
   apiKeys: KeyStore;
   catalog: CatalogStore;
+  /** Uploaded bytes before their source is committed. */
+  stages: StageStore;
 }
 
 export interface StoreOptions {
@@ -26,5 +29,6 @@ export function createStore(redis: Redis, opts: StoreOptions): Store {
     kbs: new KbStore(redis, keys, { blobTtlSeconds: opts.blobTtlSeconds }),
     apiKeys: new KeyStore(redis, keys),
     catalog: new CatalogStore(redis, keys),
+    stages: new StageStore(redis, keys),
   };
 }

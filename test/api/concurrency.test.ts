@@ -8,7 +8,8 @@ let key: string;
 const WS = 'ws-concurrency';
 
 beforeAll(async () => {
-  h = await createHarness();
+  // Six uploads from one key at once: more than the default per-key share.
+  h = await createHarness({ MAX_UPLOADS_PER_KEY: '8' });
   key = await h.key(WS);
 });
 afterAll(async () => h.close());

@@ -1,14 +1,44 @@
 import type { Redis } from 'ioredis';
+import { newDocumentId } from '../ids.js';
+import type { KeySpace } from './keys.js';
 
 /** Bytes are sent to Redis in pieces of about this size. */
 const FLUSH_BYTES = 256 * 1024;
+/**
+ * Life of the bytes of an upload that is still streaming, refreshed by every
+ * write: a request that dies before it commits or discards leaves nothing
+ * behind for longer. Committed bytes get the store's blob TTL instead.
+ */
+export const UPLOAD_IDLE_TTL_SECONDS = 3600;
 
 /**
- * Streams one upload into a Redis key as it arrives, so the API never holds a
- * whole file in memory. Every write refreshes the key's expiry, so a request
- * that dies before it commits or discards leaves nothing behind for long.
+ * The lifecycle of uploaded bytes before their source exists: `open` a stage
+ * per file part, stream into it, then either the knowledge-base commit script
+ * moves it into place or `discard` drops it. Nothing else touches stage keys.
  */
-export class StageWriter {
+export class StageStore {
+  constructor(
+    private readonly redis: Redis,
+    private readonly keys: KeySpace,
+    private readonly idleTtlSeconds = UPLOAD_IDLE_TTL_SECONDS,
+  ) {}
+
+  /** A new, empty stage for one file of knowledge base `kbId`. */
+  open(kbId: string): Stage {
+    return new Stage(this.redis, this.keys.stage(kbId, newDocumentId()), this.idleTtlSeconds);
+  }
+
+  /** Drops every given stage; never throws (the keys expire anyway). */
+  async discard(stages: Iterable<Stage>): Promise<void> {
+    await Promise.allSettled([...stages].map((s) => s.discard()));
+  }
+}
+
+/**
+ * One upload streaming into a Redis key as it arrives, so the API never holds
+ * a whole file in memory.
+ */
+export class Stage {
   private pending: Buffer[] = [];
   private pendingBytes = 0;
   private inFlight: Promise<unknown> = Promise.resolve();
