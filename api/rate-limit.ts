@@ -1,12 +1,13 @@
 import type { Redis } from 'ioredis';
 import type { MiddlewareHandler } from 'hono';
 import { TooManyRequestsError } from '../shared/errors.js';
+import { isRedisUnavailable } from '../shared/redis.js';
 import type { KeySpace } from '../shared/store/keys.js';
 import type { AppEnv } from './context.js';
 
 /**
  * Requests per API key per minute, counted in Redis so every API replica
- * shares the budget (THREATS F3). A fixed one-minute window: one INCR and, on
+ * shares the budget. A fixed one-minute window: one INCR and, on
  * the first request of a window, one EXPIRE. `perMinute` 0 turns it off.
  */
 export function rateLimit(redis: Redis, keys: KeySpace, perMinute: number): MiddlewareHandler<AppEnv> {
@@ -15,7 +16,14 @@ export function rateLimit(redis: Redis, keys: KeySpace, perMinute: number): Midd
       const now = Date.now();
       const minute = Math.floor(now / 60_000);
       const key = keys.rateWindow(c.get('principal').keyId, minute);
-      const [[, count]] = (await redis.multi().incr(key).expire(key, 120, 'NX').exec()) as [[Error | null, number]];
+      let count: number;
+      try {
+        [[, count]] = (await redis.multi().incr(key).expire(key, 120, 'NX').exec()) as [[Error | null, number]];
+      } catch (err) {
+        // A Redis that refuses writes (out of memory) must not also refuse reads: count nothing and go on.
+        if (!isRedisUnavailable(err)) throw err;
+        return next();
+      }
       c.header('RateLimit-Limit', String(perMinute));
       c.header('RateLimit-Remaining', String(Math.max(0, perMinute - count)));
       if (count > perMinute) {

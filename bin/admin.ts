@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { importCatalog } from '../shared/catalog-import.js';
 import { loadConfig } from '../shared/config.js';
-import { connectRedis, createRedis } from '../shared/redis.js';
+import { connectRedis, createRedis, redactUrl } from '../shared/redis.js';
 import { idSchema } from '../shared/schemas/common.js';
 import { createStore, type Store } from '../shared/store/index.js';
 
@@ -54,17 +54,6 @@ function validId(value: string | undefined, what: string): string {
   return parsed.data;
 }
 
-/** The URL as shown to the operator: never its password. */
-function displayUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    u.password = '';
-    return u.toString().replace(/\/$/, '');
-  } catch {
-    return '(unparsable REDIS_URL)';
-  }
-}
-
 async function withStore<T>(use: (store: Store) => Promise<T>): Promise<T> {
   const config = loadConfig();
   const redis = createRedis(config.redisUrl, 'cli');
@@ -77,7 +66,7 @@ async function withStore<T>(use: (store: Store) => Promise<T>): Promise<T> {
     // After a failed connect the client has ended; disconnecting again would leave
     // ioredis' 2 s socket-destroy timer keeping the process alive.
     if (redis.status !== 'end') redis.disconnect();
-    throw new Error(`cannot connect to Redis at ${displayUrl(config.redisUrl)}: ${messageOf(lastError ?? err)}`);
+    throw new Error(`cannot connect to Redis at ${redactUrl(config.redisUrl)}: ${messageOf(lastError ?? err)}`);
   }
   try {
     return await use(createStore(redis, { prefix: config.REDIS_KEY_PREFIX, blobTtlSeconds: config.STAGING_TTL_SECONDS }));

@@ -1,6 +1,7 @@
 import { startApi, type RunningApi } from '../api/server.js';
 import type { Config } from '../shared/config.js';
 import { createLogger } from '../shared/logger.js';
+import { redactUrl } from '../shared/redis.js';
 import { configOrExit, isMain, onShutdownSignals } from '../shared/process.js';
 import { startWorker, type RunningWorker } from '../worker/main.js';
 import { ensureRedis } from './local-redis.js';
@@ -23,7 +24,7 @@ async function main(): Promise<void> {
   try {
     api = await startApi(config, logger);
     worker = await startWorker(config, logger);
-    process.stdout.write(`kb-ingest is up: http://127.0.0.1:${api.port} (docs at /docs), Redis at ${redis.url}\n`);
+    process.stdout.write(`kb-ingest is up: http://127.0.0.1:${api.port} (docs at /docs), Redis at ${redactUrl(redis.url)}\n`);
   } catch (err) {
     logger.fatal({ err: { message: err instanceof Error ? err.message : String(err) } }, 'failed to start');
     await redis.stop();

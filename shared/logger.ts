@@ -1,30 +1,54 @@
-import { pino, type Logger as PinoLogger } from 'pino';
+import { pino, type DestinationStream, type Logger as PinoLogger } from 'pino';
 
 export type Logger = PinoLogger;
 
+/** Causes followed when an error is logged; deeper ones are left out. */
+const MAX_CAUSE_DEPTH = 3;
+
 /**
- * Structured JSON logs. Anything that could carry a secret is redacted by
- * path, and error objects are logged with their stack (logs only, never in a
- * response).
+ * What a logged error may show: its class, message, code and stack, and the
+ * same of its cause. Everything else an error carries stays out of the logs:
+ * ioredis attaches the failed command with its arguments (script payloads,
+ * file bytes, document text) as `command`/`args`, and a refused transaction
+ * its `previousErrors` with theirs.
  */
-export function createLogger(level: string, bindings: Record<string, unknown> = {}): Logger {
-  return pino({
-    level,
-    base: { service: 'kb-ingest', ...bindings },
-    timestamp: pino.stdTimeFunctions.isoTime,
-    redact: {
-      paths: [
-        'req.headers["x-api-key"]',
-        'req.headers.authorization',
-        'headers["x-api-key"]',
-        'headers.authorization',
-        'apiKey',
-        'key',
-        'password',
-        'text',
-        '*.text',
-      ],
-      censor: '[redacted]',
+export function serializeError(err: unknown, depth = 0): Record<string, unknown> {
+  if (!(err instanceof Error)) return { message: typeof err === 'string' ? err : `non-error value (${typeof err})` };
+  const out: Record<string, unknown> = { type: err.constructor.name, name: err.name, message: err.message };
+  const code = (err as { code?: unknown }).code;
+  if (typeof code === 'string' || typeof code === 'number') out.code = code;
+  if (err.stack) out.stack = err.stack;
+  if (err.cause !== undefined && depth < MAX_CAUSE_DEPTH) out.cause = serializeError(err.cause, depth + 1);
+  return out;
+}
+
+/**
+ * Structured JSON logs. Errors go through {@link serializeError}; anything
+ * that could carry a secret is redacted by path. Stacks go to logs only,
+ * never into a response.
+ */
+export function createLogger(level: string, bindings: Record<string, unknown> = {}, destination?: DestinationStream): Logger {
+  return pino(
+    {
+      level,
+      base: { service: 'kb-ingest', ...bindings },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      serializers: { err: serializeError, error: serializeError },
+      redact: {
+        paths: [
+          'req.headers["x-api-key"]',
+          'req.headers.authorization',
+          'headers["x-api-key"]',
+          'headers.authorization',
+          'apiKey',
+          'key',
+          'password',
+          'text',
+          '*.text',
+        ],
+        censor: '[redacted]',
+      },
     },
-  });
+    destination,
+  );
 }

@@ -57,3 +57,18 @@ export function isRedisUnavailable(err: unknown): boolean {
   if (code && CONNECTION_CODES.has(code)) return true;
   return CLOSED_MESSAGES.has(err.message);
 }
+
+/**
+ * A URL as it may be printed or logged: any password is replaced by `***`
+ * (a user name stays, it names the account). Something that does not parse
+ * as a URL is not shown at all, since it may be a secret pasted by mistake.
+ */
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password !== '') u.password = '***';
+    return u.toString().replace(/\/$/, '');
+  } catch {
+    return '(unparsable URL)';
+  }
+}

@@ -48,11 +48,14 @@ export class KbStore {
 
   /** Reads a knowledge base and all its sources in order, or null. */
   async get(kbId: string): Promise<{ meta: KbMeta; sources: StoredSource[] } | null> {
+    // A pipeline, not MULTI: a read must keep working while Redis refuses writes (out of memory).
     const [metaRes, idsRes] = (await this.redis
-      .multi()
+      .pipeline()
       .hgetall(this.keys.kb(kbId))
       .lrange(this.keys.docs(kbId), 0, -1)
       .exec()) as [[Error | null, Record<string, string>], [Error | null, string[]]];
+    if (metaRes[0]) throw metaRes[0];
+    if (idsRes[0]) throw idsRes[0];
     const meta = parseMeta(metaRes[1]);
     if (!meta) return null;
     const ids = idsRes[1];

@@ -28,7 +28,9 @@ export async function freePort(): Promise<number> {
  * Starts `redis-server` from PATH on a free loopback port with its own temp
  * dir. `appendonly` turns AOF on for tests that restart Redis.
  */
-export async function startRedisServer(opts: { appendonly?: boolean; port?: number; dir?: string } = {}): Promise<RedisServerHandle> {
+export async function startRedisServer(
+  opts: { appendonly?: boolean; port?: number; dir?: string; args?: string[] } = {},
+): Promise<RedisServerHandle> {
   const port = opts.port ?? (await freePort());
   const dir = opts.dir ?? (await mkdtemp(join(tmpdir(), 'kb-redis-')));
   const args = [
@@ -38,6 +40,7 @@ export async function startRedisServer(opts: { appendonly?: boolean; port?: numb
     '--save', '',
     '--appendonly', opts.appendonly ? 'yes' : 'no',
     '--maxmemory-policy', 'noeviction',
+    ...(opts.args ?? []),
   ];
   const child = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';

@@ -1,8 +1,8 @@
 import { Writable } from 'node:stream';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../api/app.js';
 import { bullSourceQueue } from '../../shared/jobs.js';
+import { createLogger } from '../../shared/logger.js';
 import { createHarness, type Harness } from '../helpers/app-harness.js';
 
 let h: Harness;
@@ -18,7 +18,7 @@ beforeAll(async () => {
       done();
     },
   });
-  const logger = pino({ level: 'debug' }, sink);
+  const logger = createLogger('debug', {}, sink);
   app = createApp({ config: h.config, redis: h.redis, store: h.store, queue: bullSourceQueue(h.queue, 2), logger, ingestQueue: h.queue });
 });
 afterAll(async () => h.close());
