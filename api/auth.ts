@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
-import { ForbiddenError, UnauthorizedError } from '../shared/errors.js';
+import { ForbiddenError, READ_ONLY_KEY, UnauthorizedError } from '../shared/errors.js';
 import type { KeyStore } from '../shared/store/key-store.js';
 import type { AppEnv } from './context.js';
 
@@ -17,7 +17,7 @@ export function apiKeyAuth(keys: KeyStore): MiddlewareHandler<AppEnv> {
     if (!presented || presented.length > MAX_KEY_LENGTH) throw new UnauthorizedError();
     const principal = await keys.authenticate(presented);
     if (!principal) throw new UnauthorizedError();
-    if (principal.readOnly && !READ_METHODS.has(c.req.method)) throw new ForbiddenError();
+    if (principal.readOnly && !READ_METHODS.has(c.req.method)) throw new ForbiddenError(READ_ONLY_KEY);
     c.set('principal', principal);
     c.set('logger', c.get('logger').child({ keyId: principal.keyId, workspaceId: principal.workspaceId }));
     await next();

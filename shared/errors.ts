@@ -51,6 +51,10 @@ export class UnauthorizedError extends AppError {
   override readonly code = 'unauthenticated';
 }
 
+/** The reasons of a 403, shown in `validationErrors.request`. */
+export const READ_ONLY_KEY = 'this API key is read-only';
+export const OTHER_WORKSPACE = "the resource belongs to another workspace than this key's";
+
 /** `reason` says why, for `validationErrors` (read-only key, another workspace's resource). */
 export class ForbiddenError extends AppError {
   override name = 'ForbiddenError';

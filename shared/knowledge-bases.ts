@@ -1,4 +1,4 @@
-import { ForbiddenError, NotFoundError } from './errors.js';
+import { ForbiddenError, NotFoundError, OTHER_WORKSPACE } from './errors.js';
 import type { SourceQueue } from './jobs.js';
 import type { Logger } from './logger.js';
 import type { KnowledgeBase, KnowledgeBaseSummary } from './schemas/knowledge-base.js';
@@ -34,7 +34,7 @@ export function knowledgeBaseView(meta: KbMeta, sources: StoredSource[]): Knowle
 export async function loadOwned(deps: KbDeps, workspaceId: string, kbId: string) {
   const found = await deps.kbs.get(kbId);
   if (!found) throw new NotFoundError();
-  if (found.meta.workspaceId !== workspaceId) throw new ForbiddenError();
+  if (found.meta.workspaceId !== workspaceId) throw new ForbiddenError(OTHER_WORKSPACE);
   return found;
 }
 
@@ -42,7 +42,7 @@ export async function loadOwned(deps: KbDeps, workspaceId: string, kbId: string)
 export async function assertOwned(deps: KbDeps, workspaceId: string, kbId: string): Promise<void> {
   const meta = await deps.kbs.getMeta(kbId);
   if (!meta) throw new NotFoundError();
-  if (meta.workspaceId !== workspaceId) throw new ForbiddenError();
+  if (meta.workspaceId !== workspaceId) throw new ForbiddenError(OTHER_WORKSPACE);
 }
 
 /**

@@ -1,6 +1,6 @@
-import type { Queue } from 'bullmq';
+import type { Job, Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { extractSourceJobId, type SourceQueue } from '../shared/jobs.js';
+import { extractSourceJobId, type ExtractSourceJob, type SourceQueue } from '../shared/jobs.js';
 import type { Logger } from '../shared/logger.js';
 import type { KbStore } from '../shared/store/kb-store.js';
 
@@ -18,6 +18,8 @@ export interface ReconcileReport {
   scanned: number;
   requeued: number;
   timedOut: number;
+  /** Pending sources ended `failed/internal` because their job kept ending without claiming them. */
+  abandoned: number;
 }
 
 /**
@@ -25,10 +27,13 @@ export interface ReconcileReport {
  * sources whose job is gone (Redis restarted without the queue, an enqueue
  * that failed after the commit) under the same deterministic job id, so
  * running it on every replica at once is harmless; and it ends sources that
- * have been processing past the deadline as `failed/timeout`.
+ * have been processing past the deadline as `failed/timeout`. A source still
+ * `pending` whose job has already ended (failed or completed without claiming
+ * it) gets a fresh job under the same id; one that has waited past the
+ * deadline ends `failed/internal` instead, so nothing stays pending forever.
  */
 export async function reconcile(deps: ReconcilerDeps, now = Date.now()): Promise<ReconcileReport> {
-  const report: ReconcileReport = { scanned: 0, requeued: 0, timedOut: 0 };
+  const report: ReconcileReport = { scanned: 0, requeued: 0, timedOut: 0, abandoned: 0 };
   const pattern = `${deps.kbs.keys.prefix}:{kb:*}:meta`;
   let cursor = '0';
   do {
@@ -69,6 +74,43 @@ async function reconcileKb(deps: ReconcilerDeps, kbId: string, now: number, repo
       await deps.sourceQueue.enqueue([data]);
       report.requeued += 1;
       deps.logger.warn({ kbId, documentId: source.documentId, run: source.run }, 're-enqueued a source whose job was gone');
+    } else if (source.status === 'pending' && (state === 'failed' || state === 'completed')) {
+      // The job ended without ever claiming the source (Redis failed before the claim on every attempt).
+      await requeueOrGiveUp(deps, job!, data, source.updatedAt, now, report);
     }
   }
+}
+
+async function requeueOrGiveUp(
+  deps: ReconcilerDeps,
+  job: Job,
+  data: ExtractSourceJob,
+  since: string,
+  now: number,
+  report: ReconcileReport,
+): Promise<void> {
+  const log = { kbId: data.kbId, documentId: data.documentId, run: data.run };
+  if (now - Date.parse(since) > deps.processingDeadlineMs) {
+    const res = await deps.kbs.finishSource(
+      data.kbId,
+      data.documentId,
+      data.run,
+      { status: 'failed', error: { code: 'internal', message: 'The source could not be processed; it can be retried' }, keepBlob: true },
+      new Date(now).toISOString(),
+    );
+    if (res === 'ok') {
+      report.abandoned += 1;
+      deps.logger.warn(log, 'a pending source whose job kept ending was marked failed');
+    }
+    return;
+  }
+  // The ended job holds the deterministic id; it must go before the same id can be queued again.
+  try {
+    await job.remove();
+  } catch {
+    return; // another replica took it over (it is locked): nothing to do here
+  }
+  await deps.sourceQueue.enqueue([data]);
+  report.requeued += 1;
+  deps.logger.warn(log, 're-enqueued a pending source whose job had ended');
 }

@@ -1,5 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { ForbiddenError, NotFoundError } from '../../shared/errors.js';
+import { ForbiddenError, NotFoundError, OTHER_WORKSPACE } from '../../shared/errors.js';
 import { qaIssueSchema } from '../../shared/schemas/catalog.js';
 import { idSchema } from '../../shared/schemas/common.js';
 import type { AppDeps } from '../deps.js';
@@ -21,7 +21,7 @@ export function qaIssueRoutes(deps: AppDeps) {
     async (c) => {
       const found = await deps.store.catalog.getQaIssue(c.req.valid('param').qaIssueId);
       if (!found) throw new NotFoundError();
-      if (found.workspaceId !== c.get('principal').workspaceId) throw new ForbiddenError();
+      if (found.workspaceId !== c.get('principal').workspaceId) throw new ForbiddenError(OTHER_WORKSPACE);
       return c.json(found.value, 200);
     },
   );

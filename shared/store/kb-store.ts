@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { ConflictError, ForbiddenError, NotFoundError } from '../errors.js';
+import { ConflictError, ForbiddenError, NotFoundError, OTHER_WORKSPACE } from '../errors.js';
 import type { KeySpace } from './keys.js';
 import {
   newSourceFields,
@@ -178,6 +178,6 @@ export class KbStore {
 
   private throwFor(res: unknown): void {
     if (res === 'missing' || res === 'missing_doc') throw new NotFoundError();
-    if (res === 'forbidden') throw new ForbiddenError();
+    if (res === 'forbidden') throw new ForbiddenError(OTHER_WORKSPACE);
   }
 }

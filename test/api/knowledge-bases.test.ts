@@ -592,9 +592,17 @@ describe('key rights', () => {
       key: readOnlyKey,
       ...(withForm ? { body: multipartForm([nameField('read-only rename'), textsField(['x'])]) } : {}),
     });
-    expectErrorBody(res, 403, '/v1/knowledge-bases');
+    expectErrorBody(res, 403, '/v1/knowledge-bases', { fields: ['request'] });
+    expect(res.body.validationErrors.request).toBe('this API key is read-only');
     expect((await get(kb.kbId)).body).toEqual(before);
     expect((await jobsOf(h, kb.kbId)).length).toBe(jobsBefore);
+  });
+
+  it("says why in validationErrors when the knowledge base is another workspace's", async () => {
+    const other = await h.key('ws-someone-else');
+    const res = await get(kb.kbId, other);
+    expectErrorBody(res, 403, '/v1/knowledge-bases', { fields: ['request'] });
+    expect(res.body.validationErrors.request).toBe("the resource belongs to another workspace than this key's");
   });
 
   it('returns 401 once the key is revoked', async () => {

@@ -1,4 +1,7 @@
+import { Worker } from 'bullmq';
 import { expect } from 'vitest';
+import { INGEST_QUEUE, queuePrefix } from '../../shared/jobs.js';
+import { createRedis } from '../../shared/redis.js';
 import { createLogger } from '../../shared/logger.js';
 import { startWorker, type RunningWorker, type WorkerOptions } from '../../worker/main.js';
 import type { Harness } from './app-harness.js';
@@ -51,4 +54,31 @@ export async function createKb(h: Harness, key: string, fill: (form: FormData) =
   const body = (await res.json()) as { kbId: string; files: { documentId: string }[] };
   expect(res.status, JSON.stringify(body)).toBe(201);
   return { kbId: body.kbId, docs: body.files.map((f) => f.documentId) };
+}
+
+/**
+ * A bare BullMQ consumer of the harness's queue whose every attempt throws
+ * before touching the source, as a worker does when Redis fails before the
+ * claim. Close it when the jobs have failed.
+ */
+export function startFailingConsumer(h: Harness, message = 'Connection is closed.'): Worker {
+  return new Worker(
+    INGEST_QUEUE,
+    async (): Promise<unknown> => {
+      throw new Error(message);
+    },
+    { connection: createRedis(h.config.redisUrl, 'worker'), prefix: queuePrefix(h.prefix) },
+  );
+}
+
+/** Polls a job's state until it is `state`, failing the test after `timeoutMs`. */
+export async function waitForJobState(h: Harness, jobId: string, state: string, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last = 'missing';
+  while (Date.now() < deadline) {
+    last = (await (await h.queue.getJob(jobId))?.getState()) ?? 'missing';
+    if (last === state) return;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`job ${jobId} still ${last} after ${timeoutMs} ms`);
 }

@@ -187,7 +187,7 @@ describe('admin CLI errors', () => {
     const port = await freePort();
     const run = await admin(freshPrefix(), ['list-keys', '--workspace', 'ws_a'], { REDIS_URL: `redis://:s3cret@127.0.0.1:${port}` });
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(new RegExp(`^admin: cannot connect to Redis at redis://127\\.0\\.0\\.1:${port}: .+\\n$`));
+    expect(run.stderr).toMatch(new RegExp(`^admin: cannot connect to Redis at redis://:\\*\\*\\*@127\\.0\\.0\\.1:${port}: .+\\n$`));
     expect(run.stderr).not.toContain('s3cret');
   });
 });

@@ -8,7 +8,7 @@ import { extractInSandbox } from '../../worker/sandbox.js';
 import { bullSourceQueue } from '../../shared/jobs.js';
 import { createHarness, type Harness } from '../helpers/app-harness.js';
 import { guardStubs, startCanary, type Canary } from '../helpers/canary-server.js';
-import { createKb, startTestWorker, waitForDocument } from '../helpers/worker-harness.js';
+import { createKb, startFailingConsumer, startTestWorker, waitForDocument, waitForJobState } from '../helpers/worker-harness.js';
 import { fetchUrl } from '../../worker/fetch-url.js';
 
 let h: Harness;
@@ -130,5 +130,45 @@ describe('reconciler', () => {
     expect(report.timedOut).toBeGreaterThanOrEqual(1);
     const source = await h.store.kbs.getSource(kbId, docs[0]!);
     expect(source).toMatchObject({ status: 'failed', error: { code: 'timeout' } });
+  });
+
+  it('re-enqueues a pending source whose job failed before it claimed the source, and the worker finishes it', async () => {
+    const { kbId, docs } = await createKb(h, key, (f) => f.set('knowledge_base_texts', JSON.stringify(['claim never happened'])));
+    const data = { workspaceId: 'ws_consistency', kbId, documentId: docs[0]!, run: 1 };
+    const jobId = extractSourceJobId(data);
+    // The job fails on every attempt before the processor claims the source (Redis failing at that moment).
+    const failing = startFailingConsumer(h);
+    try {
+      await waitForJobState(h, jobId, 'failed');
+    } finally {
+      await failing.close();
+    }
+    expect((await h.store.kbs.getSource(kbId, docs[0]!))?.status).toBe('pending');
+
+    const deps = { redis: h.redis, kbs: h.store.kbs, queue: h.queue, sourceQueue: bullSourceQueue(h.queue, 2, 50), logger: silent, processingDeadlineMs: 60_000 };
+    const report = await reconcile(deps);
+    expect(report.requeued).toBeGreaterThanOrEqual(1);
+    expect(await (await h.queue.getJob(jobId))?.getState()).not.toBe('failed');
+    const worker = await startTestWorker(h);
+    try {
+      expect((await waitForDocument(h, key, kbId, docs[0]!)).text).toBe('claim never happened');
+    } finally {
+      await worker.close();
+    }
+  });
+
+  it('ends a pending source whose job keeps failing past the deadline as failed/internal', async () => {
+    const { kbId, docs } = await createKb(h, key, (f) => f.set('knowledge_base_texts', JSON.stringify(['given up'])));
+    const jobId = extractSourceJobId({ workspaceId: 'ws_consistency', kbId, documentId: docs[0]!, run: 1 });
+    const failing = startFailingConsumer(h);
+    try {
+      await waitForJobState(h, jobId, 'failed');
+    } finally {
+      await failing.close();
+    }
+    const deps = { redis: h.redis, kbs: h.store.kbs, queue: h.queue, sourceQueue: bullSourceQueue(h.queue, 2, 50), logger: silent, processingDeadlineMs: 60_000 };
+    const report = await reconcile(deps, Date.now() + 61_000);
+    expect(report.abandoned).toBeGreaterThanOrEqual(1);
+    expect(await h.store.kbs.getSource(kbId, docs[0]!)).toMatchObject({ status: 'failed', error: { code: 'internal' } });
   });
 });
