@@ -37,7 +37,7 @@ function safeEqual(a: string, b: string): boolean {
  * HTTP Basic auth for operators, separate from tenant API keys, plus a
  * same-origin check on state-changing requests: browsers send stored Basic
  * credentials on their own, so a page elsewhere must not be able to make an
- * operator's browser retry, clean or add jobs (THREATS G2).
+ * operator's browser retry, clean or add jobs.
  */
 export function boardAuth(user: string, password: string): MiddlewareHandler<AppEnv> {
   return async (c, next) => {

@@ -22,12 +22,13 @@ const DESCRIPTIONS: Record<number, string> = {
   401: 'X-API-Key is missing or invalid',
   403: 'The key may not access this resource, or is read-only',
   404: 'The resource was not found',
+  408: 'The request body arrived slower than UPLOAD_MIN_BYTES_PER_SECOND over the window',
   409: 'The resource is not in a state that allows this',
-  413: 'A file is larger than the per-file limit (25 MB), or the request has too many parts',
+  413: 'A file is larger than MAX_FILE_BYTES (25 MB by default), the body larger than MAX_REQUEST_BYTES, the text fields larger than 10 MiB together, or too many parts',
   415: 'A file type is not PDF, TXT, HTML, Markdown or DOCX, or the body is not multipart/form-data',
-  429: 'Too many requests with this key in the current minute; see Retry-After',
+  429: 'Too many requests with this key in the current minute, or too many uploads in progress with it; see Retry-After',
   500: 'Unexpected server error',
-  503: 'Redis is unreachable; retry after the Retry-After seconds',
+  503: 'Redis is unreachable or nearly full, or the process has no upload slot free; retry after the Retry-After seconds',
 };
 
 /** OpenAPI entries for the listed error statuses (plus 429, which any /v1 call can get), all with the error body. */

@@ -14,12 +14,12 @@ export interface RunningApi {
 }
 
 /**
- * Starts the HTTP server. Node's own timeouts bound slow clients (THREATS
- * A11): headers must arrive within 30 s and a whole request within 5 min.
+ * Starts the HTTP server. Node's own timeouts bound slow clients
+ * (slowloris): headers must arrive within 30 s and a whole request within 5 min.
  */
 export async function startApi(config: Config, logger: Logger): Promise<RunningApi> {
   const runtime = await openRuntime(config, 'api', logger);
-  const queue = openIngestQueue(config);
+  const queue = openIngestQueue(config, 'api');
   queue.on('error', (err) => logger.warn({ err: { message: err.message } }, 'queue connection error'));
   const app = createApp({
     config,

@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 /**
- * Operator CLI: `npm run admin -- <command>` (CONTRACT 6). Results go to stdout as JSON
+ * Operator CLI: `npm run admin -- <command>`. Results go to stdout as JSON
  * lines; problems go to stderr, exit 2 for usage errors and 1 for failures.
  */
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { importCatalog } from '../shared/catalog-import.js';
+import { importCatalog } from './catalog-import.js';
 import { loadConfig } from '../shared/config.js';
 import { connectRedis, createRedis, redactUrl } from '../shared/redis.js';
 import { idSchema } from '../shared/schemas/common.js';

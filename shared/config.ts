@@ -49,6 +49,7 @@ const envSchema = z
     WORKER_LOCK_DURATION_MS: int(1_000, 600_000).default(30_000),
     JOB_ATTEMPTS: int(1, 50).default(5),
     JOB_BACKOFF_MS: int(10, 600_000).default(2_000),
+    WORKER_MAX_STALLED_COUNT: int(0, 100).default(2),
   })
   .superRefine((env, ctx) => {
     if (Boolean(env.BULL_BOARD_USER) !== Boolean(env.BULL_BOARD_PASSWORD)) {

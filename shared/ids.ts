@@ -3,7 +3,7 @@ import { customAlphabet } from 'nanoid';
 
 const urlSafe = customAlphabet('0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_-', 21);
 
-/** `kbId` pattern of CONTRACT section 4; checked before an id reaches a Redis key. */
+/** Pattern of every id in a path (1 to 64 of [A-Za-z0-9_-]); checked before an id reaches a Redis key. */
 export const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
 export const newKbId = (): string => `kb_${urlSafe()}`;

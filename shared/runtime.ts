@@ -15,7 +15,7 @@ export interface Runtime {
 
 /**
  * Connects to Redis and checks it is fit for queues: an eviction policy other
- * than `noeviction` silently drops jobs and locks (THREATS E5), so start-up
+ * than `noeviction` silently drops jobs and locks, so start-up
  * refuses it.
  */
 export async function openRuntime(config: Config, role: 'api' | 'worker' | 'cli', logger: Logger): Promise<Runtime> {
@@ -47,10 +47,27 @@ export async function assertNoEviction(redis: Redis, logger: Logger): Promise<vo
   }
 }
 
-/** The producer side of the ingest queue, failing fast while Redis is down. */
-export function openIngestQueue(config: Config, connection?: Redis): Queue {
-  return new Queue(INGEST_QUEUE, {
-    connection: connection ?? createRedis(config.redisUrl, 'api'),
-    prefix: queuePrefix(config.REDIS_KEY_PREFIX),
-  });
+/**
+ * The ingest queue with a connection of its own, closed with it: the API's
+ * fails fast while Redis is down, a worker's waits. The one place a Queue
+ * object is built.
+ */
+export class IngestQueue extends Queue {
+  private readonly connection: Redis;
+
+  constructor(config: Config, role: 'api' | 'worker') {
+    const connection = createRedis(config.redisUrl, role);
+    super(INGEST_QUEUE, { connection, prefix: queuePrefix(config.REDIS_KEY_PREFIX) });
+    this.connection = connection;
+  }
+
+  override async close(): Promise<void> {
+    await super.close();
+    // BullMQ leaves a connection it was given open.
+    await this.connection.quit().catch(() => this.connection.disconnect());
+  }
+}
+
+export function openIngestQueue(config: Config, role: 'api' | 'worker'): IngestQueue {
+  return new IngestQueue(config, role);
 }

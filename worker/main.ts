@@ -1,14 +1,14 @@
-import { Queue, Worker } from 'bullmq';
+import { Worker } from 'bullmq';
 import type { Config } from '../shared/config.js';
 import { recordOutcome } from '../shared/job-metrics.js';
 import { bullSourceQueue, INGEST_QUEUE, queuePrefix } from '../shared/jobs.js';
 import type { Logger } from '../shared/logger.js';
 import { createRedis } from '../shared/redis.js';
 import { isMain, runRole } from '../shared/process.js';
-import { openRuntime } from '../shared/runtime.js';
+import { openIngestQueue, openRuntime } from '../shared/runtime.js';
 import { fetchUrl, type FetchUrlOptions } from './fetch-url.js';
 import { createProcessor, type ProcessorDeps } from './processor.js';
-import { reconcile } from './reconciler.js';
+import { buildActiveIndexOnce, reconcile } from './reconciler.js';
 import { extractInSandbox } from './sandbox.js';
 
 export interface RunningWorker {
@@ -34,7 +34,7 @@ export interface WorkerOptions {
 export async function startWorker(config: Config, logger: Logger, opts: WorkerOptions = {}): Promise<RunningWorker> {
   const runtime = await openRuntime(config, 'worker', logger);
   const prefix = queuePrefix(config.REDIS_KEY_PREFIX);
-  const queue = new Queue(INGEST_QUEUE, { connection: createRedis(config.redisUrl, 'worker'), prefix });
+  const queue = openIngestQueue(config, 'worker');
   queue.on('error', (err) => logger.warn({ err: { message: err.message } }, 'queue connection error'));
   const sourceQueue = bullSourceQueue(queue, config.JOB_ATTEMPTS, config.JOB_BACKOFF_MS);
 
@@ -72,7 +72,7 @@ export async function startWorker(config: Config, logger: Logger, opts: WorkerOp
     concurrency: config.WORKER_CONCURRENCY,
     lockDuration: opts.lockDurationMs ?? config.WORKER_LOCK_DURATION_MS,
     stalledInterval: opts.stalledIntervalMs ?? config.WORKER_LOCK_DURATION_MS,
-    maxStalledCount: 2,
+    maxStalledCount: config.WORKER_MAX_STALLED_COUNT,
   });
   worker.on('error', (err) => logger.warn({ err: { message: err.message } }, 'worker connection error'));
   worker.on('stalled', (jobId) => logger.warn({ jobId }, 'job stalled; it will be processed again'));
@@ -80,9 +80,10 @@ export async function startWorker(config: Config, logger: Logger, opts: WorkerOp
 
   // The deadline covers every attempt with its fetch, extraction and backoff.
   const processingDeadlineMs =
-    config.JOB_ATTEMPTS * (config.URL_FETCH_TIMEOUT_MS + config.EXTRACT_TIMEOUT_MS) + 2_000 * 2 ** config.JOB_ATTEMPTS + 60_000;
+    config.JOB_ATTEMPTS * (config.URL_FETCH_TIMEOUT_MS + config.EXTRACT_TIMEOUT_MS) + config.JOB_BACKOFF_MS * 2 ** config.JOB_ATTEMPTS + 60_000;
   const reconcileOnce = async (): Promise<void> => {
     try {
+      await buildActiveIndexOnce({ redis: runtime.redis, kbs: runtime.store.kbs, logger });
       const report = await reconcile({ redis: runtime.redis, kbs: runtime.store.kbs, queue, sourceQueue, logger, processingDeadlineMs });
       if (report.requeued + report.timedOut > 0) logger.info(report, 'reconciled sources');
     } catch (err) {

@@ -22,47 +22,57 @@ export interface ReconcileReport {
   abandoned: number;
 }
 
+/** Knowledge bases read from the active index per round trip. */
+const PAGE = 200;
 /**
- * Makes sure no source stays `pending` or `processing` forever. It re-enqueues
- * sources whose job is gone (Redis restarted without the queue, an enqueue
- * that failed after the commit) under the same deterministic job id, so
- * running it on every replica at once is harmless; and it ends sources that
- * have been processing past the deadline as `failed/timeout`. A source still
- * `pending` whose job has already ended (failed or completed without claiming
- * it) gets a fresh job under the same id; one that has waited past the
- * deadline ends `failed/internal` instead, so nothing stays pending forever.
+ * An index entry whose knowledge base shows no active source is dropped only
+ * when it is older than this: the API marks a knowledge base just before the
+ * script that adds its sources.
+ */
+const UNMARK_AFTER_MS = 60_000;
+
+/**
+ * Makes sure no source stays `pending` or `processing` forever. It walks only
+ * the index of active sources (kept by the same scripts that change a
+ * source's state), so its cost follows the work in flight, not the data
+ * stored. It re-enqueues sources whose job is gone (Redis restarted without
+ * the queue, an enqueue that failed after the commit) under the same
+ * deterministic job id, so running it on every replica at once is harmless;
+ * it ends sources that have been processing past the deadline as
+ * `failed/timeout`. A source still `pending` whose job has already ended
+ * (failed or completed without claiming it) gets a fresh job under the same
+ * id; one that has waited past the deadline ends `failed/internal` instead.
  */
 export async function reconcile(deps: ReconcilerDeps, now = Date.now()): Promise<ReconcileReport> {
   const report: ReconcileReport = { scanned: 0, requeued: 0, timedOut: 0, abandoned: 0 };
-  const pattern = `${deps.kbs.keys.prefix}:{kb:*}:meta`;
-  let cursor = '0';
-  do {
-    const [next, metaKeys] = await deps.redis.scan(cursor, 'MATCH', pattern, 'COUNT', 500);
-    cursor = next;
-    for (const metaKey of metaKeys) {
-      const kbId = /\{kb:([^}]+)\}/.exec(metaKey)?.[1];
-      if (kbId) await reconcileKb(deps, kbId, now, report);
+  for (let cursor = 0; ; cursor += PAGE) {
+    const page = await deps.kbs.activeKbs(cursor, PAGE);
+    for (const { kbId, markedMs } of page) {
+      const active = await reconcileKb(deps, kbId, now, report);
+      if (!active && now - markedMs > UNMARK_AFTER_MS) {
+        await deps.kbs.unmarkActive(kbId, markedMs);
+        cursor -= 1;
+      }
     }
-  } while (cursor !== '0');
+    if (page.length < PAGE) break;
+  }
   return report;
 }
 
-async function reconcileKb(deps: ReconcilerDeps, kbId: string, now: number, report: ReconcileReport): Promise<void> {
+/** Reconciles one knowledge base; false when it has no active source (or is gone). */
+async function reconcileKb(deps: ReconcilerDeps, kbId: string, now: number, report: ReconcileReport): Promise<boolean> {
   const meta = await deps.kbs.getMeta(kbId);
-  if (!meta || meta.sourceCounts.pending + meta.sourceCounts.processing === 0) return;
-  const found = await deps.kbs.get(kbId);
-  if (!found) return;
-  for (const source of found.sources) {
-    if (source.status !== 'pending' && source.status !== 'processing') continue;
+  if (!meta) return false;
+  const active = await deps.kbs.activeSources(kbId);
+  for (const { documentId, sinceMs } of active) {
+    const source = await deps.kbs.getSource(kbId, documentId);
+    if (!source || (source.status !== 'pending' && source.status !== 'processing')) continue;
     report.scanned += 1;
-    const data = { workspaceId: meta.workspaceId, kbId, documentId: source.documentId, run: source.run };
-    const job = await deps.queue.getJob(extractSourceJobId(data));
-    const state = job ? await job.getState() : 'missing';
-    const age = now - Date.parse(source.updatedAt);
-    if (source.status === 'processing' && age > deps.processingDeadlineMs) {
+    const data = { workspaceId: meta.workspaceId, kbId, documentId, run: source.run };
+    if (source.status === 'processing' && now - sinceMs > deps.processingDeadlineMs) {
       const res = await deps.kbs.finishSource(
         kbId,
-        source.documentId,
+        documentId,
         source.run,
         { status: 'failed', error: { code: 'timeout', message: 'Processing took too long and was stopped; it can be retried' }, keepBlob: true },
         new Date(now).toISOString(),
@@ -70,27 +80,30 @@ async function reconcileKb(deps: ReconcilerDeps, kbId: string, now: number, repo
       if (res === 'ok') report.timedOut += 1;
       continue;
     }
+    const job = await deps.queue.getJob(extractSourceJobId(data));
+    const state = job ? await job.getState() : 'missing';
     if (state === 'missing' || state === 'unknown') {
       await deps.sourceQueue.enqueue([data]);
       report.requeued += 1;
-      deps.logger.warn({ kbId, documentId: source.documentId, run: source.run }, 're-enqueued a source whose job was gone');
+      deps.logger.warn({ kbId, documentId, run: source.run }, 're-enqueued a source whose job was gone');
     } else if (source.status === 'pending' && (state === 'failed' || state === 'completed')) {
       // The job ended without ever claiming the source (Redis failed before the claim on every attempt).
-      await requeueOrGiveUp(deps, job!, data, source.updatedAt, now, report);
+      await requeueOrGiveUp(deps, job!, data, sinceMs, now, report);
     }
   }
+  return active.length > 0;
 }
 
 async function requeueOrGiveUp(
   deps: ReconcilerDeps,
   job: Job,
   data: ExtractSourceJob,
-  since: string,
+  sinceMs: number,
   now: number,
   report: ReconcileReport,
 ): Promise<void> {
   const log = { kbId: data.kbId, documentId: data.documentId, run: data.run };
-  if (now - Date.parse(since) > deps.processingDeadlineMs) {
+  if (now - sinceMs > deps.processingDeadlineMs) {
     const res = await deps.kbs.finishSource(
       data.kbId,
       data.documentId,
@@ -113,4 +126,26 @@ async function requeueOrGiveUp(
   await deps.sourceQueue.enqueue([data]);
   report.requeued += 1;
   deps.logger.warn(log, 're-enqueued a pending source whose job had ended');
+}
+
+/**
+ * Builds the active index from the stored knowledge bases, once per
+ * deployment: data written before the index existed has pending sources that
+ * only a scan can find. Later runs see the marker and return at once.
+ */
+export async function buildActiveIndexOnce(deps: Pick<ReconcilerDeps, 'redis' | 'kbs' | 'logger'>): Promise<number> {
+  const keys = deps.kbs.keys;
+  if ((await deps.redis.set(keys.activeIndexBuilt(), new Date().toISOString(), 'NX')) !== 'OK') return 0;
+  let indexed = 0;
+  let cursor = '0';
+  do {
+    const [next, metaKeys] = await deps.redis.scan(cursor, 'MATCH', keys.kbMetaPattern(), 'COUNT', 500);
+    cursor = next;
+    for (const metaKey of metaKeys) {
+      const kbId = keys.kbIdOfMeta(metaKey);
+      if (kbId && (await deps.kbs.indexActive(kbId))) indexed += 1;
+    }
+  } while (cursor !== '0');
+  if (indexed > 0) deps.logger.info({ knowledgeBases: indexed }, 'indexed the active sources of existing knowledge bases');
+  return indexed;
 }

@@ -107,7 +107,7 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
       'Creates a knowledge base named `knowledge_base_name` with optional first sources. Each source starts `pending` and is extracted by a worker.',
     security,
     request: { body: formBody(knowledgeBaseCreateFormSchema) },
-    responses: { 201: jsonResponse(knowledgeBaseSchema, 'The created knowledge base'), ...errorResponses(400, 401, 403, 413, 415, 500, 503) },
+    responses: { 201: jsonResponse(knowledgeBaseSchema, 'The created knowledge base'), ...errorResponses(400, 401, 403, 408, 413, 415, 500, 503) },
   });
   app.post('/knowledge-bases', async (c) => {
     const ws = c.get('principal').workspaceId;
@@ -139,7 +139,7 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
       'Adds sources and/or renames, all or nothing: after a 400, 413 or 415 the knowledge base is exactly as it was.',
     security,
     request: { params: kbParams, body: formBody(knowledgeBaseUpdateFormSchema) },
-    responses: { 200: jsonResponse(knowledgeBaseSchema, 'The updated knowledge base'), ...errorResponses(400, 401, 403, 404, 413, 415, 500, 503) },
+    responses: { 200: jsonResponse(knowledgeBaseSchema, 'The updated knowledge base'), ...errorResponses(400, 401, 403, 404, 408, 413, 415, 500, 503) },
   });
   app.patch('/knowledge-bases/:kbId', async (c) => {
     const params = kbParams.safeParse(c.req.param());

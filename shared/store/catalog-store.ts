@@ -1,29 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { Agent, QaIssue, QaRule } from '../schemas/catalog.js';
 import type { KeySpace } from './keys.js';
-import { Script } from './scripts.js';
-
-/**
- * KEYS: seq, agents index, then the key of every agent, rule and issue, in that
- * order. ARGV[1]: JSON {workspaceId, items: [{kind, id, json}]}. Refuses the
- * whole import if an id already belongs to another workspace; otherwise writes
- * everything, keeping an existing agent's place in the creation order.
- */
-const IMPORT = `
-local p = cjson.decode(ARGV[1])
-for i, item in ipairs(p.items) do
-  local owner = redis.call('HGET', KEYS[2 + i], 'workspaceId')
-  if owner and owner ~= p.workspaceId then return 'conflict:' .. item.kind .. ':' .. item.id end
-end
-for i, item in ipairs(p.items) do
-  redis.call('HSET', KEYS[2 + i], 'workspaceId', p.workspaceId, 'json', item.json)
-  if item.kind == 'agent' and not redis.call('ZSCORE', KEYS[2], item.id) then
-    redis.call('ZADD', KEYS[2], redis.call('INCR', KEYS[1]), item.id)
-  end
-end
-return 'ok'
-`;
-const importScript = new Script(IMPORT);
+import { withCommands, type StoreRedis } from './commands.js';
 
 export interface CatalogImport {
   workspaceId: string;
@@ -43,23 +21,32 @@ export interface Owned<T> {
  * the `{catalog}` hash tag, so one import is one atomic script, also on Redis
  * Cluster.
  */
-export class CatalogStore {
-  constructor(
-    private readonly redis: Redis,
-    private readonly keys: KeySpace,
-  ) {}
+/** The outcome of an import: written, or refused because an id belongs to another workspace. */
+export type CatalogImportReply = { ok: true } | { ok: false; conflict: { kind: CatalogKind; id: string } };
+export type CatalogKind = 'agent' | 'qaRule' | 'qaIssue';
 
-  /** Writes a validated import atomically; returns an error string on an ownership conflict. */
-  async import(data: CatalogImport): Promise<'ok' | string> {
+export class CatalogStore {
+  private readonly redis: StoreRedis;
+
+  constructor(
+    redis: Redis,
+    private readonly keys: KeySpace,
+  ) {
+    this.redis = withCommands(redis);
+  }
+
+  /** Writes a validated import atomically, or nothing on an ownership conflict. */
+  async import(data: CatalogImport): Promise<CatalogImportReply> {
     const k = this.keys;
     const items = [
-      ...data.agents.map((a) => ({ kind: 'agent', id: a.agentId, key: k.agent(a.agentId), json: JSON.stringify(a) })),
-      ...data.qaRules.map((r) => ({ kind: 'qaRule', id: r.qaRuleId, key: k.qaRule(r.qaRuleId), json: JSON.stringify(r) })),
-      ...data.qaIssues.map((q) => ({ kind: 'qaIssue', id: q.qaIssueId, key: k.qaIssue(q.qaIssueId), json: JSON.stringify(q) })),
+      ...data.agents.map((a) => ({ kind: 'agent', id: a.agentId, json: JSON.stringify(a) })),
+      ...data.qaRules.map((r) => ({ kind: 'qaRule', id: r.qaRuleId, json: JSON.stringify(r) })),
+      ...data.qaIssues.map((q) => ({ kind: 'qaIssue', id: q.qaIssueId, json: JSON.stringify(q) })),
     ];
-    const keys = [k.catalogSeq(), k.workspaceAgents(data.workspaceId), ...items.map((i) => i.key)];
-    const payload = { workspaceId: data.workspaceId, items: items.map(({ kind, id, json }) => ({ kind, id, json })) };
-    return String(await importScript.run(this.redis, keys, [JSON.stringify(payload)]));
+    const payload = { workspaceId: data.workspaceId, agentPrefix: k.agent(''), rulePrefix: k.qaRule(''), issuePrefix: k.qaIssue(''), items };
+    const [res, kind, id] = await this.redis.catalogImport(k.catalogSeq(), k.workspaceAgents(data.workspaceId), JSON.stringify(payload));
+    if (res === 'ok') return { ok: true };
+    return { ok: false, conflict: { kind: kind as CatalogKind, id: String(id) } };
   }
 
   async listAgents(workspaceId: string, page: number, size: number): Promise<{ items: Agent[]; total: number }> {

@@ -11,15 +11,7 @@ import {
   type SourceOutcome,
   type StoredSource,
 } from './kb-records.js';
-import { COMMIT_SOURCES, DELETE_DOC, DELETE_KB, FINISH_DOC, RETRY_DOC, START_DOC } from './kb-scripts.js';
-import { Script } from './scripts.js';
-
-const commitSources = new Script(COMMIT_SOURCES);
-const deleteKb = new Script(DELETE_KB);
-const deleteDoc = new Script(DELETE_DOC);
-const startDoc = new Script(START_DOC);
-const finishDoc = new Script(FINISH_DOC);
-const retryDoc = new Script(RETRY_DOC);
+import { withCommands, type StoreRedis } from './commands.js';
 
 /** The result of a worker transition: `ok`, or why nothing was written. */
 export type TransitionResult = 'ok' | 'gone' | 'stale' | 'ready' | 'failed';
@@ -36,11 +28,15 @@ export interface KbStoreOptions {
  * crash between the two leaves at most an index entry that reads skip.
  */
 export class KbStore {
+  private readonly redis: StoreRedis;
+
   constructor(
-    private readonly redis: Redis,
+    redis: Redis,
     readonly keys: KeySpace,
     private readonly opts: KbStoreOptions,
-  ) {}
+  ) {
+    this.redis = withCommands(redis);
+  }
 
   async getMeta(kbId: string): Promise<KbMeta | null> {
     return parseMeta(await this.redis.hgetall(this.keys.kb(kbId)));
@@ -109,19 +105,29 @@ export class KbStore {
     if (res === 'stage_missing') throw new ConflictError('an upload expired before it was committed; send it again');
   }
 
-  private async commit(base: Record<string, string>, kbId: string, sources: NewSource[], now: string): Promise<unknown> {
-    const keys = [this.keys.kb(kbId), this.keys.docs(kbId)];
-    const docs = sources.map((s) => {
-      keys.push(this.keys.doc(kbId, s.documentId), s.stageKey ?? this.keys.stage(kbId, 'none'), this.keys.blob(kbId, s.documentId));
-      return { staged: s.stageKey ? '1' : '0', fields: newSourceFields(s, now) };
-    });
-    const payload = { ...base, now, ttl: String(this.opts.blobTtlSeconds), docs };
-    return commitSources.run(this.redis, keys, [JSON.stringify(payload)]);
+  private async commit(base: Record<string, string>, kbId: string, sources: NewSource[], now: string): Promise<string> {
+    if (sources.length > 0) await this.markActive(kbId, now);
+    const k = this.keys;
+    const docs = sources.map((s) => ({ ...(s.stageKey ? { stageKey: s.stageKey } : {}), fields: newSourceFields(s, now) }));
+    const payload = { ...base, now, nowMs: Date.parse(now), ttl: this.opts.blobTtlSeconds, docPrefix: k.docPrefix(kbId), blobPrefix: k.blobPrefix(kbId), docs };
+    const [res] = await this.redis.kbCommitSources(k.kb(kbId), k.docs(kbId), k.active(kbId), JSON.stringify(payload));
+    return String(res);
+  }
+
+  /**
+   * Puts the knowledge base in the index of those with active sources. It is
+   * written before the script that adds the sources (another hash slot), so a
+   * crash in between leaves an entry the reconciler drops, never a source
+   * the reconciler cannot find.
+   */
+  private async markActive(kbId: string, now: string): Promise<void> {
+    await this.redis.zadd(this.keys.activeKbs(), Date.parse(now), kbId);
   }
 
   /** Deletes a knowledge base, its sources, texts and staged bytes. */
   async delete(workspaceId: string, kbId: string): Promise<void> {
-    const res = await deleteKb.run(this.redis, [this.keys.kb(kbId), this.keys.docs(kbId)], [workspaceId, this.keys.kbTag(kbId)]);
+    const k = this.keys;
+    const [res] = await this.redis.kbDeleteKb(k.kb(kbId), k.docs(kbId), k.active(kbId), workspaceId, k.docPrefix(kbId), k.textPrefix(kbId), k.blobPrefix(kbId));
     this.throwFor(res);
     await this.redis.zrem(this.keys.workspaceKbs(workspaceId), kbId);
   }
@@ -136,10 +142,16 @@ export class KbStore {
 
   async deleteSource(workspaceId: string, kbId: string, documentId: string, now: string): Promise<void> {
     const k = this.keys;
-    const res = await deleteDoc.run(
-      this.redis,
-      [k.kb(kbId), k.docs(kbId), k.doc(kbId, documentId), k.text(kbId, documentId), k.blob(kbId, documentId)],
-      [workspaceId, documentId, now],
+    const [res] = await this.redis.kbDeleteDoc(
+      k.kb(kbId),
+      k.docs(kbId),
+      k.active(kbId),
+      k.doc(kbId, documentId),
+      k.text(kbId, documentId),
+      k.blob(kbId, documentId),
+      workspaceId,
+      documentId,
+      now,
     );
     this.throwFor(res);
   }
@@ -147,17 +159,19 @@ export class KbStore {
   /** Puts a failed source back to pending; returns its new run number. */
   async retrySource(workspaceId: string, kbId: string, documentId: string, now: string): Promise<number> {
     const k = this.keys;
-    const res = await retryDoc.run(this.redis, [k.kb(kbId), k.doc(kbId, documentId), k.blob(kbId, documentId)], [workspaceId, now]);
+    await this.markActive(kbId, now);
+    const [res, run] = await this.redis.kbRetryDoc(k.kb(kbId), k.doc(kbId, documentId), k.active(kbId), k.blob(kbId, documentId), workspaceId, now, Date.parse(now), documentId);
     this.throwFor(res);
     if (res === 'not_failed') throw new ConflictError('only a failed source can be retried');
     if (res === 'no_bytes') throw new ConflictError('the uploaded file is no longer kept; upload it again');
-    return Number(String(res).slice('run:'.length));
+    return Number(run);
   }
 
   /** Worker: marks a source processing if this run still owns it. */
   async startSource(kbId: string, documentId: string, run: number, now: string): Promise<TransitionResult> {
     const k = this.keys;
-    return (await startDoc.run(this.redis, [k.kb(kbId), k.doc(kbId, documentId)], [String(run), now])) as TransitionResult;
+    const [res] = await this.redis.kbStartDoc(k.kb(kbId), k.doc(kbId, documentId), k.active(kbId), String(run), now, Date.parse(now), documentId);
+    return res as TransitionResult;
   }
 
   /** Worker: records the outcome once; a duplicate or stale run writes nothing. */
@@ -165,15 +179,61 @@ export class KbStore {
     const k = this.keys;
     const keepBlob = outcome.status === 'failed' && outcome.keepBlob ? '1' : '0';
     const text = outcome.status === 'ready' ? outcome.text : '';
-    return (await finishDoc.run(
-      this.redis,
-      [k.kb(kbId), k.doc(kbId, documentId), k.text(kbId, documentId), k.blob(kbId, documentId)],
-      [String(run), now, outcome.status, JSON.stringify(outcomeFields(outcome)), text, keepBlob],
-    )) as TransitionResult;
+    const [res] = await this.redis.kbFinishDoc(
+      k.kb(kbId),
+      k.doc(kbId, documentId),
+      k.active(kbId),
+      k.text(kbId, documentId),
+      k.blob(kbId, documentId),
+      String(run),
+      now,
+      outcome.status,
+      JSON.stringify(outcomeFields(outcome)),
+      text,
+      keepBlob,
+      documentId,
+    );
+    return res as TransitionResult;
   }
 
   async readBlob(kbId: string, documentId: string): Promise<Buffer | null> {
     return this.redis.getBuffer(this.keys.blob(kbId, documentId));
+  }
+
+  /** Active sources of one knowledge base with the time (ms) each entered its state. */
+  async activeSources(kbId: string): Promise<{ documentId: string; sinceMs: number }[]> {
+    const flat = await this.redis.zrange(this.keys.active(kbId), 0, -1, 'WITHSCORES');
+    const out: { documentId: string; sinceMs: number }[] = [];
+    for (let i = 0; i < flat.length; i += 2) out.push({ documentId: flat[i]!, sinceMs: Number(flat[i + 1]) });
+    return out;
+  }
+
+  /** A page of the index of knowledge bases that may have active sources, with when each was marked. */
+  async activeKbs(cursor: number, count: number): Promise<{ kbId: string; markedMs: number }[]> {
+    const flat = await this.redis.zrange(this.keys.activeKbs(), cursor, cursor + count - 1, 'WITHSCORES');
+    const out: { kbId: string; markedMs: number }[] = [];
+    for (let i = 0; i < flat.length; i += 2) out.push({ kbId: flat[i]!, markedMs: Number(flat[i + 1]) });
+    return out;
+  }
+
+  /**
+   * Adds a knowledge base's pending and processing sources to the active
+   * index (for data written before the index existed). True when it has any.
+   */
+  async indexActive(kbId: string): Promise<boolean> {
+    const found = await this.get(kbId);
+    const active = found?.sources.filter((s) => s.status === 'pending' || s.status === 'processing') ?? [];
+    if (active.length === 0) return false;
+    const pipe = this.redis.pipeline();
+    for (const s of active) pipe.zadd(this.keys.active(kbId), 'NX', Date.parse(s.updatedAt), s.documentId);
+    pipe.zadd(this.keys.activeKbs(), Date.now(), kbId);
+    await pipe.exec();
+    return true;
+  }
+
+  /** Drops a knowledge base from the active index unless it was marked again after `markedMs`. */
+  async unmarkActive(kbId: string, markedMs: number): Promise<void> {
+    await this.redis.kbUnmarkActive(this.keys.activeKbs(), kbId, String(markedMs));
   }
 
   private throwFor(res: unknown): void {

@@ -18,13 +18,48 @@ export class KeySpace {
     return `${this.kbTag(kbId)}:docs`;
   }
   doc(kbId: string, documentId: string): string {
-    return `${this.kbTag(kbId)}:doc:${documentId}`;
+    return this.docPrefix(kbId) + documentId;
   }
   text(kbId: string, documentId: string): string {
-    return `${this.kbTag(kbId)}:text:${documentId}`;
+    return this.textPrefix(kbId) + documentId;
   }
   blob(kbId: string, documentId: string): string {
-    return `${this.kbTag(kbId)}:blob:${documentId}`;
+    return this.blobPrefix(kbId) + documentId;
+  }
+  /** Prefixes of the per-source keys, for scripts that find document ids inside Redis. */
+  docPrefix(kbId: string): string {
+    return `${this.kbTag(kbId)}:doc:`;
+  }
+  textPrefix(kbId: string): string {
+    return `${this.kbTag(kbId)}:text:`;
+  }
+  blobPrefix(kbId: string): string {
+    return `${this.kbTag(kbId)}:blob:`;
+  }
+  /** A knowledge base's pending and processing sources, scored by when they entered that state (ms). */
+  active(kbId: string): string {
+    return `${this.kbTag(kbId)}:active`;
+  }
+  /**
+   * Knowledge bases that may have active sources, scored by when one was last
+   * added. Its own hash tag: it is written beside the knowledge-base scripts,
+   * before them, so a crash leaves at most an entry the reconciler drops.
+   */
+  activeKbs(): string {
+    return `${this.prefix}:{active}:kbs`;
+  }
+  /** Set once the active index has been built from existing data. */
+  activeIndexBuilt(): string {
+    return `${this.prefix}:{active}:built`;
+  }
+  /** SCAN pattern of every knowledge base's meta hash, and the way back to its id. */
+  kbMetaPattern(): string {
+    return `${this.prefix}:{kb:*}:meta`;
+  }
+  kbIdOfMeta(metaKey: string): string | undefined {
+    const head = `${this.prefix}:{kb:`;
+    if (!metaKey.startsWith(head) || !metaKey.endsWith('}:meta')) return undefined;
+    return metaKey.slice(head.length, -'}:meta'.length);
   }
   stage(kbId: string, stageId: string): string {
     return `${this.kbTag(kbId)}:stage:${stageId}`;
@@ -62,5 +97,14 @@ export class KeySpace {
   }
   catalogSeq(): string {
     return `${this.prefix}:{catalog}:seq`;
+  }
+
+  /** Job counts by type, status and error code, written by every worker. */
+  jobMetrics(): string {
+    return `${this.prefix}:{metrics}:jobs`;
+  }
+  /** Extraction time and bytes by format, written by every worker. */
+  extractMetrics(): string {
+    return `${this.prefix}:{metrics}:extract`;
   }
 }

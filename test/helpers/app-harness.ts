@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { Queue } from 'bullmq';
+import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { inject } from 'vitest';
 import { createApp } from '../../api/app.js';
 import { loadConfig, type Config } from '../../shared/config.js';
-import { bullSourceQueue, INGEST_QUEUE, queuePrefix } from '../../shared/jobs.js';
+import { bullSourceQueue } from '../../shared/jobs.js';
+import { openIngestQueue } from '../../shared/runtime.js';
 import { createLogger } from '../../shared/logger.js';
 import { connectRedis, createRedis } from '../../shared/redis.js';
 import { createStore, type Store } from '../../shared/store/index.js';
@@ -35,9 +36,8 @@ export async function createHarness(env: Record<string, string> = {}): Promise<H
   const redis = createRedis(config.redisUrl, 'api');
   await connectRedis(redis);
   const store = createStore(redis, { prefix, blobTtlSeconds: config.STAGING_TTL_SECONDS });
-  const queueRedis = createRedis(config.redisUrl, 'api');
-  await connectRedis(queueRedis);
-  const queue = new Queue(INGEST_QUEUE, { connection: queueRedis, prefix: queuePrefix(prefix) });
+  const queue = openIngestQueue(config, 'api');
+  await queue.waitUntilReady();
   const logger = createLogger('silent');
   const app = createApp({ config, redis, store, queue: bullSourceQueue(queue, config.JOB_ATTEMPTS, config.JOB_BACKOFF_MS), logger, ingestQueue: queue });
 
@@ -59,7 +59,6 @@ export async function createHarness(env: Record<string, string> = {}): Promise<H
       await queue.close();
       const keys = await allKeys();
       for (let i = 0; i < keys.length; i += 500) await redis.del(...keys.slice(i, i + 500));
-      await queueRedis.quit();
       await redis.quit();
     },
   };

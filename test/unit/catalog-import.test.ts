@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it, vi } from 'vitest';
-import { importCatalog, validateCatalogFile, type RuleLookup } from '../../shared/catalog-import.js';
+import { importCatalog, validateCatalogFile, type RuleLookup } from '../../bin/catalog-import.js';
 import type { QaRule } from '../../shared/schemas/catalog.js';
-import type { CatalogImport } from '../../shared/store/catalog-store.js';
+import type { CatalogImport, CatalogImportReply } from '../../shared/store/catalog-store.js';
 
 const rule = (over: Record<string, unknown> = {}): Record<string, unknown> => ({
   qaRuleId: 'r1',
@@ -173,10 +173,10 @@ describe('validateCatalogFile', () => {
 });
 
 describe('importCatalog', () => {
-  const fakeStore = (reply: string) => ({ import: vi.fn(async () => reply), getQaRule: vi.fn(async () => null) });
+  const fakeStore = (reply: CatalogImportReply) => ({ import: vi.fn(async () => reply), getQaRule: vi.fn(async () => null) });
 
   it('loads nothing when the file is invalid', async () => {
-    const store = fakeStore('ok');
+    const store = fakeStore({ ok: true });
     const result = await importCatalog(store, file({ qaRules: [] }));
     expect(result.ok).toBe(false);
     expect(store.getQaRule).toHaveBeenCalledWith('r1');
@@ -184,13 +184,13 @@ describe('importCatalog', () => {
   });
 
   it('returns the counts of what it loaded', async () => {
-    const store = fakeStore('ok');
+    const store = fakeStore({ ok: true });
     expect(await importCatalog(store, file())).toEqual({ ok: true, workspaceId: 'ws1', counts: { agents: 1, qaRules: 1, qaIssues: 1 } });
     expect(store.import).toHaveBeenCalledOnce();
   });
 
   it('turns an ownership conflict of the store into an error pointing at the item', async () => {
-    const result = await importCatalog(fakeStore('conflict:qaRule:r1'), file());
+    const result = await importCatalog(fakeStore({ ok: false, conflict: { kind: 'qaRule', id: 'r1' } }), file());
     expect(result).toEqual({ ok: false, errors: ['qaRules[0].qaRuleId: "r1" already belongs to another workspace'] });
   });
 });

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../shared/logger.js';
 import { extractSourceJobId, type ExtractSourceJob } from '../../shared/jobs.js';
 import { createProcessor } from '../../worker/processor.js';
-import { reconcile } from '../../worker/reconciler.js';
+import { buildActiveIndexOnce, reconcile } from '../../worker/reconciler.js';
+import { call, failSource, readySource } from '../api/support.js';
 import { extractInSandbox } from '../../worker/sandbox.js';
 import { bullSourceQueue } from '../../shared/jobs.js';
 import { createHarness, type Harness } from '../helpers/app-harness.js';
@@ -170,5 +171,39 @@ describe('reconciler', () => {
     const report = await reconcile(deps, Date.now() + 61_000);
     expect(report.abandoned).toBeGreaterThanOrEqual(1);
     expect(await h.store.kbs.getSource(kbId, docs[0]!)).toMatchObject({ status: 'failed', error: { code: 'internal' } });
+  });
+
+  it('keeps an index of active sources that follows each source from pending to its end', async () => {
+    const { kbId, docs } = await createKb(h, key, (f) => f.set('knowledge_base_texts', JSON.stringify(['one', 'two'])));
+    const ids = async (): Promise<string[]> => (await h.store.kbs.activeSources(kbId)).map((a) => a.documentId).sort();
+    expect(await ids()).toEqual([...docs].sort());
+    expect(await h.redis.zscore(h.store.keys.activeKbs(), kbId)).not.toBeNull();
+    await failSource(h, kbId, docs[0]!);
+    expect(await ids()).toEqual([docs[1]]);
+    await call(h.app, 'POST', `/v1/knowledge-bases/${kbId}/documents/${docs[0]}/retry`, { key });
+    expect(await ids()).toEqual([...docs].sort());
+    await call(h.app, 'DELETE', `/v1/knowledge-bases/${kbId}`, { key });
+    expect(await h.redis.exists(h.store.keys.active(kbId))).toBe(0);
+  });
+
+  it('drops a knowledge base with nothing active from the index, but only after the grace period', async () => {
+    const { kbId, docs } = await createKb(h, key, (f) => f.set('knowledge_base_texts', JSON.stringify(['settled'])));
+    await readySource(h, kbId, docs[0]!, 'settled');
+    const deps = { redis: h.redis, kbs: h.store.kbs, queue: h.queue, sourceQueue: bullSourceQueue(h.queue, 2, 50), logger: silent, processingDeadlineMs: 60_000 };
+    await reconcile(deps, Date.now());
+    expect(await h.redis.zscore(h.store.keys.activeKbs(), kbId)).not.toBeNull();
+    await reconcile(deps, Date.now() + 61_000);
+    expect(await h.redis.zscore(h.store.keys.activeKbs(), kbId)).toBeNull();
+  });
+
+  it('builds the active index once from knowledge bases written before it existed', async () => {
+    const { kbId, docs } = await createKb(h, key, (f) => f.set('knowledge_base_texts', JSON.stringify(['older data'])));
+    const k = h.store.keys;
+    await h.redis.del(k.active(kbId), k.activeIndexBuilt());
+    await h.redis.zrem(k.activeKbs(), kbId);
+    expect(await buildActiveIndexOnce({ redis: h.redis, kbs: h.store.kbs, logger: silent })).toBeGreaterThanOrEqual(1);
+    expect((await h.store.kbs.activeSources(kbId)).map((a) => a.documentId)).toEqual(docs);
+    expect(await h.redis.zscore(k.activeKbs(), kbId)).not.toBeNull();
+    expect(await buildActiveIndexOnce({ redis: h.redis, kbs: h.store.kbs, logger: silent })).toBe(0);
   });
 });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { agentSchema, qaIssueSchema, qaRuleSchema, type Agent, type QaIssue, type QaRule } from './schemas/catalog.js';
-import { idSchema } from './schemas/common.js';
-import type { CatalogImport, CatalogStore, Owned } from './store/catalog-store.js';
+import { agentSchema, qaIssueSchema, qaRuleSchema, type Agent, type QaIssue, type QaRule } from '../shared/schemas/catalog.js';
+import { idSchema } from '../shared/schemas/common.js';
+import type { CatalogImport, CatalogKind, CatalogStore, Owned } from '../shared/store/catalog-store.js';
 
 /** Outcome of validating a catalog file: the data to load, or one line per problem. */
 export type CatalogValidation = { ok: true; data: CatalogImport } | { ok: false; errors: string[] };
@@ -94,7 +94,7 @@ function parseAgent(raw: unknown, fileWs: string | undefined, base: Path, errors
 }
 
 /**
- * Validates a catalog file (CONTRACT 6) without writing anything. Items may leave out
+ * Validates a catalog file without writing anything. Items may leave out
  * `workspaceId` (the file's is used) but may not name another. A QA issue takes its
  * `qaRuleSnapshot` from the file when given, else from the same file's rule with its
  * `qaRuleId`, else from `lookupRule` (same workspace only). Every problem is reported,
@@ -159,13 +159,11 @@ export async function validateCatalogFile(json: unknown, lookupRule: RuleLookup)
 
 const CONFLICT_ITEMS = { agent: ['agents', 'agentId'], qaRule: ['qaRules', 'qaRuleId'], qaIssue: ['qaIssues', 'qaIssueId'] } as const;
 
-function conflictLine(reply: string, data: CatalogImport): string {
-  const m = /^conflict:(agent|qaRule|qaIssue):(.*)$/.exec(reply);
-  if (!m) return `(file): the store refused the import: ${reply}`;
-  const [list, field] = CONFLICT_ITEMS[m[1] as keyof typeof CONFLICT_ITEMS];
+function conflictLine(conflict: { kind: CatalogKind; id: string }, data: CatalogImport): string {
+  const [list, field] = CONFLICT_ITEMS[conflict.kind];
   const items: Record<string, unknown>[] = data[list];
-  const index = items.findIndex((item) => item[field] === m[2]);
-  return `${list}[${index}].${field}: "${m[2]}" already belongs to another workspace`;
+  const index = items.findIndex((item) => item[field] === conflict.id);
+  return `${list}[${index}].${field}: "${conflict.id}" already belongs to another workspace`;
 }
 
 /**
@@ -181,7 +179,7 @@ export async function importCatalog(
   if (!checked.ok) return checked;
   const { data } = checked;
   const reply = await catalog.import(data);
-  if (reply !== 'ok') return { ok: false, errors: [conflictLine(reply, data)] };
+  if (!reply.ok) return { ok: false, errors: [conflictLine(reply.conflict, data)] };
   const counts = { agents: data.agents.length, qaRules: data.qaRules.length, qaIssues: data.qaIssues.length };
   return { ok: true, workspaceId: data.workspaceId, counts };
 }

@@ -1,0 +1,48 @@
+--[[
+  Adds sources to a knowledge base, creating it when asked; all or nothing.
+  Staged upload bytes are moved to their source's blob key.
+
+  Input:
+    KEYS[1] meta hash of the knowledge base
+    KEYS[2] list of its document ids, in order
+    KEYS[3] sorted set of its active (pending or processing) documents
+    ARGV[1] JSON: {create: '1'|'0', kbId, workspaceId, name?, now, nowMs, ttl,
+                   docPrefix, blobPrefix, docs: [{stageKey?, fields: {...}}]}
+            docPrefix .. id and blobPrefix .. id are a source's hash and blob keys.
+
+  Output: {'ok'} | {'exists'} | {'missing'} | {'forbidden'} | {'stage_missing'}
+]]
+--- @include "checkOwner"
+--- @include "hsetTable"
+
+local p = cjson.decode(ARGV[1])
+local meta, docs, active = KEYS[1], KEYS[2], KEYS[3]
+if p.create == '1' then
+  if redis.call('EXISTS', meta) == 1 then return {'exists'} end
+else
+  local refused = checkOwner(meta, p.workspaceId)
+  if refused then return {refused} end
+end
+for _, d in ipairs(p.docs) do
+  if d.stageKey and redis.call('EXISTS', d.stageKey) == 0 then return {'stage_missing'} end
+end
+if p.create == '1' then
+  redis.call('HSET', meta, 'kbId', p.kbId, 'workspaceId', p.workspaceId, 'name', p.name,
+    'createdAt', p.now, 'n:pending', 0, 'n:processing', 0, 'n:ready', 0, 'n:failed', 0)
+elseif p.name then
+  redis.call('HSET', meta, 'name', p.name)
+end
+for _, d in ipairs(p.docs) do
+  local id = d.fields.documentId
+  hsetTable(p.docPrefix .. id, d.fields)
+  redis.call('RPUSH', docs, id)
+  redis.call('ZADD', active, p.nowMs, id)
+  if d.stageKey then
+    local blob = p.blobPrefix .. id
+    redis.call('RENAME', d.stageKey, blob)
+    redis.call('EXPIRE', blob, p.ttl)
+  end
+end
+if #p.docs > 0 then redis.call('HINCRBY', meta, 'n:pending', #p.docs) end
+redis.call('HSET', meta, 'updatedAt', p.now)
+return {'ok'}

@@ -1,0 +1,20 @@
+--[[
+  Deletes a knowledge base with every source, text and blob.
+
+  Input:
+    KEYS[1] meta hash   KEYS[2] document id list   KEYS[3] active sorted set
+    ARGV[1] workspace id of the caller
+    ARGV[2], ARGV[3], ARGV[4] key prefixes of a source's hash, text and blob
+            (prefix .. documentId)
+
+  Output: {'ok'} | {'missing'} | {'forbidden'}
+]]
+--- @include "checkOwner"
+
+local refused = checkOwner(KEYS[1], ARGV[1])
+if refused then return {refused} end
+for _, id in ipairs(redis.call('LRANGE', KEYS[2], 0, -1)) do
+  redis.call('DEL', ARGV[2] .. id, ARGV[3] .. id, ARGV[4] .. id)
+end
+redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])
+return {'ok'}

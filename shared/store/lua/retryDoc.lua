@@ -1,0 +1,27 @@
+--[[
+  Puts a failed source back to pending under a new run.
+
+  Input:
+    KEYS[1] meta hash   KEYS[2] source hash   KEYS[3] active sorted set   KEYS[4] blob
+    ARGV[1] workspace id of the caller   ARGV[2] now (ISO)   ARGV[3] now (ms)
+    ARGV[4] document id
+
+  Output: {'ok', run} | {'missing'} | {'forbidden'} | {'missing_doc'}
+        | {'not_failed'} | {'no_bytes'}
+]]
+--- @include "checkOwner"
+
+local refused = checkOwner(KEYS[1], ARGV[1])
+if refused then return {refused} end
+local st = redis.call('HGET', KEYS[2], 'status')
+if not st then return {'missing_doc'} end
+if st ~= 'failed' then return {'not_failed'} end
+if redis.call('HGET', KEYS[2], 'type') == 'file' and redis.call('EXISTS', KEYS[4]) == 0 then return {'no_bytes'} end
+local run = redis.call('HINCRBY', KEYS[2], 'run', 1)
+redis.call('HDEL', KEYS[2], 'error')
+redis.call('HSET', KEYS[2], 'status', 'pending', 'updatedAt', ARGV[2])
+redis.call('ZADD', KEYS[3], ARGV[3], ARGV[4])
+redis.call('HINCRBY', KEYS[1], 'n:failed', -1)
+redis.call('HINCRBY', KEYS[1], 'n:pending', 1)
+redis.call('HSET', KEYS[1], 'updatedAt', ARGV[2])
+return {'ok', run}
