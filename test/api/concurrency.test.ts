@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../helpers/app-harness.js';
+import { waitFor } from '../helpers/wait.js';
 import { filePart, multipartForm, nameField, textBytes, textsField } from '../helpers/multipart-body.js';
 import { call, createKb, jobsOf, kbKeys, patchKb, withDeadline } from './support.js';
 
@@ -14,14 +15,6 @@ beforeAll(async () => {
 });
 afterAll(async () => h.close());
 
-/** Polls Redis (no fixed sleep) until `check` holds; fails after `ms`. */
-async function until(check: () => Promise<boolean>, ms: number, what: string): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setImmediate(r));
-  }
-}
 
 /**
  * A PATCH whose body is held after `splitAt` bytes until `release()` is
@@ -100,7 +93,7 @@ describe('PATCH racing DELETE', () => {
     const form = multipartForm([nameField('Renamed'), textsField(['late text']), filePart('big.txt', textBytes(2_000_000))]);
     const { response, release } = await heldPatch(kb.kbId, form, 1_500_000);
     // The upload is under way once its first bytes are staged.
-    await until(async () => (await kbKeys(h, kb.kbId)).some((k) => k.includes(':stage:')), 5_000, 'a staged upload');
+    await waitFor('a staged upload', async () => (await kbKeys(h, kb.kbId)).some((k) => k.includes(':stage:')), { timeoutMs: 5_000 });
 
     const del = await call(h.app, 'DELETE', `/v1/knowledge-bases/${kb.kbId}`, { key });
     expect(del.status).toBe(204);

@@ -7,6 +7,7 @@ import { bullSourceQueue, INGEST_QUEUE, queuePrefix } from '../../shared/jobs.js
 import { createLogger } from '../../shared/logger.js';
 import { connectRedis, createRedis } from '../../shared/redis.js';
 import { createStore } from '../../shared/store/index.js';
+import { waitFor } from '../helpers/wait.js';
 import { startRedisServer, type RedisServerHandle } from '../helpers/redis-server.js';
 
 /** Its own redis-server, since this test stops and restarts it. */
@@ -58,12 +59,10 @@ describe('Redis outage', () => {
 
     // Same port and data dir: the AOF brings the key back.
     server = await startRedisServer({ appendonly: true, port: server.port, dir: server.dir });
-    const deadline = Date.now() + 15_000;
-    let status = 0;
-    while (Date.now() < deadline && status !== 201) {
-      status = (await app.request('/v1/knowledge-bases', { method: 'POST', body: form(), headers: { 'X-API-Key': key } })).status;
-      if (status !== 201) await new Promise((r) => setTimeout(r, 100));
-    }
-    expect(status).toBe(201);
+    await waitFor(
+      'the API to create again once Redis is back',
+      async () => (await app.request('/v1/knowledge-bases', { method: 'POST', body: form(), headers: { 'X-API-Key': key } })).status === 201,
+      { timeoutMs: 15_000 },
+    );
   });
 });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../helpers/app-harness.js';
+import { waitFor } from '../helpers/wait.js';
 import { startRedisServer, type RedisServerHandle } from '../helpers/redis-server.js';
 import { filePart, textBytes, textsField, urlsField } from '../helpers/multipart-body.js';
 import { call, createKb, expectErrorBody, patchKb, withDeadline, type ApiResponse } from './support.js';
@@ -176,15 +177,13 @@ describe('upload slots and slow bodies', () => {
     const held = slow.map((b) => sendHandFed(h, keyA, kbA.kbId, b.stream));
     for (const b of slow) b.send(`${fileHead('slow.txt')}first bytes of a slow file`);
     // The two slow uploads hold key A's share once their first file part is seen.
-    const third = await withDeadline(
-      (async () => {
-        for (;;) {
-          const res = await patchKb(h, keyA, kbA.kbId, [filePart('third.txt', 'third file')]);
-          if (res.status !== 200) return res;
-        }
-      })(),
-      ANSWER_MS,
-      'third upload from key A',
+    const third = await waitFor(
+      'a third upload from key A to be refused',
+      async () => {
+        const res = await patchKb(h, keyA, kbA.kbId, [filePart('third.txt', 'third file')]);
+        return res.status !== 200 ? res : undefined;
+      },
+      { timeoutMs: ANSWER_MS },
     );
     expectErrorBody(third, 429, KB_PATH, { message: 'any' });
     expect(Number(third.headers.get('retry-after'))).toBeGreaterThan(0);
@@ -260,16 +259,13 @@ describe('Redis memory high-water mark', () => {
       await h.redis.config('SET', 'maxmemory', '0');
     }
     // The gate trusts one reading of Redis memory for a second; then uploads resume.
-    const resumed = await withDeadline(
-      (async () => {
-        for (;;) {
-          const res = await patchKb(h, key, kb.kbId, [filePart('a.txt', textBytes(1000))]);
-          if (res.status !== 503) return res;
-          await new Promise((r) => setTimeout(r, 100));
-        }
-      })(),
-      ANSWER_MS,
-      'uploads after the mark',
+    const resumed = await waitFor(
+      'uploads to resume',
+      async () => {
+        const res = await patchKb(h, key, kb.kbId, [filePart('a.txt', textBytes(1000))]);
+        return res.status !== 503 ? res : undefined;
+      },
+      { timeoutMs: ANSWER_MS },
     );
     expect(resumed.status, resumed.text).toBe(200);
   });

@@ -5,6 +5,7 @@ import { createRedis } from '../../shared/redis.js';
 import { createLogger } from '../../shared/logger.js';
 import { startWorker, type RunningWorker, type WorkerOptions } from '../../worker/main.js';
 import type { Harness } from './app-harness.js';
+import { waitFor } from './wait.js';
 
 /** Starts an in-process worker on the harness's Redis prefix. */
 export function startTestWorker(h: Harness, opts: WorkerOptions = {}): Promise<RunningWorker> {
@@ -31,22 +32,21 @@ export interface DocumentBody {
  * state), failing the test if it does not get there in time.
  */
 export async function waitForDocument(h: Harness, key: string, kbId: string, documentId: string, timeoutMs = 20_000): Promise<DocumentBody> {
-  const deadline = Date.now() + timeoutMs;
   let last: DocumentBody | undefined;
-  let pause = 25;
-  while (Date.now() < deadline) {
-    const res = await h.app.request(`/v1/knowledge-bases/${kbId}/documents/${documentId}`, { headers: { 'X-API-Key': key } });
-    expect(res.status).toBe(200);
-    last = (await res.json()) as DocumentBody;
-    if (last.status === 'ready' || last.status === 'failed') return last;
-    await new Promise((r) => setTimeout(r, pause));
-    pause = Math.min(pause * 2, 250);
-  }
-  throw new Error(`source ${documentId} still ${last?.status} after ${timeoutMs} ms`);
+  return waitFor(
+    `source ${documentId} to end ready or failed`,
+    async () => {
+      const res = await h.app.request(`/v1/knowledge-bases/${kbId}/documents/${documentId}`, { headers: { 'X-API-Key': key } });
+      expect(res.status).toBe(200);
+      last = (await res.json()) as DocumentBody;
+      return last.status === 'ready' || last.status === 'failed' ? last : undefined;
+    },
+    { timeoutMs, describe: () => String(last?.status) },
+  );
 }
 
 /** Creates a knowledge base from form fields and returns its id and source ids in order. */
-export async function createKb(h: Harness, key: string, fill: (form: FormData) => void): Promise<{ kbId: string; docs: string[] }> {
+export async function createKbWith(h: Harness, key: string, fill: (form: FormData) => void): Promise<{ kbId: string; docs: string[] }> {
   const form = new FormData();
   form.set('knowledge_base_name', 'worker test');
   fill(form);
@@ -71,14 +71,12 @@ export function startFailingConsumer(h: Harness, message = 'Connection is closed
   );
 }
 
-/** Polls a job's state until it is `state`, failing the test after `timeoutMs`. */
+/** Waits until a job's state is `state`, failing the test after `timeoutMs`. */
 export async function waitForJobState(h: Harness, jobId: string, state: string, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
   let last = 'missing';
-  while (Date.now() < deadline) {
-    last = (await (await h.queue.getJob(jobId))?.getState()) ?? 'missing';
-    if (last === state) return;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`job ${jobId} still ${last} after ${timeoutMs} ms`);
+  await waitFor(
+    `job ${jobId} to be ${state}`,
+    async () => (last = (await (await h.queue.getJob(jobId))?.getState()) ?? 'missing') === state,
+    { timeoutMs, describe: () => last },
+  );
 }

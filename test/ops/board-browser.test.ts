@@ -7,7 +7,8 @@ import { chromium, type BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningWorker } from '../../worker/main.js';
 import { createHarness, type Harness } from '../helpers/app-harness.js';
-import { createKb, startTestWorker, waitForDocument } from '../helpers/worker-harness.js';
+import { waitFor } from '../helpers/wait.js';
+import { createKbWith, startTestWorker, waitForDocument } from '../helpers/worker-harness.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOT = join('test-output', 'bull-board.png');
@@ -30,17 +31,6 @@ interface Traffic {
   external: string[];
 }
 
-/** Polls until `probe` returns a value, failing after the timeout. */
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 describe.skipIf(skip)('Bull Board in a real browser (headless Chromium against a listening server)', () => {
   let h: Harness;
   let server: ServerType | undefined;
@@ -61,11 +51,11 @@ describe.skipIf(skip)('Bull Board in a real browser (headless Chromium against a
 
     // One text source, processed to the end, so the queue holds a completed job.
     const key = await h.key('ws_board_browser');
-    const { kbId, docs } = await createKb(h, key, (f) => f.set('knowledge_base_texts', JSON.stringify([{ title: 'Board', text: 'Shown on the board.' }])));
+    const { kbId, docs } = await createKbWith(h, key, (f) => f.set('knowledge_base_texts', JSON.stringify([{ title: 'Board', text: 'Shown on the board.' }])));
     worker = await startTestWorker(h);
     documentId = docs[0]!;
     expect((await waitForDocument(h, key, kbId, documentId)).status).toBe('ready');
-    const completed = await until('the job to complete', async () => {
+    const completed = await waitFor('the job to complete', async () => {
       const jobs = await h.queue.getCompleted();
       return jobs.length === 1 ? jobs : undefined;
     });

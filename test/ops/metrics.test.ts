@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningWorker } from '../../worker/main.js';
 import { createHarness, type Harness } from '../helpers/app-harness.js';
-import { createKb, startTestWorker, waitForDocument } from '../helpers/worker-harness.js';
+import { waitFor } from '../helpers/wait.js';
+import { createKbWith, startTestWorker, waitForDocument } from '../helpers/worker-harness.js';
 
 interface Sample {
   name: string;
@@ -101,15 +102,12 @@ async function scrape(h: Harness): Promise<Exposition> {
   return parseExposition(await res.text());
 }
 
-/** Scrapes until `done` holds (the workers' figures land in Redis just after the source does), or fails. */
+/** Scrapes until `done` holds (the workers' figures land in Redis just after the source does); fails past the timeout. */
 async function scrapeUntil(h: Harness, done: (exp: Exposition) => boolean, timeoutMs = 10_000): Promise<Exposition> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
+  return waitFor('the metrics to show the finished jobs', async () => {
     const exp = await scrape(h);
-    if (done(exp)) return exp;
-    if (Date.now() > deadline) return exp;
-    await new Promise((r) => setTimeout(r, 25));
-  }
+    return done(exp) ? exp : undefined;
+  }, { timeoutMs });
 }
 
 describe('GET /metrics from the API', () => {
@@ -208,7 +206,7 @@ describe('GET /metrics after a worker finishes sources', () => {
     const txtCountBefore = sample(before, 'kb_extract_duration_seconds_count', { format: 'txt' }) ?? 0;
     const txtBytesBefore = sample(before, 'kb_extract_bytes_total', { format: 'txt' }) ?? 0;
 
-    const { kbId, docs } = await createKb(h, key, (f) => {
+    const { kbId, docs } = await createKbWith(h, key, (f) => {
       f.set('knowledge_base_texts', JSON.stringify(['Opening hours are nine to five.']));
       f.set('knowledge_base_urls', JSON.stringify(['http://127.0.0.1:1/']));
     });

@@ -9,7 +9,8 @@ import { extractInSandbox } from '../../worker/sandbox.js';
 import { bullSourceQueue } from '../../shared/jobs.js';
 import { createHarness, type Harness } from '../helpers/app-harness.js';
 import { guardStubs, startCanary, type Canary } from '../helpers/canary-server.js';
-import { createKb, startFailingConsumer, startTestWorker, waitForDocument, waitForJobState } from '../helpers/worker-harness.js';
+import { waitFor } from '../helpers/wait.js';
+import { createKbWith, startFailingConsumer, startTestWorker, waitForDocument, waitForJobState } from '../helpers/worker-harness.js';
 import { fetchUrl } from '../../worker/fetch-url.js';
 
 let h: Harness;
@@ -56,7 +57,7 @@ async function snapshot(kbId: string): Promise<Record<string, unknown>> {
 
 describe('idempotent and conditional write-back', () => {
   it('leaves the same state when a job runs twice, one after the other', async () => {
-    const { kbId, docs } = await createKb(h, key, (f) => f.append('knowledge_base_files', new Blob(['<h1>Twice</h1><p>Same result.</p>']), 'twice.html'));
+    const { kbId, docs } = await createKbWith(h, key, (f) => f.append('knowledge_base_files', new Blob(['<h1>Twice</h1><p>Same result.</p>']), 'twice.html'));
     const job = fakeJob({ workspaceId: 'ws_consistency', kbId, documentId: docs[0]!, run: 1 });
     const run = processor();
     expect(await run(job)).toEqual({ status: 'ready' });
@@ -66,7 +67,7 @@ describe('idempotent and conditional write-back', () => {
   });
 
   it('writes once when two runs of the same job race', async () => {
-    const { kbId, docs } = await createKb(h, key, (f) => f.set('knowledge_base_texts', JSON.stringify(['racing text'])));
+    const { kbId, docs } = await createKbWith(h, key, (f) => f.set('knowledge_base_texts', JSON.stringify(['racing text'])));
     const job = fakeJob({ workspaceId: 'ws_consistency', kbId, documentId: docs[0]!, run: 1 });
     const results = await Promise.all([processor()(job), processor()(job)]);
     expect(results.filter((r) => r.status === 'ready').length).toBeGreaterThanOrEqual(1);
@@ -75,20 +76,19 @@ describe('idempotent and conditional write-back', () => {
   });
 
   it('refuses a job whose workspace does not own the knowledge base', async () => {
-    const { kbId, docs } = await createKb(h, key, (f) => f.set('knowledge_base_texts', JSON.stringify(['mine'])));
+    const { kbId, docs } = await createKbWith(h, key, (f) => f.set('knowledge_base_texts', JSON.stringify(['mine'])));
     const forged = fakeJob({ workspaceId: 'ws_other', kbId, documentId: docs[0]!, run: 1 });
     expect(await processor()(forged)).toEqual({ status: 'skipped', reason: 'gone' });
     expect((await h.store.kbs.getSource(kbId, docs[0]!))?.status).toBe('pending');
   });
 
   it('writes nothing and leaves no key when the knowledge base is deleted mid-flight', async () => {
-    const { kbId, docs } = await createKb(h, key, (f) => f.set('knowledge_base_urls', JSON.stringify(['http://public.test/hang'])));
+    const { kbId, docs } = await createKbWith(h, key, (f) => f.set('knowledge_base_urls', JSON.stringify(['http://public.test/hang'])));
     const job = fakeJob({ workspaceId: 'ws_consistency', kbId, documentId: docs[0]!, run: 1 });
     const running = processor()(job).catch((err: unknown) => err);
-    // Wait until the source is claimed, then delete while the fetch hangs.
-    for (let i = 0; i < 200 && (await h.store.kbs.getSource(kbId, docs[0]!))?.status !== 'processing'; i++) {
-      await new Promise((r) => setTimeout(r, 10));
-    }
+    // Wait until the source is claimed, then delete while the fetch hangs: the delete is mid-flight.
+    await waitFor('the source to be claimed', async () => (await h.store.kbs.getSource(kbId, docs[0]!))?.status === 'processing');
+    expect(canary.requests.some((r) => r.path === '/hang')).toBe(true);
     const del = await h.app.request(`/v1/knowledge-bases/${kbId}`, { method: 'DELETE', headers: { 'X-API-Key': key } });
     expect(del.status).toBe(204);
     await running;
@@ -98,7 +98,7 @@ describe('idempotent and conditional write-back', () => {
 
 describe('reconciler', () => {
   it('re-enqueues a pending source whose job is gone, and the worker finishes it', async () => {
-    const { kbId, docs } = await createKb(h, key, (f) => f.set('knowledge_base_texts', JSON.stringify(['lost job'])));
+    const { kbId, docs } = await createKbWith(h, key, (f) => f.set('knowledge_base_texts', JSON.stringify(['lost job'])));
     const data = { workspaceId: 'ws_consistency', kbId, documentId: docs[0]!, run: 1 };
     await (await h.queue.getJob(extractSourceJobId(data)))!.remove();
     expect(await h.queue.getJob(extractSourceJobId(data))).toBeUndefined();
@@ -122,7 +122,7 @@ describe('reconciler', () => {
   });
 
   it('ends a source stuck in processing past the deadline as failed/timeout', async () => {
-    const { kbId, docs } = await createKb(h, key, (f) => f.set('knowledge_base_texts', JSON.stringify(['stuck'])));
+    const { kbId, docs } = await createKbWith(h, key, (f) => f.set('knowledge_base_texts', JSON.stringify(['stuck'])));
     expect(await h.store.kbs.startSource(kbId, docs[0]!, 1, new Date().toISOString())).toBe('ok');
     const deps = { redis: h.redis, kbs: h.store.kbs, queue: h.queue, sourceQueue: bullSourceQueue(h.queue, 2, 50), logger: silent, processingDeadlineMs: 60_000 };
     await reconcile(deps, Date.now());
@@ -134,7 +134,7 @@ describe('reconciler', () => {
   });
 
   it('re-enqueues a pending source whose job failed before it claimed the source, and the worker finishes it', async () => {
-    const { kbId, docs } = await createKb(h, key, (f) => f.set('knowledge_base_texts', JSON.stringify(['claim never happened'])));
+    const { kbId, docs } = await createKbWith(h, key, (f) => f.set('knowledge_base_texts', JSON.stringify(['claim never happened'])));
     const data = { workspaceId: 'ws_consistency', kbId, documentId: docs[0]!, run: 1 };
     const jobId = extractSourceJobId(data);
     // The job fails on every attempt before the processor claims the source (Redis failing at that moment).
@@ -159,7 +159,7 @@ describe('reconciler', () => {
   });
 
   it('ends a pending source whose job keeps failing past the deadline as failed/internal', async () => {
-    const { kbId, docs } = await createKb(h, key, (f) => f.set('knowledge_base_texts', JSON.stringify(['given up'])));
+    const { kbId, docs } = await createKbWith(h, key, (f) => f.set('knowledge_base_texts', JSON.stringify(['given up'])));
     const jobId = extractSourceJobId({ workspaceId: 'ws_consistency', kbId, documentId: docs[0]!, run: 1 });
     const failing = startFailingConsumer(h);
     try {
@@ -174,7 +174,7 @@ describe('reconciler', () => {
   });
 
   it('keeps an index of active sources that follows each source from pending to its end', async () => {
-    const { kbId, docs } = await createKb(h, key, (f) => f.set('knowledge_base_texts', JSON.stringify(['one', 'two'])));
+    const { kbId, docs } = await createKbWith(h, key, (f) => f.set('knowledge_base_texts', JSON.stringify(['one', 'two'])));
     const ids = async (): Promise<string[]> => (await h.store.kbs.activeSources(kbId)).map((a) => a.documentId).sort();
     expect(await ids()).toEqual([...docs].sort());
     expect(await h.redis.zscore(h.store.keys.activeKbs(), kbId)).not.toBeNull();
@@ -187,7 +187,7 @@ describe('reconciler', () => {
   });
 
   it('drops a knowledge base with nothing active from the index, but only after the grace period', async () => {
-    const { kbId, docs } = await createKb(h, key, (f) => f.set('knowledge_base_texts', JSON.stringify(['settled'])));
+    const { kbId, docs } = await createKbWith(h, key, (f) => f.set('knowledge_base_texts', JSON.stringify(['settled'])));
     await readySource(h, kbId, docs[0]!, 'settled');
     const deps = { redis: h.redis, kbs: h.store.kbs, queue: h.queue, sourceQueue: bullSourceQueue(h.queue, 2, 50), logger: silent, processingDeadlineMs: 60_000 };
     await reconcile(deps, Date.now());
@@ -197,7 +197,7 @@ describe('reconciler', () => {
   });
 
   it('builds the active index once from knowledge bases written before it existed', async () => {
-    const { kbId, docs } = await createKb(h, key, (f) => f.set('knowledge_base_texts', JSON.stringify(['older data'])));
+    const { kbId, docs } = await createKbWith(h, key, (f) => f.set('knowledge_base_texts', JSON.stringify(['older data'])));
     const k = h.store.keys;
     await h.redis.del(k.active(kbId), k.activeIndexBuilt());
     await h.redis.zrem(k.activeKbs(), kbId);

@@ -3,7 +3,7 @@ import { buildCfb } from '../fixtures/binary.js';
 import { buildDocx, docxDeclaring } from '../fixtures/docx.js';
 import { brokenPdf, buildPdf } from '../fixtures/pdf.js';
 import { createHarness, type Harness } from '../helpers/app-harness.js';
-import { createKb, startTestWorker, waitForDocument } from '../helpers/worker-harness.js';
+import { createKbWith, startTestWorker, waitForDocument } from '../helpers/worker-harness.js';
 import type { RunningWorker } from '../../worker/main.js';
 
 let h: Harness;
@@ -21,7 +21,7 @@ afterAll(async () => {
 });
 
 async function uploadOne(bytes: Uint8Array, filename: string) {
-  const { kbId, docs } = await createKb(h, key, (f) => f.append('knowledge_base_files', new Blob([bytes]), filename));
+  const { kbId, docs } = await createKbWith(h, key, (f) => f.append('knowledge_base_files', new Blob([bytes]), filename));
   return waitForDocument(h, key, kbId, docs[0]!);
 }
 

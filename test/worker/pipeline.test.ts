@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../helpers/app-harness.js';
 import { guardStubs, startCanary, tinyPng, type Canary, type GuardStubs } from '../helpers/canary-server.js';
-import { createKb, startTestWorker, waitForDocument } from '../helpers/worker-harness.js';
+import { createKbWith, startTestWorker, waitForDocument } from '../helpers/worker-harness.js';
 import type { RunningWorker } from '../../worker/main.js';
 
 let h: Harness;
@@ -29,7 +29,7 @@ afterAll(async () => {
 
 describe('extraction end to end (PATCH or POST, worker, GET document)', () => {
   it('makes a text source ready with its normalized text and given title', async () => {
-    const { kbId, docs } = await createKb(h, key, (f) =>
+    const { kbId, docs } = await createKbWith(h, key, (f) =>
       f.set('knowledge_base_texts', JSON.stringify([{ title: 'Hours', text: '  Open   9 to 5.\r\n\r\n\r\nClosed Sundays.  ' }])),
     );
     const doc = await waitForDocument(h, key, kbId, docs[0]!);
@@ -39,7 +39,7 @@ describe('extraction end to end (PATCH or POST, worker, GET document)', () => {
 
   it('extracts a Markdown file to words without markup', async () => {
     const md = '# Returns\n\nItems may be returned **within 30 days**. See [the policy](https://example.com/p).\n\n| Item | Days |\n|---|---|\n| Bike | 30 |\n';
-    const { kbId, docs } = await createKb(h, key, (f) => f.append('knowledge_base_files', new Blob([md]), 'returns.md'));
+    const { kbId, docs } = await createKbWith(h, key, (f) => f.append('knowledge_base_files', new Blob([md]), 'returns.md'));
     const doc = await waitForDocument(h, key, kbId, docs[0]!);
     expect(doc.status).toBe('ready');
     expect(doc.mimeType).toBe('text/markdown');
@@ -54,7 +54,7 @@ describe('extraction end to end (PATCH or POST, worker, GET document)', () => {
     const html =
       '<!doctype html><html><head><title>Shop FAQ</title><style>p{}</style></head><body><nav>Home | Shop</nav>' +
       '<main><h1>Delivery</h1><p>We deliver in 2 days.</p><script>alert(1)</script></main><footer>© Shop</footer></body></html>';
-    const { kbId, docs } = await createKb(h, key, (f) => f.append('knowledge_base_files', new Blob([html]), 'faq.html'));
+    const { kbId, docs } = await createKbWith(h, key, (f) => f.append('knowledge_base_files', new Blob([html]), 'faq.html'));
     const doc = await waitForDocument(h, key, kbId, docs[0]!);
     expect(doc).toMatchObject({ status: 'ready', title: 'Shop FAQ', mimeType: 'text/html' });
     expect(doc.text).toContain('We deliver in 2 days.');
@@ -64,7 +64,7 @@ describe('extraction end to end (PATCH or POST, worker, GET document)', () => {
 
   it('decodes a Latin-1 TXT file without replacement characters', async () => {
     const latin1 = Buffer.from('Caf\xe9 cr\xe8me br\xfbl\xe9e, na\xefve fa\xe7ade. '.repeat(20), 'latin1');
-    const { kbId, docs } = await createKb(h, key, (f) => f.append('knowledge_base_files', new Blob([latin1]), 'menu.txt'));
+    const { kbId, docs } = await createKbWith(h, key, (f) => f.append('knowledge_base_files', new Blob([latin1]), 'menu.txt'));
     const doc = await waitForDocument(h, key, kbId, docs[0]!);
     expect(doc.status).toBe('ready');
     expect(doc.text).toContain('Café crème brûlée');
@@ -72,7 +72,7 @@ describe('extraction end to end (PATCH or POST, worker, GET document)', () => {
   });
 
   it('fetches a URL source and extracts the page', async () => {
-    const { kbId, docs } = await createKb(h, key, (f) => f.set('knowledge_base_urls', JSON.stringify(['http://public.test/ok'])));
+    const { kbId, docs } = await createKbWith(h, key, (f) => f.set('knowledge_base_urls', JSON.stringify(['http://public.test/ok'])));
     const doc = await waitForDocument(h, key, kbId, docs[0]!);
     expect(doc).toMatchObject({ status: 'ready', title: 'Canary', text: 'hello', mimeType: 'text/html' });
   });
@@ -92,7 +92,7 @@ describe('failures end with a code and a message', () => {
   for (const [name, url, code] of urlCases) {
     it(`${name} (${code})`, async () => {
       const before = canary.connections();
-      const { kbId, docs } = await createKb(h, key, (f) => f.set('knowledge_base_urls', JSON.stringify([url])));
+      const { kbId, docs } = await createKbWith(h, key, (f) => f.set('knowledge_base_urls', JSON.stringify([url])));
       const doc = await waitForDocument(h, key, kbId, docs[0]!);
       expect(doc.status).toBe('failed');
       expect(doc.error?.code).toBe(code);
@@ -103,14 +103,14 @@ describe('failures end with a code and a message', () => {
   }
 
   it('retries a 503 and ends ready when the origin recovers', async () => {
-    const { kbId, docs } = await createKb(h, key, (f) => f.set('knowledge_base_urls', JSON.stringify(['http://public.test/flaky'])));
+    const { kbId, docs } = await createKbWith(h, key, (f) => f.set('knowledge_base_urls', JSON.stringify(['http://public.test/flaky'])));
     const doc = await waitForDocument(h, key, kbId, docs[0]!);
     expect(doc).toMatchObject({ status: 'ready', text: 'recovered' });
     expect(canary.requests.filter((r) => r.path === '/flaky').length).toBe(2);
   });
 
   it('lets a failed source be retried and records the new outcome', async () => {
-    const { kbId, docs } = await createKb(h, key, (f) => f.set('knowledge_base_urls', JSON.stringify(['http://public.test/missing'])));
+    const { kbId, docs } = await createKbWith(h, key, (f) => f.set('knowledge_base_urls', JSON.stringify(['http://public.test/missing'])));
     expect((await waitForDocument(h, key, kbId, docs[0]!)).status).toBe('failed');
     const res = await h.app.request(`/v1/knowledge-bases/${kbId}/documents/${docs[0]}/retry`, { method: 'POST', headers: { 'X-API-Key': key } });
     expect(res.status).toBe(202);
@@ -120,7 +120,7 @@ describe('failures end with a code and a message', () => {
   });
 
   it('keeps the knowledge base status and counts in step with its sources', async () => {
-    const { kbId, docs } = await createKb(h, key, (f) => {
+    const { kbId, docs } = await createKbWith(h, key, (f) => {
       f.set('knowledge_base_texts', JSON.stringify(['fine']));
       f.set('knowledge_base_urls', JSON.stringify(['http://public.test/png']));
     });
@@ -131,7 +131,7 @@ describe('failures end with a code and a message', () => {
   });
 
   it('deletes the staged bytes once a file source is ready', async () => {
-    const { kbId, docs } = await createKb(h, key, (f) => f.append('knowledge_base_files', new Blob(['plain words']), 'a.txt'));
+    const { kbId, docs } = await createKbWith(h, key, (f) => f.append('knowledge_base_files', new Blob(['plain words']), 'a.txt'));
     await waitForDocument(h, key, kbId, docs[0]!);
     expect(await h.redis.exists(h.store.keys.blob(kbId, docs[0]!))).toBe(0);
   });
