@@ -6,8 +6,6 @@ import { newKbId } from '../../shared/ids.js';
 import {
   assertOwned,
   createKnowledgeBase,
-  deleteDocument,
-  deleteKnowledgeBase,
   getDocument,
   knowledgeBaseView,
   loadOwned,
@@ -15,7 +13,7 @@ import {
   summaryView,
   updateKnowledgeBase,
   type KbDeps,
-} from '../../shared/knowledge-bases.js';
+} from '../knowledge-base-verbs.js';
 import { idSchema, pageQuerySchema, toPage } from '../../shared/schemas/common.js';
 import { knowledgeBaseCreateFormSchema, knowledgeBaseUpdateFormSchema } from '../../shared/schemas/source-form.js';
 import {
@@ -162,7 +160,7 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
       responses: { 204: { description: 'Deleted' }, ...errorResponses(400, 401, 403, 404, 500, 503) },
     }),
     async (c) => {
-      await deleteKnowledgeBase(kb, c.get('principal').workspaceId, c.req.valid('param').kbId);
+      await store.kbs.delete(c.get('principal').workspaceId, c.req.valid('param').kbId);
       return c.body(null, 204);
     },
   );
@@ -194,7 +192,7 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
     }),
     async (c) => {
       const { kbId, documentId } = c.req.valid('param');
-      await deleteDocument(kb, c.get('principal').workspaceId, kbId, documentId);
+      await store.kbs.deleteSource(c.get('principal').workspaceId, kbId, documentId, new Date().toISOString());
       return c.body(null, 204);
     },
   );

@@ -1,11 +1,11 @@
-import { ForbiddenError, NotFoundError, OTHER_WORKSPACE } from './errors.js';
-import type { SourceQueue } from './jobs.js';
-import type { Logger } from './logger.js';
-import type { KnowledgeBase, KnowledgeBaseSummary } from './schemas/knowledge-base.js';
-import { kbStatus, publicSource, type KbMeta, type NewSource, type StoredSource } from './store/kb-records.js';
-import type { KbStore } from './store/kb-store.js';
+import { ForbiddenError, NotFoundError, OTHER_WORKSPACE } from '../shared/errors.js';
+import type { SourceQueue } from '../shared/jobs.js';
+import type { Logger } from '../shared/logger.js';
+import type { KnowledgeBase, KnowledgeBaseSummary } from '../shared/schemas/knowledge-base.js';
+import { kbStatus, publicSource, type KbMeta, type NewSource, type StoredSource } from '../shared/store/kb-records.js';
+import type { KbStore } from '../shared/store/kb-store.js';
 
-/** What the knowledge-base verbs need; the API, the worker and tests pass their own. */
+/** What the knowledge-base verbs of the API need. */
 export interface KbDeps {
   kbs: KbStore;
   queue: SourceQueue;
@@ -85,10 +85,6 @@ export async function updateKnowledgeBase(
   return knowledgeBaseView(meta, stored);
 }
 
-export async function deleteKnowledgeBase(deps: KbDeps, workspaceId: string, kbId: string): Promise<void> {
-  await deps.kbs.delete(workspaceId, kbId);
-}
-
 /** One source with its extracted text (null until ready). */
 export async function getDocument(deps: KbDeps, workspaceId: string, kbId: string, documentId: string) {
   await assertOwned(deps, workspaceId, kbId);
@@ -96,10 +92,6 @@ export async function getDocument(deps: KbDeps, workspaceId: string, kbId: strin
   if (!source) throw new NotFoundError();
   const text = source.status === 'ready' ? await deps.kbs.getText(kbId, documentId) : null;
   return { ...publicSource(source), text };
-}
-
-export async function deleteDocument(deps: KbDeps, workspaceId: string, kbId: string, documentId: string): Promise<void> {
-  await deps.kbs.deleteSource(workspaceId, kbId, documentId, nowIso(deps));
 }
 
 /** Puts a failed source back to pending under a new run and enqueues it. */
