@@ -3,7 +3,7 @@ import busboy from 'busboy';
 import { BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError } from '../shared/errors.js';
 import { SNIFF_BYTES, detectType } from '../shared/detect-type.js';
 import type { StageWriter } from '../shared/store/stage-writer.js';
-import { sanitizeFilename } from './filename.js';
+import { sanitizeFilename } from '../shared/filename.js';
 
 export const FILE_FIELDS = new Set(['knowledge_base_files', 'knowledge_base_files.items']);
 export const TEXT_FIELDS = new Set(['knowledge_base_name', 'name', 'knowledge_base_texts', 'knowledge_base_urls']);
