@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { checkDestination, checkSourceUrl, INTERNAL_SERVICE_PORTS, MAX_SOURCE_URL_LENGTH } from '../../shared/url-policy.js';
 
@@ -114,7 +115,14 @@ describe('checkSourceUrl with a policy (the worker, on every hop)', () => {
     expect(checkSourceUrl(`https://example.com:${port}/`, demo).ok).toBe(true);
   });
 
-  it('documents the ports the issue names', () => {
+  it('lists in the README every port it refuses', () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const section = readme.slice(readme.indexOf('### URL sources'), readme.indexOf('## How it works'));
+    const listed = (section.match(/^- Ports refused[\s\S]*?\.\n/m)?.[0] ?? '').match(/\b\d{2,5}\b/g)?.map(Number) ?? [];
+    expect(listed.sort((a, b) => a - b)).toEqual([...INTERNAL_SERVICE_PORTS.keys()].sort((a, b) => a - b));
+  });
+
+  it('refuses at least the well-known internal ports', () => {
     const required = [22, 25, 465, 587, 2375, 2376, 2379, 2380, 3306, 5432, 6379, 9200, 9300, 10250, 10255, 11211, 27017];
     expect([...INTERNAL_SERVICE_PORTS.keys()]).toEqual(expect.arrayContaining(required));
   });
