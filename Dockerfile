@@ -14,6 +14,10 @@ RUN npm run build && npm prune --omit=dev --ignore-scripts
 
 # Runtime: production dependencies and compiled code only, as the non-root
 # `node` user. The same image runs the API and the workers (see compose).
+# The command starts node itself (exec form, the same entry point as
+# `npm run start:api`): npm does not pass SIGTERM on to its child, so with npm
+# in between a stop never reaches the graceful shutdown and node is left
+# running until the engine kills it.
 FROM node:20-bookworm-slim AS runtime
 ENV NODE_ENV=production
 WORKDIR /app
@@ -23,4 +27,4 @@ COPY --from=build --chown=node:node /app/dist ./dist
 COPY --chown=node:node examples ./examples
 USER node
 EXPOSE 3000
-CMD ["npm", "run", "start:api"]
+CMD ["node", "dist/api/server.js"]

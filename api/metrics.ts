@@ -29,8 +29,8 @@ export function createMetrics(redis: Redis, keyPrefix: string, queue?: Queue): M
   });
   const latency = new Histogram({
     name: 'kb_http_request_duration_seconds',
-    help: 'HTTP request latency by method and route',
-    labelNames: ['method', 'route'],
+    help: 'HTTP request latency by method, route and status',
+    labelNames: ['method', 'route', 'status'],
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
     registers: [registry],
   });
@@ -51,11 +51,13 @@ export function createMetrics(redis: Redis, keyPrefix: string, queue?: Queue): M
     middleware: async (c, next) => {
       const end = latency.startTimer();
       await next();
-      // The deepest matched route, also when middleware (auth) answered first.
+      // The deepest matched route pattern, also when middleware (auth) answered
+      // first; never the raw path, so label values stay few.
       const matched = routePath(c, -1);
       const route = matched && !matched.includes('*') ? matched : 'unmatched';
-      requests.inc({ method: c.req.method, route, status: String(c.res.status) });
-      end({ method: c.req.method, route });
+      const labels = { method: c.req.method, route, status: String(c.res.status) };
+      requests.inc(labels);
+      end(labels);
     },
     async render() {
       const [own, jobs] = await Promise.all([registry.metrics(), readJobMetrics(redis, keyPrefix)]);

@@ -4,8 +4,8 @@ import { BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError, Valid
 import { SNIFF_BYTES, detectType } from '../shared/detect-type.js';
 import { FORM_FIELD, MAX_TEXT_FIELDS_BYTES } from '../shared/schemas/source-form.js';
 import type { Stage } from '../shared/store/stage-store.js';
+import { sanitizeFilename } from '../shared/filename.js';
 import { BodyMeter } from './body-meter.js';
-import { sanitizeFilename } from './filename.js';
 
 const FILE_FIELDS = new Set<string>([FORM_FIELD.files, FORM_FIELD.filesItems]);
 const TEXT_FIELDS = new Set<string>([FORM_FIELD.name, FORM_FIELD.nameAlias, FORM_FIELD.texts, FORM_FIELD.urls]);

@@ -1,7 +1,13 @@
 import net, { type LookupFunction } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SourceError, type SourceErrorCode } from '../../shared/source-errors.js';
+import type { Config } from '../../shared/config.js';
+import { INTERNAL_SERVICE_PORTS } from '../../shared/url-policy.js';
+import type { StoredSource } from '../../shared/store/kb-records.js';
+import type { KbStore } from '../../shared/store/kb-store.js';
+import type { Extraction } from '../../worker/extractors/index.js';
 import { fetchUrl, type ConnectFunction } from '../../worker/fetch-url.js';
+import { ingestSource } from '../../worker/ingest-source.js';
 import { MB, PUBLIC, guardStubs, startCanary, tinyPng, type Canary, type GuardStubs } from '../helpers/canary-server.js';
 
 /*
@@ -10,7 +16,8 @@ import { MB, PUBLIC, guardStubs, startCanary, tinyPng, type Canary, type GuardSt
  * connect attempt is recorded as a violation (checked after each test) and
  * throws instead of opening a socket, so a broken guard never sends a packet.
  */
-const BLOCKED = /^the address \S+ is not allowed \(private, loopback, link-local or metadata\)$/;
+const BLOCKED = /^the (URL|redirect target) is not allowed: it must not point at \S+ \(a (cloud metadata|private, loopback, link-local or other internal) address\)$/;
+const BLOCKED_AFTER_DNS = /^the address \S+ is not allowed \(private, loopback, link-local or metadata\)$/;
 
 let canary: Canary;
 let closedPort: number;
@@ -65,14 +72,12 @@ describe('addresses', () => {
 
   it('names the refused address and nothing more', async () => {
     const err = await failure(fetchUrl('http://169.254.169.254/latest/meta-data/', h.opts()), 'fetch_blocked', false);
-    expect(err.message).toBe('the address 169.254.169.254 is not allowed (private, loopback, link-local or metadata)');
+    expect(err.message).toBe('the URL is not allowed: it must not point at 169.254.169.254 (a cloud metadata address)');
   });
 
   it.each([
     ['evil.test', '169.254.169.254'],
     ['internal.test', '10.1.2.3'],
-    ['localhost', '127.0.0.1 and ::1'],
-    ['localhost.', '127.0.0.1'],
   ])('refuses %s, which resolves (injected lookup) to %s, without connecting', async (name) => {
     const before = canary.connections();
     const err = await failure(fetchUrl(at(name, '/ok'), h.opts()), 'fetch_blocked', false);
@@ -99,7 +104,7 @@ describe('addresses', () => {
     h.names['rebind.test'] = () => (answers++ === 0 ? [PUBLIC] : ['127.0.0.1']);
     // Connection: close on the redirect forces a second connection, hence a second lookup.
     const err = await failure(fetchUrl(at('rebind.test', '/close-redirect'), h.opts()), 'fetch_blocked', false);
-    expect(err.message).toMatch(BLOCKED);
+    expect(err.message).toMatch(BLOCKED_AFTER_DNS);
     expect(h.lookups).toEqual(['rebind.test', 'rebind.test']);
     expect(h.connects).toEqual([{ address: PUBLIC, port: canary.port, protocol: 'http:', servername: 'rebind.test' }]);
   });
@@ -117,6 +122,98 @@ describe('addresses', () => {
       expect(h.connects).toEqual([]);
     },
   );
+});
+
+/*
+ * 169.254.169.254 written inside an IPv6 translation form. A NAT64 gateway,
+ * SIIT translator, 6to4 or Teredo relay turns each back into the IPv4
+ * address, so with private destinations allowed they must stay refused like
+ * the metadata address itself.
+ */
+const METADATA_FORMS: [string, string][] = [
+  ['IPv4-mapped', '::ffff:a9fe:a9fe'],
+  ['IPv4-compatible', '::a9fe:a9fe'],
+  ['IPv4-translated', '::ffff:0:a9fe:a9fe'],
+  ['well-known NAT64 (64:ff9b::/96)', '64:ff9b::a9fe:a9fe'],
+  ['local-use NAT64 with a /96 prefix', '64:ff9b:1::a9fe:a9fe'],
+  ['local-use NAT64 with a /48 prefix', '64:ff9b:1:a9fe:a9:fe00::'],
+  ['6to4 (2002::/16)', '2002:a9fe:a9fe::1'],
+  ['Teredo client (2001::/32, inverted)', '2001:0:4136:e378:8000:63bf:5601:5601'],
+];
+
+describe('metadata addresses in IPv6 translation forms, with private destinations allowed', () => {
+  it.each(METADATA_FORMS)('refuses a name that resolves to the %s form %s without connecting', async (_form, address) => {
+    h.names['translated.test'] = [address];
+    const err = await failure(fetchUrl('http://translated.test/', h.opts({ allowPrivate: true })), 'fetch_blocked', false);
+    expect(err.message).toMatch(BLOCKED_AFTER_DNS);
+    expect(h.lookups).toEqual(['translated.test']);
+    expect(h.connects).toEqual([]);
+  });
+
+  it.each(METADATA_FORMS)('refuses the %s literal [%s] before any lookup or connection', async (_form, address) => {
+    const err = await failure(fetchUrl(`http://[${address}]/`, h.opts({ allowPrivate: true })), 'fetch_blocked', false);
+    expect(err.message).toMatch(/^the URL is not allowed: it must not point at \S+ \(a cloud metadata address\)$/);
+    expect(h.lookups).toEqual([]);
+    expect(h.connects).toEqual([]);
+  });
+});
+
+describe('internal service ports', () => {
+  it.each([...INTERNAL_SERVICE_PORTS])('refuses port %i (%s) on a public name without a lookup or a connection', async (port, service) => {
+    const err = await failure(fetchUrl(`http://public.test:${port}/ok`, h.opts()), 'fetch_blocked', false);
+    expect(err.message).toBe(`the URL is not allowed: it must not use port ${port} (${service}, an internal service)`);
+    expect(h.lookups).toEqual([]);
+    expect(h.connects).toEqual([]);
+  });
+
+  it('refuses a redirect to an internal service port without connecting to it', async () => {
+    const target = encodeURIComponent('http://public.test:6379/ok');
+    const err = await failure(fetchUrl(at('origin.test', `/redirect?to=${target}`), h.opts()), 'fetch_blocked', false);
+    expect(err.message).toBe('the redirect target is not allowed: it must not use port 6379 (Redis, an internal service)');
+    expect(h.connects.map((c) => c.port)).toEqual([canary.port]);
+  });
+
+  it('connects to a listed port when allowPrivate is set (local demos)', async () => {
+    const res = await fetchUrl('http://public.test:6379/ok', h.opts({ allowPrivate: true }));
+    expect(res.status).toBe(200);
+    expect(h.connects).toEqual([{ address: PUBLIC, port: 6379, protocol: 'http:', servername: 'public.test' }]);
+  });
+});
+
+describe('internal host names', () => {
+  it.each(['localhost', 'localhost.', 'LOCALHOST', 'app.localhost', 'printer.local', 'db.internal', 'host.docker.internal'])(
+    'refuses %s before DNS (the lookup is never called)',
+    async (name) => {
+      const err = await failure(fetchUrl(at(name, '/ok'), h.opts()), 'fetch_blocked', false);
+      expect(err.message).toMatch(/^the URL is not allowed: it must not name a local or internal host \(\S+\)$/);
+      expect(h.lookups).toEqual([]);
+      expect(h.connects).toEqual([]);
+    },
+  );
+
+  it.each(['metadata', 'metadata.google.internal', 'metadata.google.internal.', 'Metadata.Tencentyun.com'])(
+    'refuses the metadata name %s before DNS, even when allowPrivate is set',
+    async (name) => {
+      h.names[name.toLowerCase()] = ['10.0.0.9'];
+      const err = await failure(fetchUrl(`http://${name}/`, h.opts({ allowPrivate: true })), 'fetch_blocked', false);
+      expect(err.message).toMatch(/^the URL is not allowed: it must not name a cloud metadata host \(\S+\)$/);
+      expect(h.lookups).toEqual([]);
+      expect(h.connects).toEqual([]);
+    },
+  );
+
+  it('refuses a redirect to localhost without a lookup', async () => {
+    const target = encodeURIComponent(withPort('http://localhost:PORT/ok'));
+    await failure(fetchUrl(at('origin.test', `/redirect?to=${target}`), h.opts()), 'fetch_blocked', false);
+    expect(h.lookups).toEqual(['origin.test']);
+    expect(h.connects.map((c) => c.address)).toEqual([PUBLIC]);
+  });
+
+  it('looks localhost up and fetches it when allowPrivate is set (local demos)', async () => {
+    const res = await fetchUrl(at('localhost', '/ok'), h.opts({ allowPrivate: true }));
+    expect(res.status).toBe(200);
+    expect(h.lookups).toEqual(['localhost']);
+  });
 });
 
 describe('schemes and URL hygiene', () => {
@@ -173,6 +270,24 @@ describe('responses', () => {
     expect(res.filename).toBe(expected);
   });
 
+  it('removes a right-to-left override from a Content-Disposition file name, so the title shows no reordered text', async () => {
+    const value = "attachment; filename*=UTF-8''invoice%E2%80%AEfdp.exe";
+    const url = at('public.test', `/disposition?v=${encodeURIComponent(value)}`);
+    const noTitle: Extraction = { markdown: 'x', text: 'x', mimeType: 'application/pdf', truncated: false } as Extraction;
+    const outcome = await ingestSource(
+      {
+        config: { MAX_FILE_BYTES: MB, MAX_TEXT_CHARS: 1000 } as Config,
+        kbs: {} as KbStore,
+        fetch: (u) => fetchUrl(u, h.opts()),
+        extract: () => Promise.resolve(noTitle),
+      },
+      'kb1',
+      { type: 'url', content: url, documentId: 'doc1', run: 1 } as StoredSource,
+    );
+    expect(outcome.title).toBe('invoicefdp.exe');
+    expect(outcome.title).not.toContain('\u202e');
+  });
+
   it('fails 404 as http_status, not retryable', async () => {
     const err = await failure(fetchUrl(at('public.test', '/missing'), h.opts()), 'http_status', false);
     expect(err.message).toBe('the server answered 404 Not Found');
@@ -224,7 +339,7 @@ describe('redirects', () => {
     const target = encodeURIComponent(withPort(template));
     const before = canary.requests.length;
     const err = await failure(fetchUrl(at('origin.test', `/redirect?to=${target}`), h.opts()), 'fetch_blocked', false);
-    expect(err.message).toMatch(/^(the address \S+ is not allowed|the redirect target is not allowed)/);
+    expect(err.message).toMatch(/^(the address \S+ is not allowed|the redirect target is not allowed: it must)/);
     expect(canary.requests.length - before).toBe(1);
     expect(h.connects.map((c) => c.address)).toEqual([PUBLIC]);
   });

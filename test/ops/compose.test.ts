@@ -1,9 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { loadConfig } from '../../shared/config.js';
+import { buildDist, runUntilStopped } from '../helpers/container-command.js';
+import { startRedisServer, type RedisServerHandle } from '../helpers/redis-server.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const read = (file: string): string => readFileSync(join(ROOT, file), 'utf8');
@@ -28,13 +30,8 @@ const scripts = (JSON.parse(read('package.json')) as { scripts: Record<string, s
 /** A command as argv; a string command is split on blanks as compose does for the exec form it builds. */
 const argv = (command: string | string[] | undefined): string[] => (typeof command === 'string' ? command.trim().split(/\s+/) : (command ?? []));
 
-/** The npm script a command runs, when the command is `npm run X` (or `npm start`). */
-function npmScript(args: string[]): string | undefined {
-  if (args[0] !== 'npm') return undefined;
-  if (args[1] === 'run' || args[1] === 'run-script') return args[2];
-  if (args[1] === 'start') return 'start';
-  return undefined;
-}
+/** The argv of an npm script that runs one program directly (`node dist/api/server.js`). */
+const scriptArgv = (name: string): string[] => (scripts[name] ?? '').trim().split(/\s+/);
 
 /** A service's environment as name → value, from either compose form. */
 function environmentOf(service: Service): Record<string, string> {
@@ -168,14 +165,13 @@ describe('docker-compose.yml', () => {
     expect(worker).not.toHaveProperty('ports');
   });
 
-  it('runs only npm scripts that exist in package.json', () => {
-    const used = Object.entries(compose.services)
-      .map(([name, s]) => [name, npmScript(argv(s.command))] as const)
-      .filter((e): e is readonly [string, string] => e[1] !== undefined);
-    expect(used.map(([name]) => name).sort()).toEqual(['api', 'worker']);
-    for (const [name, script] of used) expect(Object.keys(scripts), `${name} runs npm run ${script}`).toContain(script);
-    expect(npmScript(argv(compose.services.api!.command))).toBe('start:api');
-    expect(npmScript(argv(compose.services.worker!.command))).toBe('start:worker');
+  it('runs node directly, in exec form, on the entry points of npm run start:api and start:worker', () => {
+    for (const [service, script] of [['api', 'start:api'], ['worker', 'start:worker']] as const) {
+      const command = compose.services[service]!.command;
+      expect(Array.isArray(command), `${service}: command is an exec-form list`).toBe(true);
+      expect(argv(command)[0], `${service}: no npm or shell between the engine and node`).toBe('node');
+      expect(argv(command), `${service}: same entry point as npm run ${script}`).toEqual(scriptArgv(script));
+    }
   });
 
   it('sets only variables the README configuration table lists, with the same defaults', () => {
@@ -226,12 +222,11 @@ describe('Dockerfile', () => {
     expect(userAt).toBeLessThan(cmdAt);
   });
 
-  it('starts the runtime stage with an npm script that exists', () => {
+  it('starts the runtime stage with node directly, in exec form, on the entry point of npm run start:api', () => {
     const cmd = stages.at(-1)!.body.filter((i) => i.op === 'CMD').at(-1);
     expect(cmd, 'a CMD in the last stage').toBeDefined();
-    const script = npmScript(instructionArgs(cmd!.args));
-    expect(script, `CMD ${cmd!.args} is npm run <script>`).toBeDefined();
-    expect(Object.keys(scripts)).toContain(script);
+    expect(cmd!.args.startsWith('['), 'exec form: no /bin/sh -c between the engine and node').toBe(true);
+    expect(instructionArgs(cmd!.args)).toEqual(scriptArgv('start:api'));
   });
 
   it('copies only files and folders that exist in the build context and are not dockerignored', () => {
@@ -254,14 +249,57 @@ describe('Dockerfile', () => {
     for (const folder of tsconfig.include ?? []) expect(copied, `build stage copies ${folder}`).toContain(folder);
   });
 
-  it('has a compiled entry point for every npm script the image runs', () => {
+  it('has a source file for every entry point the image runs', () => {
     const runtimeCmd = stages.at(-1)!.body.filter((i) => i.op === 'CMD').at(-1)!;
     const compose = parse(read('docker-compose.yml'), { merge: true }) as Compose;
-    const used = new Set([npmScript(instructionArgs(runtimeCmd.args)), ...Object.values(compose.services).map((s) => npmScript(argv(s.command)))]);
-    for (const script of [...used].filter((s): s is string => s !== undefined)) {
-      const target = /^node (dist\/\S+)\.js$/.exec(scripts[script] ?? '')?.[1];
-      expect(target, `npm run ${script} runs node dist/….js`).toBeDefined();
+    const commands = [instructionArgs(runtimeCmd.args), argv(compose.services.api!.command), argv(compose.services.worker!.command)];
+    for (const command of commands) {
+      const target = /^(dist\/\S+)\.js$/.exec(command[1] ?? '')?.[1];
+      expect(target, `${command.join(' ')} runs node dist/….js`).toBeDefined();
       expect(existsSync(join(ROOT, `${target!.replace(/^dist\//, '')}.ts`)), `${target}.js is built from a source file`).toBe(true);
     }
   });
+});
+
+/*
+ * What `docker compose stop` does, without a Docker engine: the exact command
+ * of each container (from the parsed files, with the compose environment and
+ * a throwaway Redis) gets SIGTERM, and must finish its graceful shutdown with
+ * nothing left running. A command that puts npm in front of node fails here:
+ * npm's shell does not pass the signal on and node keeps running.
+ */
+describe('stopping a container command', () => {
+  let redis: RedisServerHandle;
+  beforeAll(async () => {
+    redis = await startRedisServer();
+    // The image runs what `npm run build` compiles, so the test does too.
+    await buildDist(ROOT);
+  }, 120_000);
+  afterAll(async () => {
+    await redis?.stop();
+  });
+
+  const compose = (): Compose => parse(read('docker-compose.yml'), { merge: true }) as Compose;
+  const cmdOf = (): string[] => instructionArgs(dockerStages(read('Dockerfile')).at(-1)!.body.filter((i) => i.op === 'CMD').at(-1)!.args);
+  const cases: [string, () => { argv: string[]; env: Record<string, string>; ready: string }][] = [
+    ['the Dockerfile CMD', () => ({ argv: cmdOf(), env: environmentOf(compose().services.api!), ready: 'api listening' })],
+    ['the compose api command', () => ({ argv: argv(compose().services.api!.command), env: environmentOf(compose().services.api!), ready: 'api listening' })],
+    ['the compose worker command', () => ({ argv: argv(compose().services.worker!.command), env: environmentOf(compose().services.worker!), ready: 'worker started' })],
+  ];
+
+  it.each(cases)('%s shuts down gracefully on SIGTERM (exit 0, "shutting down" logged) and leaves no process behind', async (_name, container) => {
+    const { argv: command, env, ready } = container();
+    const defaults = Object.fromEntries(Object.entries(env).map(([k, v]) => [k, composeDefault(v)]));
+    const result = await runUntilStopped({
+      cwd: ROOT,
+      argv: command,
+      env: { ...defaults, REDIS_URL: redis.url, REDIS_KEY_PREFIX: `stop${process.pid}`, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' },
+      ready,
+    });
+    expect(result.leftBehind, 'processes still running after the command exited').toEqual([]);
+    expect(result.signal).toBeNull();
+    expect(result.code).toBe(0);
+    expect(result.messages).toContain('shutting down');
+    expect(result.messages.indexOf('shutting down')).toBeGreaterThan(result.messages.indexOf(ready));
+  }, 60_000);
 });

@@ -141,7 +141,27 @@ describe('GET /metrics from the API', () => {
     expect(res.status).toBe(200);
     const after = await scrape(h);
     expect(sample(after, 'kb_http_requests_total', labels)).toBe(before + 1);
-    expect(sample(after, 'kb_http_request_duration_seconds_count', { method: 'GET', route: '/v1/agents' })).toBe(before + 1);
+    expect(sample(after, 'kb_http_request_duration_seconds_count', labels)).toBe(before + 1);
+  });
+
+  it('labels kb_http_request_duration_seconds by method, route pattern and status', async () => {
+    const ok = { method: 'GET', route: '/v1/agents', status: '200' };
+    const refused = { ...ok, status: '401' };
+    const before = await scrape(h);
+    const count = (exp: Exposition, labels: Record<string, string>) => sample(exp, 'kb_http_request_duration_seconds_count', labels) ?? 0;
+    expect((await h.app.request('/v1/agents', { headers: { 'X-API-Key': key } })).status).toBe(200);
+    expect((await h.app.request('/v1/agents')).status).toBe(401);
+    const unknownKb = `kb_${Date.now().toString(36)}nosuch`;
+    await h.app.request(`/v1/knowledge-bases/${unknownKb}`, { headers: { 'X-API-Key': key } });
+    const after = await scrape(h);
+    expect(count(after, ok)).toBe(count(before, ok) + 1);
+    expect(count(after, refused)).toBe(count(before, refused) + 1);
+    const series = after.samples.filter((s) => s.name.startsWith('kb_http_request_duration_seconds'));
+    expect(series.length).toBeGreaterThan(0);
+    for (const s of series) expect(Object.keys(s.labels)).toEqual(expect.arrayContaining(['method', 'route', 'status']));
+    // The route label is the matched pattern: an id in the path never becomes a label value.
+    expect(series.some((s) => s.labels.route?.includes(unknownKb))).toBe(false);
+    expect(series.some((s) => s.labels.route === '/v1/knowledge-bases/:kbId')).toBe(true);
   });
 
   it('counts a request refused by the key check (401) under the route it was for', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isForbiddenAddress, isMetadataAddress } from '../../worker/address-policy.js';
+import { isAllowedAddress, isForbiddenAddress, isMetadataAddress } from '../../shared/address-policy.js';
 
 describe('isForbiddenAddress', () => {
   it.each([
@@ -74,5 +74,42 @@ describe('isMetadataAddress', () => {
 
   it.each(['127.0.0.1', '10.0.0.1', '93.184.216.34', 'evil.test'])('does not treat %s as metadata', (ip) => {
     expect(isMetadataAddress(ip)).toBe(false);
+  });
+});
+
+describe('isAllowedAddress with private destinations allowed', () => {
+  // 169.254.169.254 embedded in each IPv6 form a translator or relay turns back into IPv4.
+  it.each([
+    ['IPv4-mapped', '::ffff:169.254.169.254'],
+    ['IPv4-compatible', '::a9fe:a9fe'],
+    ['IPv4-translated', '::ffff:0:a9fe:a9fe'],
+    ['well-known NAT64', '64:ff9b::a9fe:a9fe'],
+    ['local-use NAT64, /96 prefix', '64:ff9b:1::a9fe:a9fe'],
+    ['local-use NAT64, /64 prefix', '64:ff9b:1:0:a9:fea9:fe00:0'],
+    ['local-use NAT64, /48 prefix', '64:ff9b:1:a9fe:a9:fe00::'],
+    ['6to4', '2002:a9fe:a9fe::1'],
+    ['Teredo client (inverted)', '2001:0:4136:e378:8000:63bf:5601:5601'],
+    ['Teredo server', '2001:0:a9fe:a9fe::1'],
+    ['NAT64 of the Alibaba metadata address', '64:ff9b::6464:64c8'],
+  ])('refuses the metadata address in its %s form %s', (_form, ip) => {
+    expect(isMetadataAddress(ip)).toBe(true);
+    expect(isAllowedAddress(ip, true)).toBe(false);
+  });
+
+  it.each(['64:ff9b::a00:1', '2002:a00:1::1', '::ffff:0:a00:1'])('allows %s, a translated private address that is not metadata', (ip) => {
+    expect(isAllowedAddress(ip, true)).toBe(true);
+  });
+});
+
+describe('isAllowedAddress with private destinations refused', () => {
+  it.each(['64:ff9b::808:808', '2002:808:808::1', '::808:808', '::ffff:0:808:808'])(
+    'refuses the translation form %s even when it embeds a public address',
+    (ip) => {
+      expect(isAllowedAddress(ip, false)).toBe(false);
+    },
+  );
+
+  it.each(['::ffff:8.8.8.8', '2606:4700:4700::1111', '8.8.8.8'])('allows %s', (ip) => {
+    expect(isAllowedAddress(ip, false)).toBe(true);
   });
 });

@@ -1,0 +1,60 @@
+import type { Agent, Dispatcher } from 'undici';
+import { SourceError } from '../../shared/source-errors.js';
+import { checkSourceUrl } from '../../shared/url-policy.js';
+import { discard, header } from './capped-body.js';
+import { statusError } from './fetch-errors.js';
+
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+
+/** How {@link requestFollowingRedirects} asks and what it follows. */
+export interface RedirectOptions {
+  allowPrivate: boolean;
+  maxRedirects: number;
+  userAgent: string;
+  /** The fetch's total deadline, shared by every hop. */
+  deadline: AbortSignal;
+}
+
+/**
+ * GETs `url` and follows redirects by hand (fetch alone would follow 20,
+ * unchecked): every hop is checked by the URL policy before its request, and
+ * its connection by the agent's guarded connector; more than `maxRedirects`
+ * fails `fetch_failed`. Resolves with the 2xx response and its URL; a non-2xx
+ * final answer fails `http_status`. Each hop's URL is pushed onto `trail` as
+ * it is requested, so an error can name the host it happened at.
+ */
+export async function requestFollowingRedirects(agent: Agent, url: string, opts: RedirectOptions, trail: URL[]) {
+  let current = checkHop(url, opts.allowPrivate, 'the URL');
+  trail.push(current);
+  for (let redirects = 0; ; redirects++) {
+    const res: Dispatcher.ResponseData = await agent.request({
+      origin: current.origin,
+      path: current.pathname + current.search,
+      method: 'GET',
+      headers: { 'user-agent': opts.userAgent, accept: '*/*', 'accept-encoding': 'identity' },
+      signal: opts.deadline,
+    });
+    const location = header(res.headers, 'location');
+    if (REDIRECT_STATUSES.has(res.statusCode) && location !== undefined) {
+      discard(res.body);
+      if (redirects >= opts.maxRedirects) {
+        throw new SourceError('fetch_failed', `too many redirects (more than ${opts.maxRedirects})`, false);
+      }
+      current = checkHop(URL.parse(location, current.href)?.href ?? location, opts.allowPrivate, 'the redirect target');
+      trail.push(current);
+      continue;
+    }
+    if (res.statusCode < 200 || res.statusCode > 299) {
+      discard(res.body);
+      throw statusError(res.statusCode);
+    }
+    return { res, url: current };
+  }
+}
+
+/** Scheme, syntax, host name, port and IP-literal rules of one hop, before any lookup or connection. */
+function checkHop(raw: string, allowPrivate: boolean, what: string): URL {
+  const checked = checkSourceUrl(raw, { allowPrivate });
+  if (!checked.ok) throw new SourceError('fetch_blocked', `${what} is not allowed: it ${checked.message}`, false);
+  return new URL(checked.url);
+}
