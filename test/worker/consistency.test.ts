@@ -87,8 +87,8 @@ describe('idempotent and conditional write-back', () => {
     const job = fakeJob({ workspaceId: 'ws_consistency', kbId, documentId: docs[0]!, run: 1 });
     const running = processor()(job).catch((err: unknown) => err);
     // Wait until the source is claimed, then delete while the fetch hangs: the delete is mid-flight.
-    await waitFor('the source to be claimed', async () => (await h.store.kbs.getSource(kbId, docs[0]!))?.status === 'processing');
-    expect(canary.requests.some((r) => r.path === '/hang')).toBe(true);
+    await waitFor('the hanging fetch to reach the origin', () => canary.requests.some((r) => r.path === '/hang'));
+    expect((await h.store.kbs.getSource(kbId, docs[0]!))?.status).toBe('processing');
     const del = await h.app.request(`/v1/knowledge-bases/${kbId}`, { method: 'DELETE', headers: { 'X-API-Key': key } });
     expect(del.status).toBe(204);
     await running;
