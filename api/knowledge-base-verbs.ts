@@ -1,4 +1,4 @@
-import { ForbiddenError, NotFoundError, OTHER_WORKSPACE } from '../shared/errors.js';
+import { ConflictError, ForbiddenError, NotFoundError, OTHER_WORKSPACE } from '../shared/errors.js';
 import type { SourceQueue } from '../shared/jobs.js';
 import type { Logger } from '../shared/logger.js';
 import type { KnowledgeBase, KnowledgeBaseSummary } from '../shared/schemas/knowledge-base.js';
@@ -86,12 +86,24 @@ export async function updateKnowledgeBase(
 }
 
 /** One source with its extracted text (null until ready). */
-export async function getDocument(deps: KbDeps, workspaceId: string, kbId: string, documentId: string) {
+export async function getDocument(deps: KbDeps, workspaceId: string, kbId: string, documentId: string, format: 'text' | 'markdown' = 'text') {
   await assertOwned(deps, workspaceId, kbId);
   const source = await deps.kbs.getSource(kbId, documentId);
   if (!source) throw new NotFoundError();
-  const text = source.status === 'ready' ? await deps.kbs.getText(kbId, documentId) : null;
-  return { ...publicSource(source), text };
+  const ready = source.status === 'ready';
+  const text = ready ? await deps.kbs.getText(kbId, documentId) : null;
+  if (format === 'text') return { ...publicSource(source), text };
+  const markdown = ready ? await deps.kbs.getMarkdown(kbId, documentId) : null;
+  return { ...publicSource(source), text, markdown };
+}
+
+/** A page of a ready source's chunks; 409 while the source is not ready. */
+export async function getChunks(deps: KbDeps, workspaceId: string, kbId: string, documentId: string, page: number, size: number) {
+  await assertOwned(deps, workspaceId, kbId);
+  const source = await deps.kbs.getSource(kbId, documentId);
+  if (!source) throw new NotFoundError();
+  if (source.status !== 'ready') throw new ConflictError(`the source is ${source.status}; chunks exist once it is ready`);
+  return deps.kbs.chunkPage(kbId, documentId, page, size);
 }
 
 /** Puts a failed source back to pending under a new run and enqueues it. */

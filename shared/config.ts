@@ -33,6 +33,8 @@ const envSchema = z
     EXTRACT_TIMEOUT_MS: int(1000, 600_000).default(60_000),
     EXTRACT_MEMORY_MB: int(64, 16_384).default(1024),
     MAX_TEXT_CHARS: int(1000, 100_000_000).default(5_000_000),
+    CHUNK_MAX_TOKENS: int(16, 8192).default(512),
+    CHUNK_OVERLAP_TOKENS: int(0, 4096).default(0),
     MAX_PDF_PAGES: int(1, 100_000).default(2000),
     DOCX_MAX_UNPACKED_MB: int(1, 16_384).default(256),
     HTML_MAX_DEPTH: int(16, 100_000).default(4096),
@@ -52,6 +54,9 @@ const envSchema = z
     WORKER_MAX_STALLED_COUNT: int(0, 100).default(2),
   })
   .superRefine((env, ctx) => {
+    if (env.CHUNK_OVERLAP_TOKENS >= env.CHUNK_MAX_TOKENS) {
+      ctx.addIssue({ code: 'custom', path: ['CHUNK_OVERLAP_TOKENS'], message: 'must be less than CHUNK_MAX_TOKENS' });
+    }
     if (Boolean(env.BULL_BOARD_USER) !== Boolean(env.BULL_BOARD_PASSWORD)) {
       ctx.addIssue({
         code: 'custom',

@@ -6,6 +6,7 @@ import { newKbId } from '../../shared/ids.js';
 import {
   assertOwned,
   createKnowledgeBase,
+  getChunks,
   getDocument,
   knowledgeBaseView,
   loadOwned,
@@ -15,9 +16,12 @@ import {
   type KbDeps,
 } from '../knowledge-base-verbs.js';
 import { idSchema, pageQuerySchema, toPage } from '../../shared/schemas/common.js';
+import { chunkPageSchema } from '../../shared/schemas/chunk.js';
 import { knowledgeBaseCreateFormSchema, knowledgeBaseUpdateFormSchema } from '../../shared/schemas/source-form.js';
 import {
+  documentQuerySchema,
   documentSchema,
+  markdownDocumentSchema,
   knowledgeBasePageSchema,
   knowledgeBaseSchema,
   sourceSchema,
@@ -170,14 +174,38 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
       method: 'get',
       path: '/knowledge-bases/{kbId}/documents/{documentId}',
       summary: 'Get one document',
-      description: 'One source with its extracted `text` (null until the source is ready).',
+      description:
+        'One source with its extracted `text` (null until the source is ready). With `format=markdown` it also carries `markdown`, the structured extraction (headings, lists, tables) that `text` is derived from.',
       security,
-      request: { params: docParams },
-      responses: { 200: jsonResponse(documentSchema, 'The source and its text'), ...errorResponses(400, 401, 403, 404, 500, 503) },
+      request: { params: docParams, query: documentQuerySchema },
+      responses: {
+        200: jsonResponse(documentSchema.or(markdownDocumentSchema), 'The source and its text (and Markdown with format=markdown)'),
+        ...errorResponses(400, 401, 403, 404, 500, 503),
+      },
     }),
     async (c) => {
       const { kbId, documentId } = c.req.valid('param');
-      return c.json(await getDocument(kb, c.get('principal').workspaceId, kbId, documentId), 200);
+      const { format = 'text' } = c.req.valid('query');
+      return c.json(await getDocument(kb, c.get('principal').workspaceId, kbId, documentId, format), 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/knowledge-bases/{kbId}/documents/{documentId}/chunks',
+      summary: "A page of a document's chunks",
+      description:
+        'The Markdown of a ready source split for retrieval: at headings first, then paragraphs, then sentences, each chunk at most CHUNK_MAX_TOKENS cl100k_base tokens, with its heading path and (PDF) pages. 409 while the source is not ready.',
+      security,
+      request: { params: docParams, query: pageQuerySchema },
+      responses: { 200: jsonResponse(chunkPageSchema, 'A page of chunks'), ...errorResponses(400, 401, 403, 404, 409, 500, 503) },
+    }),
+    async (c) => {
+      const { kbId, documentId } = c.req.valid('param');
+      const { page = 0, size = 20 } = c.req.valid('query');
+      const { items, total } = await getChunks(kb, c.get('principal').workspaceId, kbId, documentId, page, size);
+      return c.json(toPage(items, page, size, total), 200);
     },
   );
 

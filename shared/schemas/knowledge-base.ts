@@ -13,6 +13,13 @@ export const sourceErrorSchema = z
   .object({ code: z.enum(SOURCE_ERROR_CODES), message: z.string() })
   .meta({ id: 'SourceError' });
 
+export const WARNING_CODES = ['garbled_text', 'partial_text', 'truncated'] as const;
+
+export const sourceWarningSchema = z
+  .object({ code: z.enum(WARNING_CODES), message: z.string() })
+  .meta({ id: 'SourceWarning', description: 'Why the text of a ready source may still be doubtful' });
+export type SourceWarning = z.infer<typeof sourceWarningSchema>;
+
 export const sourceSchema = z
   .object({
     documentId: z.string().meta({ example: 'doc_V1StGXR8_Z5jdHi6B-myT' }),
@@ -26,6 +33,11 @@ export const sourceSchema = z
     pageCount: z.number().int().optional().meta({ description: 'Pages, for PDF' }),
     truncated: z.boolean().optional().meta({ description: 'True when the text was cut at the service limit' }),
     error: sourceErrorSchema.optional(),
+    warnings: z
+      .array(sourceWarningSchema)
+      .optional()
+      .meta({ description: 'On a ready source whose text looks doubtful: garbled_text, partial_text, truncated' }),
+    chunkCount: z.number().int().optional().meta({ description: 'Chunks of a ready source (see /chunks)' }),
     createdAt: isoDateTime,
     updatedAt: isoDateTime,
   })
@@ -64,3 +76,15 @@ export const knowledgeBasePageSchema = pageSchema(knowledgeBaseSummarySchema, 'K
 export const documentSchema = sourceSchema
   .extend({ text: z.string().nullable().meta({ description: 'Extracted text; null until the source is ready' }) })
   .meta({ id: 'Document' });
+
+export const markdownDocumentSchema = documentSchema
+  .extend({ markdown: z.string().nullable().meta({ description: 'The extraction as Markdown; null until the source is ready' }) })
+  .meta({ id: 'MarkdownDocument' });
+
+/** `format` of GET document: `text` (default) or `markdown`. */
+export const documentQuerySchema = z.object({
+  format: z
+    .enum(['text', 'markdown'], { error: 'must be text or markdown' })
+    .optional()
+    .meta({ description: '`markdown` adds the `markdown` field; `text` (the default) leaves the document as it is' }),
+});

@@ -12,9 +12,9 @@ import type { Redis } from 'ioredis';
 export const COMMANDS = {
   kbCommitSources: { file: 'commitSources', keys: 3 },
   kbDeleteKb: { file: 'deleteKb', keys: 3 },
-  kbDeleteDoc: { file: 'deleteDoc', keys: 6 },
+  kbDeleteDoc: { file: 'deleteDoc', keys: 8 },
   kbStartDoc: { file: 'startDoc', keys: 3 },
-  kbFinishDoc: { file: 'finishDoc', keys: 5 },
+  kbFinishDoc: { file: 'finishDoc', keys: 7 },
   kbRetryDoc: { file: 'retryDoc', keys: 4 },
   kbUnmarkActive: { file: 'unmarkActive', keys: 1 },
   catalogImport: { file: 'importCatalog', keys: 2 },

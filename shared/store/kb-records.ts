@@ -1,5 +1,6 @@
+import type { StoredChunk } from '../schemas/chunk.js';
 import type { SourceErrorCode } from '../source-errors.js';
-import type { KbStatus, Source, SourceCounts, SourceStatus, SourceType } from '../schemas/knowledge-base.js';
+import type { KbStatus, Source, SourceCounts, SourceStatus, SourceType, SourceWarning } from '../schemas/knowledge-base.js';
 
 /** A source as stored: the public fields plus what the worker needs. */
 export interface StoredSource extends Source {
@@ -35,7 +36,12 @@ export interface KbMeta {
 export type SourceOutcome =
   | {
       status: 'ready';
+      /** Plain text, derived from the Markdown (the API's `text`). */
       text: string;
+      /** The canonical extraction; a text source has none beyond its text. */
+      markdown?: string;
+      chunks?: StoredChunk[];
+      warnings?: SourceWarning[];
       title?: string;
       mimeType?: string;
       sizeBytes?: number;
@@ -94,6 +100,8 @@ export function parseSource(h: Record<string, string>): StoredSource | null {
   if (h.pageCount) s.pageCount = Number(h.pageCount);
   if (h.truncated === '1') s.truncated = true;
   if (h.error) s.error = JSON.parse(h.error) as Source['error'];
+  if (h.warnings) s.warnings = JSON.parse(h.warnings) as SourceWarning[];
+  if (h.chunkCount) s.chunkCount = Number(h.chunkCount);
   if (h.filename) s.filename = h.filename;
   if (h.declaredType) s.declaredType = h.declaredType;
   return s;
@@ -134,6 +142,8 @@ export function outcomeFields(o: SourceOutcome): Record<string, string> {
     if (o.title) f.title = o.title;
     if (o.pageCount !== undefined) f.pageCount = String(o.pageCount);
     f.truncated = o.truncated ? '1' : '0';
+    f.warnings = o.warnings && o.warnings.length > 0 ? JSON.stringify(o.warnings) : '';
+    f.chunkCount = String(o.chunks?.length ?? 0);
   } else {
     f.error = JSON.stringify(o.error);
   }

@@ -11,6 +11,7 @@ import {
   type SourceOutcome,
   type StoredSource,
 } from './kb-records.js';
+import type { Chunk, StoredChunk } from '../schemas/chunk.js';
 import { withCommands, type StoreRedis } from './commands.js';
 
 /** The result of a worker transition: `ok`, or why nothing was written. */
@@ -127,7 +128,17 @@ export class KbStore {
   /** Deletes a knowledge base, its sources, texts and staged bytes. */
   async delete(workspaceId: string, kbId: string): Promise<void> {
     const k = this.keys;
-    const [res] = await this.redis.kbDeleteKb(k.kb(kbId), k.docs(kbId), k.active(kbId), workspaceId, k.docPrefix(kbId), k.textPrefix(kbId), k.blobPrefix(kbId));
+    const [res] = await this.redis.kbDeleteKb(
+      k.kb(kbId),
+      k.docs(kbId),
+      k.active(kbId),
+      workspaceId,
+      k.docPrefix(kbId),
+      k.textPrefix(kbId),
+      k.blobPrefix(kbId),
+      k.markdownPrefix(kbId),
+      k.chunksPrefix(kbId),
+    );
     this.throwFor(res);
     await this.redis.zrem(this.keys.workspaceKbs(workspaceId), kbId);
   }
@@ -149,6 +160,8 @@ export class KbStore {
       k.doc(kbId, documentId),
       k.text(kbId, documentId),
       k.blob(kbId, documentId),
+      k.markdown(kbId, documentId),
+      k.chunks(kbId, documentId),
       workspaceId,
       documentId,
       now,
@@ -178,22 +191,50 @@ export class KbStore {
   async finishSource(kbId: string, documentId: string, run: number, outcome: SourceOutcome, now: string): Promise<TransitionResult> {
     const k = this.keys;
     const keepBlob = outcome.status === 'failed' && outcome.keepBlob ? '1' : '0';
-    const text = outcome.status === 'ready' ? outcome.text : '';
+    const ready = outcome.status === 'ready' ? outcome : undefined;
+    const chunks = JSON.stringify((ready?.chunks ?? []).map((c) => JSON.stringify(c)));
     const [res] = await this.redis.kbFinishDoc(
       k.kb(kbId),
       k.doc(kbId, documentId),
       k.active(kbId),
       k.text(kbId, documentId),
       k.blob(kbId, documentId),
+      k.markdown(kbId, documentId),
+      k.chunks(kbId, documentId),
       String(run),
       now,
       outcome.status,
       JSON.stringify(outcomeFields(outcome)),
-      text,
+      ready?.text ?? '',
       keepBlob,
       documentId,
+      ready?.markdown ?? ready?.text ?? '',
+      chunks,
     );
     return res as TransitionResult;
+  }
+
+  /** The extraction as Markdown (sources written before Markdown was kept have only their text). */
+  async getMarkdown(kbId: string, documentId: string): Promise<string | null> {
+    const [md, text] = await this.redis.mget(this.keys.markdown(kbId, documentId), this.keys.text(kbId, documentId));
+    return md ?? text ?? null;
+  }
+
+  /** A page of a source's chunks with their text, read from the Markdown by byte range. */
+  async chunkPage(kbId: string, documentId: string, page: number, size: number): Promise<{ items: Chunk[]; total: number }> {
+    const key = this.keys.chunks(kbId, documentId);
+    const start = page * size;
+    const [total, rows] = await Promise.all([
+      this.redis.llen(key),
+      start > Number.MAX_SAFE_INTEGER - size ? Promise.resolve([]) : this.redis.lrange(key, start, start + size - 1),
+    ]);
+    const entries = rows.map((r) => JSON.parse(r) as StoredChunk);
+    const pipe = this.redis.pipeline();
+    const mdKey = this.keys.markdown(kbId, documentId);
+    for (const e of entries) pipe.getrangeBuffer(mdKey, e.byteStart, e.byteEnd - 1);
+    const texts = entries.length > 0 ? ((await pipe.exec()) ?? []) : [];
+    const items = entries.map(({ byteStart: _s, byteEnd: _e, ...c }, i) => ({ ...c, text: (texts[i]?.[1] as Buffer | undefined)?.toString('utf8') ?? '' }));
+    return { items, total };
   }
 
   async readBlob(kbId: string, documentId: string): Promise<Buffer | null> {

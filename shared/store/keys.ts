@@ -36,6 +36,20 @@ export class KeySpace {
   blobPrefix(kbId: string): string {
     return `${this.kbTag(kbId)}:blob:`;
   }
+  /** A source's extraction as Markdown. */
+  markdown(kbId: string, documentId: string): string {
+    return this.markdownPrefix(kbId) + documentId;
+  }
+  markdownPrefix(kbId: string): string {
+    return `${this.kbTag(kbId)}:md:`;
+  }
+  /** A source's chunks: a list of JSON entries with their place in the Markdown. */
+  chunks(kbId: string, documentId: string): string {
+    return this.chunksPrefix(kbId) + documentId;
+  }
+  chunksPrefix(kbId: string): string {
+    return `${this.kbTag(kbId)}:chunks:`;
+  }
   /** A knowledge base's pending and processing sources, scored by when they entered that state (ms). */
   active(kbId: string): string {
     return `${this.kbTag(kbId)}:active`;

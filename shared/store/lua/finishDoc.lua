@@ -4,10 +4,11 @@
 
   Input:
     KEYS[1] meta hash   KEYS[2] source hash   KEYS[3] active sorted set
-    KEYS[4] text   KEYS[5] blob
+    KEYS[4] text   KEYS[5] blob   KEYS[6] Markdown   KEYS[7] chunk list
     ARGV[1] run   ARGV[2] now (ISO)   ARGV[3] status: 'ready' | 'failed'
     ARGV[4] JSON of the source fields to set   ARGV[5] text (ready only)
     ARGV[6] '1' keeps the blob for a later retry   ARGV[7] document id
+    ARGV[8] Markdown (ready only)   ARGV[9] JSON array of chunk entries, each a JSON string (ready only)
 
   Output: {'ok'} | {'gone'} | {'stale'} | {'ready'} | {'failed'}
 ]]
@@ -19,10 +20,15 @@ if not st then return {refused} end
 redis.call('HDEL', KEYS[2], 'error')
 hsetTable(KEYS[2], cjson.decode(ARGV[4]))
 redis.call('HSET', KEYS[2], 'status', ARGV[3], 'updatedAt', ARGV[2])
+redis.call('DEL', KEYS[4], KEYS[6], KEYS[7])
 if ARGV[3] == 'ready' then
   redis.call('SET', KEYS[4], ARGV[5])
-else
-  redis.call('DEL', KEYS[4])
+  redis.call('SET', KEYS[6], ARGV[8])
+  local chunks = cjson.decode(ARGV[9])
+  -- RPUSH in slices: unpack() of a very long list would overflow the Lua stack.
+  for i = 1, #chunks, 500 do
+    redis.call('RPUSH', KEYS[7], unpack(chunks, i, math.min(i + 499, #chunks)))
+  end
 end
 if ARGV[6] ~= '1' then redis.call('DEL', KEYS[5]) end
 redis.call('ZREM', KEYS[3], ARGV[7])
