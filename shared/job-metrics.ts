@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis.js';
 import { FORMAT_MIME } from './formats.js';
 
 /** Extraction-time histogram buckets, seconds. */
@@ -32,7 +32,7 @@ export function formatLabel(mimeType: string | undefined): string {
  * Counts a finished job in Redis, so the API's /metrics shows the whole
  * deployment however many worker replicas run.
  */
-export async function recordOutcome(redis: Redis, prefix: string, o: JobOutcome): Promise<void> {
+export async function recordOutcome(redis: RedisClient, prefix: string, o: JobOutcome): Promise<void> {
   const tx = redis.multi().hincrby(jobsKey(prefix), `${o.type}|${o.status}|${o.code ?? ''}`, 1);
   if (o.status === 'ready') {
     const f = formatLabel(o.mimeType);
@@ -45,7 +45,7 @@ export async function recordOutcome(redis: Redis, prefix: string, o: JobOutcome)
   await tx.exec();
 }
 
-export async function readJobMetrics(redis: Redis, prefix: string): Promise<JobMetrics> {
+export async function readJobMetrics(redis: RedisClient, prefix: string): Promise<JobMetrics> {
   const [jobs, extract] = await Promise.all([redis.hgetall(jobsKey(prefix)), redis.hgetall(extractKey(prefix))]);
   const out: JobMetrics = { jobs: [], extract: [] };
   for (const [field, count] of Object.entries(jobs)) {

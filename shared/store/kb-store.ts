@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis.js';
 import { ConflictError, ForbiddenError, NotFoundError, OTHER_WORKSPACE } from '../errors.js';
 import type { KeySpace } from './keys.js';
 import {
@@ -32,7 +32,7 @@ export class KbStore {
   private readonly redis: StoreRedis;
 
   constructor(
-    redis: Redis,
+    redis: RedisClient,
     readonly keys: KeySpace,
     private readonly opts: KbStoreOptions,
   ) {
@@ -73,13 +73,13 @@ export class KbStore {
       this.redis.zcard(index),
       start > Number.MAX_SAFE_INTEGER - size ? Promise.resolve([]) : this.redis.zrevrange(index, start, start + size - 1),
     ]);
-    const pipe = this.redis.pipeline();
-    for (const id of ids) pipe.hgetall(this.keys.kb(id));
-    const rows = ids.length > 0 ? ((await pipe.exec()) ?? []) : [];
+    // One command per knowledge base, not one pipeline: each has its own hash slot, and on
+    // a cluster a pipeline must stay in one. ioredis still sends them without waiting.
+    const rows = await Promise.all(ids.map((id) => this.redis.hgetall(this.keys.kb(id))));
     const items: KbMeta[] = [];
     const dangling: string[] = [];
-    rows.forEach(([, h], i) => {
-      const meta = parseMeta(h as Record<string, string>);
+    rows.forEach((h, i) => {
+      const meta = parseMeta(h);
       if (meta) items.push(meta);
       else dangling.push(ids[i]!);
     });
@@ -267,8 +267,9 @@ export class KbStore {
     if (active.length === 0) return false;
     const pipe = this.redis.pipeline();
     for (const s of active) pipe.zadd(this.keys.active(kbId), 'NX', Date.parse(s.updatedAt), s.documentId);
-    pipe.zadd(this.keys.activeKbs(), Date.now(), kbId);
     await pipe.exec();
+    // The index has its own hash slot, so it is not part of the pipeline above.
+    await this.redis.zadd(this.keys.activeKbs(), Date.now(), kbId);
     return true;
   }
 
