@@ -32,7 +32,8 @@ export async function createHarness(env: Record<string, string> = {}): Promise<H
   const prefix = `t${randomBytes(5).toString('hex')}`;
   // Tests poll freely, so the per-key rate limit is off unless a test sets it.
   const cluster = inject('redisClusterNodes');
-  const target = cluster ? { REDIS_CLUSTER_NODES: cluster } : { REDIS_URL: inject('redisUrl') };
+  // A test that brings its own Redis (REDIS_URL in env) gets exactly that one.
+  const target = env.REDIS_URL ? {} : cluster ? { REDIS_CLUSTER_NODES: cluster } : { REDIS_URL: inject('redisUrl') };
   const config = loadConfig({ ...target, REDIS_KEY_PREFIX: prefix, LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '0', ...env });
   const redis = createRedis(config, 'api');
   await connectRedis(redis);
