@@ -13,7 +13,7 @@ export interface RedisClusterHandle {
   seeds: string;
   nodes: ClusterNode[];
   servers: RedisServerHandle[];
-  /** The current master and replica ports, from CLUSTER NODES. */
+  /** The current master and replica ports, from CLUSTER SLOTS. */
   topology(): Promise<{ masters: number[]; replicasOf: Map<number, number[]> }>;
   stop(): Promise<void>;
 }
@@ -45,27 +45,14 @@ async function clusterOk(port: number, nodeCount: number): Promise<boolean> {
   }
 }
 
-/** Parses CLUSTER NODES into master ports and the replicas of each. */
+/** Master ports from CLUSTER SLOTS as one node sees them, with the replicas of each. */
 export async function readTopology(port: number): Promise<{ masters: number[]; replicasOf: Map<number, number[]> }> {
   const r = new Redis({ port, host: '127.0.0.1', maxRetriesPerRequest: 1 });
   try {
-    const rows = ((await r.cluster('NODES')) as string)
-      .trim()
-      .split('\n')
-      .map((line) => line.split(' '));
-    const portOf = new Map(rows.map((f) => [f[0]!, Number(f[1]!.split('@')[0]!.split(':').pop())]));
-    const masters: number[] = [];
+    const ranges = await r.cluster('SLOTS');
     const replicasOf = new Map<number, number[]>();
-    for (const f of rows) {
-      const flags = f[2]!.split(',');
-      if (flags.includes('fail') || flags.includes('fail?')) continue;
-      if (flags.includes('master')) masters.push(portOf.get(f[0]!)!);
-      else if (flags.includes('slave')) {
-        const master = portOf.get(f[3]!)!;
-        replicasOf.set(master, [...(replicasOf.get(master) ?? []), portOf.get(f[0]!)!]);
-      }
-    }
-    return { masters: masters.sort((a, b) => a - b), replicasOf };
+    for (const [, , master, ...replicas] of ranges) if (master) replicasOf.set(master[1], replicas.map((n) => n[1]));
+    return { masters: [...replicasOf.keys()].sort((a, b) => a - b), replicasOf };
   } finally {
     r.disconnect();
   }
@@ -103,6 +90,14 @@ export async function startRedisCluster(opts: { masters?: number; replicasPerMas
       '--cluster-yes',
     ]);
     for (const n of nodes) await waitFor(`the cluster to be ok on port ${n.port}`, () => clusterOk(n.port, total), { timeoutMs: 30_000 });
+    await waitFor(
+      `${masterCount} masters with ${replicas} replicas each`,
+      async () => {
+        const t = await readTopology(nodes[0]!.port);
+        return t.masters.length === masterCount && [...t.replicasOf.values()].every((r) => r.length === replicas);
+      },
+      { timeoutMs: 30_000 },
+    );
     return {
       seeds: nodes.map((n) => `${n.host}:${n.port}`).join(','),
       nodes,
