@@ -1,3 +1,5 @@
+import { execFile, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../shared/config.js';
 import { createLogger } from '../../shared/logger.js';
@@ -6,6 +8,18 @@ import { assertNoEviction } from '../../shared/runtime.js';
 import { UploadGate } from '../../api/upload-gate.js';
 import { startRedisCluster, type RedisClusterHandle } from '../helpers/redis-cluster.js';
 import { deleteKeys } from '../helpers/redis-server.js';
+import { waitFor } from '../helpers/wait.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+/** Runs the admin CLI and resolves with its exit code and output. */
+function admin(env: Record<string, string>, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, ['--import', 'tsx', 'bin/admin.ts', ...args], { cwd: root, env: { ...process.env, ...env } }, (err, stdout, stderr) =>
+      resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr }),
+    );
+  });
+}
 
 /** Checks that need a cluster of their own: they change one master's settings. */
 describe('on a Redis Cluster of three masters', () => {
@@ -62,6 +76,47 @@ describe('on a Redis Cluster of three masters', () => {
       await expect(fresh.admit('k1')).rejects.toThrow(/nearly full/);
     } finally {
       await last.config('SET', 'maxmemory', '0');
+    }
+  });
+
+  it('runs npm start and the admin CLI on the cluster: a key, a knowledge base, a ready source', async () => {
+    const env = { REDIS_CLUSTER_NODES: cluster.seeds, REDIS_KEY_PREFIX: `${prefix}s`, REDIS_URL: '' };
+    const made = await admin(env, ['create-key', '--workspace', 'ws_cluster']);
+    expect(made.code, made.stderr).toBe(0);
+    const apiKey = made.stdout.trim().split('\n').at(-1)!;
+    const child = spawn(process.execPath, ['--import', 'tsx', 'bin/start.ts'], {
+      cwd: root,
+      env: { ...process.env, ...env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    try {
+      await new Promise<void>((resolve, reject) => {
+        child.stdout.on('data', () => output.includes('kb-ingest is up') && resolve());
+        child.once('exit', (code) => reject(new Error(`start exited with ${code}:\n${output}`)));
+      });
+      expect(output).toContain(`Redis at cluster ${cluster.seeds}`);
+      expect(output).not.toContain('private redis-server');
+      const base = /http:\/\/127\.0\.0\.1:(\d+)/.exec(output)![0];
+      const form = new FormData();
+      form.set('knowledge_base_name', 'on a cluster');
+      form.set('knowledge_base_texts', JSON.stringify(['Text stored on a cluster.']));
+      const created = await fetch(`${base}/v1/knowledge-bases`, { method: 'POST', body: form, headers: { 'X-API-Key': apiKey } });
+      expect(created.status).toBe(201);
+      const { kbId } = (await created.json()) as { kbId: string };
+      await waitFor('the source to be ready', async () => {
+        const res = await fetch(`${base}/v1/knowledge-bases/${kbId}`, { headers: { 'X-API-Key': apiKey } });
+        const body = (await res.json()) as { files: { status: string }[] };
+        return body.files[0]?.status === 'ready';
+      });
+      const listed = await admin(env, ['list-keys', '--workspace', 'ws_cluster']);
+      expect(listed.stdout).toContain('"revoked":false');
+    } finally {
+      child.kill('SIGTERM');
+      await exited;
     }
   });
 });
