@@ -14,6 +14,12 @@ import {
 import type { Chunk, StoredChunk } from '../schemas/chunk.js';
 import { withCommands, type StoreRedis } from './commands.js';
 
+/**
+ * How long a failed file's bytes stay for a retry, at most: a retry that helps
+ * comes soon after the failure, not a week later.
+ */
+export const KEPT_BYTES_TTL_SECONDS = 86_400;
+
 /** The result of a worker transition: `ok`, or why nothing was written. */
 export type TransitionResult = 'ok' | 'gone' | 'stale' | 'ready' | 'failed';
 
@@ -190,7 +196,7 @@ export class KbStore {
   /** Worker: records the outcome once; a duplicate or stale run writes nothing. */
   async finishSource(kbId: string, documentId: string, run: number, outcome: SourceOutcome, now: string): Promise<TransitionResult> {
     const k = this.keys;
-    const keepBlob = outcome.status === 'failed' && outcome.keepBlob ? '1' : '0';
+    const keepBlobSeconds = outcome.status === 'failed' && outcome.keepBlob ? String(KEPT_BYTES_TTL_SECONDS) : '0';
     const ready = outcome.status === 'ready' ? outcome : undefined;
     const chunks = JSON.stringify((ready?.chunks ?? []).map((c) => JSON.stringify(c)));
     const [res] = await this.redis.kbFinishDoc(
@@ -206,7 +212,7 @@ export class KbStore {
       outcome.status,
       JSON.stringify(outcomeFields(outcome)),
       ready?.text ?? '',
-      keepBlob,
+      keepBlobSeconds,
       documentId,
       ready?.markdown ?? ready?.text ?? '',
       chunks,
