@@ -1,7 +1,7 @@
 import { ConflictError, ForbiddenError, NotFoundError, OTHER_WORKSPACE } from '../shared/errors.js';
 import type { SourceQueue } from '../shared/jobs.js';
 import type { Logger } from '../shared/logger.js';
-import type { KnowledgeBase, KnowledgeBaseSummary } from '../shared/schemas/knowledge-base.js';
+import type { KnowledgeBase, KnowledgeBaseSummary, SourceStatus } from '../shared/schemas/knowledge-base.js';
 import { kbStatus, publicSource, type KbMeta, type NewSource, type StoredSource } from '../shared/store/kb-records.js';
 import type { KbStore } from '../shared/store/kb-store.js';
 
@@ -38,11 +38,24 @@ export async function loadOwned(deps: KbDeps, workspaceId: string, kbId: string)
   return found;
 }
 
-/** Checks existence and ownership without reading the sources. */
-export async function assertOwned(deps: KbDeps, workspaceId: string, kbId: string): Promise<void> {
+/** Checks existence and ownership without reading the sources; returns the meta. */
+export async function assertOwned(deps: KbDeps, workspaceId: string, kbId: string): Promise<KbMeta> {
   const meta = await deps.kbs.getMeta(kbId);
   if (!meta) throw new NotFoundError();
   if (meta.workspaceId !== workspaceId) throw new ForbiddenError(OTHER_WORKSPACE);
+  return meta;
+}
+
+/** A knowledge base as answered, with the revision it was read at (its ETag). */
+export interface KbSnapshot {
+  view: KnowledgeBase;
+  rev: number;
+}
+
+/** Reads a knowledge base the workspace owns as the API answers it. */
+export async function readKnowledgeBase(deps: KbDeps, workspaceId: string, kbId: string): Promise<KbSnapshot> {
+  const { meta, sources } = await loadOwned(deps, workspaceId, kbId);
+  return { view: knowledgeBaseView(meta, sources), rev: meta.rev };
 }
 
 /**
@@ -64,25 +77,27 @@ export async function createKnowledgeBase(
   kbId: string,
   name: string,
   sources: NewSource[],
-): Promise<KnowledgeBase> {
+): Promise<KbSnapshot> {
   await deps.kbs.create(workspaceId, kbId, name, sources, nowIso(deps));
   await enqueueNew(deps, workspaceId, kbId, sources);
-  const { meta, sources: stored } = await loadOwned(deps, workspaceId, kbId);
-  return knowledgeBaseView(meta, stored);
+  return readKnowledgeBase(deps, workspaceId, kbId);
 }
 
-/** Renames and/or appends sources in one atomic step, then enqueues them. */
+/**
+ * Renames and/or appends sources in one atomic step (only at revision
+ * `ifRev` when given), then enqueues them.
+ */
 export async function updateKnowledgeBase(
   deps: KbDeps,
   workspaceId: string,
   kbId: string,
   name: string | undefined,
   sources: NewSource[],
-): Promise<KnowledgeBase> {
-  await deps.kbs.addSources(workspaceId, kbId, name, sources, nowIso(deps));
+  ifRev?: number,
+): Promise<KbSnapshot> {
+  await deps.kbs.addSources(workspaceId, kbId, name, sources, nowIso(deps), ifRev);
   await enqueueNew(deps, workspaceId, kbId, sources);
-  const { meta, sources: stored } = await loadOwned(deps, workspaceId, kbId);
-  return knowledgeBaseView(meta, stored);
+  return readKnowledgeBase(deps, workspaceId, kbId);
 }
 
 /** One source with its extracted text (null until ready). */
@@ -95,6 +110,13 @@ export async function getDocument(deps: KbDeps, workspaceId: string, kbId: strin
   if (format === 'text') return { ...publicSource(source), text };
   const markdown = ready ? await deps.kbs.getMarkdown(kbId, documentId) : null;
   return { ...publicSource(source), text, markdown };
+}
+
+/** A page of a knowledge base's sources (without text), optionally of one status. */
+export async function listDocuments(deps: KbDeps, workspaceId: string, kbId: string, page: number, size: number, status?: SourceStatus) {
+  await assertOwned(deps, workspaceId, kbId);
+  const { items, total } = await deps.kbs.listSources(kbId, page, size, status);
+  return { items: items.map(publicSource), total };
 }
 
 /** A page of a ready source's chunks; 409 while the source is not ready. */

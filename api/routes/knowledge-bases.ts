@@ -7,9 +7,9 @@ import {
   assertOwned,
   createKnowledgeBase,
   getChunks,
+  listDocuments,
   getDocument,
-  knowledgeBaseView,
-  loadOwned,
+  readKnowledgeBase,
   retryDocument,
   summaryView,
   updateKnowledgeBase,
@@ -24,12 +24,15 @@ import {
   markdownDocumentSchema,
   knowledgeBasePageSchema,
   knowledgeBaseSchema,
+  sourceListQuerySchema,
+  sourcePageSchema,
   sourceSchema,
 } from '../../shared/schemas/knowledge-base.js';
 import type { Stage } from '../../shared/store/stage-store.js';
 import type { AppEnv } from '../context.js';
 import type { AppDeps } from '../deps.js';
 import { zodFieldErrors } from '../errors.js';
+import { etagOf, notModified, requiredRevision } from '../etag.js';
 import { parseMultipart, type FormLimits } from '../multipart.js';
 import { UploadGate } from '../upload-gate.js';
 import { createRouter, errorResponses, jsonResponse, security } from '../router.js';
@@ -114,8 +117,8 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
   app.post('/knowledge-bases', async (c) => {
     const ws = c.get('principal').workspaceId;
     const kbId = newKbId();
-    const view = await withForm(c, kbId, true, (form) => createKnowledgeBase(kb, ws, kbId, form.name!, form.sources));
-    return c.json(view, 201, { Location: `/v1/knowledge-bases/${kbId}` });
+    const { view, rev } = await withForm(c, kbId, true, (form) => createKnowledgeBase(kb, ws, kbId, form.name!, form.sources));
+    return c.json(view, 201, { Location: `/v1/knowledge-bases/${kbId}`, ETag: etagOf(rev) });
   });
 
   app.openapi(
@@ -123,13 +126,21 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
       method: 'get',
       path: '/knowledge-bases/{kbId}',
       summary: 'Get knowledge base',
+      description:
+        'The knowledge base with its sources. The `ETag` names its revision: send it back in `If-Match` on PATCH to change it only if nothing changed meanwhile, or in `If-None-Match` here to get 304 while nothing did.',
       security,
       request: { params: kbParams },
-      responses: { 200: jsonResponse(knowledgeBaseSchema, 'The knowledge base with its sources'), ...errorResponses(400, 401, 403, 404, 500, 503) },
+      responses: {
+        200: jsonResponse(knowledgeBaseSchema, 'The knowledge base with its sources'),
+        304: { description: 'Not modified since the ETag in If-None-Match' },
+        ...errorResponses(400, 401, 403, 404, 500, 503),
+      },
     }),
     async (c) => {
-      const { meta, sources } = await loadOwned(kb, c.get('principal').workspaceId, c.req.valid('param').kbId);
-      return c.json(knowledgeBaseView(meta, sources), 200);
+      const { view, rev } = await readKnowledgeBase(kb, c.get('principal').workspaceId, c.req.valid('param').kbId);
+      c.header('ETag', etagOf(rev));
+      if (notModified(c.req.header('if-none-match'), rev)) return c.body(null, 304);
+      return c.json(view, 200);
     },
   );
 
@@ -138,19 +149,25 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
     path: '/knowledge-bases/{kbId}',
     summary: 'Update knowledge base',
     description:
-      'Adds sources and/or renames, all or nothing: after a 400, 413 or 415 the knowledge base is exactly as it was.',
+      'Adds sources and/or renames, all or nothing: after a 400, 413 or 415 the knowledge base is exactly as it was. With `If-Match: <ETag>` it changes the knowledge base only at that revision (412 otherwise).',
     security,
-    request: { params: kbParams, body: formBody(knowledgeBaseUpdateFormSchema) },
-    responses: { 200: jsonResponse(knowledgeBaseSchema, 'The updated knowledge base'), ...errorResponses(400, 401, 403, 404, 408, 413, 415, 500, 503) },
+    request: {
+      params: kbParams,
+      headers: z.object({ 'if-match': z.string().optional().meta({ description: 'An ETag from GET; 412 when the knowledge base has changed since' }) }),
+      body: formBody(knowledgeBaseUpdateFormSchema),
+    },
+    responses: { 200: jsonResponse(knowledgeBaseSchema, 'The updated knowledge base'), ...errorResponses(400, 401, 403, 404, 408, 412, 413, 415, 500, 503) },
   });
   app.patch('/knowledge-bases/:kbId', async (c) => {
     const params = kbParams.safeParse(c.req.param());
     if (!params.success) throw new ValidationError(zodFieldErrors(params.error));
     const { kbId } = params.data;
     const ws = c.get('principal').workspaceId;
-    await assertOwned(kb, ws, kbId);
-    const view = await withForm(c, kbId, false, (form) => updateKnowledgeBase(kb, ws, kbId, form.name, form.sources));
-    return c.json(view, 200);
+    const meta = await assertOwned(kb, ws, kbId);
+    // Checked before the body is read, so a stale upload fails at once; the commit checks again atomically.
+    const ifRev = requiredRevision(c.req.header('if-match'), meta.rev);
+    const { view, rev } = await withForm(c, kbId, false, (form) => updateKnowledgeBase(kb, ws, kbId, form.name, form.sources, ifRev));
+    return c.json(view, 200, { ETag: etagOf(rev) });
   });
 
   app.openapi(
@@ -187,6 +204,23 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
       const { kbId, documentId } = c.req.valid('param');
       const { format = 'text' } = c.req.valid('query');
       return c.json(await getDocument(kb, c.get('principal').workspaceId, kbId, documentId, format), 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/knowledge-bases/{kbId}/documents',
+      summary: "A page of a knowledge base's sources",
+      description: 'Sources in order, without their text, optionally only those with one `status`; for knowledge bases with many sources.',
+      security,
+      request: { params: kbParams, query: pageQuerySchema.extend(sourceListQuerySchema.shape) },
+      responses: { 200: jsonResponse(sourcePageSchema, 'A page of sources'), ...errorResponses(400, 401, 403, 404, 500, 503) },
+    }),
+    async (c) => {
+      const { page = 0, size = 20, status } = c.req.valid('query');
+      const { items, total } = await listDocuments(kb, c.get('principal').workspaceId, c.req.valid('param').kbId, page, size, status);
+      return c.json(toPage(items, page, size, total), 200);
     },
   );
 

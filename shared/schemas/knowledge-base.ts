@@ -81,6 +81,16 @@ export const markdownDocumentSchema = documentSchema
   .extend({ markdown: z.string().nullable().meta({ description: 'The extraction as Markdown; null until the source is ready' }) })
   .meta({ id: 'MarkdownDocument' });
 
+export const sourcePageSchema = pageSchema(sourceSchema, 'SourcePage');
+
+/** `status` filter of the source list. */
+export const sourceListQuerySchema = z.object({
+  status: z
+    .enum(SOURCE_STATUSES, { error: `must be one of ${SOURCE_STATUSES.join(', ')}` })
+    .optional()
+    .meta({ description: 'Only sources with this status' }),
+});
+
 /** `format` of GET document: `text` (default) or `markdown`. */
 export const documentQuerySchema = z.object({
   format: z

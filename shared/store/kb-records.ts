@@ -30,6 +30,8 @@ export interface KbMeta {
   createdAt: string;
   updatedAt: string;
   sourceCounts: SourceCounts;
+  /** Revision, raised by every change of the knowledge base or of one of its sources (the ETag). */
+  rev: number;
 }
 
 /** What the worker writes back when a source is done. */
@@ -67,6 +69,7 @@ export function parseMeta(h: Record<string, string>): KbMeta | null {
     name: h.name ?? '',
     createdAt: h.createdAt ?? '',
     updatedAt: h.updatedAt ?? h.createdAt ?? '',
+    rev: num(h.rev) ?? 0,
     sourceCounts: {
       pending: Math.max(0, num(h['n:pending']) ?? 0),
       processing: Math.max(0, num(h['n:processing']) ?? 0),

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { ConflictError, ForbiddenError, NotFoundError, OTHER_WORKSPACE } from '../errors.js';
+import { ConflictError, ForbiddenError, NotFoundError, OTHER_WORKSPACE, PreconditionFailedError } from '../errors.js';
 import type { KeySpace } from './keys.js';
 import {
   newSourceFields,
@@ -12,7 +12,11 @@ import {
   type StoredSource,
 } from './kb-records.js';
 import type { Chunk, StoredChunk } from '../schemas/chunk.js';
+import type { SourceStatus } from '../schemas/knowledge-base.js';
 import { withCommands, type StoreRedis } from './commands.js';
+
+/** Source ids read per round trip when a list is filtered by status. */
+const LIST_SLICE = 500;
 
 /** The result of a worker transition: `ok`, or why nothing was written. */
 export type TransitionResult = 'ok' | 'gone' | 'stale' | 'ready' | 'failed';
@@ -55,14 +59,7 @@ export class KbStore {
     if (idsRes[0]) throw idsRes[0];
     const meta = parseMeta(metaRes[1]);
     if (!meta) return null;
-    const ids = idsRes[1];
-    const pipe = this.redis.pipeline();
-    for (const id of ids) pipe.hgetall(this.keys.doc(kbId, id));
-    const rows = ids.length > 0 ? ((await pipe.exec()) ?? []) : [];
-    const sources = rows
-      .map(([, h]) => parseSource(h as Record<string, string>))
-      .filter((s): s is StoredSource => s !== null);
-    return { meta, sources };
+    return { meta, sources: await this.readSources(kbId, idsRes[1]) };
   }
 
   /** A page of a workspace's knowledge bases, newest first. */
@@ -97,12 +94,17 @@ export class KbStore {
     }
   }
 
-  /** Appends sources and optionally renames, atomically; checks ownership. */
-  async addSources(workspaceId: string, kbId: string, name: string | undefined, sources: NewSource[], now: string): Promise<void> {
+  /**
+   * Appends sources and optionally renames, atomically; checks ownership, and
+   * with `ifRev` changes nothing unless the knowledge base is at that revision.
+   */
+  async addSources(workspaceId: string, kbId: string, name: string | undefined, sources: NewSource[], now: string, ifRev?: number): Promise<void> {
     const payload: Record<string, string> = { create: '0', kbId, workspaceId };
     if (name !== undefined) payload.name = name;
+    if (ifRev !== undefined) payload.ifRev = String(ifRev);
     const res = await this.commit(payload, kbId, sources, now);
     this.throwFor(res);
+    if (res === 'precondition_failed') throw new PreconditionFailedError();
     if (res === 'stage_missing') throw new ConflictError('an upload expired before it was committed; send it again');
   }
 
@@ -141,6 +143,48 @@ export class KbStore {
     );
     this.throwFor(res);
     await this.redis.zrem(this.keys.workspaceKbs(workspaceId), kbId);
+  }
+
+  /**
+   * A page of a knowledge base's sources in order, optionally only those of
+   * one status. Without a status it reads just the page; with one it walks the
+   * source list in slices, reading only each source's status until the page
+   * is full, and counts the rest.
+   */
+  async listSources(kbId: string, page: number, size: number, status?: SourceStatus): Promise<{ items: StoredSource[]; total: number }> {
+    const list = this.keys.docs(kbId);
+    const start = page * size;
+    if (!status) {
+      const [total, ids] = await Promise.all([
+        this.redis.llen(list),
+        start > Number.MAX_SAFE_INTEGER - size ? Promise.resolve([]) : this.redis.lrange(list, start, start + size - 1),
+      ]);
+      return { items: await this.readSources(kbId, ids), total };
+    }
+    const wanted: string[] = [];
+    let total = 0;
+    for (let at = 0; ; at += LIST_SLICE) {
+      const ids = await this.redis.lrange(list, at, at + LIST_SLICE - 1);
+      if (ids.length === 0) break;
+      const pipe = this.redis.pipeline();
+      for (const id of ids) pipe.hget(this.keys.doc(kbId, id), 'status');
+      const statuses = (await pipe.exec()) ?? [];
+      ids.forEach((id, i) => {
+        if (statuses[i]?.[1] !== status) return;
+        if (total >= start && wanted.length < size) wanted.push(id);
+        total += 1;
+      });
+      if (ids.length < LIST_SLICE) break;
+    }
+    return { items: await this.readSources(kbId, wanted), total };
+  }
+
+  private async readSources(kbId: string, ids: string[]): Promise<StoredSource[]> {
+    if (ids.length === 0) return [];
+    const pipe = this.redis.pipeline();
+    for (const id of ids) pipe.hgetall(this.keys.doc(kbId, id));
+    const rows = (await pipe.exec()) ?? [];
+    return rows.map(([, h]) => parseSource(h as Record<string, string>)).filter((s): s is StoredSource => s !== null);
   }
 
   async getSource(kbId: string, documentId: string): Promise<StoredSource | null> {

@@ -6,11 +6,13 @@
     KEYS[1] meta hash of the knowledge base
     KEYS[2] list of its document ids, in order
     KEYS[3] sorted set of its active (pending or processing) documents
-    ARGV[1] JSON: {create: '1'|'0', kbId, workspaceId, name?, now, nowMs, ttl,
+    ARGV[1] JSON: {create: '1'|'0', kbId, workspaceId, name?, ifRev?, now, nowMs, ttl,
                    docPrefix, blobPrefix, docs: [{stageKey?, fields: {...}}]}
-            docPrefix .. id and blobPrefix .. id are a source's hash and blob keys.
+            docPrefix .. id and blobPrefix .. id are a source's hash and blob keys;
+            ifRev: change nothing unless the knowledge base is at this revision.
 
-  Output: {'ok'} | {'exists'} | {'missing'} | {'forbidden'} | {'stage_missing'}
+  Output: {'ok', rev} | {'exists'} | {'missing'} | {'forbidden'} | {'stage_missing'}
+        | {'precondition_failed', rev}
 ]]
 --- @include "checkOwner"
 --- @include "hsetTable"
@@ -22,6 +24,8 @@ if p.create == '1' then
 else
   local refused = checkOwner(meta, p.workspaceId)
   if refused then return {refused} end
+  local rev = redis.call('HGET', meta, 'rev') or '0'
+  if p.ifRev and p.ifRev ~= rev then return {'precondition_failed', rev} end
 end
 for _, d in ipairs(p.docs) do
   if d.stageKey and redis.call('EXISTS', d.stageKey) == 0 then return {'stage_missing'} end
@@ -45,4 +49,4 @@ for _, d in ipairs(p.docs) do
 end
 if #p.docs > 0 then redis.call('HINCRBY', meta, 'n:pending', #p.docs) end
 redis.call('HSET', meta, 'updatedAt', p.now)
-return {'ok'}
+return {'ok', redis.call('HINCRBY', meta, 'rev', 1)}

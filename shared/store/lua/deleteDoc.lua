@@ -19,4 +19,5 @@ redis.call('ZREM', KEYS[3], ARGV[2])
 redis.call('DEL', KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8])
 redis.call('HINCRBY', KEYS[1], 'n:' .. st, -1)
 redis.call('HSET', KEYS[1], 'updatedAt', ARGV[3])
+redis.call('HINCRBY', KEYS[1], 'rev', 1)
 return {'ok'}

@@ -35,4 +35,5 @@ redis.call('ZREM', KEYS[3], ARGV[7])
 redis.call('HINCRBY', KEYS[1], 'n:' .. st, -1)
 redis.call('HINCRBY', KEYS[1], 'n:' .. ARGV[3], 1)
 redis.call('HSET', KEYS[1], 'updatedAt', ARGV[2])
+redis.call('HINCRBY', KEYS[1], 'rev', 1)
 return {'ok'}
