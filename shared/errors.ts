@@ -13,6 +13,7 @@ export type AppErrorCode =
   | 'request_timeout'
   | 'conflict'
   | 'precondition_failed'
+  | 'unprocessable'
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'rate_limited'
@@ -100,6 +101,12 @@ export interface PartDetail {
 export class PreconditionFailedError extends AppError {
   override name = 'PreconditionFailedError';
   override readonly code = 'precondition_failed';
+}
+
+/** Well-formed, but not acceptable in this state (an Idempotency-Key reused for another request). */
+export class UnprocessableError extends AppError {
+  override name = 'UnprocessableError';
+  override readonly code = 'unprocessable';
 }
 
 /** `at` names the multipart part or field that passed a limit, when one did. */

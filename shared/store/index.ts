@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import { CatalogStore } from './catalog-store.js';
 import { KbStore } from './kb-store.js';
 import { KeySpace } from './keys.js';
+import { IdempotencyStore } from './idempotency-store.js';
 import { KeyStore } from './key-store.js';
 import { StageStore } from './stage-store.js';
 
@@ -12,6 +13,7 @@ export interface Store {
   catalog: CatalogStore;
   /** Uploaded bytes before their source is committed. */
   stages: StageStore;
+  idempotency: IdempotencyStore;
 }
 
 export interface StoreOptions {
@@ -30,5 +32,6 @@ export function createStore(redis: Redis, opts: StoreOptions): Store {
     apiKeys: new KeyStore(redis, keys),
     catalog: new CatalogStore(redis, keys),
     stages: new StageStore(redis, keys),
+    idempotency: new IdempotencyStore(redis, keys),
   };
 }

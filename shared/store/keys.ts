@@ -113,6 +113,11 @@ export class KeySpace {
     return `${this.prefix}:{catalog}:seq`;
   }
 
+  /** The recorded outcome of one Idempotency-Key of a workspace (`keyHash`: SHA-256 of the key). */
+  idempotency(workspaceId: string, keyHash: string): string {
+    return `${this.prefix}:{idem:${workspaceId}}:${keyHash}`;
+  }
+
   /** Job counts by type, status and error code, written by every worker. */
   jobMetrics(): string {
     return `${this.prefix}:{metrics}:jobs`;
