@@ -78,14 +78,15 @@ export async function createKnowledgeBase(
   name: string,
   sources: NewSource[],
 ): Promise<KbSnapshot> {
-  await deps.kbs.create(workspaceId, kbId, name, sources, nowIso(deps));
-  await enqueueNew(deps, workspaceId, kbId, sources);
+  const added = await deps.kbs.create(workspaceId, kbId, name, sources, nowIso(deps));
+  await enqueueNew(deps, workspaceId, kbId, added);
   return readKnowledgeBase(deps, workspaceId, kbId);
 }
 
 /**
  * Renames and/or appends sources in one atomic step (only at revision
- * `ifRev` when given), then enqueues them.
+ * `ifRev` when given), then enqueues them. A source the knowledge base
+ * already has (same file bytes, URL, or text and title) is not added again.
  */
 export async function updateKnowledgeBase(
   deps: KbDeps,
@@ -95,8 +96,8 @@ export async function updateKnowledgeBase(
   sources: NewSource[],
   ifRev?: number,
 ): Promise<KbSnapshot> {
-  await deps.kbs.addSources(workspaceId, kbId, name, sources, nowIso(deps), ifRev);
-  await enqueueNew(deps, workspaceId, kbId, sources);
+  const added = await deps.kbs.addSources(workspaceId, kbId, name, sources, nowIso(deps), ifRev);
+  await enqueueNew(deps, workspaceId, kbId, added);
   return readKnowledgeBase(deps, workspaceId, kbId);
 }
 

@@ -58,6 +58,8 @@ export interface StagedFile {
   declaredType?: string;
   mimeType: string;
   sizeBytes: number;
+  /** SHA-256 of the file's bytes (hex), for de-duplication. */
+  sha256: string;
   stage: StageSink;
 }
 
@@ -234,6 +236,7 @@ const sha256 = (head: string): Hash => createHash('sha256').update(head);
 
 async function receiveFile(stream: Readable & { truncated?: boolean }, stage: StageSink, p: FilePart): Promise<StagedFile> {
   const hints = { filename: p.filename, declaredType: p.declaredType };
+  const content = createHash('sha256');
   const tooLarge = (): PayloadTooLargeError =>
     new PayloadTooLargeError(fileTooLargeMessage(p.maxBytes), { part: p.part, detail: `${p.filename} is larger than ${p.maxBytes} bytes` });
   const unsupported = (why: string): UnsupportedMediaTypeError =>
@@ -247,6 +250,7 @@ async function receiveFile(stream: Readable & { truncated?: boolean }, stage: St
   for await (const chunk of stream as AsyncIterable<Buffer>) {
     p.received.fileBytes += chunk.length;
     p.hash.update(chunk);
+    content.update(chunk);
     if (stage.bytes + chunk.length > p.maxBytes) throw tooLarge();
     if (p.detect && !detected) {
       head.push(chunk);
@@ -260,11 +264,12 @@ async function receiveFile(stream: Readable & { truncated?: boolean }, stage: St
     await stage.write(chunk);
   }
   if (stream.truncated) throw tooLarge();
-  if (!p.detect) return { filename: p.filename, mimeType: 'application/octet-stream', sizeBytes: stage.bytes, stage };
+  const sha256 = content.digest('hex');
+  if (!p.detect) return { filename: p.filename, mimeType: 'application/octet-stream', sizeBytes: stage.bytes, sha256, stage };
   detected ??= await detectType(Buffer.concat(head, headBytes), hints, true);
   if (!detected.ok) throw unsupported(detected.message);
   await stage.flush();
-  const file: StagedFile = { filename: p.filename, mimeType: detected.mimeType, sizeBytes: stage.bytes, stage };
+  const file: StagedFile = { filename: p.filename, mimeType: detected.mimeType, sizeBytes: stage.bytes, sha256, stage };
   if (p.declaredType && p.declaredType !== 'application/octet-stream') file.declaredType = p.declaredType;
   return file;
 }

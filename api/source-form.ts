@@ -8,7 +8,7 @@ import {
   textItemSchema,
   urlItemSchema,
 } from '../shared/schemas/source-form.js';
-import type { NewSource } from '../shared/store/kb-records.js';
+import { sourceFingerprint, type NewSource } from '../shared/store/kb-records.js';
 import type { RawForm } from './multipart.js';
 
 export interface SourceForm {
@@ -40,12 +40,16 @@ export function readSourceForm(form: RawForm, maxSources: number, requireName: b
     const parsed = textItemSchema.safeParse(item);
     if (!parsed.success) return errors.add(`${FORM_FIELD.texts}[${i}]`, textItemMessage(item, parsed.error));
     const { text, title } = typeof parsed.data === 'string' ? { text: parsed.data, title: undefined } : parsed.data;
-    out.sources.push({ documentId: newDocumentId(), type: 'text', content: text, ...(title ? { title } : {}) });
+    const source = { type: 'text' as const, content: text, ...(title ? { title } : {}) };
+    out.sources.push({ documentId: newDocumentId(), ...source, fingerprint: sourceFingerprint(source) });
   });
   const urls = jsonArray(form, FORM_FIELD.urls, maxSources, errors);
   urls.forEach((item, i) => {
     const parsed = urlItemSchema.safeParse(item);
-    if (parsed.success) out.sources.push({ documentId: newDocumentId(), type: 'url', content: parsed.data });
+    if (parsed.success) {
+      const source = { type: 'url' as const, content: parsed.data };
+      out.sources.push({ documentId: newDocumentId(), ...source, fingerprint: sourceFingerprint(source) });
+    }
     else errors.add(`${FORM_FIELD.urls}[${i}]`, firstMessage(parsed.error));
   });
   for (const f of form.files) {
@@ -58,6 +62,8 @@ export function readSourceForm(form: RawForm, maxSources: number, requireName: b
       mimeType: f.mimeType,
       sizeBytes: f.sizeBytes,
       stageKey: f.stage.key,
+      sha256: f.sha256,
+      fingerprint: sourceFingerprint({ type: 'file', content: f.filename, sha256: f.sha256 }),
       ...(f.declaredType ? { declaredType: f.declaredType } : {}),
     });
   }

@@ -10,9 +10,9 @@ import type { Redis } from 'ioredis';
  * runs them by SHA and loads them again after a Redis restart.
  */
 export const COMMANDS = {
-  kbCommitSources: { file: 'commitSources', keys: 3 },
-  kbDeleteKb: { file: 'deleteKb', keys: 3 },
-  kbDeleteDoc: { file: 'deleteDoc', keys: 8 },
+  kbCommitSources: { file: 'commitSources', keys: 4 },
+  kbDeleteKb: { file: 'deleteKb', keys: 4 },
+  kbDeleteDoc: { file: 'deleteDoc', keys: 9 },
   kbStartDoc: { file: 'startDoc', keys: 3 },
   kbFinishDoc: { file: 'finishDoc', keys: 7 },
   kbRetryDoc: { file: 'retryDoc', keys: 4 },

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { StoredChunk } from '../schemas/chunk.js';
 import type { SourceErrorCode } from '../source-errors.js';
 import type { KbStatus, Source, SourceCounts, SourceStatus, SourceType, SourceWarning } from '../schemas/knowledge-base.js';
@@ -21,6 +22,25 @@ export interface NewSource {
   sizeBytes?: number;
   /** Stage key holding the uploaded bytes, renamed to the source's blob on commit. */
   stageKey?: string;
+  /** SHA-256 of a file's bytes (hex). */
+  sha256?: string;
+  /** What makes two sources of one knowledge base the same; see {@link sourceFingerprint}. */
+  fingerprint: string;
+}
+
+/**
+ * Two sources of one knowledge base are the same when they have the same
+ * file bytes, the same URL (normalized, without its fragment, which is never
+ * fetched) or the same text under the same title.
+ */
+export function sourceFingerprint(s: { type: SourceType; content: string; title?: string; sha256?: string }): string {
+  if (s.type === 'file') return `file:${s.sha256}`;
+  if (s.type === 'url') {
+    const url = new URL(s.content);
+    url.hash = '';
+    return `url:${url.href}`;
+  }
+  return `text:${createHash('sha256').update(`${s.title ?? ''}\0${s.content}`).digest('hex')}`;
 }
 
 export interface KbMeta {
@@ -132,6 +152,8 @@ export function newSourceFields(s: NewSource, now: string): Record<string, strin
   if (s.declaredType) f.declaredType = s.declaredType;
   if (s.mimeType) f.mimeType = s.mimeType;
   if (s.sizeBytes !== undefined) f.sizeBytes = String(s.sizeBytes);
+  if (s.sha256) f.sha256 = s.sha256;
+  f.fingerprint = s.fingerprint;
   return f;
 }
 

@@ -15,6 +15,13 @@ import type { Chunk, StoredChunk } from '../schemas/chunk.js';
 import type { SourceStatus } from '../schemas/knowledge-base.js';
 import { withCommands, type StoreRedis } from './commands.js';
 
+/** The sources a commit added: all but those it found already there. */
+function withoutSkipped(sources: NewSource[], skipped: string[]): NewSource[] {
+  if (skipped.length === 0) return sources;
+  const left = new Set(skipped);
+  return sources.filter((s) => !left.has(s.documentId));
+}
+
 /** Source ids read per round trip when a list is filtered by status. */
 const LIST_SLICE = 500;
 
@@ -84,37 +91,49 @@ export class KbStore {
     return { items, total: total - dangling.length };
   }
 
-  /** Creates a knowledge base with its first sources (all or nothing). */
-  async create(workspaceId: string, kbId: string, name: string, sources: NewSource[], now: string): Promise<void> {
+  /**
+   * Creates a knowledge base with its first sources (all or nothing). Returns
+   * the sources actually added: a repeat of an earlier one is left out.
+   */
+  async create(workspaceId: string, kbId: string, name: string, sources: NewSource[], now: string): Promise<NewSource[]> {
     await this.redis.zadd(this.keys.workspaceKbs(workspaceId), Date.parse(now), kbId);
-    const res = await this.commit({ create: '1', kbId, workspaceId, name }, kbId, sources, now);
+    const { res, skipped } = await this.commit({ create: '1', kbId, workspaceId, name }, kbId, sources, now);
     if (res !== 'ok') {
       await this.redis.zrem(this.keys.workspaceKbs(workspaceId), kbId);
       throw new ConflictError(`could not create the knowledge base (${res})`);
     }
+    return withoutSkipped(sources, skipped);
   }
 
   /**
    * Appends sources and optionally renames, atomically; checks ownership, and
    * with `ifRev` changes nothing unless the knowledge base is at that revision.
    */
-  async addSources(workspaceId: string, kbId: string, name: string | undefined, sources: NewSource[], now: string, ifRev?: number): Promise<void> {
+  async addSources(
+    workspaceId: string,
+    kbId: string,
+    name: string | undefined,
+    sources: NewSource[],
+    now: string,
+    ifRev?: number,
+  ): Promise<NewSource[]> {
     const payload: Record<string, string> = { create: '0', kbId, workspaceId };
     if (name !== undefined) payload.name = name;
     if (ifRev !== undefined) payload.ifRev = String(ifRev);
-    const res = await this.commit(payload, kbId, sources, now);
+    const { res, skipped } = await this.commit(payload, kbId, sources, now);
     this.throwFor(res);
     if (res === 'precondition_failed') throw new PreconditionFailedError();
     if (res === 'stage_missing') throw new ConflictError('an upload expired before it was committed; send it again');
+    return withoutSkipped(sources, skipped);
   }
 
-  private async commit(base: Record<string, string>, kbId: string, sources: NewSource[], now: string): Promise<string> {
+  private async commit(base: Record<string, string>, kbId: string, sources: NewSource[], now: string): Promise<{ res: string; skipped: string[] }> {
     if (sources.length > 0) await this.markActive(kbId, now);
     const k = this.keys;
     const docs = sources.map((s) => ({ ...(s.stageKey ? { stageKey: s.stageKey } : {}), fields: newSourceFields(s, now) }));
     const payload = { ...base, now, nowMs: Date.parse(now), ttl: this.opts.blobTtlSeconds, docPrefix: k.docPrefix(kbId), blobPrefix: k.blobPrefix(kbId), docs };
-    const [res] = await this.redis.kbCommitSources(k.kb(kbId), k.docs(kbId), k.active(kbId), JSON.stringify(payload));
-    return String(res);
+    const [res, , ...skipped] = await this.redis.kbCommitSources(k.kb(kbId), k.docs(kbId), k.active(kbId), k.fingerprints(kbId), JSON.stringify(payload));
+    return { res: String(res), skipped: skipped.map(String) };
   }
 
   /**
@@ -134,6 +153,7 @@ export class KbStore {
       k.kb(kbId),
       k.docs(kbId),
       k.active(kbId),
+      k.fingerprints(kbId),
       workspaceId,
       k.docPrefix(kbId),
       k.textPrefix(kbId),
@@ -206,6 +226,7 @@ export class KbStore {
       k.blob(kbId, documentId),
       k.markdown(kbId, documentId),
       k.chunks(kbId, documentId),
+      k.fingerprints(kbId),
       workspaceId,
       documentId,
       now,

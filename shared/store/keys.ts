@@ -50,6 +50,10 @@ export class KeySpace {
   chunksPrefix(kbId: string): string {
     return `${this.kbTag(kbId)}:chunks:`;
   }
+  /** A knowledge base's sources by fingerprint (see sourceFingerprint), for de-duplication. */
+  fingerprints(kbId: string): string {
+    return `${this.kbTag(kbId)}:fingerprints`;
+  }
   /** A knowledge base's pending and processing sources, scored by when they entered that state (ms). */
   active(kbId: string): string {
     return `${this.kbTag(kbId)}:active`;
