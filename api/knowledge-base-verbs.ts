@@ -129,9 +129,12 @@ export async function getChunks(deps: KbDeps, workspaceId: string, kbId: string,
   return deps.kbs.chunkPage(kbId, documentId, page, size);
 }
 
-/** Puts a failed source back to pending under a new run and enqueues it. */
-export async function retryDocument(deps: KbDeps, workspaceId: string, kbId: string, documentId: string) {
-  const run = await deps.kbs.retrySource(workspaceId, kbId, documentId, nowIso(deps));
+/** Puts a failed source back to pending under a new run (or, `refresh`, a ready or failed URL source) and enqueues it. */
+export async function rerunDocument(deps: KbDeps, workspaceId: string, kbId: string, documentId: string, how: 'retry' | 'refresh') {
+  const run =
+    how === 'retry'
+      ? await deps.kbs.retrySource(workspaceId, kbId, documentId, nowIso(deps))
+      : await deps.kbs.refreshSource(workspaceId, kbId, documentId, nowIso(deps));
   await deps.queue.enqueue([{ workspaceId, kbId, documentId, run }]);
   const source = await deps.kbs.getSource(kbId, documentId);
   if (!source) throw new NotFoundError();

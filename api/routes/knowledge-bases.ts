@@ -8,7 +8,7 @@ import {
   listDocuments,
   getDocument,
   readKnowledgeBase,
-  retryDocument,
+  rerunDocument,
   summaryView,
   updateKnowledgeBase,
   type KbDeps,
@@ -239,7 +239,24 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
     }),
     async (c) => {
       const { kbId, documentId } = c.req.valid('param');
-      return c.json(await retryDocument(kb, c.get('principal').workspaceId, kbId, documentId), 202);
+      return c.json(await rerunDocument(kb, c.get('principal').workspaceId, kbId, documentId, 'retry'), 202);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/knowledge-bases/{kbId}/documents/{documentId}/refresh',
+      summary: 'Fetch a URL source again',
+      description:
+        'Puts a `ready` or `failed` URL source back to `pending` and fetches it again. If the page is byte for byte the same, the source becomes `ready` again with its text as it was and only `checkedAt` moves; if it changed, it is extracted again and `refreshedAt` is set. 409 while pending or processing, 400 for text and file sources.',
+      security,
+      request: { params: docParams },
+      responses: { 202: jsonResponse(sourceSchema, 'The source, pending again'), ...errorResponses(400, 401, 403, 404, 409, 500, 503) },
+    }),
+    async (c) => {
+      const { kbId, documentId } = c.req.valid('param');
+      return c.json(await rerunDocument(kb, c.get('principal').workspaceId, kbId, documentId, 'refresh'), 202);
     },
   );
 

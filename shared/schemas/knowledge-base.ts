@@ -38,6 +38,8 @@ export const sourceSchema = z
       .optional()
       .meta({ description: 'On a ready source whose text looks doubtful: garbled_text, partial_text, truncated' }),
     chunkCount: z.number().int().optional().meta({ description: 'Chunks of a ready source (see /chunks)' }),
+    checkedAt: isoDateTime.optional().meta({ description: 'URL sources: when the URL was last fetched' }),
+    refreshedAt: isoDateTime.optional().meta({ description: 'URL sources: when a refresh last found changed content' }),
     createdAt: isoDateTime,
     updatedAt: isoDateTime,
   })

@@ -16,6 +16,7 @@ export const COMMANDS = {
   kbStartDoc: { file: 'startDoc', keys: 3 },
   kbFinishDoc: { file: 'finishDoc', keys: 7 },
   kbRetryDoc: { file: 'retryDoc', keys: 4 },
+  kbRefreshDoc: { file: 'refreshDoc', keys: 3 },
   kbUnmarkActive: { file: 'unmarkActive', keys: 1 },
   catalogImport: { file: 'importCatalog', keys: 2 },
 } as const;

@@ -8,6 +8,10 @@ export interface StoredSource extends Source {
   run: number;
   filename?: string;
   declaredType?: string;
+  /** SHA-256 of the bytes last extracted (uploaded or fetched). */
+  sha256?: string;
+  /** While a refresh runs: the status the source had before it. */
+  refreshFrom?: SourceStatus;
 }
 
 /** What the API hands the store for each new source. */
@@ -64,6 +68,13 @@ export type SourceOutcome =
       markdown?: string;
       chunks?: StoredChunk[];
       warnings?: SourceWarning[];
+      /** SHA-256 of the extracted bytes (URL sources: to tell an unchanged page on refresh). */
+      sha256?: string;
+      /** A refresh found the same bytes: the stored text, Markdown and chunks stay as they are. */
+      unchanged?: boolean;
+      /** When the URL was last fetched, and when a refresh last found new content. */
+      checkedAt?: string;
+      refreshedAt?: string;
       title?: string;
       mimeType?: string;
       sizeBytes?: number;
@@ -127,12 +138,16 @@ export function parseSource(h: Record<string, string>): StoredSource | null {
   if (h.chunkCount) s.chunkCount = Number(h.chunkCount);
   if (h.filename) s.filename = h.filename;
   if (h.declaredType) s.declaredType = h.declaredType;
+  if (h.sha256) s.sha256 = h.sha256;
+  if (h.refreshFrom) s.refreshFrom = h.refreshFrom as SourceStatus;
+  if (h.checkedAt) s.checkedAt = h.checkedAt;
+  if (h.refreshedAt) s.refreshedAt = h.refreshedAt;
   return s;
 }
 
 /** The public view of a stored source (internal fields dropped). */
 export function publicSource(s: StoredSource): Source {
-  const { run: _run, filename: _f, declaredType: _d, ...pub } = s;
+  const { run: _run, filename: _f, declaredType: _d, sha256: _h, refreshFrom: _r, ...pub } = s;
   return pub;
 }
 
@@ -162,7 +177,14 @@ export function outcomeFields(o: SourceOutcome): Record<string, string> {
   const f: Record<string, string> = {};
   if (o.mimeType) f.mimeType = o.mimeType;
   if (o.sizeBytes !== undefined) f.sizeBytes = String(o.sizeBytes);
+  if (o.status === 'ready' && o.unchanged) {
+    if (o.checkedAt) f.checkedAt = o.checkedAt;
+    return f;
+  }
   if (o.status === 'ready') {
+    if (o.sha256) f.sha256 = o.sha256;
+    if (o.checkedAt) f.checkedAt = o.checkedAt;
+    if (o.refreshedAt) f.refreshedAt = o.refreshedAt;
     f.charCount = String(o.text.length);
     if (o.title) f.title = o.title;
     if (o.pageCount !== undefined) f.pageCount = String(o.pageCount);

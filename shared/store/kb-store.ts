@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { ConflictError, ForbiddenError, NotFoundError, OTHER_WORKSPACE, PreconditionFailedError } from '../errors.js';
+import { ConflictError, ForbiddenError, NotFoundError, OTHER_WORKSPACE, PreconditionFailedError, ValidationError } from '../errors.js';
 import type { KeySpace } from './keys.js';
 import {
   newSourceFields,
@@ -245,6 +245,17 @@ export class KbStore {
     return Number(run);
   }
 
+  /** Puts a ready or failed URL source back to pending to fetch it again; returns its new run number. */
+  async refreshSource(workspaceId: string, kbId: string, documentId: string, now: string): Promise<number> {
+    const k = this.keys;
+    await this.markActive(kbId, now);
+    const [res, detail] = await this.redis.kbRefreshDoc(k.kb(kbId), k.doc(kbId, documentId), k.active(kbId), workspaceId, now, Date.parse(now), documentId);
+    this.throwFor(res);
+    if (res === 'not_url') throw new ValidationError({ documentId: 'only a URL source can be refreshed' });
+    if (res === 'busy') throw new ConflictError(`the source is ${String(detail)}; refresh it once it is ready or failed`);
+    return Number(detail);
+  }
+
   /** Worker: marks a source processing if this run still owns it. */
   async startSource(kbId: string, documentId: string, run: number, now: string): Promise<TransitionResult> {
     const k = this.keys;
@@ -275,6 +286,7 @@ export class KbStore {
       documentId,
       ready?.markdown ?? ready?.text ?? '',
       chunks,
+      ready?.unchanged ? '1' : '0',
     );
     return res as TransitionResult;
   }

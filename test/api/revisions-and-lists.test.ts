@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../helpers/app-harness.js';
-import { multipartForm, nameField, textsField } from '../helpers/multipart-body.js';
+import { multipartForm, nameField, textsField, urlsField } from '../helpers/multipart-body.js';
 import { call, createKb, expectErrorBody, failSource, jobsOf, readySource } from './support.js';
 
 let h: Harness;
@@ -107,5 +107,32 @@ describe('GET /v1/knowledge-bases/{kbId}/documents', () => {
     expectErrorBody(await call(h.app, 'GET', `${kbPath('kb_missing')}/documents`, { key }), 404, '/v1/knowledge-bases');
     const other = await h.key('ws-other-lists');
     expectErrorBody(await call(h.app, 'GET', `${kbPath(kb.kbId)}/documents`, { key: other }), 403, '/v1/knowledge-bases', { fields: ['request'] });
+  });
+});
+
+describe('POST .../refresh', () => {
+  const refresh = (kbId: string, documentId: string) =>
+    call(h.app, 'POST', `/v1/knowledge-bases/${kbId}/documents/${documentId}/refresh`, { key });
+
+  it('answers 409 while a URL source is pending and changes nothing', async () => {
+    const kb = await createKb(h, key, 'Refresh busy', [urlsField(['https://example.com/page'])]);
+    const jobs = (await jobsOf(h, kb.kbId)).length;
+    expectErrorBody(await refresh(kb.kbId, kb.files[0].documentId), 409, '/v1/knowledge-bases', { message: 'any' });
+    expect((await jobsOf(h, kb.kbId)).length).toBe(jobs);
+  });
+
+  it('answers 400 for a text source', async () => {
+    const kb = await createKb(h, key, 'Refresh text', [textsField(['not a URL'])]);
+    await readySource(h, kb.kbId, kb.files[0].documentId, 'not a URL');
+    expectErrorBody(await refresh(kb.kbId, kb.files[0].documentId), 400, '/v1/knowledge-bases', { fields: ['documentId'] });
+  });
+
+  it('puts a failed URL source back to pending under a new run and queues it', async () => {
+    const kb = await createKb(h, key, 'Refresh failed', [urlsField(['https://example.com/gone'])]);
+    await failSource(h, kb.kbId, kb.files[0].documentId);
+    const res = await refresh(kb.kbId, kb.files[0].documentId);
+    expect(res.status, res.text).toBe(202);
+    expect(res.body.status).toBe('pending');
+    expect((await jobsOf(h, kb.kbId)).map((j) => j.id)).toContain(`${kb.kbId}.${kb.files[0].documentId}.r2`);
   });
 });
