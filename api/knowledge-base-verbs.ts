@@ -4,6 +4,7 @@ import type { Logger } from '../shared/logger.js';
 import type { KnowledgeBase, KnowledgeBaseSummary, SourceStatus } from '../shared/schemas/knowledge-base.js';
 import { kbStatus, publicSource, type KbMeta, type NewSource, type StoredSource } from '../shared/store/kb-records.js';
 import type { KbStore } from '../shared/store/kb-store.js';
+import type { SourceForm } from './source-form.js';
 
 /** What the knowledge-base verbs of the API need. */
 export interface KbDeps {
@@ -21,6 +22,7 @@ export function summaryView(meta: KbMeta): KnowledgeBaseSummary {
     name: meta.name,
     status: kbStatus(meta.sourceCounts),
     sourceCounts: meta.sourceCounts,
+    ...(meta.autoRefreshHours > 0 ? { autoRefreshHours: meta.autoRefreshHours } : {}),
     createdAt: meta.createdAt,
     updatedAt: meta.updatedAt,
   };
@@ -75,11 +77,11 @@ export async function createKnowledgeBase(
   deps: KbDeps,
   workspaceId: string,
   kbId: string,
-  name: string,
-  sources: NewSource[],
+  form: SourceForm & { name: string },
 ): Promise<KbSnapshot> {
-  const added = await deps.kbs.create(workspaceId, kbId, name, sources, nowIso(deps));
+  const added = await deps.kbs.create(workspaceId, kbId, form.name, form.sources, nowIso(deps), form.autoRefreshHours);
   await enqueueNew(deps, workspaceId, kbId, added);
+  if (form.autoRefreshHours) await deps.queue.scheduleRefresh({ workspaceId, kbId }, form.autoRefreshHours);
   return readKnowledgeBase(deps, workspaceId, kbId);
 }
 
@@ -92,12 +94,12 @@ export async function updateKnowledgeBase(
   deps: KbDeps,
   workspaceId: string,
   kbId: string,
-  name: string | undefined,
-  sources: NewSource[],
+  form: SourceForm,
   ifRev?: number,
 ): Promise<KbSnapshot> {
-  const added = await deps.kbs.addSources(workspaceId, kbId, name, sources, nowIso(deps), ifRev);
+  const added = await deps.kbs.addSources(workspaceId, kbId, form.name, form.sources, nowIso(deps), ifRev, form.autoRefreshHours);
   await enqueueNew(deps, workspaceId, kbId, added);
+  if (form.autoRefreshHours !== undefined) await deps.queue.scheduleRefresh({ workspaceId, kbId }, form.autoRefreshHours);
   return readKnowledgeBase(deps, workspaceId, kbId);
 }
 

@@ -9,7 +9,7 @@ import { sanitizeFilename } from '../shared/filename.js';
 import { BodyMeter } from './body-meter.js';
 
 const FILE_FIELDS = new Set<string>([FORM_FIELD.files, FORM_FIELD.filesItems]);
-const TEXT_FIELDS = new Set<string>([FORM_FIELD.name, FORM_FIELD.nameAlias, FORM_FIELD.texts, FORM_FIELD.urls]);
+const TEXT_FIELDS = new Set<string>([FORM_FIELD.name, FORM_FIELD.nameAlias, FORM_FIELD.texts, FORM_FIELD.urls, FORM_FIELD.autoRefresh]);
 /** Distinct text fields a request can carry (the name has an alias); a field sent twice is refused anyway. */
 const MAX_TEXT_PARTS = TEXT_FIELDS.size;
 /**

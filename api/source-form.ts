@@ -4,6 +4,7 @@ import { newDocumentId } from '../shared/ids.js';
 import {
   FORM_FIELD,
   MAX_REPORTED_ERRORS,
+  autoRefreshSchema,
   kbNameSchema,
   textItemSchema,
   urlItemSchema,
@@ -14,6 +15,8 @@ import type { RawForm } from './multipart.js';
 export interface SourceForm {
   name?: string;
   sources: NewSource[];
+  /** Refresh period of the URL sources, hours; 0 turns it off. */
+  autoRefreshHours?: number;
 }
 
 /**
@@ -33,6 +36,13 @@ export function readSourceForm(form: RawForm, maxSources: number, requireName: b
     else errors.add(FORM_FIELD.name, firstMessage(parsed.error));
   } else if (requireName) {
     errors.add(FORM_FIELD.name, 'is required');
+  }
+
+  const autoRefresh = form.fields.get(FORM_FIELD.autoRefresh);
+  if (autoRefresh !== undefined) {
+    const parsed = autoRefreshSchema.safeParse(autoRefresh);
+    if (parsed.success) out.autoRefreshHours = parsed.data;
+    else errors.add(FORM_FIELD.autoRefresh, firstMessage(parsed.error));
   }
 
   const texts = jsonArray(form, FORM_FIELD.texts, maxSources, errors);
@@ -70,10 +80,10 @@ export function readSourceForm(form: RawForm, maxSources: number, requireName: b
 
   const count = texts.length + urls.length + form.files.length;
   if (count > maxSources) errors.add('sources', `at most ${maxSources} sources per request`);
-  if (!requireName && out.name === undefined && count === 0 && errors.empty) {
+  if (!requireName && out.name === undefined && out.autoRefreshHours === undefined && count === 0 && errors.empty) {
     errors.add(
       'request',
-      `send at least one of ${FORM_FIELD.name}, ${FORM_FIELD.texts}, ${FORM_FIELD.urls} or ${FORM_FIELD.files}`,
+      `send at least one of ${FORM_FIELD.name}, ${FORM_FIELD.texts}, ${FORM_FIELD.urls}, ${FORM_FIELD.files} or ${FORM_FIELD.autoRefresh}`,
     );
   }
   errors.throwIfAny();

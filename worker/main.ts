@@ -41,6 +41,7 @@ export async function startWorker(config: Config, logger: Logger, opts: WorkerOp
   const processor = createProcessor({
     config,
     kbs: runtime.store.kbs,
+    queue: sourceQueue,
     logger,
     onOutcome: (o) => {
       opts.onOutcome?.(o);

@@ -80,7 +80,7 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
     const ws = c.get('principal').workspaceId;
     return idempotent(c, store.idempotency, () => form.digestOnly(c), async (digest) => {
       const kbId = newKbId();
-      const { view, rev } = await form.read(c, kbId, true, digest, (f) => createKnowledgeBase(kb, ws, kbId, f.name!, f.sources));
+      const { view, rev } = await form.read(c, kbId, true, digest, (f) => createKnowledgeBase(kb, ws, kbId, { ...f, name: f.name! }));
       return c.json(view, 201, { Location: `/v1/knowledge-bases/${kbId}`, ETag: etagOf(rev) });
     });
   });
@@ -133,7 +133,7 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
       const meta = await assertOwned(kb, ws, kbId);
       // Checked before the body is read, so a stale upload fails at once; the commit checks again atomically.
       const ifRev = requiredRevision(c.req.header('if-match'), meta.rev);
-      const { view, rev } = await form.read(c, kbId, false, digest, (f) => updateKnowledgeBase(kb, ws, kbId, f.name, f.sources, ifRev));
+      const { view, rev } = await form.read(c, kbId, false, digest, (f) => updateKnowledgeBase(kb, ws, kbId, f, ifRev));
       return c.json(view, 200, { ETag: etagOf(rev) });
     });
   });
@@ -149,7 +149,10 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
       responses: { 204: { description: 'Deleted' }, ...errorResponses(400, 401, 403, 404, 500, 503) },
     }),
     async (c) => {
-      await store.kbs.delete(c.get('principal').workspaceId, c.req.valid('param').kbId);
+      const { kbId } = c.req.valid('param');
+      const workspaceId = c.get('principal').workspaceId;
+      await store.kbs.delete(workspaceId, kbId);
+      await deps.queue.scheduleRefresh({ workspaceId, kbId }, 0);
       return c.body(null, 204);
     },
   );

@@ -61,6 +61,7 @@ const kbFields = {
   name: z.string().max(512),
   status: z.enum(KB_STATUSES),
   sourceCounts: sourceCountsSchema,
+  autoRefreshHours: z.number().int().optional().meta({ description: 'When set, every URL source is fetched again on this period (hours)' }),
   createdAt: isoDateTime,
   updatedAt: isoDateTime,
 };

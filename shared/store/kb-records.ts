@@ -56,6 +56,8 @@ export interface KbMeta {
   sourceCounts: SourceCounts;
   /** Revision, raised by every change of the knowledge base or of one of its sources (the ETag). */
   rev: number;
+  /** Refresh period of the URL sources, hours; 0 when off. */
+  autoRefreshHours: number;
 }
 
 /** What the worker writes back when a source is done. */
@@ -101,6 +103,7 @@ export function parseMeta(h: Record<string, string>): KbMeta | null {
     createdAt: h.createdAt ?? '',
     updatedAt: h.updatedAt ?? h.createdAt ?? '',
     rev: num(h.rev) ?? 0,
+    autoRefreshHours: num(h.autoRefreshHours) ?? 0,
     sourceCounts: {
       pending: Math.max(0, num(h['n:pending']) ?? 0),
       processing: Math.max(0, num(h['n:processing']) ?? 0),

@@ -95,9 +95,11 @@ export class KbStore {
    * Creates a knowledge base with its first sources (all or nothing). Returns
    * the sources actually added: a repeat of an earlier one is left out.
    */
-  async create(workspaceId: string, kbId: string, name: string, sources: NewSource[], now: string): Promise<NewSource[]> {
+  async create(workspaceId: string, kbId: string, name: string, sources: NewSource[], now: string, autoRefreshHours?: number): Promise<NewSource[]> {
     await this.redis.zadd(this.keys.workspaceKbs(workspaceId), Date.parse(now), kbId);
-    const { res, skipped } = await this.commit({ create: '1', kbId, workspaceId, name }, kbId, sources, now);
+    const payload: Record<string, string> = { create: '1', kbId, workspaceId, name };
+    if (autoRefreshHours !== undefined) payload.autoRefreshHours = String(autoRefreshHours);
+    const { res, skipped } = await this.commit(payload, kbId, sources, now);
     if (res !== 'ok') {
       await this.redis.zrem(this.keys.workspaceKbs(workspaceId), kbId);
       throw new ConflictError(`could not create the knowledge base (${res})`);
@@ -116,9 +118,11 @@ export class KbStore {
     sources: NewSource[],
     now: string,
     ifRev?: number,
+    autoRefreshHours?: number,
   ): Promise<NewSource[]> {
     const payload: Record<string, string> = { create: '0', kbId, workspaceId };
     if (name !== undefined) payload.name = name;
+    if (autoRefreshHours !== undefined) payload.autoRefreshHours = String(autoRefreshHours);
     if (ifRev !== undefined) payload.ifRev = String(ifRev);
     const { res, skipped } = await this.commit(payload, kbId, sources, now);
     this.throwFor(res);

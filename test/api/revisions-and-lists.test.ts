@@ -136,3 +136,34 @@ describe('POST .../refresh', () => {
     expect((await jobsOf(h, kb.kbId)).map((j) => j.id)).toContain(`${kb.kbId}.${kb.files[0].documentId}.r2`);
   });
 });
+
+describe('auto_refresh_hours', () => {
+  const scheduler = (kbId: string) => h.queue.getJobScheduler(`refresh.${kbId}`);
+
+  it('schedules a refresh of the URL sources per knowledge base, changes its period, and turns it off with 0', async () => {
+    const kb = await createKb(h, key, 'Auto refresh', [{ name: 'auto_refresh_hours', value: '24' }]);
+    expect(kb.autoRefreshHours).toBe(24);
+    expect((await scheduler(kb.kbId))?.every).toBe(24 * 3_600_000);
+
+    const weekly = await call(h.app, 'PATCH', `/v1/knowledge-bases/${kb.kbId}`, { key, body: multipartForm([{ name: 'auto_refresh_hours', value: '168' }]) });
+    expect(weekly.status, weekly.text).toBe(200);
+    expect(weekly.body.autoRefreshHours).toBe(168);
+    expect((await scheduler(kb.kbId))?.every).toBe(168 * 3_600_000);
+
+    const off = await call(h.app, 'PATCH', `/v1/knowledge-bases/${kb.kbId}`, { key, body: multipartForm([{ name: 'auto_refresh_hours', value: '0' }]) });
+    expect(off.body).not.toHaveProperty('autoRefreshHours');
+    expect(await scheduler(kb.kbId)).toBeUndefined();
+  });
+
+  it('removes the schedule with the knowledge base', async () => {
+    const kb = await createKb(h, key, 'Deleted with schedule', [{ name: 'auto_refresh_hours', value: '1' }]);
+    expect(await scheduler(kb.kbId)).toBeDefined();
+    expect((await call(h.app, 'DELETE', `/v1/knowledge-bases/${kb.kbId}`, { key })).status).toBe(204);
+    expect(await scheduler(kb.kbId)).toBeUndefined();
+  });
+
+  it.each([['721'], ['-1'], ['1.5'], ['daily']])('refuses auto_refresh_hours=%s with 400 naming the field', async (value) => {
+    const res = await call(h.app, 'POST', '/v1/knowledge-bases', { key, body: multipartForm([nameField('Bad period'), { name: 'auto_refresh_hours', value }]) });
+    expectErrorBody(res, 400, '/v1/knowledge-bases', { fields: ['auto_refresh_hours'] });
+  });
+});

@@ -5,6 +5,9 @@ import { call } from '../api/support.js';
 import { createHarness, type Harness } from '../helpers/app-harness.js';
 import { createKbWith, startTestWorker, waitForDocument } from '../helpers/worker-harness.js';
 import type { RunningWorker } from '../../worker/main.js';
+import { refreshKnowledgeBase } from '../../worker/refresh-kb.js';
+import { bullSourceQueue } from '../../shared/jobs.js';
+import { createLogger } from '../../shared/logger.js';
 
 let h: Harness;
 let key: string;
@@ -59,5 +62,33 @@ describe('refreshing a URL source', () => {
     expect((changed as { refreshedAt?: string }).refreshedAt).toBeTruthy();
     const kb = (await call(h.app, 'GET', `/v1/knowledge-bases/${kbId}`, { key })).body;
     expect(kb.sourceCounts).toEqual({ pending: 0, processing: 0, ready: 1, failed: 0 });
+  });
+
+  it('refreshes every ready or failed URL source of a knowledge base when its schedule fires, and nothing else', async () => {
+    const { kbId, docs } = await createKbWith(h, key, (f) => {
+      f.set('knowledge_base_urls', JSON.stringify([`${url()}?scheduled`]));
+      f.set('knowledge_base_texts', JSON.stringify(['a text source is never refreshed']));
+      f.set('auto_refresh_hours', '12');
+    });
+    await waitForDocument(h, key, kbId, docs[0]!);
+    await waitForDocument(h, key, kbId, docs[1]!);
+    const before = fetches;
+    const queued = await refreshKnowledgeBase({ kbs: h.store.kbs, queue: bullSourceQueue(h.queue, 2, 50), logger: createLogger('silent') }, { workspaceId: 'ws-refresh', kbId });
+    expect(queued).toBe(1);
+    // Texts come first, then URLs: docs[1] is the URL source.
+    const again = await waitForDocument(h, key, kbId, docs[1]!);
+    expect(again.status).toBe('ready');
+    expect(fetches).toBe(before + 1);
+    const text = await call(h.app, 'GET', `/v1/knowledge-bases/${kbId}/documents/${docs[0]}`, { key });
+    expect(text.body.status).toBe('ready');
+  });
+
+  it('drops the schedule of a knowledge base that is gone', async () => {
+    const { kbId } = await createKbWith(h, key, (f) => f.set('auto_refresh_hours', '6'));
+    await h.store.kbs.delete('ws-refresh', kbId);
+    expect(await h.queue.getJobScheduler(`refresh.${kbId}`)).toBeDefined();
+    const queued = await refreshKnowledgeBase({ kbs: h.store.kbs, queue: bullSourceQueue(h.queue, 2, 50), logger: createLogger('silent') }, { workspaceId: 'ws-refresh', kbId });
+    expect(queued).toBe(0);
+    expect(await h.queue.getJobScheduler(`refresh.${kbId}`)).toBeUndefined();
   });
 });

@@ -10,7 +10,7 @@
     KEYS[2] list of its document ids, in order
     KEYS[3] sorted set of its active (pending or processing) documents
     KEYS[4] hash of its sources by fingerprint
-    ARGV[1] JSON: {create: '1'|'0', kbId, workspaceId, name?, ifRev?, now, nowMs, ttl,
+    ARGV[1] JSON: {create: '1'|'0', kbId, workspaceId, name?, autoRefreshHours?, ifRev?, now, nowMs, ttl,
                    docPrefix, blobPrefix, docs: [{stageKey?, fields: {...}}]}
             docPrefix .. id and blobPrefix .. id are a source's hash and blob keys;
             ifRev: change nothing unless the knowledge base is at this revision.
@@ -40,6 +40,7 @@ if p.create == '1' then
 elseif p.name then
   redis.call('HSET', meta, 'name', p.name)
 end
+if p.autoRefreshHours then redis.call('HSET', meta, 'autoRefreshHours', p.autoRefreshHours) end
 local added, skipped = 0, {}
 for _, d in ipairs(p.docs) do
   local id = d.fields.documentId
