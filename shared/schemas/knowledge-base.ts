@@ -20,6 +20,16 @@ export const sourceWarningSchema = z
   .meta({ id: 'SourceWarning', description: 'Why the text of a ready source may still be doubtful' });
 export type SourceWarning = z.infer<typeof sourceWarningSchema>;
 
+export const sourceProgressSchema = z
+  .object({
+    pagesDone: z.number().int().optional(),
+    pagesTotal: z.number().int().optional(),
+    bytesDone: z.number().int().optional(),
+    bytesTotal: z.number().int().optional(),
+  })
+  .meta({ id: 'SourceProgress', description: 'How far a processing source has got: pages for PDF, bytes for other formats' });
+export type SourceProgress = z.infer<typeof sourceProgressSchema>;
+
 export const sourceSchema = z
   .object({
     documentId: z.string().meta({ example: 'doc_V1StGXR8_Z5jdHi6B-myT' }),
@@ -38,6 +48,7 @@ export const sourceSchema = z
       .optional()
       .meta({ description: 'On a ready source whose text looks doubtful: garbled_text, partial_text, truncated' }),
     chunkCount: z.number().int().optional().meta({ description: 'Chunks of a ready source (see /chunks)' }),
+    progress: sourceProgressSchema.optional(),
     checkedAt: isoDateTime.optional().meta({ description: 'URL sources: when the URL was last fetched' }),
     refreshedAt: isoDateTime.optional().meta({ description: 'URL sources: when a refresh last found changed content' }),
     createdAt: isoDateTime,

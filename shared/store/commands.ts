@@ -17,6 +17,7 @@ export const COMMANDS = {
   kbFinishDoc: { file: 'finishDoc', keys: 7 },
   kbRetryDoc: { file: 'retryDoc', keys: 4 },
   kbRefreshDoc: { file: 'refreshDoc', keys: 3 },
+  kbSetProgress: { file: 'setProgress', keys: 2 },
   kbUnmarkActive: { file: 'unmarkActive', keys: 1 },
   catalogImport: { file: 'importCatalog', keys: 2 },
 } as const;

@@ -144,6 +144,7 @@ export function parseSource(h: Record<string, string>): StoredSource | null {
   if (h.sha256) s.sha256 = h.sha256;
   if (h.refreshFrom) s.refreshFrom = h.refreshFrom as SourceStatus;
   if (h.checkedAt) s.checkedAt = h.checkedAt;
+  if (h.progress && h.status === 'processing') s.progress = JSON.parse(h.progress) as Source['progress'];
   if (h.refreshedAt) s.refreshedAt = h.refreshedAt;
   return s;
 }

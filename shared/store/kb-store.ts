@@ -12,7 +12,7 @@ import {
   type StoredSource,
 } from './kb-records.js';
 import type { Chunk, StoredChunk } from '../schemas/chunk.js';
-import type { SourceStatus } from '../schemas/knowledge-base.js';
+import type { SourceProgress, SourceStatus } from '../schemas/knowledge-base.js';
 import { withCommands, type StoreRedis } from './commands.js';
 
 /** The sources a commit added: all but those it found already there. */
@@ -258,6 +258,12 @@ export class KbStore {
     if (res === 'not_url') throw new ValidationError({ documentId: 'only a URL source can be refreshed' });
     if (res === 'busy') throw new ConflictError(`the source is ${String(detail)}; refresh it once it is ready or failed`);
     return Number(detail);
+  }
+
+  /** Worker: how far a processing source's extraction has got; written only while this run owns it. */
+  async setProgress(kbId: string, documentId: string, run: number, progress: SourceProgress): Promise<TransitionResult | 'not_processing'> {
+    const [res] = await this.redis.kbSetProgress(this.keys.kb(kbId), this.keys.doc(kbId, documentId), String(run), JSON.stringify(progress));
+    return res as TransitionResult | 'not_processing';
   }
 
   /** Worker: marks a source processing if this run still owns it. */

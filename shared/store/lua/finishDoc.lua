@@ -18,7 +18,7 @@
 
 local st, refused = checkRun(KEYS[1], KEYS[2], ARGV[1])
 if not st then return {refused} end
-redis.call('HDEL', KEYS[2], 'error', 'refreshFrom')
+redis.call('HDEL', KEYS[2], 'error', 'refreshFrom', 'progress')
 hsetTable(KEYS[2], cjson.decode(ARGV[4]))
 redis.call('HSET', KEYS[2], 'status', ARGV[3], 'updatedAt', ARGV[2])
 local keep = ARGV[10] == '1'
