@@ -2,6 +2,7 @@ import { load, type CheerioAPI } from 'cheerio/slim';
 import type { AnyNode, Element } from 'domhandler';
 import { SourceError } from '../../shared/source-errors.js';
 import { decodeText } from '../text-decode.js';
+import { nodesToMarkdown, type MarkdownOptions } from './html-markdown.js';
 import { nodesToText, type WalkOptions } from './html-text.js';
 import type { RawExtraction } from './types.js';
 
@@ -37,7 +38,7 @@ export async function extractHtml(bytes: Uint8Array, maxDepth = MAX_DEPTH): Prom
     const title = $('title').first().text().replace(/\s+/g, ' ').trim() || undefined;
     const body = $('body').get(0) ?? $.root().get(0);
     if (!body) return { markdown: '', title };
-    const all = nodesToText([body], { skip: isChrome });
+    const all = nodesToMarkdown([body], { skip: isChrome });
     const main = pickContent($, all.length);
     return { markdown: main ?? all, title };
   } catch (err) {
@@ -46,10 +47,16 @@ export async function extractHtml(bytes: Uint8Array, maxDepth = MAX_DEPTH): Prom
   }
 }
 
-/** Converts an HTML fragment (a Markdown HTML block, mammoth output) to text, without chrome removal. */
+/** Converts an HTML fragment (a Markdown HTML block) to text, without chrome removal. */
 export function htmlFragmentToText(html: string, opts: WalkOptions = {}): string {
   const $ = load(html, null, false);
   return nodesToText($.root().toArray() as AnyNode[], opts);
+}
+
+/** Converts an HTML fragment (a Markdown HTML block, mammoth output) to Markdown, without chrome removal. */
+export function htmlFragmentToMarkdown(html: string, opts: MarkdownOptions = {}): string {
+  const $ = load(html, null, false);
+  return nodesToMarkdown($.root().toArray() as AnyNode[], opts);
 }
 
 function pickContent($: CheerioAPI, total: number): string | undefined {
@@ -57,7 +64,7 @@ function pickContent($: CheerioAPI, total: number): string | undefined {
     const candidates = $(selector).toArray() as Element[];
     // Several articles are a listing, not one content block: keep the page.
     if (candidates.length !== 1) continue;
-    const text = nodesToText(candidates, { skip: isChrome });
+    const text = nodesToMarkdown(candidates, { skip: isChrome });
     if (text.length >= total * SUBSTANTIAL) return text;
   }
   return undefined;

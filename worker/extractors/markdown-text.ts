@@ -1,0 +1,93 @@
+import { Lexer, type Token, type Tokens } from 'marked';
+import { htmlFragmentToText } from './html.js';
+import { decodeEntities } from './html-text.js';
+
+/**
+ * Plain text of a Markdown document, read from marked's token tree (not by
+ * stripping syntax with patterns): headings and paragraphs as paragraphs
+ * separated by a blank line, list items on their own lines with their
+ * numbers (nested items indented), table cells tab-separated, code kept as
+ * text, links and images reduced to their text, HTML reduced to its text.
+ */
+export function markdownToText(markdown: string): string {
+  return tokensToText(new Lexer({ gfm: true }).lex(markdown));
+}
+
+/** {@link markdownToText} over tokens already lexed. */
+export function tokensToText(tokens: readonly Token[]): string {
+  return tokens.map(block).join('');
+}
+
+function block(token: Token): string {
+  switch (token.type) {
+    case 'heading':
+    case 'paragraph':
+      return `${inline(token.tokens ?? [])}\n\n`;
+    case 'text':
+      return `${token.tokens ? inline(token.tokens) : decodeEntities(token.text)}\n`;
+    case 'code':
+      return `${token.text}\n\n`;
+    case 'blockquote':
+      return `${tokensToText(token.tokens ?? [])}\n\n`;
+    case 'list':
+      return `${list(token as Tokens.List)}\n`;
+    case 'table': {
+      const table = token as Tokens.Table;
+      const rows = [table.header, ...table.rows].map((cells) => cells.map((c) => inline(c.tokens)).join('\t'));
+      return `${rows.join('\n')}\n\n`;
+    }
+    case 'html':
+      return `${htmlFragmentToText(token.text)}\n\n`;
+    case 'hr':
+    case 'space':
+      return '\n\n';
+    case 'def':
+      return '';
+    default: {
+      const generic = token as Tokens.Generic;
+      return generic.tokens ? tokensToText(generic.tokens) : '';
+    }
+  }
+}
+
+function list(token: Tokens.List): string {
+  const start = typeof token.start === 'number' ? token.start : 1;
+  return token.items
+    .map((item, i) => {
+      const body = tokensToText(item.tokens).replace(/\n+$/, '');
+      const marker = token.ordered ? `${start + i}. ` : '';
+      return `${marker}${body.split('\n').map((l, j) => (j === 0 || l === '' ? l : `  ${l}`)).join('\n')}\n`;
+    })
+    .join('');
+}
+
+function inline(tokens: readonly Token[]): string {
+  let out = '';
+  for (const token of tokens) {
+    switch (token.type) {
+      case 'text':
+        out += token.tokens ? inline(token.tokens) : decodeEntities(token.text);
+        break;
+      case 'escape':
+      case 'codespan':
+        out += token.text;
+        break;
+      case 'image':
+        out += token.text;
+        break;
+      case 'br':
+        out += '\n';
+        break;
+      case 'html':
+        out += /^<br\b/i.test(token.text) ? '\n' : '';
+        break;
+      case 'checkbox':
+        break;
+      default: {
+        const generic = token as Tokens.Generic;
+        out += generic.tokens ? inline(generic.tokens) : String(generic.text ?? '');
+      }
+    }
+  }
+  return out;
+}
