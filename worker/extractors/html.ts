@@ -4,6 +4,7 @@ import { SourceError } from '../../shared/source-errors.js';
 import { decodeText } from '../text-decode.js';
 import { nodesToMarkdown, type MarkdownOptions } from './html-markdown.js';
 import { nodesToText, type WalkOptions } from './html-text.js';
+import { findMainContent, isPageTool } from './main-content.js';
 import type { RawExtraction } from './types.js';
 
 const CHROME = new Set(['nav', 'aside', 'dialog', 'form', 'menu']);
@@ -11,8 +12,6 @@ const EDGE = new Set(['header', 'footer']);
 const CHROME_ROLES = new Set(['navigation', 'complementary', 'search', 'dialog', 'alertdialog', 'menu', 'menubar']);
 const EDGE_ROLES = new Set(['banner', 'contentinfo']);
 const BANNER = /(?:^|[\s_-])(?:cookie|consent|gdpr)(?:$|[\s_-])/i;
-// A main/article candidate must hold this share of the page's text to stand for the page.
-const SUBSTANTIAL = 0.25;
 // parse5 and htmlparser2 slow down quadratically with depth (100000 nested divs take
 // over a minute); real pages stay under a few hundred levels and Blink caps the tree at 512.
 const MAX_DEPTH = 4096;
@@ -38,9 +37,9 @@ export async function extractHtml(bytes: Uint8Array, maxDepth = MAX_DEPTH): Prom
     const title = $('title').first().text().replace(/\s+/g, ' ').trim() || undefined;
     const body = $('body').get(0) ?? $.root().get(0);
     if (!body) return { markdown: '', title };
-    const all = nodesToMarkdown([body], { skip: isChrome });
-    const main = pickContent($, all.length);
-    return { markdown: main ?? all, title };
+    const main = body.type === 'tag' ? findMainContent(body, isChrome) : undefined;
+    if (main?.nodes) return { markdown: nodesToMarkdown(main.nodes, { skip: (el) => main.removed.has(el) }), title };
+    return { markdown: nodesToMarkdown([body], { skip: (el, inContent) => isChrome(el, inContent) || isPageTool(el) }), title };
   } catch (err) {
     if (err instanceof RangeError) throw new SourceError('too_complex', 'The HTML is nested too deeply to read.');
     throw err;
@@ -57,17 +56,6 @@ export function htmlFragmentToText(html: string, opts: WalkOptions = {}): string
 export function htmlFragmentToMarkdown(html: string, opts: MarkdownOptions = {}): string {
   const $ = load(html, null, false);
   return nodesToMarkdown($.root().toArray() as AnyNode[], opts);
-}
-
-function pickContent($: CheerioAPI, total: number): string | undefined {
-  for (const selector of ['main, [role="main"]', 'article']) {
-    const candidates = $(selector).toArray() as Element[];
-    // Several articles are a listing, not one content block: keep the page.
-    if (candidates.length !== 1) continue;
-    const text = nodesToMarkdown(candidates, { skip: isChrome });
-    if (text.length >= total * SUBSTANTIAL) return text;
-  }
-  return undefined;
 }
 
 /** Estimates the tree depth from a linear scan of the tags (unclosed tags count as open). */
