@@ -11,17 +11,23 @@ export interface Heading {
   text: string;
 }
 
-/** Finer and finer ways to cut a span: sections, blocks, lines, sentences, words, characters. */
+/**
+ * Finer and finer ways to cut a span: sections (at headings), blocks (at blank
+ * lines), rows (table rows, code lines, list items), sentences, any line,
+ * words, characters.
+ */
 export const enum Level {
   Section,
   Block,
-  Line,
+  Row,
   Sentence,
+  Line,
   Word,
   Char,
 }
 
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+const LIST_ITEM = /^\s*(?:[-*+]|\d{1,9}[.)])[ \t]/;
 const ATX = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/;
 
 /** Line starts, fenced-code state and headings of a Markdown document, read in one pass. */
@@ -32,6 +38,8 @@ export interface Outline {
   blockStarts: Set<number>;
   /** Start index of every line inside a code fence or of a table row: cut only between lines. */
   rigidLines: Set<number>;
+  /** Start index of every line that is a row of its block: rigid lines, list items, tab-separated rows. */
+  rowStarts: Set<number>;
 }
 
 /** Reads headings, block starts and code fences, so that no later cut lands inside a fence. */
@@ -39,6 +47,7 @@ export function outline(md: string): Outline {
   const headings: Heading[] = [];
   const blockStarts = new Set<number>();
   const rigidLines = new Set<number>();
+  const rowStarts = new Set<number>();
   let fence: string | undefined;
   let blank = true;
   for (let pos = 0; pos <= md.length;) {
@@ -62,12 +71,14 @@ export function outline(md: string): Outline {
           headings.push({ start: pos, level: heading[1]!.length, text: plainHeading(heading[2] ?? '') });
           blank = true;
         } else if (/^\s*\|/.test(line)) rigidLines.add(pos);
+        else if (LIST_ITEM.test(line) || line.includes('\t')) rowStarts.add(pos);
       }
     }
     if (nl === -1) break;
     pos = nl + 1;
   }
-  return { headings, headingStarts: new Set(headings.map((h) => h.start)), blockStarts, rigidLines };
+  for (const line of rigidLines) rowStarts.add(line);
+  return { headings, headingStarts: new Set(headings.map((h) => h.start)), blockStarts, rigidLines, rowStarts };
 }
 
 function plainHeading(text: string): string {
@@ -82,6 +93,8 @@ export function split(md: string, span: Span, level: Level, o: Outline, charStep
     for (const h of o.headings) if (h.start > start && h.start < end) cuts.push(h.start);
   } else if (level === Level.Block) {
     for (let i = md.indexOf('\n', start); i !== -1 && i < end; i = md.indexOf('\n', i + 1)) if (o.blockStarts.has(i + 1) && i + 1 < end) cuts.push(i + 1);
+  } else if (level === Level.Row) {
+    for (let i = md.indexOf('\n', start); i !== -1 && i < end; i = md.indexOf('\n', i + 1)) if (i + 1 < end && o.rowStarts.has(i + 1)) cuts.push(i + 1);
   } else if (level === Level.Line) {
     for (let i = md.indexOf('\n', start); i !== -1 && i < end; i = md.indexOf('\n', i + 1)) if (i + 1 < end) cuts.push(i + 1);
   } else if (level === Level.Sentence) {

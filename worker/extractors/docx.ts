@@ -1,7 +1,9 @@
 import mammoth from 'mammoth';
 import { SourceError } from '../../shared/source-errors.js';
-import type { Element } from 'domhandler';
-import { htmlFragmentToMarkdown } from './html.js';
+import { load } from 'cheerio/slim';
+import type { AnyNode, Element } from 'domhandler';
+import { listNumbers } from './docx-numbering.js';
+import { nodesToMarkdown } from './html-markdown.js';
 import { decodeEntities } from './html-text.js';
 import type { RawExtraction } from './types.js';
 import { DEFAULT_ZIP_LIMITS, readZipEntry, scanZip, type ZipEntry } from './zip-scan.js';
@@ -33,7 +35,27 @@ export async function extractDocx(bytes: Uint8Array, maxUnpackedBytes = DEFAULT_
     if (err instanceof RangeError) throw new SourceError('too_complex', 'The DOCX is too complex to read.');
     throw new SourceError('corrupt', 'The DOCX is damaged or is not a Word document that can be read.');
   }
-  return { markdown: htmlFragmentToMarkdown(html, { imageAlt: true, dropLink: isBackLink }), title };
+  const $ = load(html, null, false);
+  numberItems($.root().find('li').toArray() as Element[], bytes, entries);
+  return { markdown: nodesToMarkdown($.root().toArray() as AnyNode[], { imageAlt: true, dropLink: isBackLink }), title };
+}
+
+/** Gives list items Word's numbers (restarts, start values, continued lists) when they can be matched one to one. */
+function numberItems(items: Element[], bytes: Uint8Array, entries: readonly ZipEntry[]): void {
+  const part = (name: string) => {
+    const entry = entries.find((e) => e.name === name);
+    return entry ? readZipEntry(bytes, entry)?.toString('utf8') : undefined;
+  };
+  const body = items.filter((li) => !/^(?:footnote|endnote|comment)-/.test(li.attribs.id ?? ''));
+  const numbering = part('word/numbering.xml');
+  const document = numbering && part('word/document.xml');
+  if (!document) return;
+  const numbers = listNumbers(document, numbering);
+  if (numbers.length !== body.length) return;
+  body.forEach((li, i) => {
+    const n = numbers[i];
+    if (n !== undefined && (li.parent as Element | null)?.name === 'ol') li.attribs.value = String(n);
+  });
 }
 
 // mammoth ends each footnote and endnote with a link back to its reference (an arrow).

@@ -51,14 +51,25 @@ function block(token: Token): string {
 }
 
 function list(token: Tokens.List): string {
-  const start = typeof token.start === 'number' ? token.start : 1;
+  let number = typeof token.start === 'number' ? token.start : 1;
   return token.items
-    .map((item, i) => {
+    .map((item) => {
       const body = tokensToText(item.tokens).replace(/\n+$/, '');
-      const marker = token.ordered ? `${start + i}. ` : '';
+      number = itemNumber(item, number);
+      const marker = token.ordered ? `${number++}. ` : '';
       return `${marker}${body.split('\n').map((l, j) => (j === 0 || l === '' ? l : `  ${l}`)).join('\n')}\n`;
     })
     .join('');
+}
+
+/**
+ * The number an ordered item is written with: Markdown renders a list's items
+ * from its start on, but the written numbers are the document's (Word lists
+ * that restart or jump keep their numbers in one list).
+ */
+export function itemNumber(item: Tokens.ListItem, next: number): number {
+  const written = /^\s*(\d{1,9})[.)]/.exec(item.raw)?.[1];
+  return written === undefined ? next : Number(written);
 }
 
 function inline(tokens: readonly Token[]): string {

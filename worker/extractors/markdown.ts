@@ -3,7 +3,7 @@ import { SourceError } from '../../shared/source-errors.js';
 import { decodeText } from '../text-decode.js';
 import { htmlFragmentToMarkdown } from './html.js';
 import { escapeLineStart, escapeText } from './html-markdown.js';
-import { tokensToText } from './markdown-text.js';
+import { itemNumber, tokensToText } from './markdown-text.js';
 import type { RawExtraction } from './types.js';
 
 // marked's time grows faster than cubically with list nesting (800 levels take seconds);
@@ -89,6 +89,7 @@ function block(token: Token): string {
 function list(token: Tokens.List): string {
   let number = typeof token.start === 'number' ? token.start : 1;
   const items = token.items.map((item) => {
+    if (token.ordered) number = itemNumber(item, number);
     const marker = token.ordered ? `${number++}.` : '-';
     const check = item.task ? (item.checked ? '[x] ' : '[ ] ') : '';
     const parts = item.tokens.filter((t) => t.type !== 'checkbox');
