@@ -91,8 +91,9 @@ function pack(md: string, o: Outline, max: number): Piece[] {
       estimate += tokens + (current.length > 1 ? 1 : 0);
       return;
     }
-    // A section that must be cut starts its own chunk, so chunks start at its heading.
-    if (level === Level.Section) while (current.some((p) => !isHeadingOnly(md, o, p))) flush();
+    // A section or paragraph that must be cut starts its own chunk, so chunks start at its heading
+    // or first sentence, and the chunk before it ends at a boundary.
+    if (level <= Level.Block) while (current.some((p) => !isHeadingOnly(md, o, p))) flush();
     const finer = Math.min(level + 1, Level.Char) as Level;
     const pieces = split(md, span, finer, o, Math.max(1, Math.floor(max / 4)));
     const same = pieces.length === 1 && pieces[0]!.start === span.start && pieces[0]!.end === span.end;
