@@ -10,7 +10,7 @@ import { decodeEntities } from './html-text.js';
  * text, links and images reduced to their text, HTML reduced to its text.
  */
 export function markdownToText(markdown: string): string {
-  return tokensToText(new Lexer({ gfm: true }).lex(markdown));
+  return tokensToText(new Lexer({ gfm: true }).lex(markdown)).replace(/[ \t]+$/gm, '').replace(/\n{3,}/g, '\n\n').trim();
 }
 
 /** {@link markdownToText} over tokens already lexed. */
