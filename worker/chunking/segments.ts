@@ -115,10 +115,17 @@ export function split(md: string, span: Span, level: Level, o: Outline, charStep
   let from = start;
   for (const cut of [...cuts, end]) {
     const piece = trim(md, { start: from, end: cut });
-    if (piece.end > piece.start) pieces.push(piece);
+    if (piece.end > piece.start) pieces.push(level === Level.Row || level === Level.Line ? withIndent(md, piece, from) : piece);
     from = cut;
   }
   return pieces;
+}
+
+/** A line keeps its indentation (code, nested list items) when the piece starts the line. */
+function withIndent(md: string, piece: Span, floor: number): Span {
+  let start = piece.start;
+  while (start > floor && (md[start - 1] === ' ' || md[start - 1] === '\t')) start--;
+  return start === floor || md[start - 1] === '\n' ? { start, end: piece.end } : piece;
 }
 
 function isLowSurrogate(code: number): boolean {
