@@ -57,9 +57,9 @@ describe('HTML to Markdown', () => {
   });
 
   it('keeps link text without URLs, drops images, and escapes text that would read as markup', async () => {
-    const r = await html('<p>See <a href="https://example.com/a">the guide</a> or https://example.com/b <img src="x.png" alt="logo">.</p><p>1. not a list &lt;div&gt; *stars*</p><p># not a heading</p>');
-    expect(r.markdown).toBe('See the guide or https://example.com/b .\n\n1\\. not a list \\<div> *stars*\n\n\\# not a heading');
-    expect(r.text).toBe('See the guide or https://example.com/b .\n\n1. not a list <div> stars\n\n# not a heading');
+    const r = await html('<p>See <a href="https://example.com/a">the guide</a> or https://example.com/b <img src="x.png" alt="logo">.</p><p>1. not a list &lt;div&gt; *stars* snake_case _under_</p><p># not a heading</p>');
+    expect(r.markdown).toBe('See the guide or https://example.com/b .\n\n1\\. not a list \\<div> \\*stars\\* snake_case \\_under\\_\n\n\\# not a heading');
+    expect(r.text).toBe('See the guide or https://example.com/b .\n\n1. not a list <div> *stars* snake_case _under_\n\n# not a heading');
   });
 });
 

@@ -3,7 +3,7 @@ import { SourceError } from '../../shared/source-errors.js';
 import { load } from 'cheerio/slim';
 import type { AnyNode, Element } from 'domhandler';
 import { listNumbers } from './docx-numbering.js';
-import { nodesToMarkdown } from './html-markdown.js';
+import { nodesToMarkdownAndText } from './html-markdown.js';
 import { decodeEntities } from './html-text.js';
 import type { RawExtraction } from './types.js';
 import { DEFAULT_ZIP_LIMITS, readZipEntry, scanZip, type ZipEntry } from './zip-scan.js';
@@ -37,7 +37,7 @@ export async function extractDocx(bytes: Uint8Array, maxUnpackedBytes = DEFAULT_
   }
   const $ = load(html, null, false);
   numberItems($.root().find('li').toArray() as Element[], bytes, entries);
-  return { markdown: nodesToMarkdown($.root().toArray() as AnyNode[], { imageAlt: true, dropLink: isBackLink }), title };
+  return { ...nodesToMarkdownAndText($.root().toArray() as AnyNode[], { imageAlt: true, dropLink: isBackLink }), title };
 }
 
 /** Gives list items Word's numbers (restarts, start values, continued lists) when they can be matched one to one. */

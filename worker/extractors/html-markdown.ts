@@ -18,6 +18,8 @@ const CONTAINER = new Set([
 // Blocks that today's text put on their own line rather than in their own paragraph.
 const LINE = new Set(['div', 'dt', 'dd', 'caption', 'figcaption', 'summary', 'legend', 'option']);
 const HEADING = /^h([1-6])$/;
+// Elements that make blocks of their own (besides headings).
+const BLOCK = new Set([...CONTAINER, 'ul', 'ol', 'menu', 'pre', 'blockquote', 'table', 'hr']);
 const STRONG = new Set(['b', 'strong']);
 const EMPHASIS = new Set(['i', 'em']);
 const CODE = new Set(['code', 'kbd', 'samp', 'tt']);
@@ -27,7 +29,9 @@ const MAX_NESTING = 8;
 const MAX_DEPTH = 200;
 
 type Kind = 'para' | 'line' | 'list' | 'other';
-interface Block { md: string; kind: Kind }
+/** A block as Markdown and as the plain text `markdownToText` reads from that Markdown. */
+interface Block { md: string; text: string; kind: Kind }
+interface Inline { md: string; text: string }
 interface Ctx { opts: MarkdownOptions; depth: number; nesting: number; pre: boolean; content: boolean }
 
 /**
@@ -39,117 +43,201 @@ interface Ctx { opts: MarkdownOptions; depth: number; nesting: number; pre: bool
  * separated by one blank line.
  */
 export function nodesToMarkdown(roots: readonly AnyNode[], opts: MarkdownOptions = {}): string {
-  return join(renderNodes(roots, { opts, depth: 0, nesting: 0, pre: false, content: false }), false);
+  return nodesToMarkdownAndText(roots, opts).markdown;
+}
+
+/**
+ * {@link nodesToMarkdown}, and in the same walk the plain text that
+ * `markdownToText` would read from that Markdown (heading marks, emphasis,
+ * bullets, pipes, fences and escapes left out; list numbers kept), so a page
+ * is not parsed a second time.
+ */
+export function nodesToMarkdownAndText(roots: readonly AnyNode[], opts: MarkdownOptions = {}): { markdown: string; text: string } {
+  const blocks = renderNodes(roots, { opts, depth: 0, nesting: 0, pre: false, content: false });
+  return { markdown: join(blocks, false, 'md'), text: join(blocks, false, 'text') };
 }
 
 function renderNodes(nodes: readonly AnyNode[], ctx: Ctx): Block[] {
   const blocks: Block[] = [];
   let inline = '';
+  let inlineText = '';
   const flush = (): void => {
     const md = cleanInline(inline);
-    if (md !== '') blocks.push({ md, kind: 'para' });
+    if (md !== '') blocks.push({ md, text: cleanText(inlineText), kind: 'para' });
     inline = '';
+    inlineText = '';
   };
   for (const node of nodes) {
     if (node.type === 'text') {
       const data = (node as unknown as { data: string }).data;
-      inline += ctx.pre ? data : escapeText(data.replace(/\s+/g, ' '));
+      const text = ctx.pre ? data : data.replace(/\s+/g, ' ');
+      inline += ctx.pre ? text : escapeText(text);
+      inlineText += text;
       continue;
     }
     if (node.type !== 'tag' && node.type !== 'root') continue;
     const el = node as Element;
-    const name = el.name?.toLowerCase() ?? '';
+    const name = el.name ?? '';
     if (NEVER.has(name) || (node.type === 'tag' && isHidden(el)) || (node.type === 'tag' && ctx.opts.skip?.(el, ctx.content))) continue;
-    const child: Ctx = { ...ctx, depth: ctx.depth + 1, content: ctx.content || name === 'main' || name === 'article' || el.attribs?.role === 'main' };
+    const content = ctx.content || name === 'main' || name === 'article' || el.attribs?.role === 'main';
+    const child: Ctx = { opts: ctx.opts, depth: ctx.depth + 1, nesting: ctx.nesting, pre: ctx.pre, content };
     if (ctx.depth > MAX_DEPTH) {
       flush();
       const text = nodesToText([el], ctx.opts);
-      if (text) blocks.push({ md: escapeText(text), kind: 'other' });
+      if (text) blocks.push({ md: escapeText(text), text, kind: 'other' });
       continue;
     }
     const rendered = renderElement(el, name, child);
-    if (typeof rendered === 'string') inline += rendered;
-    else {
+    if (!Array.isArray(rendered)) {
+      inline += rendered.md;
+      inlineText += rendered.text;
+    } else {
       flush();
-      blocks.push(...rendered);
+      for (const b of rendered) blocks.push(b);
     }
   }
   flush();
   return blocks;
 }
 
-/** An element as inline Markdown (a string) or as blocks. */
-function renderElement(el: Element, name: string, ctx: Ctx): string | Block[] {
+const inlineOf = (md: string, text = md): Inline => ({ md, text });
+const NOTHING = inlineOf('');
+
+/** An element as inline Markdown or as blocks. */
+function renderElement(el: Element, name: string, ctx: Ctx): Inline | Block[] {
   const children = (el.children ?? []) as AnyNode[];
-  if (name === 'br') return '\n';
+  if (name === 'br') return inlineOf('\n');
   if (name === 'img') {
     const alt = ctx.opts.imageAlt ? el.attribs?.alt?.replace(/\s+/g, ' ').trim() : undefined;
-    return alt ? ` ${escapeText(alt)} ` : '';
+    return alt ? inlineOf(` ${escapeText(alt)} `, ` ${alt} `) : NOTHING;
   }
-  if (name === 'hr') return [{ md: '---', kind: 'other' }];
+  if (name === 'hr') return [{ md: '---', text: '', kind: 'other' }];
   const heading = HEADING.exec(name);
   if (heading) {
-    const text = join(renderNodes(children, ctx), false).replace(/\s*\n\s*/g, ' ').replace(/^#+ /, '').trim();
-    return text ? [{ md: `${'#'.repeat(Number(heading[1]))} ${text}`, kind: 'other' }] : [];
+    const blocks = renderNodes(children, ctx);
+    const md = join(blocks, false, 'md').replace(/\s*\n\s*/g, ' ').replace(/^#+ /, '').trim();
+    const text = join(blocks, false, 'text').replace(/\s*\n\s*/g, ' ').trim();
+    // A trailing run of # would read as the heading's closing sequence.
+    return md ? [{ md: `${'#'.repeat(Number(heading[1]))} ${md.replace(/(^|\s)(#+)$/, '$1\\$2')}`, text, kind: 'other' }] : [];
   }
   if (name === 'ul' || name === 'ol' || name === 'menu') return renderList(el, name === 'ol', ctx);
   if (name === 'pre') return renderPre(el, ctx);
   if (name === 'blockquote') {
-    const inner = join(renderNodes(children, { ...ctx, nesting: ctx.nesting + 1 }), false);
+    const blocks = renderNodes(children, { ...ctx, nesting: ctx.nesting + 1 });
+    const inner = join(blocks, false, 'md');
     if (!inner) return [];
-    if (ctx.nesting >= MAX_NESTING) return [{ md: inner, kind: 'other' }];
-    return [{ md: inner.split('\n').map((l) => (l ? `> ${l}` : '>')).join('\n'), kind: 'other' }];
+    const text = join(blocks, false, 'text');
+    if (ctx.nesting >= MAX_NESTING) return [{ md: inner, text, kind: 'other' }];
+    return [{ md: inner.split('\n').map((l) => (l ? `> ${l}` : '>')).join('\n'), text, kind: 'other' }];
   }
   if (name === 'table') return renderTable(el, ctx);
-  if (name === 'a' && ctx.opts.dropLink?.(el)) return '';
+  if (name === 'a' && ctx.opts.dropLink?.(el)) return NOTHING;
   if (CONTAINER.has(name)) {
     const blocks = renderNodes(children, ctx);
     // A div of text is a line: consecutive ones stay on consecutive lines of one paragraph.
-    if (LINE.has(name) && blocks.length === 1 && blocks[0]!.kind === 'para') return [{ md: blocks[0]!.md, kind: 'line' }];
+    if (LINE.has(name) && blocks.length === 1 && blocks[0]!.kind === 'para') return [{ ...blocks[0]!, kind: 'line' }];
     return blocks;
   }
   // Inline elements: wrap their content unless it turned out to hold blocks.
+  const simple = renderInline(children, ctx);
+  if (simple) return wrap(name, simple, ctx);
   const blocks = renderNodes(children, ctx);
-  if (blocks.length === 0) return inlineSpace(children);
+  if (blocks.length === 0) return inlineOf(inlineSpace(children));
   if (blocks.length > 1 || (blocks[0]!.kind !== 'para' && blocks[0]!.kind !== 'line')) return blocks;
-  const md = blocks[0]!.md;
+  const { md, text } = blocks[0]!;
   const lead = /^\s/.test(firstText(children)) ? ' ' : '';
   const trail = /\s$/.test(lastText(children)) ? ' ' : '';
-  if (ctx.pre) return md;
-  if (STRONG.has(name)) return `${lead}**${md}**${trail}`;
-  if (EMPHASIS.has(name)) return `${lead}*${md}*${trail}`;
-  if (CODE.has(name) && !md.includes('\n')) return `${lead}${codeSpan(unescapeText(md))}${trail}`;
-  return `${lead}${md}${trail}`;
+  const plain = `${lead}${text}${trail}`;
+  if (ctx.pre) return inlineOf(md, text);
+  if (STRONG.has(name)) return inlineOf(`${lead}**${md}**${trail}`, plain);
+  if (EMPHASIS.has(name)) return inlineOf(`${lead}*${md}*${trail}`, plain);
+  if (CODE.has(name) && !md.includes('\n')) return inlineOf(`${lead}${codeSpan(text)}${trail}`, plain);
+  return inlineOf(`${lead}${md}${trail}`, plain);
+}
+
+/** Inline content only: undefined as soon as a block element turns up (the caller then renders blocks). */
+function renderInline(nodes: readonly AnyNode[], ctx: Ctx): Inline | undefined {
+  let md = '';
+  let text = '';
+  for (const node of nodes) {
+    if (node.type === 'text') {
+      const data = (node as unknown as { data: string }).data;
+      const plain = ctx.pre ? data : data.replace(/\s+/g, ' ');
+      md += ctx.pre ? plain : escapeText(plain);
+      text += plain;
+      continue;
+    }
+    if (node.type !== 'tag') continue;
+    const el = node as Element;
+    const name = el.name;
+    if (NEVER.has(name) || isHidden(el) || ctx.opts.skip?.(el, ctx.content)) continue;
+    if (BLOCK.has(name) || HEADING.test(name) || ctx.depth > MAX_DEPTH) return undefined;
+    let part: Inline | undefined;
+    if (name === 'br') part = inlineOf('\n');
+    else if (name === 'img' || (name === 'a' && ctx.opts.dropLink?.(el))) part = renderElement(el, name, ctx) as Inline;
+    else {
+      const inner = renderInline((el.children ?? []) as AnyNode[], { opts: ctx.opts, depth: ctx.depth + 1, nesting: ctx.nesting, pre: ctx.pre, content: ctx.content });
+      if (!inner) return undefined;
+      part = wrap(name, inner, ctx);
+    }
+    md += part.md;
+    text += part.text;
+  }
+  return { md, text };
+}
+
+/** Emphasis, strong and code marks around inline content, with its outer spaces moved outside them. */
+function wrap(name: string, inner: Inline, ctx: Ctx): Inline {
+  const md = inner.md.trim();
+  if (md === '') return inlineOf(/\s/.test(inner.md) ? ' ' : '');
+  const lead = /^\s/.test(inner.md) ? ' ' : '';
+  const trail = /\s$/.test(inner.md) ? ' ' : '';
+  const text = inner.text.trim();
+  const plain = `${lead}${text}${trail}`;
+  if (ctx.pre) return inner;
+  if (STRONG.has(name)) return inlineOf(`${lead}**${md}**${trail}`, plain);
+  if (EMPHASIS.has(name)) return inlineOf(`${lead}*${md}*${trail}`, plain);
+  if (CODE.has(name) && !md.includes('\n')) return inlineOf(`${lead}${codeSpan(text)}${trail}`, plain);
+  return inlineOf(`${lead}${md}${trail}`, plain);
 }
 
 function renderList(el: Element, ordered: boolean, ctx: Ctx): Block[] {
   const inner: Ctx = { ...ctx, nesting: ctx.nesting + 1 };
   let number = ordered ? Number.parseInt(el.attribs?.start ?? '1', 10) : 0;
   if (!Number.isFinite(number)) number = 1;
-  const items: string[] = [];
+  const items: Inline[] = [];
   let loose = false;
   for (const child of (el.children ?? []) as AnyNode[]) {
-    const isItem = child.type === 'tag' && (child as Element).name.toLowerCase() === 'li';
+    const isItem = child.type === 'tag' && (child as Element).name === 'li';
     if (child.type === 'text' && !/\S/.test((child as unknown as { data: string }).data)) continue;
     if (isItem) {
       const value = Number.parseInt((child as Element).attribs?.value ?? '', 10);
       if (ordered && Number.isFinite(value)) number = value;
     }
     const blocks = renderNodes(isItem ? ((child as Element).children as AnyNode[]) : [child], inner);
-    const body = join(blocks, true);
+    const body = join(blocks, true, 'md');
+    const text = join(blocks, true, 'text');
     if (!isItem && body === '') continue;
     if (!isItem && items.length > 0 && blocks.every((b) => b.kind === 'list')) {
       // A list nested directly in a list belongs to the item before it.
-      items[items.length - 1] += `\n${body}`;
+      const last = items[items.length - 1]!;
+      last.md += `\n${body}`;
+      last.text += `\n${indent(text, '  ')}`;
       continue;
     }
     if (blocks.filter((b) => b.kind !== 'list').length > 1) loose = true;
     const marker = ordered ? `${number}.` : '-';
     number++;
     const pad = ctx.nesting >= MAX_NESTING ? '' : ' '.repeat(marker.length + 1);
-    items.push(`${marker} ${body.split('\n').map((l, i) => (i === 0 || l === '' ? l : pad + l)).join('\n')}`.trimEnd());
+    items.push({ md: `${marker} ${indent(body, pad)}`.trimEnd(), text: `${ordered ? `${marker} ` : ''}${indent(text, '  ')}`.trimEnd() });
   }
-  return items.length ? [{ md: items.join(loose ? '\n\n' : '\n'), kind: 'list' }] : [];
+  if (items.length === 0) return [];
+  return [{ md: items.map((i) => i.md).join(loose ? '\n\n' : '\n'), text: items.map((i) => i.text).join('\n'), kind: 'list' }];
+}
+
+/** Indents every line but the first (and blank ones). */
+function indent(body: string, pad: string): string {
+  return pad === '' || !body.includes('\n') ? body : body.split('\n').map((l, i) => (i === 0 || l === '' ? l : pad + l)).join('\n');
 }
 
 function renderPre(el: Element, ctx: Ctx): Block[] {
@@ -158,7 +246,7 @@ function renderPre(el: Element, ctx: Ctx): Block[] {
   const lang = /(?:^|\s)lang(?:uage)?-([\w+#.-]+)/.exec(`${el.attribs?.class ?? ''} ${codeClass(el)}`)?.[1] ?? '';
   let fence = '```';
   while (code.includes(fence)) fence += '`';
-  return [{ md: `${fence}${lang}\n${code}\n${fence}`, kind: 'other' }];
+  return [{ md: `${fence}${lang}\n${code}\n${fence}`, text: code, kind: 'other' }];
 }
 
 function codeClass(el: Element): string {
@@ -173,15 +261,18 @@ function renderTable(el: Element, ctx: Ctx): Block[] {
   // One column, or cells holding paragraphs, lists or tables: a layout table, read as its blocks.
   const layout = width <= 1 || cells.some((row) => row.some((c) => c.length > 1 || c.some((b) => b.kind !== 'para' && b.kind !== 'line')));
   if (layout) return cells.flat(2);
-  const text = cells.map((row) => row.map((c) => c.map((b) => b.md).join(' ').replace(/\s*\n\s*/g, ' ')));
+  const flat = (c: Block[], key: 'md' | 'text') => c.map((b) => b[key]).join(' ').replace(/\s*\n\s*/g, ' ');
+  const md = cells.map((row) => row.map((c) => flat(c, 'md')));
+  const text = cells.map((row) => row.map((c) => flat(c, 'text')));
   if (text.every((row) => row.every((c) => c === ''))) return [];
   const merged = rows.some((row) => row.some((c) => Number(c.attribs?.colspan ?? 1) > 1 || Number(c.attribs?.rowspan ?? 1) > 1));
   if (merged || rows.some((r) => r.length !== width)) {
-    return [{ md: text.map((row) => row.map(unescapeText).join('\t')).filter((r) => r.trim() !== '').join('\n'), kind: 'para' }];
+    const tabRows = (cellRows: string[][]) => cellRows.map((row) => row.join('\t')).filter((r) => r.trim() !== '');
+    return [{ md: tabRows(md).map(escapeLineStart).join('\n'), text: tabRows(text).join('\n'), kind: 'para' }];
   }
   const line = (row: string[]) => `| ${row.map((c) => c.replace(/\|/g, '\\|')).join(' | ')} |`;
-  const [head, ...body] = text;
-  return [{ md: [line(head!), `|${' --- |'.repeat(width)}`, ...body.map(line)].join('\n'), kind: 'other' }];
+  const [head, ...body] = md;
+  return [{ md: [line(head!), `|${' --- |'.repeat(width)}`, ...body.map(line)].join('\n'), text: text.map((row) => row.join('\t')).join('\n'), kind: 'other' }];
 }
 
 /** The rows of a table (not of tables nested in it) and their cells. */
@@ -201,17 +292,25 @@ function tableRows(table: Element): Element[][] {
 }
 
 /** Joins blocks with a blank line; inside a list item, a nested list follows its text directly. */
-function join(blocks: readonly Block[], item: boolean): string {
+function join(blocks: readonly Block[], item: boolean, key: 'md' | 'text'): string {
   let out = '';
-  blocks.forEach((b, i) => {
-    const prev = blocks[i - 1];
+  let prev: Block | undefined;
+  for (const b of blocks) {
+    if (b[key] === '') continue;
     if (prev) out += (item && b.kind === 'list' && prev.kind !== 'list') || (b.kind === 'line' && prev.kind === 'line') ? '\n' : '\n\n';
-    out += b.md;
-  });
+    out += b[key];
+    prev = b;
+  }
   return out;
 }
 
+function cleanText(text: string): string {
+  if (!text.includes('\n') && !text.includes('  ')) return text.trim();
+  return text.replace(/[ \t\u00a0]*\n[ \t\u00a0]*/g, '\n').replace(/ {2,}/g, ' ').replace(/\n{2,}/g, '\n').trim();
+}
+
 function cleanInline(md: string): string {
+  if (!md.includes('\n') && !md.includes('  ')) return escapeLineStart(md.trim());
   return md
     .replace(/[ \t\u00a0]*\n[ \t\u00a0]*/g, '\n')
     .replace(/ {2,}/g, ' ')
@@ -243,17 +342,27 @@ function codeSpan(text: string): string {
   return text.startsWith('`') || text.endsWith('`') ? `${ticks} ${text} ${ticks}` : `${ticks}${text}${ticks}`;
 }
 
-/** Escapes what would otherwise read as markup inside a line: HTML-like tags and backslash escapes. */
+/**
+ * Escapes what would otherwise read as markup inside a line: HTML-like tags,
+ * backslash escapes, and asterisks and underscores that could open emphasis
+ * (an underscore inside a word cannot, so snake_case stays as it is).
+ */
 export function escapeText(text: string): string {
-  return text.replace(/\\(?=[!-/:-@[-`{-~])/g, '\\\\').replace(/</g, '\\<');
+  if (!/[\\<*_]/.test(text)) return text;
+  return text
+    .replace(/\\(?=[!-/:-@[-`{-~])/g, '\\\\')
+    .replace(/</g, '\\<')
+    .replace(/\*/g, '\\*')
+    .replace(/_/g, (_m, i: number, s: string) => (WORD.test(s[i - 1] ?? '') && WORD.test(s[i + 1] ?? '') ? '_' : '\\_'));
 }
 
-function unescapeText(md: string): string {
-  return md.replace(/\\([!-/:-@[-`{-~])/g, '$1');
-}
+const WORD = /[\p{L}\p{N}]/u;
+
+const LINE_MARKER = /^[#\-+*\d>=_`~]/;
 
 /** Escapes a marker that would turn a line of text into a heading, list item, quote or rule. */
 export function escapeLineStart(line: string): string {
+  if (!LINE_MARKER.test(line)) return line;
   return line
     .replace(/^(#{1,6})(?=\s|$)/, '\\$1')
     .replace(/^([-+*])(?=\s|$)/, '\\$1')

@@ -2,7 +2,7 @@ import { load, type CheerioAPI } from 'cheerio/slim';
 import type { AnyNode, Element } from 'domhandler';
 import { SourceError } from '../../shared/source-errors.js';
 import { decodeText } from '../text-decode.js';
-import { nodesToMarkdown, type MarkdownOptions } from './html-markdown.js';
+import { nodesToMarkdown, nodesToMarkdownAndText, type MarkdownOptions } from './html-markdown.js';
 import { nodesToText, type WalkOptions } from './html-text.js';
 import { findMainContent, isPageTool } from './main-content.js';
 import type { RawExtraction } from './types.js';
@@ -38,8 +38,8 @@ export async function extractHtml(bytes: Uint8Array, maxDepth = MAX_DEPTH): Prom
     const body = $('body').get(0) ?? $.root().get(0);
     if (!body) return { markdown: '', title };
     const main = body.type === 'tag' ? findMainContent(body, isChrome) : undefined;
-    if (main?.nodes) return { markdown: nodesToMarkdown(main.nodes, { skip: (el) => main.removed.has(el) }), title };
-    return { markdown: nodesToMarkdown([body], { skip: (el, inContent) => isChrome(el, inContent) || isPageTool(el) }), title };
+    if (main?.nodes) return { ...nodesToMarkdownAndText(main.nodes, { skip: (el) => main.removed.has(el) }), title };
+    return { ...nodesToMarkdownAndText([body], { skip: (el, inContent) => isChrome(el, inContent) || isPageTool(el) }), title };
   } catch (err) {
     if (err instanceof RangeError) throw new SourceError('too_complex', 'The HTML is nested too deeply to read.');
     throw err;

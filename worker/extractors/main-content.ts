@@ -91,19 +91,17 @@ function measure(body: Element, chrome: (el: Element, inContent: boolean) => boo
   while (stack.length > 0) {
     const frame = stack.pop()!;
     const { el } = frame;
-    const name = el.name.toLowerCase();
+    const name = el.name;
     if (frame.exit) {
       const s: Stats = { text: 0, link: 0, commas: 0, p: 0, img: 0, li: 0, input: 0, embed: 0, heading: 0, blockChild: false };
       for (const child of el.children as AnyNode[]) {
         if (child.type === 'text') {
-          const data = (child as unknown as { data: string }).data;
-          s.text += data.replace(/\s+/g, ' ').length;
-          s.commas += data.match(/[,，、]/g)?.length ?? 0;
+          countText((child as unknown as { data: string }).data, s);
           continue;
         }
         const c = child.type === 'tag' ? stats.get(child as Element) : undefined;
         if (!c) continue;
-        const childName = (child as Element).name.toLowerCase();
+        const childName = (child as Element).name;
         s.text += c.text;
         s.link += childName === 'a' ? c.text : c.link;
         s.commas += c.commas;
@@ -129,6 +127,26 @@ function measure(body: Element, chrome: (el: Element, inContent: boolean) => boo
   }
 }
 
+/** Adds the length of `data` with whitespace runs collapsed, and its commas, without building strings. */
+function countText(data: string, s: Stats): void {
+  let length = 0;
+  let commas = 0;
+  let space = false;
+  for (let i = 0; i < data.length; i++) {
+    const c = data.charCodeAt(i);
+    if (c === 32 || (c >= 9 && c <= 13) || c === 0xa0) {
+      if (!space) length++;
+      space = true;
+      continue;
+    }
+    space = false;
+    length++;
+    if (c === 44 || c === 0xff0c || c === 0x3001) commas++;
+  }
+  s.text += length;
+  s.commas += commas;
+}
+
 function emptyStats(): Stats {
   return { text: 0, link: 0, commas: 0, p: 0, img: 0, li: 0, input: 0, embed: 0, heading: 0, blockChild: false };
 }
@@ -140,11 +158,13 @@ export function isPageTool(el: Element): boolean {
 }
 
 function unlikely(el: Element, name: string): boolean {
+  const role = el.attribs.role;
+  if (role && UNLIKELY_ROLES.has(role.toLowerCase())) return true;
+  if (name === 'a') return isPageTool(el);
+  if (el.attribs.class === undefined && el.attribs.id === undefined) return false;
   const match = `${el.attribs.class ?? ''} ${el.attribs.id ?? ''}`;
-  if (isPageTool(el)) return true;
-  const role = el.attribs.role?.toLowerCase();
-  if (role && UNLIKELY_ROLES.has(role)) return true;
-  if (name === 'body' || name === 'a' || name === 'main' || name === 'article') return false;
+  if (PAGE_TOOLS.test(match)) return true;
+  if (name === 'body' || name === 'main' || name === 'article') return false;
   return UNLIKELY.test(match) && !MAYBE.test(match) && !within(el, /^(?:table|code|pre)$/);
 }
 
