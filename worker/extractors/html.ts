@@ -2,8 +2,7 @@ import { load, type CheerioAPI } from 'cheerio/slim';
 import type { AnyNode, Element } from 'domhandler';
 import { SourceError } from '../../shared/source-errors.js';
 import { decodeText } from '../text-decode.js';
-import { nodesToMarkdown, nodesToMarkdownAndText, type MarkdownOptions } from './html-markdown.js';
-import { nodesToText, type WalkOptions } from './html-text.js';
+import { nodesToMarkdownAndText, type MarkdownOptions } from './html-markdown.js';
 import { findMainContent, isPageTool } from './main-content.js';
 import type { RawExtraction } from './types.js';
 
@@ -46,16 +45,10 @@ export async function extractHtml(bytes: Uint8Array, maxDepth = MAX_DEPTH): Prom
   }
 }
 
-/** Converts an HTML fragment (a Markdown HTML block) to text, without chrome removal. */
-export function htmlFragmentToText(html: string, opts: WalkOptions = {}): string {
+/** Converts an HTML fragment (a Markdown HTML block) to Markdown and its plain text, without chrome removal. */
+export function htmlFragmentToMarkdown(html: string, opts: MarkdownOptions = {}): { markdown: string; text: string } {
   const $ = load(html, null, false);
-  return nodesToText($.root().toArray() as AnyNode[], opts);
-}
-
-/** Converts an HTML fragment (a Markdown HTML block, mammoth output) to Markdown, without chrome removal. */
-export function htmlFragmentToMarkdown(html: string, opts: MarkdownOptions = {}): string {
-  const $ = load(html, null, false);
-  return nodesToMarkdown($.root().toArray() as AnyNode[], opts);
+  return nodesToMarkdownAndText($.root().toArray() as AnyNode[], opts);
 }
 
 /** Estimates the tree depth from a linear scan of the tags (unclosed tags count as open). */

@@ -1,5 +1,5 @@
 import { Lexer, type Token, type Tokens } from 'marked';
-import { htmlFragmentToText } from './html.js';
+import { htmlFragmentToMarkdown } from './html.js';
 import { decodeEntities } from './html-text.js';
 
 /**
@@ -37,7 +37,7 @@ function block(token: Token): string {
       return `${rows.join('\n')}\n\n`;
     }
     case 'html':
-      return `${htmlFragmentToText(token.text)}\n\n`;
+      return `${htmlBlock(token as Tokens.HTML).text}\n\n`;
     case 'hr':
     case 'space':
       return '\n\n';
@@ -48,6 +48,18 @@ function block(token: Token): string {
       return generic.tokens ? tokensToText(generic.tokens) : '';
     }
   }
+}
+
+const htmlBlocks = new WeakMap<Tokens.HTML, { markdown: string; text: string }>();
+
+/** An HTML block of a Markdown document as Markdown and text, parsed once however many renderings read it. */
+export function htmlBlock(token: Tokens.HTML): { markdown: string; text: string } {
+  let parts = htmlBlocks.get(token);
+  if (!parts) {
+    parts = htmlFragmentToMarkdown(token.text);
+    htmlBlocks.set(token, parts);
+  }
+  return parts;
 }
 
 function list(token: Tokens.List): string {

@@ -1,9 +1,8 @@
 import { Lexer, type Token, type Tokens } from 'marked';
 import { SourceError } from '../../shared/source-errors.js';
 import { decodeText } from '../text-decode.js';
-import { htmlFragmentToMarkdown } from './html.js';
 import { escapeLineStart, escapeText } from './html-markdown.js';
-import { itemNumber, tokensToText } from './markdown-text.js';
+import { htmlBlock, itemNumber, tokensToText } from './markdown-text.js';
 import type { RawExtraction } from './types.js';
 
 // marked's time grows faster than cubically with list nesting (800 levels take seconds);
@@ -73,7 +72,7 @@ function block(token: Token): string {
       return [line(table.header), `|${' --- |'.repeat(table.header.length)}`, ...table.rows.map(line)].join('\n');
     }
     case 'html':
-      return htmlFragmentToMarkdown(token.text);
+      return htmlBlock(token as Tokens.HTML).markdown;
     case 'hr':
       return '---';
     case 'space':
@@ -137,5 +136,5 @@ function inline(tokens: readonly Token[]): string {
       }
     }
   }
-  return out.split('\n').map((l, i) => (i === 0 ? l : escapeLineStart(l.trimStart()))).join('\n');
+  return out.includes('\n') ? out.split('\n').map((l, i) => (i === 0 ? l : escapeLineStart(l.trimStart()))).join('\n') : out;
 }
