@@ -20,11 +20,12 @@ const SELF_CLOSING = new Set(['p', 'li', 'dt', 'dd', 'tr', 'td', 'th', 'option',
 const TAGS = /<!--[\s\S]*?-->|<(script|style|textarea|title)\b[\s\S]*?<\/\1\s*>|<(\/?)([a-zA-Z][^\s/>]*)[^>]*?(\/?)>/g;
 
 /**
- * Extracts the readable text of an HTML page: `<title>` as title; scripts,
- * styles, hidden elements and page chrome (navigation, asides, banners,
- * forms, header/footer outside the content) left out; the `main`,
- * `[role=main]` or `article` element used alone when it holds a substantial
- * part of the text. Nothing the page references is fetched.
+ * Extracts the main content of an HTML page as Markdown (and its plain text):
+ * `<title>` as title; scripts, styles, hidden elements and page chrome
+ * (navigation, skip and edit links, asides, banners, forms, share bars,
+ * related-story blocks, header/footer outside the content) left out; the
+ * article found by Readability-style scoring, or the whole body when no
+ * article is convincing. Nothing the page references is fetched.
  */
 export async function extractHtml(bytes: Uint8Array, maxDepth = MAX_DEPTH): Promise<RawExtraction> {
   const { text: source } = decodeText(bytes, { html: true });
