@@ -26,24 +26,9 @@ export interface ChunkingOptions {
   overlapTokens: number;
 }
 
-/** One retrievable piece of a document's Markdown. */
-export interface Chunk {
-  /** Position in the document, from 0. */
-  index: number;
-  /** Exactly `markdown.slice(charStart, charEnd)`. */
-  text: string;
-  /** UTF-16 index in the Markdown where the chunk starts (its overlap included). */
-  charStart: number;
-  /** UTF-16 index in the Markdown just after the chunk. */
-  charEnd: number;
-  /** cl100k_base tokens in `text`; never more than `maxTokens`. */
-  tokens: number;
-  /** The heading path in force where the chunk starts, outermost first. */
-  headings: string[];
-  /** PDF only: the 1-based pages the chunk starts and ends on. */
-  pageStart?: number;
-  pageEnd?: number;
-}
+/** One retrievable piece of a document's Markdown (the API shows it as is). */
+export type { Chunk } from '../../shared/schemas/chunk.js';
+import type { Chunk } from '../../shared/schemas/chunk.js';
 
 /** Why a `ready` extraction may still be doubtful; shown to clients as `warnings`. */
 export type ExtractionWarningCode = 'garbled_text' | 'partial_text' | 'truncated';
