@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Config } from '../shared/config.js';
+import { toStoredChunks } from '../shared/schemas/chunk.js';
+import { chunkMarkdown } from './chunking/chunk-markdown.js';
 import { SourceError } from '../shared/source-errors.js';
 import type { SourceOutcome, StoredSource } from '../shared/store/kb-records.js';
 import type { KbStore } from '../shared/store/kb-store.js';
@@ -58,6 +60,7 @@ export async function ingestSource(deps: IngestDeps, kbId: string, source: Store
     status: 'ready',
     text: extraction.text,
     markdown: extraction.markdown,
+    chunks: toStoredChunks(extraction.markdown, extraction.chunks ?? []),
     ...(extraction.warnings && extraction.warnings.length > 0 ? { warnings: extraction.warnings } : {}),
     ...urlFacts,
     ...(title ? { title } : {}),
@@ -72,9 +75,13 @@ function textOutcome(deps: IngestDeps, source: StoredSource): ReadyOutcome {
   const normalized = normalizeText(source.content);
   if (normalized.length === 0) throw new SourceError('no_text', 'The text is empty once whitespace is removed');
   const { text, truncated } = truncate(normalized, deps.config.MAX_TEXT_CHARS);
+  // A text source is at most 1 MiB, so its chunks are counted here rather than in a sandbox child.
+  const chunks = chunkMarkdown(text, { maxTokens: deps.config.CHUNK_MAX_TOKENS, overlapTokens: deps.config.CHUNK_OVERLAP_TOKENS });
   return {
     status: 'ready',
     text,
+    markdown: text,
+    chunks: toStoredChunks(text, chunks),
     ...(source.title ? { title: source.title } : {}),
     mimeType: 'text/plain',
     sizeBytes: Buffer.byteLength(source.content, 'utf8'),

@@ -5,6 +5,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { SourceError } from '../shared/source-errors.js';
 import type { ChildReply, ChildRequest } from './extract-child.js';
 import type { Extraction } from './extractors/index.js';
+import type { ChunkingOptions } from './extractors/types.js';
 
 /** Bounds of one sandboxed extraction. */
 export interface SandboxLimits {
@@ -16,6 +17,8 @@ export interface SandboxLimits {
   maxPdfPages: number;
   maxDocxUnpackedBytes?: number;
   maxHtmlDepth?: number;
+  /** Split the Markdown into chunks in the child (the tokenizer's CPU stays off the worker's event loop). */
+  chunking?: ChunkingOptions;
 }
 
 /** How one sandboxed run went, for metrics and the benchmark. */
@@ -57,6 +60,7 @@ export async function extractInSandbox(
     maxPdfPages: limits.maxPdfPages,
     ...(limits.maxDocxUnpackedBytes !== undefined ? { maxDocxUnpackedBytes: limits.maxDocxUnpackedBytes } : {}),
     ...(limits.maxHtmlDepth !== undefined ? { maxHtmlDepth: limits.maxHtmlDepth } : {}),
+    ...(limits.chunking ? { chunking: limits.chunking } : {}),
   };
   return runInSandbox({ bytes, opts }, limits, observe);
 }
