@@ -4,6 +4,7 @@ import { KbStore } from './kb-store.js';
 import { KeySpace } from './keys.js';
 import { KeyStore } from './key-store.js';
 import { StageStore } from './stage-store.js';
+import { WebhookStore } from './webhook-store.js';
 
 export interface Store {
   keys: KeySpace;
@@ -12,6 +13,8 @@ export interface Store {
   catalog: CatalogStore;
   /** Uploaded bytes before their source is committed. */
   stages: StageStore;
+  /** Completion webhooks, their delivery history and pending event bodies. */
+  webhooks: WebhookStore;
 }
 
 export interface StoreOptions {
@@ -30,5 +33,6 @@ export function createStore(redis: Redis, opts: StoreOptions): Store {
     apiKeys: new KeyStore(redis, keys),
     catalog: new CatalogStore(redis, keys),
     stages: new StageStore(redis, keys),
+    webhooks: new WebhookStore(redis, keys),
   };
 }
