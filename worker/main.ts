@@ -113,7 +113,7 @@ export async function startWorker(config: Config, logger: Logger, opts: WorkerOp
         // the grace period stop waiting: the process exits, the jobs' locks
         // lapse, and another replica picks them up as stalled.
         const finished = await Promise.race([
-          Promise.all([worker.close(), webhooks.close()]).then(() => true),
+          Promise.all([worker.close(), webhooks.worker.close()]).then(() => true),
           new Promise<boolean>((resolve) => setTimeout(() => resolve(false), config.SHUTDOWN_GRACE_MS).unref()),
         ]);
         if (!finished) {
@@ -121,6 +121,8 @@ export async function startWorker(config: Config, logger: Logger, opts: WorkerOp
           return;
         }
         await queue.close();
+        // After the ingest worker: its last jobs may still be emitting events.
+        await webhooks.close();
         await runtime.close();
       })();
       return closing;
