@@ -1,5 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { ValidationError } from '../../shared/errors.js';
+import { bodyLimit } from 'hono/body-limit';
+import { PayloadTooLargeError, ValidationError } from '../../shared/errors.js';
 import { idSchema, pageQuerySchema, toPage } from '../../shared/schemas/common.js';
 import {
   deliveryPageSchema,
@@ -13,12 +14,23 @@ import type { AppDeps } from '../deps.js';
 import { createRouter, errorResponses, jsonResponse, security } from '../router.js';
 
 const hookParams = z.object({ webhookId: idSchema });
+const MAX_BODY_BYTES = 16 * 1024;
 
 /** Completion webhooks of the key's workspace: register, list, delete, read the delivery history. */
 export function webhookRoutes(deps: AppDeps) {
   const { config, store } = deps;
   const app = createRouter();
 
+  // A registration is a few hundred bytes; nothing larger is read into memory.
+  app.post(
+    '/webhooks',
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: () => {
+        throw new PayloadTooLargeError(`The request body must be at most ${MAX_BODY_BYTES / 1024} KiB`);
+      },
+    }),
+  );
   // Hono's JSON validator answers a body that is not JSON with an exception of
   // its own; reading it first turns that into the contract's 400.
   app.post('/webhooks', async (c, next) => {
@@ -42,7 +54,7 @@ export function webhookRoutes(deps: AppDeps) {
       request: { body: { content: { 'application/json': { schema: webhookCreateSchema } }, required: true } },
       responses: {
         201: jsonResponse(webhookCreatedSchema, 'The webhook with its signing secret'),
-        ...errorResponses(400, 401, 403, 409, 500, 503),
+        ...errorResponses(400, 401, 403, 409, 413, 500, 503),
       },
     }),
     async (c) => {

@@ -105,13 +105,12 @@ export class WebhookStore {
   }
 
   private async load(workspaceId: string, ids: string[]): Promise<{ hooks: StoredWebhook[]; dangling: number }> {
-    const pipe = this.redis.pipeline();
-    for (const id of ids) pipe.hgetall(this.keys.webhook(id));
-    const rows = ids.length > 0 ? ((await pipe.exec()) ?? []) : [];
+    // One command per webhook, not a pipeline: each hash has its own slot on Redis Cluster.
+    const rows = await Promise.all(ids.map((id) => this.redis.hgetall(this.keys.webhook(id))));
     const hooks: StoredWebhook[] = [];
     const gone: string[] = [];
-    rows.forEach(([, h], i) => {
-      const hook = parseWebhook(h as Record<string, string>);
+    rows.forEach((h, i) => {
+      const hook = parseWebhook(h);
       if (hook && hook.workspaceId === workspaceId) hooks.push(hook);
       else gone.push(ids[i]!);
     });

@@ -83,6 +83,13 @@ describe('POST /v1/webhooks', () => {
     expectErrorBody(res, 400, '/v1/webhooks', { fields: ['request'] });
   });
 
+  it('returns 413 for a body over 16 KiB and registers nothing', async () => {
+    const k = await h.key('ws_big');
+    const res = await register({ ...hookBody, description: 'x'.repeat(17 * 1024) }, k);
+    expectErrorBody(res, 413, '/v1/webhooks', { message: 'The request body must be at most 16 KiB' });
+    expect((await call(app, 'GET', '/v1/webhooks', { key: k })).body.totalCount).toBe(0);
+  });
+
   it('keeps each event once when the list repeats one', async () => {
     const res = await register({ url: hookBody.url, events: ['source.failed', 'source.failed'] });
     expect(res.status).toBe(201);

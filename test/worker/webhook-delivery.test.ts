@@ -77,3 +77,26 @@ describe('the delivery address check after DNS', () => {
     expect(items).toMatchObject([{ attempt: 1, statusCode: 200, error: null, willRetry: false }]);
   });
 });
+
+describe('the delivery history', () => {
+  it('keeps the newest 1,000 attempts, newest first', async () => {
+    const hook = await h.store.webhooks.create('ws_history', { url: 'https://hooks.example.test/', events: ['source.ready'] }, 20, new Date().toISOString());
+    for (let i = 1; i <= 1_005; i++) {
+      const attempt = { eventId: `evt_${i}`, type: 'source.ready' as const, attempt: 1, statusCode: 200, error: null, willRetry: false, durationMs: 1, attemptedAt: new Date().toISOString() };
+      expect(await h.store.webhooks.recordDelivery(hook.webhookId, attempt)).toBe(true);
+    }
+    const first = await h.store.webhooks.deliveries(hook.webhookId, 0, 2);
+    expect(first.total).toBe(1_000);
+    expect(first.items.map((d) => d.eventId)).toEqual(['evt_1005', 'evt_1004']);
+    const last = await h.store.webhooks.deliveries(hook.webhookId, 499, 2);
+    expect(last.items.map((d) => d.eventId)).toEqual(['evt_7', 'evt_6']);
+  });
+
+  it('records nothing for a deleted webhook', async () => {
+    const hook = await h.store.webhooks.create('ws_history_gone', { url: 'https://hooks.example.test/', events: ['source.ready'] }, 20, new Date().toISOString());
+    await h.store.webhooks.delete('ws_history_gone', hook.webhookId);
+    const attempt = { eventId: 'evt_late', type: 'source.ready' as const, attempt: 1, statusCode: 200, error: null, willRetry: false, durationMs: 1, attemptedAt: new Date().toISOString() };
+    expect(await h.store.webhooks.recordDelivery(hook.webhookId, attempt)).toBe(false);
+    expect(await h.redis.exists(h.store.keys.webhookDeliveries(hook.webhookId))).toBe(0);
+  });
+});
