@@ -5,6 +5,8 @@ import { idSchema } from './schemas/common.js';
 /** The one queue: every new or retried source becomes one job on it. */
 export const INGEST_QUEUE = 'ingest';
 export const EXTRACT_SOURCE_JOB = 'extract-source';
+/** Scheduled per knowledge base with auto_refresh_hours: fetch its URL sources again. */
+export const REFRESH_KB_JOB = 'refresh-knowledge-base';
 
 /** Job data holds references only, never bytes or text (Bull Board shows it). */
 export const extractSourceJobSchema = z.strictObject({
@@ -38,9 +40,17 @@ export function defaultJobOptions(attempts: number, backoffMs = 2_000): JobsOpti
   };
 }
 
+export const refreshKbJobSchema = z.strictObject({ workspaceId: idSchema, kbId: idSchema });
+export type RefreshKbJob = z.infer<typeof refreshKbJobSchema>;
+
+/** One job scheduler per knowledge base; no `:` in the id, as BullMQ requires. */
+export const refreshSchedulerId = (kbId: string): string => `refresh.${kbId}`;
+
 /** What the API and the reconciler need from the queue. */
 export interface SourceQueue {
   enqueue(jobs: ExtractSourceJob[]): Promise<void>;
+  /** Refreshes the knowledge base's URL sources every `hours` (0 stops it). */
+  scheduleRefresh(job: RefreshKbJob, hours: number): Promise<void>;
 }
 
 /** A SourceQueue over a BullMQ Queue. */
@@ -51,6 +61,20 @@ export function bullSourceQueue(queue: Queue, attempts: number, backoffMs?: numb
       if (jobs.length === 0) return;
       await queue.addBulk(
         jobs.map((data) => ({ name: EXTRACT_SOURCE_JOB, data, opts: { ...opts, jobId: extractSourceJobId(data) } })),
+      );
+    },
+    async scheduleRefresh(job, hours) {
+      const id = refreshSchedulerId(job.kbId);
+      if (hours === 0) {
+        await queue.removeJobScheduler(id);
+        return;
+      }
+      const every = hours * 3_600_000;
+      // With `every` alone BullMQ runs the first job at once; the first refresh is due one period from now.
+      await queue.upsertJobScheduler(
+        id,
+        { every, startDate: Date.now() + every },
+        { name: REFRESH_KB_JOB, data: job, opts: { removeOnComplete: true, removeOnFail: { count: 100 } } },
       );
     },
   };

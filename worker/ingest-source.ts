@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Config } from '../shared/config.js';
 import { SourceError } from '../shared/source-errors.js';
 import type { SourceOutcome, StoredSource } from '../shared/store/kb-records.js';
@@ -27,6 +28,7 @@ export async function ingestSource(deps: IngestDeps, kbId: string, source: Store
   let bytes: Uint8Array;
   let hints: { filename?: string; declaredType?: string };
   let fallbackTitle: string | undefined;
+  let urlFacts: Pick<ReadyOutcome, 'sha256' | 'checkedAt' | 'refreshedAt'> = {};
   if (source.type === 'file') {
     const blob = await deps.kbs.readBlob(kbId, source.documentId);
     if (!blob) throw new SourceError('internal', 'The uploaded file is no longer available; upload it again');
@@ -35,6 +37,14 @@ export async function ingestSource(deps: IngestDeps, kbId: string, source: Store
     fallbackTitle = source.filename;
   } else {
     const fetched = await deps.fetch(source.content);
+    const checkedAt = new Date().toISOString();
+    const sha256 = createHash('sha256').update(fetched.bytes).digest('hex');
+    // A refresh that fetched the same bytes keeps what was extracted from them.
+    if (source.refreshFrom === 'ready' && source.sha256 === sha256) {
+      const text = await deps.kbs.getText(kbId, source.documentId);
+      if (text !== null) return { status: 'ready', text, unchanged: true, checkedAt, truncated: source.truncated === true };
+    }
+    urlFacts = { sha256, checkedAt, ...(source.refreshFrom ? { refreshedAt: checkedAt } : {}) };
     bytes = fetched.bytes;
     hints = { ...(fetched.filename ? { filename: fetched.filename } : {}), ...(fetched.contentType ? { declaredType: fetched.contentType } : {}) };
     fallbackTitle = fetched.filename ?? new URL(fetched.finalUrl).hostname;
@@ -47,6 +57,9 @@ export async function ingestSource(deps: IngestDeps, kbId: string, source: Store
   return {
     status: 'ready',
     text: extraction.text,
+    markdown: extraction.markdown,
+    ...(extraction.warnings && extraction.warnings.length > 0 ? { warnings: extraction.warnings } : {}),
+    ...urlFacts,
     ...(title ? { title } : {}),
     mimeType: extraction.mimeType,
     sizeBytes: bytes.length,

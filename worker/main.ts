@@ -46,6 +46,7 @@ export async function startWorker(config: Config, logger: Logger, opts: WorkerOp
     config,
     events: webhooks.events,
     kbs: runtime.store.kbs,
+    queue: sourceQueue,
     logger,
     onOutcome: (o) => {
       opts.onOutcome?.(o);

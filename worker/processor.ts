@@ -1,9 +1,10 @@
 import { UnrecoverableError, type Job } from 'bullmq';
 import type { JobOutcome } from '../shared/job-metrics.js';
-import { extractSourceJobSchema } from '../shared/jobs.js';
+import { extractSourceJobSchema, REFRESH_KB_JOB, refreshKbJobSchema, type SourceQueue } from '../shared/jobs.js';
 import type { Logger } from '../shared/logger.js';
 import { SourceError, isSourceError, type SourceErrorCode } from '../shared/source-errors.js';
 import { ingestSource, type IngestDeps } from './ingest-source.js';
+import { refreshKnowledgeBase } from './refresh-kb.js';
 import type { SourceEvents } from './webhooks/events.js';
 
 /** Failures after which the staged bytes are kept, because a retry could succeed. */
@@ -11,6 +12,8 @@ const KEEP_BYTES_FOR: ReadonlySet<SourceErrorCode> = new Set(['timeout', 'intern
 
 export interface ProcessorDeps extends IngestDeps {
   logger: Logger;
+  /** Where scheduled refreshes queue their sources. */
+  queue: SourceQueue;
   /** Called once per finished source, for metrics. */
   onOutcome?(o: JobOutcome): void;
   /** Completion events for webhooks, emitted only after a finish that wrote. */
@@ -31,6 +34,12 @@ export interface JobResult {
  */
 export function createProcessor(deps: ProcessorDeps) {
   return async (job: Job): Promise<JobResult> => {
+    if (job.name === REFRESH_KB_JOB) {
+      const refresh = refreshKbJobSchema.safeParse(job.data);
+      if (!refresh.success) throw new UnrecoverableError('invalid job data');
+      const count = await refreshKnowledgeBase(deps, refresh.data);
+      return { status: 'ready', reason: `${count} URL sources queued again` };
+    }
     const parsed = extractSourceJobSchema.safeParse(job.data);
     if (!parsed.success) throw new UnrecoverableError('invalid job data');
     const { workspaceId, kbId, documentId, run } = parsed.data;

@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import { CatalogStore } from './catalog-store.js';
 import { KbStore } from './kb-store.js';
 import { KeySpace } from './keys.js';
+import { IdempotencyStore } from './idempotency-store.js';
 import { KeyStore } from './key-store.js';
 import { StageStore } from './stage-store.js';
 import { WebhookStore } from './webhook-store.js';
@@ -15,6 +16,7 @@ export interface Store {
   stages: StageStore;
   /** Completion webhooks, their delivery history and pending event bodies. */
   webhooks: WebhookStore;
+  idempotency: IdempotencyStore;
 }
 
 export interface StoreOptions {
@@ -34,5 +36,6 @@ export function createStore(redis: Redis, opts: StoreOptions): Store {
     catalog: new CatalogStore(redis, keys),
     stages: new StageStore(redis, keys),
     webhooks: new WebhookStore(redis, keys),
+    idempotency: new IdempotencyStore(redis, keys),
   };
 }

@@ -51,6 +51,10 @@ export class KeySpace {
   chunksPrefix(kbId: string): string {
     return `${this.kbTag(kbId)}:chunks:`;
   }
+  /** A knowledge base's sources by fingerprint (see sourceFingerprint), for de-duplication. */
+  fingerprints(kbId: string): string {
+    return `${this.kbTag(kbId)}:fingerprints`;
+  }
   /** A knowledge base's pending and processing sources, scored by when they entered that state (ms). */
   active(kbId: string): string {
     return `${this.kbTag(kbId)}:active`;
@@ -136,6 +140,11 @@ export class KeySpace {
   /** The body of one event, kept while its deliveries may still be retried. */
   webhookEvent(workspaceId: string, eventId: string): string {
     return `${this.prefix}:{whws:${workspaceId}}:event:${eventId}`;
+  }
+
+  /** The recorded outcome of one Idempotency-Key of a workspace (`keyHash`: SHA-256 of the key). */
+  idempotency(workspaceId: string, keyHash: string): string {
+    return `${this.prefix}:{idem:${workspaceId}}:${keyHash}`;
   }
 
   /** Job counts by type, status and error code, written by every worker. */
