@@ -79,3 +79,58 @@ export function bullSourceQueue(queue: Queue, attempts: number, backoffMs?: numb
     },
   };
 }
+
+/** Completion webhooks have a queue of their own: a slow receiver never holds up extraction. */
+export const WEBHOOK_QUEUE = 'webhooks';
+export const DELIVER_EVENT_JOB = 'deliver-event';
+/** The backoff type of delivery jobs, computed by {@link webhookRetryDelay}. */
+export const WEBHOOK_BACKOFF = 'webhook-schedule';
+
+/**
+ * The waits between delivery attempts that receivers know from Standard
+ * Webhooks senders: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. Eight
+ * attempts in all, over about 28 hours.
+ */
+export const WEBHOOK_RETRY_DELAYS_MS: readonly number[] = [
+  5_000,
+  5 * 60_000,
+  30 * 60_000,
+  2 * 3_600_000,
+  5 * 3_600_000,
+  10 * 3_600_000,
+  10 * 3_600_000,
+];
+
+/**
+ * The wait before the next attempt after `attemptsMade` failed ones (BullMQ
+ * counts from 1 here), from `delays` (default {@link WEBHOOK_RETRY_DELAYS_MS});
+ * past the end of the schedule, its last step.
+ */
+export function webhookRetryDelay(attemptsMade: number, delays: readonly number[] = WEBHOOK_RETRY_DELAYS_MS): number {
+  const i = Math.min(Math.max(attemptsMade, 1), delays.length) - 1;
+  return delays[i] ?? 0;
+}
+
+/** Job data names the event and the webhook, never the secret or the body (Bull Board shows it). */
+export const deliverEventJobSchema = z.strictObject({
+  workspaceId: idSchema,
+  webhookId: idSchema,
+  eventId: idSchema,
+});
+export type DeliverEventJob = z.infer<typeof deliverEventJobSchema>;
+
+/** One job per event and webhook: emitting an event again is a no-op while its job is kept. */
+export const deliverEventJobId = (d: DeliverEventJob): string => `${d.eventId}.${d.webhookId}`;
+
+/**
+ * One first attempt plus one per step of `delays`. Finished jobs are kept a
+ * week, so an event emitted again after a crash finds its job and adds none.
+ */
+export function webhookJobOptions(delays: readonly number[] = WEBHOOK_RETRY_DELAYS_MS): JobsOptions {
+  return {
+    attempts: delays.length + 1,
+    backoff: { type: WEBHOOK_BACKOFF },
+    removeOnComplete: { age: 7 * 24 * 3600, count: 100_000 },
+    removeOnFail: { age: 7 * 24 * 3600, count: 100_000 },
+  };
+}

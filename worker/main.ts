@@ -10,6 +10,7 @@ import { fetchUrl, type FetchUrlOptions } from './fetch-url.js';
 import { createProcessor, type ProcessorDeps } from './processor.js';
 import { buildActiveIndexOnce, reconcile } from './reconciler.js';
 import { extractInSandbox } from './sandbox.js';
+import { startWebhooks, type WebhookWorkerOptions } from './webhooks/worker.js';
 
 export interface RunningWorker {
   worker: Worker;
@@ -24,6 +25,8 @@ export interface WorkerOptions {
   onOutcome?: ProcessorDeps['onOutcome'];
   /** Test seams of the URL fetcher (stub lookup and connect). */
   fetchOverrides?: Pick<FetchUrlOptions, 'lookup' | 'connect'>;
+  /** Test seams of webhook delivery (a shorter retry schedule). */
+  webhooks?: WebhookWorkerOptions;
 }
 
 /**
@@ -38,8 +41,10 @@ export async function startWorker(config: Config, logger: Logger, opts: WorkerOp
   queue.on('error', (err) => logger.warn({ err: { message: err.message } }, 'queue connection error'));
   const sourceQueue = bullSourceQueue(queue, config.JOB_ATTEMPTS, config.JOB_BACKOFF_MS);
 
+  const webhooks = startWebhooks(config, runtime, logger, opts.webhooks);
   const processor = createProcessor({
     config,
+    events: webhooks.events,
     kbs: runtime.store.kbs,
     queue: sourceQueue,
     logger,
@@ -110,7 +115,7 @@ export async function startWorker(config: Config, logger: Logger, opts: WorkerOp
         // the grace period stop waiting: the process exits, the jobs' locks
         // lapse, and another replica picks them up as stalled.
         const finished = await Promise.race([
-          worker.close().then(() => true),
+          Promise.all([worker.close(), webhooks.worker.close()]).then(() => true),
           new Promise<boolean>((resolve) => setTimeout(() => resolve(false), config.SHUTDOWN_GRACE_MS).unref()),
         ]);
         if (!finished) {
@@ -118,6 +123,8 @@ export async function startWorker(config: Config, logger: Logger, opts: WorkerOp
           return;
         }
         await queue.close();
+        // After the ingest worker: its last jobs may still be emitting events.
+        await webhooks.close();
         await runtime.close();
       })();
       return closing;

@@ -5,6 +5,7 @@ import type { Logger } from '../shared/logger.js';
 import { SourceError, isSourceError, type SourceErrorCode } from '../shared/source-errors.js';
 import { ingestSource, type IngestDeps } from './ingest-source.js';
 import { refreshKnowledgeBase } from './refresh-kb.js';
+import type { SourceEvents } from './webhooks/events.js';
 
 /** Failures after which the staged bytes are kept, because a retry could succeed. */
 const KEEP_BYTES_FOR: ReadonlySet<SourceErrorCode> = new Set(['timeout', 'internal', 'too_complex', 'fetch_failed', 'http_status']);
@@ -15,6 +16,8 @@ export interface ProcessorDeps extends IngestDeps {
   queue: SourceQueue;
   /** Called once per finished source, for metrics. */
   onOutcome?(o: JobOutcome): void;
+  /** Completion events for webhooks, emitted only after a finish that wrote. */
+  events?: SourceEvents;
 }
 
 export interface JobResult {
@@ -48,6 +51,8 @@ export function createProcessor(deps: ProcessorDeps) {
     if (!meta || meta.workspaceId !== workspaceId) return { status: 'skipped', reason: 'gone' };
     const claimed = await deps.kbs.startSource(kbId, documentId, run, new Date().toISOString());
     if (claimed !== 'ok') {
+      // This very run already finished: its events may not have been queued before a crash.
+      if (claimed === 'ready' || claimed === 'failed') await deps.events?.replay(workspaceId, kbId, documentId, run);
       log.info({ claimed }, 'nothing to do');
       return { status: 'skipped', reason: claimed };
     }
@@ -57,11 +62,13 @@ export function createProcessor(deps: ProcessorDeps) {
     const started = performance.now();
     try {
       const outcome = await ingestSource(deps, kbId, source);
-      const res = await deps.kbs.finishSource(kbId, documentId, run, outcome, new Date().toISOString());
+      const report = await deps.kbs.finishSourceReport(kbId, documentId, run, outcome, new Date().toISOString());
+      const res = report.result;
       const seconds = (performance.now() - started) / 1000;
       log.info({ result: res, chars: outcome.text.length, mimeType: outcome.mimeType, seconds }, 'source ready');
       if (res === 'ok') {
         deps.onOutcome?.({ type: source.type, status: 'ready', mimeType: outcome.mimeType, bytes: outcome.sizeBytes, seconds });
+        await deps.events?.finished({ workspaceId, kbId, documentId, run, status: 'ready' }, report);
       }
       return { status: 'ready' };
     } catch (err) {
@@ -73,16 +80,21 @@ export function createProcessor(deps: ProcessorDeps) {
         log.warn({ code: failure.code }, 'transient failure; will retry');
         throw failure;
       }
-      const res = await deps.kbs.finishSource(
+      const error = { code: failure.code, message: failure.message };
+      const report = await deps.kbs.finishSourceReport(
         kbId,
         documentId,
         run,
-        { status: 'failed', error: { code: failure.code, message: failure.message }, keepBlob: KEEP_BYTES_FOR.has(failure.code) },
+        { status: 'failed', error, keepBlob: KEEP_BYTES_FOR.has(failure.code) },
         new Date().toISOString(),
       );
+      const res = report.result;
       const seconds = (performance.now() - started) / 1000;
       log.info({ code: failure.code, seconds, result: res }, 'source failed');
-      if (res === 'ok') deps.onOutcome?.({ type: source.type, status: 'failed', code: failure.code, seconds });
+      if (res === 'ok') {
+        deps.onOutcome?.({ type: source.type, status: 'failed', code: failure.code, seconds });
+        await deps.events?.finished({ workspaceId, kbId, documentId, run, status: 'failed', error }, report);
+      }
       throw new UnrecoverableError(`${failure.code}: ${failure.message}`);
     }
   };

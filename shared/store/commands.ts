@@ -20,6 +20,9 @@ export const COMMANDS = {
   kbSetProgress: { file: 'setProgress', keys: 2 },
   kbUnmarkActive: { file: 'unmarkActive', keys: 1 },
   catalogImport: { file: 'importCatalog', keys: 2 },
+  webhookReserve: { file: 'reserveWebhook', keys: 1 },
+  webhookDelete: { file: 'deleteWebhook', keys: 2 },
+  webhookRecordDelivery: { file: 'recordDelivery', keys: 2 },
 } as const;
 
 export type CommandName = keyof typeof COMMANDS;

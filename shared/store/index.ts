@@ -5,6 +5,7 @@ import { KeySpace } from './keys.js';
 import { IdempotencyStore } from './idempotency-store.js';
 import { KeyStore } from './key-store.js';
 import { StageStore } from './stage-store.js';
+import { WebhookStore } from './webhook-store.js';
 
 export interface Store {
   keys: KeySpace;
@@ -13,6 +14,8 @@ export interface Store {
   catalog: CatalogStore;
   /** Uploaded bytes before their source is committed. */
   stages: StageStore;
+  /** Completion webhooks, their delivery history and pending event bodies. */
+  webhooks: WebhookStore;
   idempotency: IdempotencyStore;
 }
 
@@ -32,6 +35,7 @@ export function createStore(redis: Redis, opts: StoreOptions): Store {
     apiKeys: new KeyStore(redis, keys),
     catalog: new CatalogStore(redis, keys),
     stages: new StageStore(redis, keys),
+    webhooks: new WebhookStore(redis, keys),
     idempotency: new IdempotencyStore(redis, keys),
   };
 }

@@ -12,7 +12,7 @@ import {
   type StoredSource,
 } from './kb-records.js';
 import type { Chunk, StoredChunk } from '../schemas/chunk.js';
-import type { SourceProgress, SourceStatus } from '../schemas/knowledge-base.js';
+import type { SourceCounts, SourceProgress, SourceStatus } from '../schemas/knowledge-base.js';
 import { withCommands, type StoreRedis } from './commands.js';
 
 /** The sources a commit added: all but those it found already there. */
@@ -27,6 +27,14 @@ const LIST_SLICE = 500;
 
 /** The result of a worker transition: `ok`, or why nothing was written. */
 export type TransitionResult = 'ok' | 'gone' | 'stale' | 'ready' | 'failed';
+
+/** What a finish did: the result, and when it wrote, the knowledge base's counts after it. */
+export interface FinishReport {
+  result: TransitionResult;
+  sourceCounts?: SourceCounts;
+  /** Set when this finish left no source pending or processing: the knowledge base's settle number. */
+  settledSeq?: number;
+}
 
 export interface KbStoreOptions {
   /** How long staged bytes of a source are kept at most (seconds). */
@@ -275,11 +283,20 @@ export class KbStore {
 
   /** Worker: records the outcome once; a duplicate or stale run writes nothing. */
   async finishSource(kbId: string, documentId: string, run: number, outcome: SourceOutcome, now: string): Promise<TransitionResult> {
+    return (await this.finishSourceReport(kbId, documentId, run, outcome, now)).result;
+  }
+
+  /**
+   * {@link finishSource}, also telling what the change did to the knowledge
+   * base: its source counts after it, and its settle number when it left no
+   * source pending or processing (what completion events are built from).
+   */
+  async finishSourceReport(kbId: string, documentId: string, run: number, outcome: SourceOutcome, now: string): Promise<FinishReport> {
     const k = this.keys;
     const keepBlob = outcome.status === 'failed' && outcome.keepBlob ? '1' : '0';
     const ready = outcome.status === 'ready' ? outcome : undefined;
     const chunks = JSON.stringify((ready?.chunks ?? []).map((c) => JSON.stringify(c)));
-    const [res] = await this.redis.kbFinishDoc(
+    const [res, ...rest] = await this.redis.kbFinishDoc(
       k.kb(kbId),
       k.doc(kbId, documentId),
       k.active(kbId),
@@ -298,7 +315,17 @@ export class KbStore {
       chunks,
       ready?.unchanged ? '1' : '0',
     );
-    return res as TransitionResult;
+    if (res !== 'ok') return { result: res as TransitionResult };
+    const [pending, processing, readyCount, failed, settled] = rest.map(Number) as [number, number, number, number, number];
+    const report: FinishReport = { result: 'ok', sourceCounts: { pending, processing, ready: readyCount, failed } };
+    if (settled > 0) report.settledSeq = settled;
+    return report;
+  }
+
+  /** The settle number a source's last finish gave its knowledge base, if that finish settled it. */
+  async settledBy(kbId: string, documentId: string): Promise<number | undefined> {
+    const seq = await this.redis.hget(this.keys.doc(kbId, documentId), 'settledSeq');
+    return seq ? Number(seq) : undefined;
   }
 
   /** The extraction as Markdown (sources written before Markdown was kept have only their text). */

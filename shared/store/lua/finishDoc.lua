@@ -11,7 +11,11 @@
     ARGV[8] Markdown (ready only)   ARGV[9] JSON array of chunk entries, each a JSON string (ready only)
     ARGV[10] '1' when a refresh found the content unchanged: text, Markdown and chunks stay
 
-  Output: {'ok'} | {'gone'} | {'stale'} | {'ready'} | {'failed'}
+  Output: {'ok', pending, processing, ready, failed, settled} | {'gone'} | {'stale'} | {'ready'} | {'failed'}
+    The counts are the knowledge base's after this change; `settled` is the
+    knowledge base's settle number when this change left no source pending or
+    processing, else 0. The source keeps it as `settledSeq`, so a job run again
+    after a crash can tell that it was the one that settled it.
 ]]
 --- @include "checkRun"
 --- @include "hsetTable"
@@ -38,4 +42,12 @@ redis.call('HINCRBY', KEYS[1], 'n:' .. st, -1)
 redis.call('HINCRBY', KEYS[1], 'n:' .. ARGV[3], 1)
 redis.call('HSET', KEYS[1], 'updatedAt', ARGV[2])
 redis.call('HINCRBY', KEYS[1], 'rev', 1)
-return {'ok'}
+local function count(status) return tonumber(redis.call('HGET', KEYS[1], 'n:' .. status) or '0') end
+local pending, processing = count('pending'), count('processing')
+local settled = 0
+redis.call('HDEL', KEYS[2], 'settledSeq')
+if pending + processing <= 0 then
+  settled = redis.call('HINCRBY', KEYS[1], 'settles', 1)
+  redis.call('HSET', KEYS[2], 'settledSeq', settled)
+end
+return {'ok', pending, processing, count('ready'), count('failed'), settled}
