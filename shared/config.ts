@@ -32,6 +32,8 @@ const envSchema = z
     URL_FETCH_TIMEOUT_MS: int(1000, 600_000).default(30_000),
     EXTRACT_TIMEOUT_MS: int(1000, 600_000).default(60_000),
     EXTRACT_MEMORY_MB: int(64, 16_384).default(1024),
+    SANDBOX_MAX_JOBS: int(1, 1_000_000).default(200),
+    SANDBOX_RECYCLE_RSS_MB: int(32, 16_384).optional(),
     MAX_TEXT_CHARS: int(1000, 100_000_000).default(5_000_000),
     MAX_PDF_PAGES: int(1, 100_000).default(2000),
     DOCX_MAX_UNPACKED_MB: int(1, 16_384).default(256),
@@ -46,6 +48,13 @@ const envSchema = z
     JOB_BACKOFF_MS: int(10, 600_000).default(2_000),
   })
   .superRefine((env, ctx) => {
+    if (env.SANDBOX_RECYCLE_RSS_MB !== undefined && env.SANDBOX_RECYCLE_RSS_MB >= env.EXTRACT_MEMORY_MB) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SANDBOX_RECYCLE_RSS_MB'],
+        message: 'must be below EXTRACT_MEMORY_MB',
+      });
+    }
     if (Boolean(env.BULL_BOARD_USER) !== Boolean(env.BULL_BOARD_PASSWORD)) {
       ctx.addIssue({
         code: 'custom',
