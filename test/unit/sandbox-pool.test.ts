@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -134,6 +136,17 @@ describe('SandboxPool', () => {
     expect((await running).error).toMatchObject({ code: 'internal', retryable: true });
     for (const pid of pids) expect(isAlive(pid)).toBe(false);
     await expect(pool.extract(command('pid'), {})).rejects.toMatchObject({ code: 'internal', retryable: true });
+  });
+
+  it('lets no child outlive a parent that is killed with SIGKILL', async () => {
+    const parentScript = fileURLToPath(new URL('../helpers/sandbox-pool-parent.ts', import.meta.url));
+    const parent = spawn(process.execPath, ['--import', 'tsx', parentScript], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const [line] = (await once(parent.stdout!, 'data')) as [Buffer];
+    const childPid = Number(line.toString().trim());
+    expect(isAlive(childPid)).toBe(true);
+    parent.kill('SIGKILL');
+    await once(parent, 'exit');
+    await expect.poll(() => isAlive(childPid), { timeout: 10_000 }).toBe(false);
   });
 
   it('never runs more jobs at once than it has children', async () => {
