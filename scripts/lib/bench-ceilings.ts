@@ -10,8 +10,9 @@ import { median, startNode, stopProcess } from './bench-util.js';
 export async function bareBullmq(redisUrl: string, count: number, concurrency: number): Promise<number> {
   const name = `noop-${Date.now()}`;
   const prefix = 'benchnoop';
-  const queue = new Queue(name, { connection: new Redis(redisUrl, { maxRetriesPerRequest: null }), prefix });
-  const worker = new Worker(name, async () => undefined, { connection: new Redis(redisUrl, { maxRetriesPerRequest: null }), prefix, concurrency });
+  const connections = [new Redis(redisUrl, { maxRetriesPerRequest: null }), new Redis(redisUrl, { maxRetriesPerRequest: null })] as const;
+  const queue = new Queue(name, { connection: connections[0], prefix });
+  const worker = new Worker(name, async () => undefined, { connection: connections[1], prefix, concurrency });
   await worker.waitUntilReady();
   let done = 0;
   const finished = new Promise<void>((resolve) => worker.on('completed', () => ++done === count && resolve()));
@@ -22,6 +23,7 @@ export async function bareBullmq(redisUrl: string, count: number, concurrency: n
   await worker.close();
   await queue.obliterate({ force: true });
   await queue.close();
+  for (const c of connections) c.disconnect();
   return seconds;
 }
 

@@ -29,6 +29,8 @@ export interface ExtractRow {
   /** Highest RSS of one child during any job. */
   peakChildRssMb: number;
   failures: number;
+  /** The three files that took longest in the last run, with their wall time. */
+  slowest: { name: string; seconds: number }[];
   reference?: { tool: string; seconds: number; mbPerS: number; failures: number; ratio: number };
 }
 
@@ -52,16 +54,21 @@ export async function benchExtract(root: string, opts: { runs: number; concurren
     let peak = 0;
     let failures = 0;
     let refFailures = 0;
+    let perFile: { name: string; seconds: number }[] = [];
     for (let run = 0; run < opts.runs; run++) {
       const pool = new SandboxPool({ size: opts.concurrency, limits: DEFAULT_LIMITS });
       await pool.ready();
       failures = 0;
+      perFile = [];
       let next = 0;
       const started = performance.now();
       await Promise.all(
         Array.from({ length: opts.concurrency }, async () => {
           for (let i = next++; i < files.length; i = next++) {
-            const observe = (s: SandboxStats): void => void (peak = Math.max(peak, s.peakRssMb));
+            const observe = (s: SandboxStats): void => {
+              peak = Math.max(peak, s.peakRssMb);
+              perFile.push({ name: files[i]!.name, seconds: s.wallMs / 1000 });
+            };
             await pool.extract(bytes[i]!, { filename: files[i]!.name }, observe).catch(() => failures++);
           }
         }),
@@ -84,6 +91,7 @@ export async function benchExtract(root: string, opts: { runs: number; concurren
       filesPerS: files.length / seconds,
       peakChildRssMb: peak,
       failures,
+      slowest: perFile.sort((a, b) => b.seconds - a.seconds).slice(0, 3),
     };
     if (useTool) {
       const refS = median(refSeconds);
