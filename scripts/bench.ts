@@ -116,12 +116,12 @@ async function endToEnd(root: string, refCache: Map<string, number>): Promise<vo
         { workers: 1, concurrency: 1, label: '1 worker process (WORKER_CONCURRENCY=1)' },
         { workers: 2, concurrency: 1, label: '2 worker processes (WORKER_CONCURRENCY=1)' },
       ];
-      const medians: Record<string, EndToEndRun> = {};
+      const medians: Record<string, EndToEndRun & { allSeconds: number[] }> = {};
       for (const c of configs) {
         const measured: EndToEndRun[] = [];
         for (let i = 0; i < runs; i++) measured.push(await filesEndToEnd(svc, files, c.workers, c.concurrency));
         const m = medianRun(measured);
-        medians[c.label] = m;
+        medians[c.label] = { ...m, allSeconds: measured.map((x) => x.seconds) };
         say(`e2e ${format} ${c.label}: ${fmt(m.seconds)} s`);
         rows.push({
           measurement: `${format} folder end to end, ${c.label}`,
@@ -171,7 +171,7 @@ async function serviceSections(): Promise<void> {
         ratio: b / m.seconds,
         target: '>= 0.5',
       });
-      results.text = { count: textCount, seconds: m.seconds, bareBullmqSeconds: b };
+      results.text = { count: textCount, seconds: m.seconds, bareBullmqSeconds: b, allSeconds: service.map((x) => x.seconds), allBareSeconds: bare };
     }
     if (only.has('get')) {
       const g = await getBench(svc, { runs, durationS, sources: 20 });

@@ -24,6 +24,7 @@ export interface ExtractRow {
   mb: number;
   /** Median wall time of the whole folder through the pool, children already warm. */
   seconds: number;
+  allSeconds: number[];
   mbPerS: number;
   filesPerS: number;
   /** Highest RSS of one child during any job. */
@@ -87,6 +88,7 @@ export async function benchExtract(root: string, opts: { runs: number; concurren
       files: files.length,
       mb,
       seconds,
+      allSeconds: poolSeconds,
       mbPerS: mb / seconds,
       filesPerS: files.length / seconds,
       peakChildRssMb: peak,
