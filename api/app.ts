@@ -39,7 +39,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     );
   });
 
-  const metrics = createMetrics(deps.redis, deps.config.REDIS_KEY_PREFIX, deps.ingestQueue);
+  const metrics = createMetrics(deps.redis, deps.store.keys, deps.ingestQueue);
   app.use('*', metrics.middleware);
   app.get('/metrics', async (c) => {
     const { body, contentType } = await metrics.render();

@@ -32,6 +32,8 @@ const envSchema = z
     URL_FETCH_TIMEOUT_MS: int(1000, 600_000).default(30_000),
     EXTRACT_TIMEOUT_MS: int(1000, 600_000).default(60_000),
     EXTRACT_MEMORY_MB: int(64, 16_384).default(1024),
+    SANDBOX_MAX_JOBS: int(1, 1_000_000).default(200),
+    SANDBOX_RECYCLE_RSS_MB: int(32, 16_384).optional(),
     MAX_TEXT_CHARS: int(1000, 100_000_000).default(5_000_000),
     CHUNK_MAX_TOKENS: int(16, 8192).default(512),
     CHUNK_OVERLAP_TOKENS: int(0, 4096).default(0),
@@ -58,6 +60,13 @@ const envSchema = z
   .superRefine((env, ctx) => {
     if (env.CHUNK_OVERLAP_TOKENS >= env.CHUNK_MAX_TOKENS) {
       ctx.addIssue({ code: 'custom', path: ['CHUNK_OVERLAP_TOKENS'], message: 'must be less than CHUNK_MAX_TOKENS' });
+    }
+    if (env.SANDBOX_RECYCLE_RSS_MB !== undefined && env.SANDBOX_RECYCLE_RSS_MB >= env.EXTRACT_MEMORY_MB) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SANDBOX_RECYCLE_RSS_MB'],
+        message: 'must be below EXTRACT_MEMORY_MB',
+      });
     }
     if (Boolean(env.BULL_BOARD_USER) !== Boolean(env.BULL_BOARD_PASSWORD)) {
       ctx.addIssue({

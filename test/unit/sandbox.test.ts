@@ -1,7 +1,8 @@
+import { fileURLToPath } from 'node:url';
 import { createDeflateRaw } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { SourceError } from '../../shared/source-errors.js';
-import { extractInSandbox, runInSandbox, type SandboxLimits, type SandboxStats } from '../../worker/sandbox.js';
+import { extractInSandbox, SandboxPool, type SandboxLimits, type SandboxStats } from '../../worker/sandbox.js';
 import { buildDocx, docxParts } from '../fixtures/docx.js';
 import { buildPdf } from '../fixtures/pdf.js';
 import { buildZip } from '../fixtures/zip.js';
@@ -71,8 +72,9 @@ describe('extractInSandbox', () => {
   });
 
   it('kills a child whose ArrayBuffers outgrow the memory limit, which the heap cap alone misses', async () => {
-    const request = { bytes: new Uint8Array([0x41]), opts: { maxTextChars: 10, maxPdfPages: 1 }, testAllocateMb: 700 };
-    const r = await run((observe) => runInSandbox(request, { ...limits, memoryMb: 300 }, observe));
+    const childModule = fileURLToPath(new URL('../helpers/sandbox-test-child.ts', import.meta.url));
+    const pool = new SandboxPool({ size: 1, limits: { ...limits, memoryMb: 300 }, childModule, warm: false });
+    const r = await run((observe) => pool.extract(Buffer.from('alloc:700'), {}, observe)).finally(() => pool.close());
     expect(r.error).toMatchObject({ code: 'too_complex', message: expect.stringContaining('300 MB') });
     expect(r.stats.outcome).toBe('memory');
     expect(r.stats.peakRssMb).toBeGreaterThan(300);
