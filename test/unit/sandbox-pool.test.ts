@@ -65,7 +65,7 @@ describe('SandboxPool', () => {
     const hung = await run(pool, command('hang'));
     expect(hung.error).toMatchObject({ code: 'timeout', message: expect.stringContaining('1000 ms') });
     expect(hung.stats.outcome).toBe('timeout');
-    await expect.poll(() => isAlive(hung.stats.pid)).toBe(false);
+    await expect.poll(() => isAlive(hung.stats.pid), { timeout: 10_000 }).toBe(false);
 
     const next = await run(pool, command('pid'));
     expect(next.stats.outcome).toBe('ok');
@@ -83,7 +83,7 @@ describe('SandboxPool', () => {
     expect(hog.error).toMatchObject({ code: 'too_complex', message: expect.stringContaining('400 MB') });
     expect(hog.stats.outcome).toBe('memory');
     expect(hog.stats.peakRssMb).toBeGreaterThan(400);
-    await expect.poll(() => isAlive(hog.stats.pid)).toBe(false);
+    await expect.poll(() => isAlive(hog.stats.pid), { timeout: 10_000 }).toBe(false);
     expect(calm.stats.outcome).toBe('ok');
     expect(isAlive(calm.stats.pid)).toBe(true);
     expect(pool.pids).toContain(calm.stats.pid);
@@ -96,7 +96,7 @@ describe('SandboxPool', () => {
     const crashed = await run(pool, command('crash'));
     expect(crashed.error).toMatchObject({ code: 'internal', message: expect.stringContaining('code 3') });
     expect(crashed.stats.outcome).toBe('crashed');
-    await expect.poll(() => pool.pids.length).toBe(1);
+    await expect.poll(() => pool.pids.length, { timeout: 10_000 }).toBe(1);
     expect(pool.pids).not.toContain(crashed.stats.pid);
 
     const next = await run(pool, command('pid'));
@@ -112,7 +112,7 @@ describe('SandboxPool', () => {
     expect(new Set(pids.slice(3, 6)).size).toBe(1);
     expect(pids[3]).not.toBe(pids[0]);
     expect(pids[6]).not.toBe(pids[3]);
-    await expect.poll(() => isAlive(pids[0])).toBe(false);
+    await expect.poll(() => isAlive(pids[0]), { timeout: 10_000 }).toBe(false);
   });
 
   it('recycles a child whose memory stays high after a job', async () => {
@@ -123,7 +123,7 @@ describe('SandboxPool', () => {
     expect(hog.stats.pid).toBe(kept.stats.pid);
     expect(hog.stats.outcome).toBe('ok');
     expect(after.stats.pid).not.toBe(hog.stats.pid);
-    await expect.poll(() => isAlive(hog.stats.pid)).toBe(false);
+    await expect.poll(() => isAlive(hog.stats.pid), { timeout: 10_000 }).toBe(false);
   });
 
   it('leaves no child behind after close, and fails a job still running as retryable', async () => {
