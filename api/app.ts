@@ -13,6 +13,7 @@ import { agentRoutes } from './routes/agents.js';
 import { healthRoutes } from './routes/health.js';
 import { knowledgeBaseRoutes } from './routes/knowledge-bases.js';
 import { qaIssueRoutes } from './routes/qa-issues.js';
+import { webhookRoutes } from './routes/webhooks.js';
 import { createRouter } from './router.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
@@ -38,7 +39,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     );
   });
 
-  const metrics = createMetrics(deps.redis, deps.config.REDIS_KEY_PREFIX, deps.ingestQueue);
+  const metrics = createMetrics(deps.redis, deps.store.keys, deps.ingestQueue);
   app.use('*', metrics.middleware);
   app.get('/metrics', async (c) => {
     const { body, contentType } = await metrics.render();
@@ -54,6 +55,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.route('/v1', knowledgeBaseRoutes(deps));
   app.route('/v1', agentRoutes(deps));
   app.route('/v1', qaIssueRoutes(deps));
+  app.route('/v1', webhookRoutes(deps));
   mountDocs(app);
 
   const allowed = methodTable(app);

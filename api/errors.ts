@@ -28,6 +28,8 @@ const CODE_TABLE: Record<AppErrorCode | 'internal', { status: number; error: str
   method_not_allowed: { status: 405, error: 'Method Not Allowed', message: 'The method is not allowed for this resource' },
   request_timeout: { status: 408, error: 'Request Timeout', message: 'The request body arrived too slowly' },
   conflict: { status: 409, error: 'Conflict', message: 'The request conflicts with the current state of the resource' },
+  unprocessable: { status: 422, error: 'Unprocessable Entity', message: 'The request is well-formed but cannot be processed' },
+  precondition_failed: { status: 412, error: 'Precondition Failed', message: 'The resource has changed since the If-Match revision' },
   payload_too_large: { status: 413, error: 'Payload Too Large', message: 'An uploaded file exceeds the per-file size limit (25 MB).' },
   unsupported_media_type: {
     status: 415,

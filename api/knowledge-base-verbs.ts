@@ -1,9 +1,10 @@
 import { ConflictError, ForbiddenError, NotFoundError, OTHER_WORKSPACE } from '../shared/errors.js';
 import type { SourceQueue } from '../shared/jobs.js';
 import type { Logger } from '../shared/logger.js';
-import type { KnowledgeBase, KnowledgeBaseSummary } from '../shared/schemas/knowledge-base.js';
+import type { KnowledgeBase, KnowledgeBaseSummary, SourceStatus } from '../shared/schemas/knowledge-base.js';
 import { kbStatus, publicSource, type KbMeta, type NewSource, type StoredSource } from '../shared/store/kb-records.js';
 import type { KbStore } from '../shared/store/kb-store.js';
+import type { SourceForm } from './source-form.js';
 
 /** What the knowledge-base verbs of the API need. */
 export interface KbDeps {
@@ -21,6 +22,7 @@ export function summaryView(meta: KbMeta): KnowledgeBaseSummary {
     name: meta.name,
     status: kbStatus(meta.sourceCounts),
     sourceCounts: meta.sourceCounts,
+    ...(meta.autoRefreshHours > 0 ? { autoRefreshHours: meta.autoRefreshHours } : {}),
     createdAt: meta.createdAt,
     updatedAt: meta.updatedAt,
   };
@@ -38,11 +40,24 @@ export async function loadOwned(deps: KbDeps, workspaceId: string, kbId: string)
   return found;
 }
 
-/** Checks existence and ownership without reading the sources. */
-export async function assertOwned(deps: KbDeps, workspaceId: string, kbId: string): Promise<void> {
+/** Checks existence and ownership without reading the sources; returns the meta. */
+export async function assertOwned(deps: KbDeps, workspaceId: string, kbId: string): Promise<KbMeta> {
   const meta = await deps.kbs.getMeta(kbId);
   if (!meta) throw new NotFoundError();
   if (meta.workspaceId !== workspaceId) throw new ForbiddenError(OTHER_WORKSPACE);
+  return meta;
+}
+
+/** A knowledge base as answered, with the revision it was read at (its ETag). */
+export interface KbSnapshot {
+  view: KnowledgeBase;
+  rev: number;
+}
+
+/** Reads a knowledge base the workspace owns as the API answers it. */
+export async function readKnowledgeBase(deps: KbDeps, workspaceId: string, kbId: string): Promise<KbSnapshot> {
+  const { meta, sources } = await loadOwned(deps, workspaceId, kbId);
+  return { view: knowledgeBaseView(meta, sources), rev: meta.rev };
 }
 
 /**
@@ -62,27 +77,30 @@ export async function createKnowledgeBase(
   deps: KbDeps,
   workspaceId: string,
   kbId: string,
-  name: string,
-  sources: NewSource[],
-): Promise<KnowledgeBase> {
-  await deps.kbs.create(workspaceId, kbId, name, sources, nowIso(deps));
-  await enqueueNew(deps, workspaceId, kbId, sources);
-  const { meta, sources: stored } = await loadOwned(deps, workspaceId, kbId);
-  return knowledgeBaseView(meta, stored);
+  form: SourceForm & { name: string },
+): Promise<KbSnapshot> {
+  const added = await deps.kbs.create(workspaceId, kbId, form.name, form.sources, nowIso(deps), form.autoRefreshHours);
+  await enqueueNew(deps, workspaceId, kbId, added);
+  if (form.autoRefreshHours) await deps.queue.scheduleRefresh({ workspaceId, kbId }, form.autoRefreshHours);
+  return readKnowledgeBase(deps, workspaceId, kbId);
 }
 
-/** Renames and/or appends sources in one atomic step, then enqueues them. */
+/**
+ * Renames and/or appends sources in one atomic step (only at revision
+ * `ifRev` when given), then enqueues them. A source the knowledge base
+ * already has (same file bytes, URL, or text and title) is not added again.
+ */
 export async function updateKnowledgeBase(
   deps: KbDeps,
   workspaceId: string,
   kbId: string,
-  name: string | undefined,
-  sources: NewSource[],
-): Promise<KnowledgeBase> {
-  await deps.kbs.addSources(workspaceId, kbId, name, sources, nowIso(deps));
-  await enqueueNew(deps, workspaceId, kbId, sources);
-  const { meta, sources: stored } = await loadOwned(deps, workspaceId, kbId);
-  return knowledgeBaseView(meta, stored);
+  form: SourceForm,
+  ifRev?: number,
+): Promise<KbSnapshot> {
+  const added = await deps.kbs.addSources(workspaceId, kbId, form.name, form.sources, nowIso(deps), ifRev, form.autoRefreshHours);
+  await enqueueNew(deps, workspaceId, kbId, added);
+  if (form.autoRefreshHours !== undefined) await deps.queue.scheduleRefresh({ workspaceId, kbId }, form.autoRefreshHours);
+  return readKnowledgeBase(deps, workspaceId, kbId);
 }
 
 /** One source with its extracted text (null until ready). */
@@ -97,6 +115,13 @@ export async function getDocument(deps: KbDeps, workspaceId: string, kbId: strin
   return { ...publicSource(source), text, markdown };
 }
 
+/** A page of a knowledge base's sources (without text), optionally of one status. */
+export async function listDocuments(deps: KbDeps, workspaceId: string, kbId: string, page: number, size: number, status?: SourceStatus) {
+  await assertOwned(deps, workspaceId, kbId);
+  const { items, total } = await deps.kbs.listSources(kbId, page, size, status);
+  return { items: items.map(publicSource), total };
+}
+
 /** A page of a ready source's chunks; 409 while the source is not ready. */
 export async function getChunks(deps: KbDeps, workspaceId: string, kbId: string, documentId: string, page: number, size: number) {
   await assertOwned(deps, workspaceId, kbId);
@@ -106,9 +131,12 @@ export async function getChunks(deps: KbDeps, workspaceId: string, kbId: string,
   return deps.kbs.chunkPage(kbId, documentId, page, size);
 }
 
-/** Puts a failed source back to pending under a new run and enqueues it. */
-export async function retryDocument(deps: KbDeps, workspaceId: string, kbId: string, documentId: string) {
-  const run = await deps.kbs.retrySource(workspaceId, kbId, documentId, nowIso(deps));
+/** Puts a failed source back to pending under a new run (or, `refresh`, a ready or failed URL source) and enqueues it. */
+export async function rerunDocument(deps: KbDeps, workspaceId: string, kbId: string, documentId: string, how: 'retry' | 'refresh') {
+  const run =
+    how === 'retry'
+      ? await deps.kbs.retrySource(workspaceId, kbId, documentId, nowIso(deps))
+      : await deps.kbs.refreshSource(workspaceId, kbId, documentId, nowIso(deps));
   await deps.queue.enqueue([{ workspaceId, kbId, documentId, run }]);
   const source = await deps.kbs.getSource(kbId, documentId);
   if (!source) throw new NotFoundError();

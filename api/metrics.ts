@@ -1,5 +1,6 @@
 import type { Queue } from 'bullmq';
 import type { RedisClient } from '../shared/redis.js';
+import type { KeySpace } from '../shared/store/keys.js';
 import type { MiddlewareHandler } from 'hono';
 import { routePath } from 'hono/route';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
@@ -18,7 +19,7 @@ export interface Metrics {
  * queue depth by state and job and extraction figures that workers keep in
  * Redis. `kb_queue_jobs{state="waiting"}` is the figure to autoscale workers on.
  */
-export function createMetrics(redis: RedisClient, keyPrefix: string, queue?: Queue): Metrics {
+export function createMetrics(redis: RedisClient, keys: KeySpace, queue?: Queue): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'kb_' });
   const requests = new Counter({
@@ -60,7 +61,7 @@ export function createMetrics(redis: RedisClient, keyPrefix: string, queue?: Que
       end(labels);
     },
     async render() {
-      const [own, jobs] = await Promise.all([registry.metrics(), readJobMetrics(redis, keyPrefix)]);
+      const [own, jobs] = await Promise.all([registry.metrics(), readJobMetrics(redis, keys)]);
       const lines: string[] = [
         '# HELP kb_jobs_finished_total Sources finished by workers, by source type, status and error code',
         '# TYPE kb_jobs_finished_total counter',

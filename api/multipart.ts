@@ -1,3 +1,4 @@
+import { createHash, type Hash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import busboy from 'busboy';
 import { BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError } from '../shared/errors.js';
@@ -8,7 +9,7 @@ import { sanitizeFilename } from '../shared/filename.js';
 import { BodyMeter } from './body-meter.js';
 
 const FILE_FIELDS = new Set<string>([FORM_FIELD.files, FORM_FIELD.filesItems]);
-const TEXT_FIELDS = new Set<string>([FORM_FIELD.name, FORM_FIELD.nameAlias, FORM_FIELD.texts, FORM_FIELD.urls]);
+const TEXT_FIELDS = new Set<string>([FORM_FIELD.name, FORM_FIELD.nameAlias, FORM_FIELD.texts, FORM_FIELD.urls, FORM_FIELD.autoRefresh]);
 /** Distinct text fields a request can carry (the name has an alias); a field sent twice is refused anyway. */
 const MAX_TEXT_PARTS = TEXT_FIELDS.size;
 /**
@@ -33,9 +34,17 @@ export interface FormLimits {
   rateWindowMs: number;
 }
 
+/** Where a file's bytes go: a Redis stage, or (verify-only parses) nowhere. */
+export type StageSink = Pick<Stage, 'key' | 'bytes' | 'write' | 'flush' | 'discard'>;
+
 export interface FormHooks {
   /** A new stage for the next file part. */
-  openStage(): Stage;
+  openStage(): StageSink;
+  /**
+   * Parse only to learn the request's digest: file types are not sniffed and
+   * bytes go to sinks that keep nothing (an idempotent replay compares digests).
+   */
+  verifyOnly?: boolean;
   /**
    * Runs once, before the first byte of the first file part is written: the
    * place to refuse uploads (slots, Redis memory). Requests without file
@@ -49,12 +58,19 @@ export interface StagedFile {
   declaredType?: string;
   mimeType: string;
   sizeBytes: number;
-  stage: Stage;
+  /** SHA-256 of the file's bytes (hex), for de-duplication. */
+  sha256: string;
+  stage: StageSink;
 }
 
 export interface RawForm {
   fields: Map<string, string>;
   files: StagedFile[];
+  /**
+   * SHA-256 over every part in order (name, file name and value or bytes), so
+   * the same form sent twice has the same digest whatever its boundary.
+   */
+  digest: string;
 }
 
 /** The contract's 413 message, with the configured limit when it is not the default. */
@@ -74,7 +90,8 @@ export function fileTooLargeMessage(maxFileBytes: number): string | undefined {
 export async function parseMultipart(body: Readable, headers: Record<string, string>, limits: FormLimits, hooks: FormHooks): Promise<RawForm> {
   const fields = new Map<string, string>();
   const files: StagedFile[] = [];
-  const stages: Stage[] = [];
+  const stages: StageSink[] = [];
+  const partDigests: string[] = [];
   const unknown: string[] = [];
   const maxParts = limits.maxFiles + MAX_TEXT_PARTS;
 
@@ -135,6 +152,7 @@ export async function parseMultipart(body: Readable, headers: Record<string, str
         const detail = `the text fields of a request may hold at most ${MAX_TEXT_FIELDS_BYTES} bytes together`;
         return fail(new PayloadTooLargeError(`The text fields of a request may hold at most ${MAX_TEXT_FIELDS_BYTES} bytes together`, { part: name, detail }));
       }
+      partDigests.push(sha256(`field\0${name}\0`).update(value).digest('hex'));
       const key = name === FORM_FIELD.nameAlias ? FORM_FIELD.name : name;
       if (fields.has(key)) return fail(new ValidationError({ [key]: 'must be sent once' }));
       fields.set(key, value);
@@ -152,10 +170,16 @@ export async function parseMultipart(body: Readable, headers: Record<string, str
       open.add(stream);
       stream.once('close', () => open.delete(stream));
       const filename = sanitizeFilename(info.filename);
+      const slot = partDigests.push('') - 1;
+      const hash = sha256(`file\0${name}\0${info.filename}\0${info.mimeType}\0`);
+      const p: FilePart = { part, filename, declaredType: info.mimeType, maxBytes: limits.maxFileBytes, received, hash, detect: !hooks.verifyOnly };
       const receiving = firstFile
-        .then(() => receiveFile(stream, stage, { part, filename, declaredType: info.mimeType, maxBytes: limits.maxFileBytes, received }))
+        .then(() => receiveFile(stream, stage, p))
         .then(
-          (file) => void files.push(file),
+          (file) => {
+            partDigests[slot] = hash.digest('hex');
+            files.push(file);
+          },
           (err: unknown) => fail(err),
         );
       work.push(receiving);
@@ -178,7 +202,8 @@ export async function parseMultipart(body: Readable, headers: Record<string, str
     if (unknown.length > 0) {
       throw new ValidationError(Object.fromEntries(unknown.map((n) => [n, 'unknown field'])));
     }
-    return { fields, files: orderByStage(files, stages) };
+    const digest = partDigests.reduce((h, d) => h.update(d), createHash('sha256')).digest('hex');
+    return { fields, files: orderByStage(files, stages), digest };
   } catch (err) {
     await Promise.allSettled(work);
     await Promise.allSettled(stages.map((s) => s.discard()));
@@ -189,7 +214,7 @@ export async function parseMultipart(body: Readable, headers: Record<string, str
 }
 
 /** Files finish in stream order, but keep part order explicit all the same. */
-function orderByStage(files: StagedFile[], stages: Stage[]): StagedFile[] {
+function orderByStage(files: StagedFile[], stages: StageSink[]): StagedFile[] {
   const rank = new Map(stages.map((s, i) => [s, i]));
   return [...files].sort((a, b) => (rank.get(a.stage) ?? 0) - (rank.get(b.stage) ?? 0));
 }
@@ -201,10 +226,17 @@ interface FilePart {
   declaredType: string;
   maxBytes: number;
   received: { fileBytes: number };
+  /** Digest of the part, fed every byte. */
+  hash: Hash;
+  /** Sniff the type (415); off when parsing only for the digest. */
+  detect: boolean;
 }
 
-async function receiveFile(stream: Readable & { truncated?: boolean }, stage: Stage, p: FilePart): Promise<StagedFile> {
+const sha256 = (head: string): Hash => createHash('sha256').update(head);
+
+async function receiveFile(stream: Readable & { truncated?: boolean }, stage: StageSink, p: FilePart): Promise<StagedFile> {
   const hints = { filename: p.filename, declaredType: p.declaredType };
+  const content = createHash('sha256');
   const tooLarge = (): PayloadTooLargeError =>
     new PayloadTooLargeError(fileTooLargeMessage(p.maxBytes), { part: p.part, detail: `${p.filename} is larger than ${p.maxBytes} bytes` });
   const unsupported = (why: string): UnsupportedMediaTypeError =>
@@ -217,8 +249,10 @@ async function receiveFile(stream: Readable & { truncated?: boolean }, stage: St
   // limit exactly when the file is one byte too large.
   for await (const chunk of stream as AsyncIterable<Buffer>) {
     p.received.fileBytes += chunk.length;
+    p.hash.update(chunk);
+    content.update(chunk);
     if (stage.bytes + chunk.length > p.maxBytes) throw tooLarge();
-    if (!detected) {
+    if (p.detect && !detected) {
       head.push(chunk);
       headBytes += chunk.length;
       if (headBytes >= SNIFF_BYTES) {
@@ -230,10 +264,12 @@ async function receiveFile(stream: Readable & { truncated?: boolean }, stage: St
     await stage.write(chunk);
   }
   if (stream.truncated) throw tooLarge();
+  const sha256 = content.digest('hex');
+  if (!p.detect) return { filename: p.filename, mimeType: 'application/octet-stream', sizeBytes: stage.bytes, sha256, stage };
   detected ??= await detectType(Buffer.concat(head, headBytes), hints, true);
   if (!detected.ok) throw unsupported(detected.message);
   await stage.flush();
-  const file: StagedFile = { filename: p.filename, mimeType: detected.mimeType, sizeBytes: stage.bytes, stage };
+  const file: StagedFile = { filename: p.filename, mimeType: detected.mimeType, sizeBytes: stage.bytes, sha256, stage };
   if (p.declaredType && p.declaredType !== 'application/octet-stream') file.declaredType = p.declaredType;
   return file;
 }

@@ -24,6 +24,8 @@ const DESCRIPTIONS: Record<number, string> = {
   404: 'The resource was not found',
   408: 'The request body arrived slower than UPLOAD_MIN_BYTES_PER_SECOND over the window',
   409: 'The resource is not in a state that allows this',
+  422: 'The Idempotency-Key was used before with a different request',
+  412: 'If-Match names a revision of the knowledge base that is no longer current; nothing was changed',
   413: 'A file is larger than MAX_FILE_BYTES (25 MB by default), the body larger than MAX_REQUEST_BYTES, the text fields larger than 10 MiB together, or too many parts',
   415: 'A file type is not PDF, TXT, HTML, Markdown or DOCX, or the body is not multipart/form-data',
   429: 'Too many requests with this key in the current minute, or too many uploads in progress with it; see Retry-After',

@@ -4,16 +4,19 @@ import { newDocumentId } from '../shared/ids.js';
 import {
   FORM_FIELD,
   MAX_REPORTED_ERRORS,
+  autoRefreshSchema,
   kbNameSchema,
   textItemSchema,
   urlItemSchema,
 } from '../shared/schemas/source-form.js';
-import type { NewSource } from '../shared/store/kb-records.js';
+import { sourceFingerprint, type NewSource } from '../shared/store/kb-records.js';
 import type { RawForm } from './multipart.js';
 
 export interface SourceForm {
   name?: string;
   sources: NewSource[];
+  /** Refresh period of the URL sources, hours; 0 turns it off. */
+  autoRefreshHours?: number;
 }
 
 /**
@@ -35,17 +38,28 @@ export function readSourceForm(form: RawForm, maxSources: number, requireName: b
     errors.add(FORM_FIELD.name, 'is required');
   }
 
+  const autoRefresh = form.fields.get(FORM_FIELD.autoRefresh);
+  if (autoRefresh !== undefined) {
+    const parsed = autoRefreshSchema.safeParse(autoRefresh);
+    if (parsed.success) out.autoRefreshHours = parsed.data;
+    else errors.add(FORM_FIELD.autoRefresh, firstMessage(parsed.error));
+  }
+
   const texts = jsonArray(form, FORM_FIELD.texts, maxSources, errors);
   texts.forEach((item, i) => {
     const parsed = textItemSchema.safeParse(item);
     if (!parsed.success) return errors.add(`${FORM_FIELD.texts}[${i}]`, textItemMessage(item, parsed.error));
     const { text, title } = typeof parsed.data === 'string' ? { text: parsed.data, title: undefined } : parsed.data;
-    out.sources.push({ documentId: newDocumentId(), type: 'text', content: text, ...(title ? { title } : {}) });
+    const source = { type: 'text' as const, content: text, ...(title ? { title } : {}) };
+    out.sources.push({ documentId: newDocumentId(), ...source, fingerprint: sourceFingerprint(source) });
   });
   const urls = jsonArray(form, FORM_FIELD.urls, maxSources, errors);
   urls.forEach((item, i) => {
     const parsed = urlItemSchema.safeParse(item);
-    if (parsed.success) out.sources.push({ documentId: newDocumentId(), type: 'url', content: parsed.data });
+    if (parsed.success) {
+      const source = { type: 'url' as const, content: parsed.data };
+      out.sources.push({ documentId: newDocumentId(), ...source, fingerprint: sourceFingerprint(source) });
+    }
     else errors.add(`${FORM_FIELD.urls}[${i}]`, firstMessage(parsed.error));
   });
   for (const f of form.files) {
@@ -58,16 +72,18 @@ export function readSourceForm(form: RawForm, maxSources: number, requireName: b
       mimeType: f.mimeType,
       sizeBytes: f.sizeBytes,
       stageKey: f.stage.key,
+      sha256: f.sha256,
+      fingerprint: sourceFingerprint({ type: 'file', content: f.filename, sha256: f.sha256 }),
       ...(f.declaredType ? { declaredType: f.declaredType } : {}),
     });
   }
 
   const count = texts.length + urls.length + form.files.length;
   if (count > maxSources) errors.add('sources', `at most ${maxSources} sources per request`);
-  if (!requireName && out.name === undefined && count === 0 && errors.empty) {
+  if (!requireName && out.name === undefined && out.autoRefreshHours === undefined && count === 0 && errors.empty) {
     errors.add(
       'request',
-      `send at least one of ${FORM_FIELD.name}, ${FORM_FIELD.texts}, ${FORM_FIELD.urls} or ${FORM_FIELD.files}`,
+      `send at least one of ${FORM_FIELD.name}, ${FORM_FIELD.texts}, ${FORM_FIELD.urls}, ${FORM_FIELD.files} or ${FORM_FIELD.autoRefresh}`,
     );
   }
   errors.throwIfAny();

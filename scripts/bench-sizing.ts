@@ -8,12 +8,14 @@
  *
  *   npm run bench:sizing [-- --master-gb 8 --fill 0.75]
  */
+import { createHash } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { Queue, UnrecoverableError, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { defaultJobOptions, EXTRACT_SOURCE_JOB, extractSourceJobId, INGEST_QUEUE, queuePrefix, type ExtractSourceJob } from '../shared/jobs.js';
 import type { StoredChunk } from '../shared/schemas/chunk.js';
 import { createStore, type Store } from '../shared/store/index.js';
+import { sourceFingerprint, type NewSource } from '../shared/store/kb-records.js';
 import { KEPT_BYTES_TTL_SECONDS } from '../shared/store/kb-store.js';
 import { UPLOAD_IDLE_TTL_SECONDS } from '../shared/store/stage-store.js';
 import { startRedisServer } from '../test/helpers/redis-server.js';
@@ -60,15 +62,22 @@ function chunksFor(markdown: string): StoredChunk[] {
   return out;
 }
 
-const fileSource = (i: number) => ({
-  documentId: `doc_${String(i).padStart(21, '0')}`,
-  type: 'file' as const,
-  content: `quarterly-report-${i}.pdf`,
-  filename: `quarterly-report-${i}.pdf`,
-  declaredType: 'application/pdf',
-  mimeType: 'application/pdf',
-  sizeBytes: 250_000,
-});
+/** A file source as the API commits it, with the digest and fingerprint that de-duplication keeps. */
+function fileSource(i: number): NewSource {
+  const content = `quarterly-report-${i}.pdf`;
+  const sha256 = createHash('sha256').update(content).digest('hex');
+  return {
+    documentId: `doc_${String(i).padStart(21, '0')}`,
+    type: 'file',
+    content,
+    filename: content,
+    declaredType: 'application/pdf',
+    mimeType: 'application/pdf',
+    sizeBytes: 250_000,
+    sha256,
+    fingerprint: sourceFingerprint({ type: 'file', content, sha256 }),
+  };
+}
 
 async function measureStore() {
   // Knowledge bases: meta hash plus the workspace index entry.

@@ -39,6 +39,8 @@ const envSchema = z
     URL_FETCH_TIMEOUT_MS: int(1000, 600_000).default(30_000),
     EXTRACT_TIMEOUT_MS: int(1000, 600_000).default(60_000),
     EXTRACT_MEMORY_MB: int(64, 16_384).default(1024),
+    SANDBOX_MAX_JOBS: int(1, 1_000_000).default(200),
+    SANDBOX_RECYCLE_RSS_MB: int(32, 16_384).optional(),
     MAX_TEXT_CHARS: int(1000, 100_000_000).default(5_000_000),
     CHUNK_MAX_TOKENS: int(16, 8192).default(512),
     CHUNK_OVERLAP_TOKENS: int(0, 4096).default(0),
@@ -59,6 +61,8 @@ const envSchema = z
     JOB_ATTEMPTS: int(1, 50).default(5),
     JOB_BACKOFF_MS: int(10, 600_000).default(2_000),
     WORKER_MAX_STALLED_COUNT: int(0, 100).default(2),
+    MAX_WEBHOOKS_PER_WORKSPACE: int(1, 1000).default(20),
+    WEBHOOK_CONCURRENCY: int(1, 256).default(8),
   })
   .superRefine((env, ctx) => {
     if (env.CHUNK_OVERLAP_TOKENS >= env.CHUNK_MAX_TOKENS) {
@@ -68,6 +72,13 @@ const envSchema = z
       if (node.port < 1 || node.port > 65535) {
         ctx.addIssue({ code: 'custom', path: ['REDIS_CLUSTER_NODES'], message: `port of ${node.host} must be 1 to 65535` });
       }
+    }
+    if (env.SANDBOX_RECYCLE_RSS_MB !== undefined && env.SANDBOX_RECYCLE_RSS_MB >= env.EXTRACT_MEMORY_MB) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SANDBOX_RECYCLE_RSS_MB'],
+        message: 'must be below EXTRACT_MEMORY_MB',
+      });
     }
     if (Boolean(env.BULL_BOARD_USER) !== Boolean(env.BULL_BOARD_PASSWORD)) {
       ctx.addIssue({

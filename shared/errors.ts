@@ -12,6 +12,8 @@ export type AppErrorCode =
   | 'method_not_allowed'
   | 'request_timeout'
   | 'conflict'
+  | 'precondition_failed'
+  | 'unprocessable'
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'rate_limited'
@@ -93,6 +95,18 @@ export interface PartDetail {
   /** The part or field, e.g. `knowledge_base_files[2]`. */
   part: string;
   detail: string;
+}
+
+/** An `If-Match` revision that is no longer current. */
+export class PreconditionFailedError extends AppError {
+  override name = 'PreconditionFailedError';
+  override readonly code = 'precondition_failed';
+}
+
+/** Well-formed, but not acceptable in this state (an Idempotency-Key reused for another request). */
+export class UnprocessableError extends AppError {
+  override name = 'UnprocessableError';
+  override readonly code = 'unprocessable';
 }
 
 /** `at` names the multipart part or field that passed a limit, when one did. */

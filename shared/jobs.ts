@@ -5,6 +5,8 @@ import { idSchema } from './schemas/common.js';
 /** The one queue: every new or retried source becomes one job on it. */
 export const INGEST_QUEUE = 'ingest';
 export const EXTRACT_SOURCE_JOB = 'extract-source';
+/** Scheduled per knowledge base with auto_refresh_hours: fetch its URL sources again. */
+export const REFRESH_KB_JOB = 'refresh-knowledge-base';
 
 /** Job data holds references only, never bytes or text (Bull Board shows it). */
 export const extractSourceJobSchema = z.strictObject({
@@ -38,9 +40,17 @@ export function defaultJobOptions(attempts: number, backoffMs = 2_000): JobsOpti
   };
 }
 
+export const refreshKbJobSchema = z.strictObject({ workspaceId: idSchema, kbId: idSchema });
+export type RefreshKbJob = z.infer<typeof refreshKbJobSchema>;
+
+/** One job scheduler per knowledge base; no `:` in the id, as BullMQ requires. */
+export const refreshSchedulerId = (kbId: string): string => `refresh.${kbId}`;
+
 /** What the API and the reconciler need from the queue. */
 export interface SourceQueue {
   enqueue(jobs: ExtractSourceJob[]): Promise<void>;
+  /** Refreshes the knowledge base's URL sources every `hours` (0 stops it). */
+  scheduleRefresh(job: RefreshKbJob, hours: number): Promise<void>;
 }
 
 /** A SourceQueue over a BullMQ Queue. */
@@ -53,5 +63,74 @@ export function bullSourceQueue(queue: Queue, attempts: number, backoffMs?: numb
         jobs.map((data) => ({ name: EXTRACT_SOURCE_JOB, data, opts: { ...opts, jobId: extractSourceJobId(data) } })),
       );
     },
+    async scheduleRefresh(job, hours) {
+      const id = refreshSchedulerId(job.kbId);
+      if (hours === 0) {
+        await queue.removeJobScheduler(id);
+        return;
+      }
+      const every = hours * 3_600_000;
+      // With `every` alone BullMQ runs the first job at once; the first refresh is due one period from now.
+      await queue.upsertJobScheduler(
+        id,
+        { every, startDate: Date.now() + every },
+        { name: REFRESH_KB_JOB, data: job, opts: { removeOnComplete: true, removeOnFail: { count: 100 } } },
+      );
+    },
+  };
+}
+
+/** Completion webhooks have a queue of their own: a slow receiver never holds up extraction. */
+export const WEBHOOK_QUEUE = 'webhooks';
+export const DELIVER_EVENT_JOB = 'deliver-event';
+/** The backoff type of delivery jobs, computed by {@link webhookRetryDelay}. */
+export const WEBHOOK_BACKOFF = 'webhook-schedule';
+
+/**
+ * The waits between delivery attempts that receivers know from Standard
+ * Webhooks senders: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. Eight
+ * attempts in all, over about 28 hours.
+ */
+export const WEBHOOK_RETRY_DELAYS_MS: readonly number[] = [
+  5_000,
+  5 * 60_000,
+  30 * 60_000,
+  2 * 3_600_000,
+  5 * 3_600_000,
+  10 * 3_600_000,
+  10 * 3_600_000,
+];
+
+/**
+ * The wait before the next attempt after `attemptsMade` failed ones (BullMQ
+ * counts from 1 here), from `delays` (default {@link WEBHOOK_RETRY_DELAYS_MS});
+ * past the end of the schedule, its last step.
+ */
+export function webhookRetryDelay(attemptsMade: number, delays: readonly number[] = WEBHOOK_RETRY_DELAYS_MS): number {
+  const i = Math.min(Math.max(attemptsMade, 1), delays.length) - 1;
+  return delays[i] ?? 0;
+}
+
+/** Job data names the event and the webhook, never the secret or the body (Bull Board shows it). */
+export const deliverEventJobSchema = z.strictObject({
+  workspaceId: idSchema,
+  webhookId: idSchema,
+  eventId: idSchema,
+});
+export type DeliverEventJob = z.infer<typeof deliverEventJobSchema>;
+
+/** One job per event and webhook: emitting an event again is a no-op while its job is kept. */
+export const deliverEventJobId = (d: DeliverEventJob): string => `${d.eventId}.${d.webhookId}`;
+
+/**
+ * One first attempt plus one per step of `delays`. Finished jobs are kept a
+ * week, so an event emitted again after a crash finds its job and adds none.
+ */
+export function webhookJobOptions(delays: readonly number[] = WEBHOOK_RETRY_DELAYS_MS): JobsOptions {
+  return {
+    attempts: delays.length + 1,
+    backoff: { type: WEBHOOK_BACKOFF },
+    removeOnComplete: { age: 7 * 24 * 3600, count: 100_000 },
+    removeOnFail: { age: 7 * 24 * 3600, count: 100_000 },
   };
 }

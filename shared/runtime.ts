@@ -1,6 +1,6 @@
 import { Queue } from 'bullmq';
 import type { Config } from './config.js';
-import { INGEST_QUEUE, queuePrefix } from './jobs.js';
+import { INGEST_QUEUE, queuePrefix, WEBHOOK_QUEUE } from './jobs.js';
 import type { Logger } from './logger.js';
 import { connectRedis, createRedis, masters, type RedisClient } from './redis.js';
 import { createStore, type Store } from './store/index.js';
@@ -53,7 +53,7 @@ export async function assertNoEviction(redis: RedisClient, logger: Logger): Prom
 /**
  * The ingest queue with a connection of its own, closed with it: the API's
  * fails fast while Redis is down, a worker's waits. The one place a Queue
- * object is built.
+ * object is built (beside {@link WebhookQueue}).
  */
 export class IngestQueue extends Queue {
   private readonly connection: RedisClient;
@@ -73,4 +73,23 @@ export class IngestQueue extends Queue {
 
 export function openIngestQueue(config: Config, role: 'api' | 'worker'): IngestQueue {
   return new IngestQueue(config, role);
+}
+
+/**
+ * The webhook delivery queue, built like {@link IngestQueue} with a
+ * connection of its own, closed with it.
+ */
+export class WebhookQueue extends Queue {
+  private readonly connection: RedisClient;
+
+  constructor(config: Config, role: 'api' | 'worker') {
+    const connection = createRedis(config, role);
+    super(WEBHOOK_QUEUE, { connection, prefix: queuePrefix(config.REDIS_KEY_PREFIX) });
+    this.connection = connection;
+  }
+
+  override async close(): Promise<void> {
+    await super.close();
+    await this.connection.quit().catch(() => this.connection.disconnect());
+  }
 }

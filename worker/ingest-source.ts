@@ -1,4 +1,7 @@
+import { createHash } from 'node:crypto';
 import type { Config } from '../shared/config.js';
+import { toStoredChunks } from '../shared/schemas/chunk.js';
+import { chunkMarkdown } from './chunking/chunk-markdown.js';
 import { SourceError } from '../shared/source-errors.js';
 import type { SourceOutcome, StoredSource } from '../shared/store/kb-records.js';
 import type { KbStore } from '../shared/store/kb-store.js';
@@ -27,6 +30,7 @@ export async function ingestSource(deps: IngestDeps, kbId: string, source: Store
   let bytes: Uint8Array;
   let hints: { filename?: string; declaredType?: string };
   let fallbackTitle: string | undefined;
+  let urlFacts: Pick<ReadyOutcome, 'sha256' | 'checkedAt' | 'refreshedAt'> = {};
   if (source.type === 'file') {
     const blob = await deps.kbs.readBlob(kbId, source.documentId);
     if (!blob) throw new SourceError('internal', 'The uploaded file is no longer available; upload it again');
@@ -35,6 +39,14 @@ export async function ingestSource(deps: IngestDeps, kbId: string, source: Store
     fallbackTitle = source.filename;
   } else {
     const fetched = await deps.fetch(source.content);
+    const checkedAt = new Date().toISOString();
+    const sha256 = createHash('sha256').update(fetched.bytes).digest('hex');
+    // A refresh that fetched the same bytes keeps what was extracted from them.
+    if (source.refreshFrom === 'ready' && source.sha256 === sha256) {
+      const text = await deps.kbs.getText(kbId, source.documentId);
+      if (text !== null) return { status: 'ready', text, unchanged: true, checkedAt, truncated: source.truncated === true };
+    }
+    urlFacts = { sha256, checkedAt, ...(source.refreshFrom ? { refreshedAt: checkedAt } : {}) };
     bytes = fetched.bytes;
     hints = { ...(fetched.filename ? { filename: fetched.filename } : {}), ...(fetched.contentType ? { declaredType: fetched.contentType } : {}) };
     fallbackTitle = fetched.filename ?? new URL(fetched.finalUrl).hostname;
@@ -47,6 +59,10 @@ export async function ingestSource(deps: IngestDeps, kbId: string, source: Store
   return {
     status: 'ready',
     text: extraction.text,
+    markdown: extraction.markdown,
+    chunks: toStoredChunks(extraction.markdown, extraction.chunks ?? []),
+    ...(extraction.warnings && extraction.warnings.length > 0 ? { warnings: extraction.warnings } : {}),
+    ...urlFacts,
     ...(title ? { title } : {}),
     mimeType: extraction.mimeType,
     sizeBytes: bytes.length,
@@ -59,9 +75,13 @@ function textOutcome(deps: IngestDeps, source: StoredSource): ReadyOutcome {
   const normalized = normalizeText(source.content);
   if (normalized.length === 0) throw new SourceError('no_text', 'The text is empty once whitespace is removed');
   const { text, truncated } = truncate(normalized, deps.config.MAX_TEXT_CHARS);
+  // A text source is at most 1 MiB, so its chunks are counted here rather than in a sandbox child.
+  const chunks = chunkMarkdown(text, { maxTokens: deps.config.CHUNK_MAX_TOKENS, overlapTokens: deps.config.CHUNK_OVERLAP_TOKENS });
   return {
     status: 'ready',
     text,
+    markdown: text,
+    chunks: toStoredChunks(text, chunks),
     ...(source.title ? { title: source.title } : {}),
     mimeType: 'text/plain',
     sizeBytes: Buffer.byteLength(source.content, 'utf8'),

@@ -1,6 +1,6 @@
 import { Worker } from 'bullmq';
 import type { Config } from '../shared/config.js';
-import { recordOutcome } from '../shared/job-metrics.js';
+import { JobMetricsBatcher } from '../shared/job-metrics.js';
 import { bullSourceQueue, INGEST_QUEUE, queuePrefix } from '../shared/jobs.js';
 import type { Logger } from '../shared/logger.js';
 import { createRedis } from '../shared/redis.js';
@@ -9,7 +9,8 @@ import { openIngestQueue, openRuntime } from '../shared/runtime.js';
 import { fetchUrl, type FetchUrlOptions } from './fetch-url.js';
 import { createProcessor, type ProcessorDeps } from './processor.js';
 import { buildActiveIndexOnce, reconcile } from './reconciler.js';
-import { extractInSandbox } from './sandbox.js';
+import { SandboxPool } from './sandbox-pool.js';
+import { startWebhooks, type WebhookWorkerOptions } from './webhooks/worker.js';
 
 export interface RunningWorker {
   worker: Worker;
@@ -24,6 +25,8 @@ export interface WorkerOptions {
   onOutcome?: ProcessorDeps['onOutcome'];
   /** Test seams of the URL fetcher (stub lookup and connect). */
   fetchOverrides?: Pick<FetchUrlOptions, 'lookup' | 'connect'>;
+  /** Test seams of webhook delivery (a shorter retry schedule). */
+  webhooks?: WebhookWorkerOptions;
 }
 
 /**
@@ -37,16 +40,42 @@ export async function startWorker(config: Config, logger: Logger, opts: WorkerOp
   const queue = openIngestQueue(config, 'worker');
   queue.on('error', (err) => logger.warn({ err: { message: err.message } }, 'queue connection error'));
   const sourceQueue = bullSourceQueue(queue, config.JOB_ATTEMPTS, config.JOB_BACKOFF_MS);
+  const metrics = new JobMetricsBatcher(runtime.redis, runtime.store.keys, (err) =>
+    logger.warn({ err: { message: err instanceof Error ? err.message : String(err) } }, 'could not record job metrics'),
+  );
+  // One warm child per concurrent job, started before the first job is taken.
+  const sandbox = new SandboxPool({
+    size: config.WORKER_CONCURRENCY,
+    maxJobs: config.SANDBOX_MAX_JOBS,
+    ...(config.SANDBOX_RECYCLE_RSS_MB !== undefined ? { recycleRssMb: config.SANDBOX_RECYCLE_RSS_MB } : {}),
+    limits: {
+      timeoutMs: config.EXTRACT_TIMEOUT_MS,
+      memoryMb: config.EXTRACT_MEMORY_MB,
+      maxTextChars: config.MAX_TEXT_CHARS,
+      maxPdfPages: config.MAX_PDF_PAGES,
+      maxDocxUnpackedBytes: config.DOCX_MAX_UNPACKED_MB * 1024 * 1024,
+      maxHtmlDepth: config.HTML_MAX_DEPTH,
+      chunking: { maxTokens: config.CHUNK_MAX_TOKENS, overlapTokens: config.CHUNK_OVERLAP_TOKENS },
+    },
+  });
+  try {
+    await sandbox.ready();
+  } catch (err) {
+    await Promise.all([sandbox.close(), metrics.close(), queue.close()]);
+    await runtime.close();
+    throw err;
+  }
 
+  const webhooks = startWebhooks(config, runtime, logger, opts.webhooks);
   const processor = createProcessor({
     config,
+    events: webhooks.events,
     kbs: runtime.store.kbs,
+    queue: sourceQueue,
     logger,
     onOutcome: (o) => {
       opts.onOutcome?.(o);
-      recordOutcome(runtime.redis, config.REDIS_KEY_PREFIX, o).catch((err: unknown) =>
-        logger.warn({ err: { message: err instanceof Error ? err.message : String(err) } }, 'could not record job metrics'),
-      );
+      metrics.record(o);
     },
     fetch: (url) =>
       fetchUrl(url, {
@@ -55,15 +84,7 @@ export async function startWorker(config: Config, logger: Logger, opts: WorkerOp
         allowPrivate: config.URL_FETCH_ALLOW_PRIVATE,
         ...opts.fetchOverrides,
       }),
-    extract: (bytes, hints) =>
-      extractInSandbox(bytes, hints, {
-        timeoutMs: config.EXTRACT_TIMEOUT_MS,
-        memoryMb: config.EXTRACT_MEMORY_MB,
-        maxTextChars: config.MAX_TEXT_CHARS,
-        maxPdfPages: config.MAX_PDF_PAGES,
-        maxDocxUnpackedBytes: config.DOCX_MAX_UNPACKED_MB * 1024 * 1024,
-        maxHtmlDepth: config.HTML_MAX_DEPTH,
-      }),
+    extract: (bytes, hints) => sandbox.extract(bytes, hints),
   });
 
   const worker = new Worker(INGEST_QUEUE, processor, {
@@ -97,6 +118,9 @@ export async function startWorker(config: Config, logger: Logger, opts: WorkerOp
   timer.unref();
   logger.info({ concurrency: config.WORKER_CONCURRENCY }, 'worker started');
 
+  // Redis may be down at shutdown, and the worker connection waits for it forever.
+  const flushMetrics = (): Promise<unknown> =>
+    Promise.race([metrics.close(), new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
   let closing: Promise<void> | undefined;
   return {
     worker,
@@ -108,14 +132,21 @@ export async function startWorker(config: Config, logger: Logger, opts: WorkerOp
         // the grace period stop waiting: the process exits, the jobs' locks
         // lapse, and another replica picks them up as stalled.
         const finished = await Promise.race([
-          worker.close().then(() => true),
+          Promise.all([worker.close(), webhooks.worker.close()]).then(() => true),
           new Promise<boolean>((resolve) => setTimeout(() => resolve(false), config.SHUTDOWN_GRACE_MS).unref()),
         ]);
+        // The children go either way, so none outlives this worker. A job cut
+        // short is abandoned, not failed: its lock lapses and another replica
+        // runs it, as if this process had died.
+        await sandbox.close({ abandonRunning: !finished });
+        await flushMetrics();
         if (!finished) {
           logger.warn({ graceMs: config.SHUTDOWN_GRACE_MS }, 'active jobs did not finish in time; leaving them to another replica');
           return;
         }
         await queue.close();
+        // After the ingest worker: its last jobs may still be emitting events.
+        await webhooks.close();
         await runtime.close();
       })();
       return closing;

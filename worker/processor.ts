@@ -1,9 +1,11 @@
 import { UnrecoverableError, type Job } from 'bullmq';
 import type { JobOutcome } from '../shared/job-metrics.js';
-import { extractSourceJobSchema } from '../shared/jobs.js';
+import { extractSourceJobSchema, REFRESH_KB_JOB, refreshKbJobSchema, type SourceQueue } from '../shared/jobs.js';
 import type { Logger } from '../shared/logger.js';
 import { SourceError, isSourceError, type SourceErrorCode } from '../shared/source-errors.js';
 import { ingestSource, type IngestDeps } from './ingest-source.js';
+import { refreshKnowledgeBase } from './refresh-kb.js';
+import type { SourceEvents } from './webhooks/events.js';
 
 /**
  * Failures after which a file's staged bytes are kept (for a day at most),
@@ -14,8 +16,12 @@ const KEEP_BYTES_FOR: ReadonlySet<SourceErrorCode> = new Set(['timeout', 'intern
 
 export interface ProcessorDeps extends IngestDeps {
   logger: Logger;
+  /** Where scheduled refreshes queue their sources. */
+  queue: SourceQueue;
   /** Called once per finished source, for metrics. */
   onOutcome?(o: JobOutcome): void;
+  /** Completion events for webhooks, emitted only after a finish that wrote. */
+  events?: SourceEvents;
 }
 
 export interface JobResult {
@@ -32,6 +38,12 @@ export interface JobResult {
  */
 export function createProcessor(deps: ProcessorDeps) {
   return async (job: Job): Promise<JobResult> => {
+    if (job.name === REFRESH_KB_JOB) {
+      const refresh = refreshKbJobSchema.safeParse(job.data);
+      if (!refresh.success) throw new UnrecoverableError('invalid job data');
+      const count = await refreshKnowledgeBase(deps, refresh.data);
+      return { status: 'ready', reason: `${count} URL sources queued again` };
+    }
     const parsed = extractSourceJobSchema.safeParse(job.data);
     if (!parsed.success) throw new UnrecoverableError('invalid job data');
     const { workspaceId, kbId, documentId, run } = parsed.data;
@@ -43,6 +55,8 @@ export function createProcessor(deps: ProcessorDeps) {
     if (!meta || meta.workspaceId !== workspaceId) return { status: 'skipped', reason: 'gone' };
     const claimed = await deps.kbs.startSource(kbId, documentId, run, new Date().toISOString());
     if (claimed !== 'ok') {
+      // This very run already finished: its events may not have been queued before a crash.
+      if (claimed === 'ready' || claimed === 'failed') await deps.events?.replay(workspaceId, kbId, documentId, run);
       log.info({ claimed }, 'nothing to do');
       return { status: 'skipped', reason: claimed };
     }
@@ -52,11 +66,13 @@ export function createProcessor(deps: ProcessorDeps) {
     const started = performance.now();
     try {
       const outcome = await ingestSource(deps, kbId, source);
-      const res = await deps.kbs.finishSource(kbId, documentId, run, outcome, new Date().toISOString());
+      const report = await deps.kbs.finishSourceReport(kbId, documentId, run, outcome, new Date().toISOString());
+      const res = report.result;
       const seconds = (performance.now() - started) / 1000;
       log.info({ result: res, chars: outcome.text.length, mimeType: outcome.mimeType, seconds }, 'source ready');
       if (res === 'ok') {
         deps.onOutcome?.({ type: source.type, status: 'ready', mimeType: outcome.mimeType, bytes: outcome.sizeBytes, seconds });
+        await deps.events?.finished({ workspaceId, kbId, documentId, run, status: 'ready' }, report);
       }
       return { status: 'ready' };
     } catch (err) {
@@ -68,16 +84,21 @@ export function createProcessor(deps: ProcessorDeps) {
         log.warn({ code: failure.code }, 'transient failure; will retry');
         throw failure;
       }
-      const res = await deps.kbs.finishSource(
+      const error = { code: failure.code, message: failure.message };
+      const report = await deps.kbs.finishSourceReport(
         kbId,
         documentId,
         run,
-        { status: 'failed', error: { code: failure.code, message: failure.message }, keepBlob: KEEP_BYTES_FOR.has(failure.code) },
+        { status: 'failed', error, keepBlob: KEEP_BYTES_FOR.has(failure.code) },
         new Date().toISOString(),
       );
+      const res = report.result;
       const seconds = (performance.now() - started) / 1000;
       log.info({ code: failure.code, seconds, result: res }, 'source failed');
-      if (res === 'ok') deps.onOutcome?.({ type: source.type, status: 'failed', code: failure.code, seconds });
+      if (res === 'ok') {
+        deps.onOutcome?.({ type: source.type, status: 'failed', code: failure.code, seconds });
+        await deps.events?.finished({ workspaceId, kbId, documentId, run, status: 'failed', error }, report);
+      }
       throw new UnrecoverableError(`${failure.code}: ${failure.message}`);
     }
   };

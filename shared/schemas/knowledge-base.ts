@@ -20,6 +20,16 @@ export const sourceWarningSchema = z
   .meta({ id: 'SourceWarning', description: 'Why the text of a ready source may still be doubtful' });
 export type SourceWarning = z.infer<typeof sourceWarningSchema>;
 
+export const sourceProgressSchema = z
+  .object({
+    pagesDone: z.number().int().optional(),
+    pagesTotal: z.number().int().optional(),
+    bytesDone: z.number().int().optional(),
+    bytesTotal: z.number().int().optional(),
+  })
+  .meta({ id: 'SourceProgress', description: 'How far a processing source has got: pages for PDF, bytes for other formats' });
+export type SourceProgress = z.infer<typeof sourceProgressSchema>;
+
 export const sourceSchema = z
   .object({
     documentId: z.string().meta({ example: 'doc_V1StGXR8_Z5jdHi6B-myT' }),
@@ -38,6 +48,9 @@ export const sourceSchema = z
       .optional()
       .meta({ description: 'On a ready source whose text looks doubtful: garbled_text, partial_text, truncated' }),
     chunkCount: z.number().int().optional().meta({ description: 'Chunks of a ready source (see /chunks)' }),
+    progress: sourceProgressSchema.optional(),
+    checkedAt: isoDateTime.optional().meta({ description: 'URL sources: when the URL was last fetched' }),
+    refreshedAt: isoDateTime.optional().meta({ description: 'URL sources: when a refresh last found changed content' }),
     createdAt: isoDateTime,
     updatedAt: isoDateTime,
   })
@@ -59,6 +72,7 @@ const kbFields = {
   name: z.string().max(512),
   status: z.enum(KB_STATUSES),
   sourceCounts: sourceCountsSchema,
+  autoRefreshHours: z.number().int().optional().meta({ description: 'When set, every URL source is fetched again on this period (hours)' }),
   createdAt: isoDateTime,
   updatedAt: isoDateTime,
 };
@@ -80,6 +94,16 @@ export const documentSchema = sourceSchema
 export const markdownDocumentSchema = documentSchema
   .extend({ markdown: z.string().nullable().meta({ description: 'The extraction as Markdown; null until the source is ready' }) })
   .meta({ id: 'MarkdownDocument' });
+
+export const sourcePageSchema = pageSchema(sourceSchema, 'SourcePage');
+
+/** `status` filter of the source list. */
+export const sourceListQuerySchema = z.object({
+  status: z
+    .enum(SOURCE_STATUSES, { error: `must be one of ${SOURCE_STATUSES.join(', ')}` })
+    .optional()
+    .meta({ description: 'Only sources with this status' }),
+});
 
 /** `format` of GET document: `text` (default) or `markdown`. */
 export const documentQuerySchema = z.object({

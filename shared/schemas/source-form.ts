@@ -25,6 +25,7 @@ export const FORM_FIELD = {
   nameAlias: 'name',
   texts: 'knowledge_base_texts',
   urls: 'knowledge_base_urls',
+  autoRefresh: 'auto_refresh_hours',
   files: 'knowledge_base_files',
   filesItems: 'knowledge_base_files.items',
 } as const;
@@ -79,6 +80,17 @@ export const urlItemSchema = z
   })
   .meta({ description: 'Absolute http or https URL, at most 2048 characters, without credentials' });
 
+/** Longest auto-refresh period, hours (30 days). */
+export const MAX_AUTO_REFRESH_HOURS = 720;
+
+/** `auto_refresh_hours`: refresh every URL source of the knowledge base on this period; 0 turns it off. */
+export const autoRefreshSchema = z
+  .string()
+  .regex(/^\d{1,3}$/, `must be a whole number from 0 to ${MAX_AUTO_REFRESH_HOURS}`)
+  .transform(Number)
+  .pipe(z.number().int().max(MAX_AUTO_REFRESH_HOURS, `must be a whole number from 0 to ${MAX_AUTO_REFRESH_HOURS}`))
+  .meta({ description: `Fetch every URL source again every this many hours (1 to ${MAX_AUTO_REFRESH_HOURS}); 0 turns it off` });
+
 /** A JSON-array form field, documented as a string holding JSON of `items[]`. */
 function jsonArrayField(item: z.ZodType, description: string, example: string) {
   return z.string().meta({
@@ -100,6 +112,7 @@ const sourceFields = {
     '["Opening hours are 9 to 5."]',
   ).optional(),
   [FORM_FIELD.urls]: jsonArrayField(urlItemSchema, 'JSON array string of absolute http(s) URLs', '["https://example.com/faq"]').optional(),
+  [FORM_FIELD.autoRefresh]: z.string().optional().meta({ description: autoRefreshSchema.description, example: '24' }),
   [FORM_FIELD.files]: fileParts.optional(),
 };
 

@@ -10,14 +10,19 @@ import type { RedisClient } from '../redis.js';
  * runs them by SHA and loads them again after a Redis restart.
  */
 export const COMMANDS = {
-  kbCommitSources: { file: 'commitSources', keys: 3 },
-  kbDeleteKb: { file: 'deleteKb', keys: 3 },
-  kbDeleteDoc: { file: 'deleteDoc', keys: 8 },
+  kbCommitSources: { file: 'commitSources', keys: 4 },
+  kbDeleteKb: { file: 'deleteKb', keys: 4 },
+  kbDeleteDoc: { file: 'deleteDoc', keys: 9 },
   kbStartDoc: { file: 'startDoc', keys: 3 },
   kbFinishDoc: { file: 'finishDoc', keys: 7 },
   kbRetryDoc: { file: 'retryDoc', keys: 4 },
+  kbRefreshDoc: { file: 'refreshDoc', keys: 3 },
+  kbSetProgress: { file: 'setProgress', keys: 2 },
   kbUnmarkActive: { file: 'unmarkActive', keys: 1 },
   catalogImport: { file: 'importCatalog', keys: 2 },
+  webhookReserve: { file: 'reserveWebhook', keys: 1 },
+  webhookDelete: { file: 'deleteWebhook', keys: 2 },
+  webhookRecordDelivery: { file: 'recordDelivery', keys: 2 },
 } as const;
 
 export type CommandName = keyof typeof COMMANDS;

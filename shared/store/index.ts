@@ -2,8 +2,10 @@ import type { RedisClient } from '../redis.js';
 import { CatalogStore } from './catalog-store.js';
 import { KbStore } from './kb-store.js';
 import { KeySpace } from './keys.js';
+import { IdempotencyStore } from './idempotency-store.js';
 import { KeyStore } from './key-store.js';
 import { StageStore } from './stage-store.js';
+import { WebhookStore } from './webhook-store.js';
 
 export interface Store {
   keys: KeySpace;
@@ -12,6 +14,9 @@ export interface Store {
   catalog: CatalogStore;
   /** Uploaded bytes before their source is committed. */
   stages: StageStore;
+  /** Completion webhooks, their delivery history and pending event bodies. */
+  webhooks: WebhookStore;
+  idempotency: IdempotencyStore;
 }
 
 export interface StoreOptions {
@@ -30,5 +35,7 @@ export function createStore(redis: RedisClient, opts: StoreOptions): Store {
     apiKeys: new KeyStore(redis, keys),
     catalog: new CatalogStore(redis, keys),
     stages: new StageStore(redis, keys),
+    webhooks: new WebhookStore(redis, keys),
+    idempotency: new IdempotencyStore(redis, keys),
   };
 }

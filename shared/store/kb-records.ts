@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { StoredChunk } from '../schemas/chunk.js';
 import type { SourceErrorCode } from '../source-errors.js';
 import type { KbStatus, Source, SourceCounts, SourceStatus, SourceType, SourceWarning } from '../schemas/knowledge-base.js';
@@ -7,6 +8,10 @@ export interface StoredSource extends Source {
   run: number;
   filename?: string;
   declaredType?: string;
+  /** SHA-256 of the bytes last extracted (uploaded or fetched). */
+  sha256?: string;
+  /** While a refresh runs: the status the source had before it. */
+  refreshFrom?: SourceStatus;
 }
 
 /** What the API hands the store for each new source. */
@@ -21,6 +26,25 @@ export interface NewSource {
   sizeBytes?: number;
   /** Stage key holding the uploaded bytes, renamed to the source's blob on commit. */
   stageKey?: string;
+  /** SHA-256 of a file's bytes (hex). */
+  sha256?: string;
+  /** What makes two sources of one knowledge base the same; see {@link sourceFingerprint}. */
+  fingerprint: string;
+}
+
+/**
+ * Two sources of one knowledge base are the same when they have the same
+ * file bytes, the same URL (normalized, without its fragment, which is never
+ * fetched) or the same text under the same title.
+ */
+export function sourceFingerprint(s: { type: SourceType; content: string; title?: string; sha256?: string }): string {
+  if (s.type === 'file') return `file:${s.sha256}`;
+  if (s.type === 'url') {
+    const url = new URL(s.content);
+    url.hash = '';
+    return `url:${url.href}`;
+  }
+  return `text:${createHash('sha256').update(`${s.title ?? ''}\0${s.content}`).digest('hex')}`;
 }
 
 export interface KbMeta {
@@ -30,6 +54,10 @@ export interface KbMeta {
   createdAt: string;
   updatedAt: string;
   sourceCounts: SourceCounts;
+  /** Revision, raised by every change of the knowledge base or of one of its sources (the ETag). */
+  rev: number;
+  /** Refresh period of the URL sources, hours; 0 when off. */
+  autoRefreshHours: number;
 }
 
 /** What the worker writes back when a source is done. */
@@ -42,6 +70,13 @@ export type SourceOutcome =
       markdown?: string;
       chunks?: StoredChunk[];
       warnings?: SourceWarning[];
+      /** SHA-256 of the extracted bytes (URL sources: to tell an unchanged page on refresh). */
+      sha256?: string;
+      /** A refresh found the same bytes: the stored text, Markdown and chunks stay as they are. */
+      unchanged?: boolean;
+      /** When the URL was last fetched, and when a refresh last found new content. */
+      checkedAt?: string;
+      refreshedAt?: string;
       title?: string;
       mimeType?: string;
       sizeBytes?: number;
@@ -67,6 +102,8 @@ export function parseMeta(h: Record<string, string>): KbMeta | null {
     name: h.name ?? '',
     createdAt: h.createdAt ?? '',
     updatedAt: h.updatedAt ?? h.createdAt ?? '',
+    rev: num(h.rev) ?? 0,
+    autoRefreshHours: num(h.autoRefreshHours) ?? 0,
     sourceCounts: {
       pending: Math.max(0, num(h['n:pending']) ?? 0),
       processing: Math.max(0, num(h['n:processing']) ?? 0),
@@ -104,12 +141,17 @@ export function parseSource(h: Record<string, string>): StoredSource | null {
   if (h.chunkCount) s.chunkCount = Number(h.chunkCount);
   if (h.filename) s.filename = h.filename;
   if (h.declaredType) s.declaredType = h.declaredType;
+  if (h.sha256) s.sha256 = h.sha256;
+  if (h.refreshFrom) s.refreshFrom = h.refreshFrom as SourceStatus;
+  if (h.checkedAt) s.checkedAt = h.checkedAt;
+  if (h.progress && h.status === 'processing') s.progress = JSON.parse(h.progress) as Source['progress'];
+  if (h.refreshedAt) s.refreshedAt = h.refreshedAt;
   return s;
 }
 
 /** The public view of a stored source (internal fields dropped). */
 export function publicSource(s: StoredSource): Source {
-  const { run: _run, filename: _f, declaredType: _d, ...pub } = s;
+  const { run: _run, filename: _f, declaredType: _d, sha256: _h, refreshFrom: _r, ...pub } = s;
   return pub;
 }
 
@@ -129,6 +171,8 @@ export function newSourceFields(s: NewSource, now: string): Record<string, strin
   if (s.declaredType) f.declaredType = s.declaredType;
   if (s.mimeType) f.mimeType = s.mimeType;
   if (s.sizeBytes !== undefined) f.sizeBytes = String(s.sizeBytes);
+  if (s.sha256) f.sha256 = s.sha256;
+  f.fingerprint = s.fingerprint;
   return f;
 }
 
@@ -137,7 +181,14 @@ export function outcomeFields(o: SourceOutcome): Record<string, string> {
   const f: Record<string, string> = {};
   if (o.mimeType) f.mimeType = o.mimeType;
   if (o.sizeBytes !== undefined) f.sizeBytes = String(o.sizeBytes);
+  if (o.status === 'ready' && o.unchanged) {
+    if (o.checkedAt) f.checkedAt = o.checkedAt;
+    return f;
+  }
   if (o.status === 'ready') {
+    if (o.sha256) f.sha256 = o.sha256;
+    if (o.checkedAt) f.checkedAt = o.checkedAt;
+    if (o.refreshedAt) f.refreshedAt = o.refreshedAt;
     f.charCount = String(o.text.length);
     if (o.title) f.title = o.title;
     if (o.pageCount !== undefined) f.pageCount = String(o.pageCount);

@@ -1,5 +1,5 @@
 import type { RedisClient } from '../redis.js';
-import { ConflictError, ForbiddenError, NotFoundError, OTHER_WORKSPACE } from '../errors.js';
+import { ConflictError, ForbiddenError, NotFoundError, OTHER_WORKSPACE, PreconditionFailedError, ValidationError } from '../errors.js';
 import type { KeySpace } from './keys.js';
 import {
   newSourceFields,
@@ -12,6 +12,7 @@ import {
   type StoredSource,
 } from './kb-records.js';
 import type { Chunk, StoredChunk } from '../schemas/chunk.js';
+import type { SourceCounts, SourceProgress, SourceStatus } from '../schemas/knowledge-base.js';
 import { withCommands, type StoreRedis } from './commands.js';
 
 /**
@@ -20,8 +21,26 @@ import { withCommands, type StoreRedis } from './commands.js';
  */
 export const KEPT_BYTES_TTL_SECONDS = 86_400;
 
+/** The sources a commit added: all but those it found already there. */
+function withoutSkipped(sources: NewSource[], skipped: string[]): NewSource[] {
+  if (skipped.length === 0) return sources;
+  const left = new Set(skipped);
+  return sources.filter((s) => !left.has(s.documentId));
+}
+
+/** Source ids read per round trip when a list is filtered by status. */
+const LIST_SLICE = 500;
+
 /** The result of a worker transition: `ok`, or why nothing was written. */
 export type TransitionResult = 'ok' | 'gone' | 'stale' | 'ready' | 'failed';
+
+/** What a finish did: the result, and when it wrote, the knowledge base's counts after it. */
+export interface FinishReport {
+  result: TransitionResult;
+  sourceCounts?: SourceCounts;
+  /** Set when this finish left no source pending or processing: the knowledge base's settle number. */
+  settledSeq?: number;
+}
 
 export interface KbStoreOptions {
   /** How long staged bytes of a source are kept at most (seconds). */
@@ -61,14 +80,7 @@ export class KbStore {
     if (idsRes[0]) throw idsRes[0];
     const meta = parseMeta(metaRes[1]);
     if (!meta) return null;
-    const ids = idsRes[1];
-    const pipe = this.redis.pipeline();
-    for (const id of ids) pipe.hgetall(this.keys.doc(kbId, id));
-    const rows = ids.length > 0 ? ((await pipe.exec()) ?? []) : [];
-    const sources = rows
-      .map(([, h]) => parseSource(h as Record<string, string>))
-      .filter((s): s is StoredSource => s !== null);
-    return { meta, sources };
+    return { meta, sources: await this.readSources(kbId, idsRes[1]) };
   }
 
   /** A page of a workspace's knowledge bases, newest first. */
@@ -93,32 +105,53 @@ export class KbStore {
     return { items, total: total - dangling.length };
   }
 
-  /** Creates a knowledge base with its first sources (all or nothing). */
-  async create(workspaceId: string, kbId: string, name: string, sources: NewSource[], now: string): Promise<void> {
+  /**
+   * Creates a knowledge base with its first sources (all or nothing). Returns
+   * the sources actually added: a repeat of an earlier one is left out.
+   */
+  async create(workspaceId: string, kbId: string, name: string, sources: NewSource[], now: string, autoRefreshHours?: number): Promise<NewSource[]> {
     await this.redis.zadd(this.keys.workspaceKbs(workspaceId), Date.parse(now), kbId);
-    const res = await this.commit({ create: '1', kbId, workspaceId, name }, kbId, sources, now);
+    const payload: Record<string, string> = { create: '1', kbId, workspaceId, name };
+    if (autoRefreshHours !== undefined) payload.autoRefreshHours = String(autoRefreshHours);
+    const { res, skipped } = await this.commit(payload, kbId, sources, now);
     if (res !== 'ok') {
       await this.redis.zrem(this.keys.workspaceKbs(workspaceId), kbId);
       throw new ConflictError(`could not create the knowledge base (${res})`);
     }
+    return withoutSkipped(sources, skipped);
   }
 
-  /** Appends sources and optionally renames, atomically; checks ownership. */
-  async addSources(workspaceId: string, kbId: string, name: string | undefined, sources: NewSource[], now: string): Promise<void> {
+  /**
+   * Appends sources and optionally renames, atomically; checks ownership, and
+   * with `ifRev` changes nothing unless the knowledge base is at that revision.
+   */
+  async addSources(
+    workspaceId: string,
+    kbId: string,
+    name: string | undefined,
+    sources: NewSource[],
+    now: string,
+    ifRev?: number,
+    autoRefreshHours?: number,
+  ): Promise<NewSource[]> {
     const payload: Record<string, string> = { create: '0', kbId, workspaceId };
     if (name !== undefined) payload.name = name;
-    const res = await this.commit(payload, kbId, sources, now);
+    if (autoRefreshHours !== undefined) payload.autoRefreshHours = String(autoRefreshHours);
+    if (ifRev !== undefined) payload.ifRev = String(ifRev);
+    const { res, skipped } = await this.commit(payload, kbId, sources, now);
     this.throwFor(res);
+    if (res === 'precondition_failed') throw new PreconditionFailedError();
     if (res === 'stage_missing') throw new ConflictError('an upload expired before it was committed; send it again');
+    return withoutSkipped(sources, skipped);
   }
 
-  private async commit(base: Record<string, string>, kbId: string, sources: NewSource[], now: string): Promise<string> {
+  private async commit(base: Record<string, string>, kbId: string, sources: NewSource[], now: string): Promise<{ res: string; skipped: string[] }> {
     if (sources.length > 0) await this.markActive(kbId, now);
     const k = this.keys;
     const docs = sources.map((s) => ({ ...(s.stageKey ? { stageKey: s.stageKey } : {}), fields: newSourceFields(s, now) }));
     const payload = { ...base, now, nowMs: Date.parse(now), ttl: this.opts.blobTtlSeconds, docPrefix: k.docPrefix(kbId), blobPrefix: k.blobPrefix(kbId), docs };
-    const [res] = await this.redis.kbCommitSources(k.kb(kbId), k.docs(kbId), k.active(kbId), JSON.stringify(payload));
-    return String(res);
+    const [res, , ...skipped] = await this.redis.kbCommitSources(k.kb(kbId), k.docs(kbId), k.active(kbId), k.fingerprints(kbId), JSON.stringify(payload));
+    return { res: String(res), skipped: skipped.map(String) };
   }
 
   /**
@@ -138,6 +171,7 @@ export class KbStore {
       k.kb(kbId),
       k.docs(kbId),
       k.active(kbId),
+      k.fingerprints(kbId),
       workspaceId,
       k.docPrefix(kbId),
       k.textPrefix(kbId),
@@ -147,6 +181,48 @@ export class KbStore {
     );
     this.throwFor(res);
     await this.redis.zrem(this.keys.workspaceKbs(workspaceId), kbId);
+  }
+
+  /**
+   * A page of a knowledge base's sources in order, optionally only those of
+   * one status. Without a status it reads just the page; with one it walks the
+   * source list in slices, reading only each source's status until the page
+   * is full, and counts the rest.
+   */
+  async listSources(kbId: string, page: number, size: number, status?: SourceStatus): Promise<{ items: StoredSource[]; total: number }> {
+    const list = this.keys.docs(kbId);
+    const start = page * size;
+    if (!status) {
+      const [total, ids] = await Promise.all([
+        this.redis.llen(list),
+        start > Number.MAX_SAFE_INTEGER - size ? Promise.resolve([]) : this.redis.lrange(list, start, start + size - 1),
+      ]);
+      return { items: await this.readSources(kbId, ids), total };
+    }
+    const wanted: string[] = [];
+    let total = 0;
+    for (let at = 0; ; at += LIST_SLICE) {
+      const ids = await this.redis.lrange(list, at, at + LIST_SLICE - 1);
+      if (ids.length === 0) break;
+      const pipe = this.redis.pipeline();
+      for (const id of ids) pipe.hget(this.keys.doc(kbId, id), 'status');
+      const statuses = (await pipe.exec()) ?? [];
+      ids.forEach((id, i) => {
+        if (statuses[i]?.[1] !== status) return;
+        if (total >= start && wanted.length < size) wanted.push(id);
+        total += 1;
+      });
+      if (ids.length < LIST_SLICE) break;
+    }
+    return { items: await this.readSources(kbId, wanted), total };
+  }
+
+  private async readSources(kbId: string, ids: string[]): Promise<StoredSource[]> {
+    if (ids.length === 0) return [];
+    const pipe = this.redis.pipeline();
+    for (const id of ids) pipe.hgetall(this.keys.doc(kbId, id));
+    const rows = (await pipe.exec()) ?? [];
+    return rows.map(([, h]) => parseSource(h as Record<string, string>)).filter((s): s is StoredSource => s !== null);
   }
 
   async getSource(kbId: string, documentId: string): Promise<StoredSource | null> {
@@ -168,6 +244,7 @@ export class KbStore {
       k.blob(kbId, documentId),
       k.markdown(kbId, documentId),
       k.chunks(kbId, documentId),
+      k.fingerprints(kbId),
       workspaceId,
       documentId,
       now,
@@ -186,6 +263,23 @@ export class KbStore {
     return Number(run);
   }
 
+  /** Puts a ready or failed URL source back to pending to fetch it again; returns its new run number. */
+  async refreshSource(workspaceId: string, kbId: string, documentId: string, now: string): Promise<number> {
+    const k = this.keys;
+    await this.markActive(kbId, now);
+    const [res, detail] = await this.redis.kbRefreshDoc(k.kb(kbId), k.doc(kbId, documentId), k.active(kbId), workspaceId, now, Date.parse(now), documentId);
+    this.throwFor(res);
+    if (res === 'not_url') throw new ValidationError({ documentId: 'only a URL source can be refreshed' });
+    if (res === 'busy') throw new ConflictError(`the source is ${String(detail)}; refresh it once it is ready or failed`);
+    return Number(detail);
+  }
+
+  /** Worker: how far a processing source's extraction has got; written only while this run owns it. */
+  async setProgress(kbId: string, documentId: string, run: number, progress: SourceProgress): Promise<TransitionResult | 'not_processing'> {
+    const [res] = await this.redis.kbSetProgress(this.keys.kb(kbId), this.keys.doc(kbId, documentId), String(run), JSON.stringify(progress));
+    return res as TransitionResult | 'not_processing';
+  }
+
   /** Worker: marks a source processing if this run still owns it. */
   async startSource(kbId: string, documentId: string, run: number, now: string): Promise<TransitionResult> {
     const k = this.keys;
@@ -195,11 +289,20 @@ export class KbStore {
 
   /** Worker: records the outcome once; a duplicate or stale run writes nothing. */
   async finishSource(kbId: string, documentId: string, run: number, outcome: SourceOutcome, now: string): Promise<TransitionResult> {
+    return (await this.finishSourceReport(kbId, documentId, run, outcome, now)).result;
+  }
+
+  /**
+   * {@link finishSource}, also telling what the change did to the knowledge
+   * base: its source counts after it, and its settle number when it left no
+   * source pending or processing (what completion events are built from).
+   */
+  async finishSourceReport(kbId: string, documentId: string, run: number, outcome: SourceOutcome, now: string): Promise<FinishReport> {
     const k = this.keys;
     const keepBlobSeconds = outcome.status === 'failed' && outcome.keepBlob ? String(KEPT_BYTES_TTL_SECONDS) : '0';
     const ready = outcome.status === 'ready' ? outcome : undefined;
     const chunks = JSON.stringify((ready?.chunks ?? []).map((c) => JSON.stringify(c)));
-    const [res] = await this.redis.kbFinishDoc(
+    const [res, ...rest] = await this.redis.kbFinishDoc(
       k.kb(kbId),
       k.doc(kbId, documentId),
       k.active(kbId),
@@ -216,8 +319,19 @@ export class KbStore {
       documentId,
       ready?.markdown ?? ready?.text ?? '',
       chunks,
+      ready?.unchanged ? '1' : '0',
     );
-    return res as TransitionResult;
+    if (res !== 'ok') return { result: res as TransitionResult };
+    const [pending, processing, readyCount, failed, settled] = rest.map(Number) as [number, number, number, number, number];
+    const report: FinishReport = { result: 'ok', sourceCounts: { pending, processing, ready: readyCount, failed } };
+    if (settled > 0) report.settledSeq = settled;
+    return report;
+  }
+
+  /** The settle number a source's last finish gave its knowledge base, if that finish settled it. */
+  async settledBy(kbId: string, documentId: string): Promise<number | undefined> {
+    const seq = await this.redis.hget(this.keys.doc(kbId, documentId), 'settledSeq');
+    return seq ? Number(seq) : undefined;
   }
 
   /** The extraction as Markdown (sources written before Markdown was kept have only their text). */

@@ -1,7 +1,8 @@
 /**
  * Every Redis key the store uses, in one place. Keys of one knowledge base share
  * the hash tag `{kb:<id>}` so its multi-key scripts run on Redis Cluster too;
- * API keys share `{keys}` and the admin-loaded catalog shares `{catalog}`.
+ * API keys share `{keys}` and the admin-loaded catalog shares `{catalog}`;
+ * webhooks use `{wh:<id>}` and `{whws:<workspaceId>}`.
  * Ids are validated against ID_PATTERN before they get here, so they never
  * contain `{`, `}` or `:`.
  */
@@ -49,6 +50,10 @@ export class KeySpace {
   }
   chunksPrefix(kbId: string): string {
     return `${this.kbTag(kbId)}:chunks:`;
+  }
+  /** A knowledge base's sources by fingerprint (see sourceFingerprint), for de-duplication. */
+  fingerprints(kbId: string): string {
+    return `${this.kbTag(kbId)}:fingerprints`;
   }
   /** A knowledge base's pending and processing sources, scored by when they entered that state (ms). */
   active(kbId: string): string {
@@ -111,6 +116,35 @@ export class KeySpace {
   }
   catalogSeq(): string {
     return `${this.prefix}:{catalog}:seq`;
+  }
+
+  /**
+   * A webhook's keys share `{wh:<id>}`, so deleting it and recording a
+   * delivery are single-slot scripts; its workspace's index has a tag of its
+   * own, written around them like a workspace's knowledge bases.
+   */
+  webhookTag(webhookId: string): string {
+    return `${this.prefix}:{wh:${webhookId}}`;
+  }
+  webhook(webhookId: string): string {
+    return `${this.webhookTag(webhookId)}:meta`;
+  }
+  /** The newest delivery attempts of a webhook, newest first, capped. */
+  webhookDeliveries(webhookId: string): string {
+    return `${this.webhookTag(webhookId)}:deliveries`;
+  }
+  /** A workspace's webhooks, scored by creation time (ms). */
+  workspaceWebhooks(workspaceId: string): string {
+    return `${this.prefix}:{whws:${workspaceId}}:hooks`;
+  }
+  /** The body of one event, kept while its deliveries may still be retried. */
+  webhookEvent(workspaceId: string, eventId: string): string {
+    return `${this.prefix}:{whws:${workspaceId}}:event:${eventId}`;
+  }
+
+  /** The recorded outcome of one Idempotency-Key of a workspace (`keyHash`: SHA-256 of the key). */
+  idempotency(workspaceId: string, keyHash: string): string {
+    return `${this.prefix}:{idem:${workspaceId}}:${keyHash}`;
   }
 
   /** Job counts by type, status and error code, written by every worker. */

@@ -29,7 +29,7 @@ export class StageStore {
   }
 
   /** Drops every given stage; never throws (the keys expire anyway). */
-  async discard(stages: Iterable<Stage>): Promise<void> {
+  async discard(stages: Iterable<Pick<Stage, 'discard'>>): Promise<void> {
     await Promise.allSettled([...stages].map((s) => s.discard()));
   }
 }

@@ -68,11 +68,11 @@ beforeAll(async () => {
   key = await h.key(WS);
   otherKey = await h.key(OTHER_WS);
   // Two imports: creation order must carry across them.
-  expect(await h.store.catalog.import({ workspaceId: WS, agents: agents.slice(0, 30), qaRules: [rule], qaIssues: [issue] })).toBe('ok');
-  expect(await h.store.catalog.import({ workspaceId: WS, agents: agents.slice(30), qaRules: [], qaIssues: [] })).toBe('ok');
+  expect(await h.store.catalog.import({ workspaceId: WS, agents: agents.slice(0, 30), qaRules: [rule], qaIssues: [issue] })).toEqual({ ok: true });
+  expect(await h.store.catalog.import({ workspaceId: WS, agents: agents.slice(30), qaRules: [], qaIssues: [] })).toEqual({ ok: true });
   expect(
     await h.store.catalog.import({ workspaceId: OTHER_WS, agents: otherAgents, qaRules: [otherRule], qaIssues: [otherIssue] }),
-  ).toBe('ok');
+  ).toEqual({ ok: true });
 });
 afterAll(async () => h.close());
 
@@ -147,7 +147,7 @@ describe('GET /v1/agents', () => {
 
   it('keeps the creation order when an agent is imported again, and shows its new fields', async () => {
     const renamed = { ...agents[0]!, agentName: 'Renamed first agent' };
-    expect(await h.store.catalog.import({ workspaceId: WS, agents: [renamed], qaRules: [], qaIssues: [] })).toBe('ok');
+    expect(await h.store.catalog.import({ workspaceId: WS, agents: [renamed], qaRules: [], qaIssues: [] })).toEqual({ ok: true });
     const res = await list('?size=3');
     expect(ids(res.body)).toEqual(idsAt(0, 3));
     expect(res.body.data[0].agentName).toBe('Renamed first agent');
@@ -156,7 +156,7 @@ describe('GET /v1/agents', () => {
 
   it('returns an agent with its settings and tools as imported', async () => {
     const ws = 'ws-catalog-rich';
-    expect(await h.store.catalog.import({ workspaceId: ws, agents: [richAgent], qaRules: [], qaIssues: [] })).toBe('ok');
+    expect(await h.store.catalog.import({ workspaceId: ws, agents: [richAgent], qaRules: [], qaIssues: [] })).toEqual({ ok: true });
     const res = await list('', await h.key(ws));
     expect(res.body.data).toEqual([richAgent]);
   });

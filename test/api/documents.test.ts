@@ -131,3 +131,21 @@ describe('toStoredChunks', () => {
     });
   });
 });
+
+describe('progress of a processing source', () => {
+  it('shows progress while processing, only for the current run, and drops it when the source ends', async () => {
+    const kb = await createKb(h, key, 'Progress', [textsField(['progress text'])]);
+    const doc = kb.files[0].documentId;
+    expect(await h.store.kbs.setProgress(kb.kbId, doc, 1, { pagesDone: 1, pagesTotal: 9 })).toBe('not_processing');
+    await h.store.kbs.startSource(kb.kbId, doc, 1, new Date().toISOString());
+    expect(await h.store.kbs.setProgress(kb.kbId, doc, 2, { pagesDone: 1, pagesTotal: 9 })).toBe('stale');
+    expect(await h.store.kbs.setProgress(kb.kbId, doc, 1, { pagesDone: 4, pagesTotal: 9 })).toBe('ok');
+    const during = await call(h.app, 'GET', docPath(kb.kbId, doc), { key });
+    expect(during.body).toMatchObject({ status: 'processing', progress: { pagesDone: 4, pagesTotal: 9 } });
+    const now = new Date().toISOString();
+    await h.store.kbs.finishSource(kb.kbId, doc, 1, { status: 'ready', text: 'progress text', truncated: false }, now);
+    const after = await call(h.app, 'GET', docPath(kb.kbId, doc), { key });
+    expect(after.body.status).toBe('ready');
+    expect(after.body).not.toHaveProperty('progress');
+  });
+});

@@ -26,8 +26,13 @@ const ROUTES: [string, string[]][] = [
   ['/v1/knowledge-bases/{kbId}/documents/{documentId}', ['delete', 'get']],
   ['/v1/knowledge-bases/{kbId}/documents/{documentId}/retry', ['post']],
   ['/v1/knowledge-bases/{kbId}/documents/{documentId}/chunks', ['get']],
+  ['/v1/knowledge-bases/{kbId}/documents', ['get']],
+  ['/v1/knowledge-bases/{kbId}/documents/{documentId}/refresh', ['post']],
   ['/v1/agents', ['get']],
   ['/v1/qa-issues/{qaIssueId}', ['get']],
+  ['/v1/webhooks', ['get', 'post']],
+  ['/v1/webhooks/{webhookId}', ['delete']],
+  ['/v1/webhooks/{webhookId}/deliveries', ['get']],
 ];
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'];
 const operations = () =>

@@ -26,6 +26,8 @@ const OTHER_STATUS_TEXT: Record<number, string> = {
   405: 'Method Not Allowed',
   408: 'Request Timeout',
   409: 'Conflict',
+  412: 'Precondition Failed',
+  422: 'Unprocessable Entity',
   429: 'Too Many Requests',
   503: 'Service Unavailable',
 };

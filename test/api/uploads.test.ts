@@ -135,7 +135,7 @@ describe('type by content (415)', () => {
   });
 
   it('accepts plain text named notes.md as Markdown and named notes.txt as TXT', async () => {
-    const res = await patchKb(h, key, kbId, [filePart('notes.md', '# Title\n\nbody'), filePart('notes.txt', '# Title\n\nbody')]);
+    const res = await patchKb(h, key, kbId, [filePart('notes.md', '# Title\n\nbody of md'), filePart('notes.txt', '# Title\n\nbody of txt')]);
     expect(res.status, res.text).toBe(200);
     expect(res.body.files.slice(-2).map((f: { mimeType: string }) => f.mimeType)).toEqual(['text/markdown', 'text/plain']);
   });
@@ -245,7 +245,8 @@ describe('file names', () => {
     kbId = (await createKb(h, key, 'Names')).kbId;
   });
   const upload = async (name: string) => {
-    const res = await patchKb(h, key, kbId, [filePart(name, 'plain text content')]);
+    // Each upload's own bytes: the same bytes again would be the same source.
+    const res = await patchKb(h, key, kbId, [filePart(name, `plain text content of ${name}`)]);
     expect(res.status, res.text).toBe(200);
     return res.body.files.at(-1) as { content: string; title: string };
   };

@@ -10,9 +10,10 @@ import { corpusDir, corpusFiles, corpusPresent, type CorpusFile, type Outcome } 
 // Production defaults, with more time and memory because the children run TypeScript through tsx here.
 const LIMITS = { timeoutMs: 120_000, memoryMb: 1536, maxTextChars: 5_000_000, maxPdfPages: 2000 };
 const CONCURRENCY = 2;
-// Measured: every readability page is at or above 0.99 word recall (mean 0.999); the bars leave room for parser upgrades.
-const MIN_PAGE_RECALL = 0.95;
-const MIN_MEAN_RECALL = 0.98;
+// Measured with main-content extraction: mean word recall 0.982, lowest 0.833 (hukumusume, whose site
+// menu Readability keeps and the extraction drops), then 0.903 (qq, a byline and a poll widget).
+const MIN_PAGE_RECALL = 0.8;
+const MIN_MEAN_RECALL = 0.97;
 
 interface Result { upload: 415 | 'accepted'; outcome: Outcome; extraction?: Extraction; message?: string }
 

@@ -1,7 +1,8 @@
+import { fileURLToPath } from 'node:url';
 import { createDeflateRaw } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { SourceError } from '../../shared/source-errors.js';
-import { extractInSandbox, runInSandbox, type SandboxLimits, type SandboxStats } from '../../worker/sandbox.js';
+import { extractInSandbox, SandboxPool, type SandboxLimits, type SandboxStats } from '../../worker/sandbox.js';
 import { buildDocx, docxParts } from '../fixtures/docx.js';
 import { buildPdf } from '../fixtures/pdf.js';
 import { buildZip } from '../fixtures/zip.js';
@@ -51,7 +52,7 @@ describe('extractInSandbox', () => {
     expect(r.value).toMatchObject({ format: 'docx', title: 'Child Title', text: 'Sandboxed\n\nText from the child.', truncated: false });
     expect(r.stats).toMatchObject({ outcome: 'ok' });
     expect(r.stats.pid).not.toBe(process.pid);
-    await expect.poll(() => isAlive(r.stats.pid)).toBe(false);
+    await expect.poll(() => isAlive(r.stats.pid), { timeout: 10_000 }).toBe(false);
   });
 
   it('re-creates an error thrown in the child as a SourceError with the same code', async () => {
@@ -67,16 +68,17 @@ describe('extractInSandbox', () => {
     const r = await run((observe) => extractInSandbox(buildPdf({ pages: ['x'] }), {}, { ...limits, timeoutMs: 30 }, observe));
     expect(r.error).toMatchObject({ code: 'timeout', message: expect.stringContaining('30 ms') });
     expect(r.stats.outcome).toBe('timeout');
-    await expect.poll(() => isAlive(r.stats.pid)).toBe(false);
+    await expect.poll(() => isAlive(r.stats.pid), { timeout: 10_000 }).toBe(false);
   });
 
   it('kills a child whose ArrayBuffers outgrow the memory limit, which the heap cap alone misses', async () => {
-    const request = { bytes: new Uint8Array([0x41]), opts: { maxTextChars: 10, maxPdfPages: 1 }, testAllocateMb: 700 };
-    const r = await run((observe) => runInSandbox(request, { ...limits, memoryMb: 300 }, observe));
+    const childModule = fileURLToPath(new URL('../helpers/sandbox-test-child.ts', import.meta.url));
+    const pool = new SandboxPool({ size: 1, limits: { ...limits, memoryMb: 300 }, childModule, warm: false });
+    const r = await run((observe) => pool.extract(Buffer.from('alloc:700'), {}, observe)).finally(() => pool.close());
     expect(r.error).toMatchObject({ code: 'too_complex', message: expect.stringContaining('300 MB') });
     expect(r.stats.outcome).toBe('memory');
     expect(r.stats.peakRssMb).toBeGreaterThan(300);
-    await expect.poll(() => isAlive(r.stats.pid)).toBe(false);
+    await expect.poll(() => isAlive(r.stats.pid), { timeout: 10_000 }).toBe(false);
   });
 
   it('stops a ZIP bomb whose headers lie about its size, and the parent carries on', async () => {
@@ -85,7 +87,7 @@ describe('extractInSandbox', () => {
     const r = await run((observe) => extractInSandbox(bomb, { filename: 'bomb.docx' }, { ...limits, memoryMb: 300 }, observe));
     expect(r.error).toMatchObject({ code: 'too_complex' });
     expect(r.stats.outcome).toBe('memory');
-    await expect.poll(() => isAlive(r.stats.pid)).toBe(false);
+    await expect.poll(() => isAlive(r.stats.pid), { timeout: 10_000 }).toBe(false);
 
     const after = await extractInSandbox(buildDocx([{ para: 'still working' }]), {}, limits);
     expect(after.text).toBe('still working');

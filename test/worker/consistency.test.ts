@@ -36,6 +36,7 @@ function processor() {
   return createProcessor({
     config: h.config,
     kbs: h.store.kbs,
+    queue: bullSourceQueue(h.queue, 2, 50),
     logger: silent,
     fetch: (url) => fetchUrl(url, stubs.opts({ maxBytes: h.config.MAX_FILE_BYTES, timeoutMs: 3_000 })),
     extract: (bytes, hints) => extractInSandbox(bytes, hints, limits),

@@ -1,6 +1,9 @@
 import mammoth from 'mammoth';
 import { SourceError } from '../../shared/source-errors.js';
-import { htmlFragmentToText } from './html.js';
+import { load } from 'cheerio/slim';
+import type { AnyNode, Element } from 'domhandler';
+import { listNumbers } from './docx-numbering.js';
+import { nodesToMarkdownAndText } from './html-markdown.js';
 import { decodeEntities } from './html-text.js';
 import type { RawExtraction } from './types.js';
 import { DEFAULT_ZIP_LIMITS, readZipEntry, scanZip, type ZipEntry } from './zip-scan.js';
@@ -10,9 +13,10 @@ const NO_IMAGES = mammoth.images.imgElement(async () => ({ src: '' }));
 
 /**
  * Extracts a DOCX: the ZIP directory is checked for bombs first, then mammoth
- * converts the body (with footnotes and endnotes) to HTML, which is walked to
- * text so headings, list items and table rows keep their own lines; image
- * descriptions (alt text) are kept as text.
+ * converts the body (with footnotes and endnotes) to HTML, which becomes
+ * Markdown: heading styles as `#` headings, numbered and nested lists, tables,
+ * text boxes in place, and the notes as a numbered list at the end without
+ * their back-links; image descriptions (alt text) are kept as text.
  * External files are never read (`externalFileAccess: false`, CVE-2025-11849).
  * The title comes from `docProps/core.xml` `dc:title`.
  */
@@ -31,7 +35,32 @@ export async function extractDocx(bytes: Uint8Array, maxUnpackedBytes = DEFAULT_
     if (err instanceof RangeError) throw new SourceError('too_complex', 'The DOCX is too complex to read.');
     throw new SourceError('corrupt', 'The DOCX is damaged or is not a Word document that can be read.');
   }
-  return { markdown: htmlFragmentToText(html, { imageAlt: true }), title };
+  const $ = load(html, null, false);
+  numberItems($.root().find('li').toArray() as Element[], bytes, entries);
+  return { ...nodesToMarkdownAndText($.root().toArray() as AnyNode[], { imageAlt: true, dropLink: isBackLink }), title };
+}
+
+/** Gives list items Word's numbers (restarts, start values, continued lists) when they can be matched one to one. */
+function numberItems(items: Element[], bytes: Uint8Array, entries: readonly ZipEntry[]): void {
+  const part = (name: string) => {
+    const entry = entries.find((e) => e.name === name);
+    return entry ? readZipEntry(bytes, entry)?.toString('utf8') : undefined;
+  };
+  const body = items.filter((li) => !/^(?:footnote|endnote|comment)-/.test(li.attribs.id ?? ''));
+  const numbering = part('word/numbering.xml');
+  const document = numbering && part('word/document.xml');
+  if (!document) return;
+  const numbers = listNumbers(document, numbering);
+  if (numbers.length !== body.length) return;
+  body.forEach((li, i) => {
+    const n = numbers[i];
+    if (n !== undefined && (li.parent as Element | null)?.name === 'ol') li.attribs.value = String(n);
+  });
+}
+
+// mammoth ends each footnote and endnote with a link back to its reference (an arrow).
+function isBackLink(el: Element): boolean {
+  return /^#(?:footnote|endnote|comment)-ref-/.test(el.attribs.href ?? '');
 }
 
 function readTitle(bytes: Uint8Array, entries: readonly ZipEntry[]): string | undefined {

@@ -2,7 +2,8 @@ import { load, type CheerioAPI } from 'cheerio/slim';
 import type { AnyNode, Element } from 'domhandler';
 import { SourceError } from '../../shared/source-errors.js';
 import { decodeText } from '../text-decode.js';
-import { nodesToText, type WalkOptions } from './html-text.js';
+import { nodesToMarkdownAndText, type MarkdownOptions } from './html-markdown.js';
+import { findMainContent, isPageTool } from './main-content.js';
 import type { RawExtraction } from './types.js';
 
 const CHROME = new Set(['nav', 'aside', 'dialog', 'form', 'menu']);
@@ -10,8 +11,6 @@ const EDGE = new Set(['header', 'footer']);
 const CHROME_ROLES = new Set(['navigation', 'complementary', 'search', 'dialog', 'alertdialog', 'menu', 'menubar']);
 const EDGE_ROLES = new Set(['banner', 'contentinfo']);
 const BANNER = /(?:^|[\s_-])(?:cookie|consent|gdpr)(?:$|[\s_-])/i;
-// A main/article candidate must hold this share of the page's text to stand for the page.
-const SUBSTANTIAL = 0.25;
 // parse5 and htmlparser2 slow down quadratically with depth (100000 nested divs take
 // over a minute); real pages stay under a few hundred levels and Blink caps the tree at 512.
 const MAX_DEPTH = 4096;
@@ -21,11 +20,12 @@ const SELF_CLOSING = new Set(['p', 'li', 'dt', 'dd', 'tr', 'td', 'th', 'option',
 const TAGS = /<!--[\s\S]*?-->|<(script|style|textarea|title)\b[\s\S]*?<\/\1\s*>|<(\/?)([a-zA-Z][^\s/>]*)[^>]*?(\/?)>/g;
 
 /**
- * Extracts the readable text of an HTML page: `<title>` as title; scripts,
- * styles, hidden elements and page chrome (navigation, asides, banners,
- * forms, header/footer outside the content) left out; the `main`,
- * `[role=main]` or `article` element used alone when it holds a substantial
- * part of the text. Nothing the page references is fetched.
+ * Extracts the main content of an HTML page as Markdown (and its plain text):
+ * `<title>` as title; scripts, styles, hidden elements and page chrome
+ * (navigation, skip and edit links, asides, banners, forms, share bars,
+ * related-story blocks, header/footer outside the content) left out; the
+ * article found by Readability-style scoring, or the whole body when no
+ * article is convincing. Nothing the page references is fetched.
  */
 export async function extractHtml(bytes: Uint8Array, maxDepth = MAX_DEPTH): Promise<RawExtraction> {
   const { text: source } = decodeText(bytes, { html: true });
@@ -37,30 +37,19 @@ export async function extractHtml(bytes: Uint8Array, maxDepth = MAX_DEPTH): Prom
     const title = $('title').first().text().replace(/\s+/g, ' ').trim() || undefined;
     const body = $('body').get(0) ?? $.root().get(0);
     if (!body) return { markdown: '', title };
-    const all = nodesToText([body], { skip: isChrome });
-    const main = pickContent($, all.length);
-    return { markdown: main ?? all, title };
+    const main = body.type === 'tag' ? findMainContent(body, isChrome) : undefined;
+    if (main?.nodes) return { ...nodesToMarkdownAndText(main.nodes, { skip: (el) => main.removed.has(el) }), title };
+    return { ...nodesToMarkdownAndText([body], { skip: (el, inContent) => isChrome(el, inContent) || isPageTool(el) }), title };
   } catch (err) {
     if (err instanceof RangeError) throw new SourceError('too_complex', 'The HTML is nested too deeply to read.');
     throw err;
   }
 }
 
-/** Converts an HTML fragment (a Markdown HTML block, mammoth output) to text, without chrome removal. */
-export function htmlFragmentToText(html: string, opts: WalkOptions = {}): string {
+/** Converts an HTML fragment (a Markdown HTML block) to Markdown and its plain text, without chrome removal. */
+export function htmlFragmentToMarkdown(html: string, opts: MarkdownOptions = {}): { markdown: string; text: string } {
   const $ = load(html, null, false);
-  return nodesToText($.root().toArray() as AnyNode[], opts);
-}
-
-function pickContent($: CheerioAPI, total: number): string | undefined {
-  for (const selector of ['main, [role="main"]', 'article']) {
-    const candidates = $(selector).toArray() as Element[];
-    // Several articles are a listing, not one content block: keep the page.
-    if (candidates.length !== 1) continue;
-    const text = nodesToText(candidates, { skip: isChrome });
-    if (text.length >= total * SUBSTANTIAL) return text;
-  }
-  return undefined;
+  return nodesToMarkdownAndText($.root().toArray() as AnyNode[], opts);
 }
 
 /** Estimates the tree depth from a linear scan of the tags (unclosed tags count as open). */

@@ -2,7 +2,7 @@ import { detectType } from '../../shared/detect-type.js';
 import type { SourceFormat } from '../../shared/formats.js';
 import { SourceError } from '../../shared/source-errors.js';
 import { normalizeText, truncate } from './normalize.js';
-import type { ExtractOptions, Extraction, RawExtraction } from './types.js';
+import type { ExtractOptions, Extraction, ExtractionWarning, RawExtraction } from './types.js';
 
 export type { ExtractOptions, Extraction } from './types.js';
 
@@ -16,10 +16,12 @@ const EXTRACTORS: Record<SourceFormat, (bytes: Uint8Array, opts: ExtractOptions)
 };
 
 /**
- * Detects the type of `bytes` from their content and extracts clean text:
- * paragraphs separated by one blank line, `\n` line endings, trimmed, cut to
- * `maxTextChars`. Throws {@link SourceError}: `unsupported_media_type`,
- * `encrypted`, `corrupt`, `no_text` (nothing but whitespace) or `too_complex`.
+ * Detects the type of `bytes` from their content and extracts Markdown and
+ * the plain text derived from it: paragraphs separated by one blank line,
+ * `\n` line endings, trimmed, cut to `maxTextChars` (then marked `truncated`,
+ * with a warning). With `chunking`, also splits the Markdown into chunks.
+ * Throws {@link SourceError}: `unsupported_media_type`, `encrypted`,
+ * `corrupt`, `no_text` (nothing but whitespace) or `too_complex`.
  * Runs in the calling process: use `extractInSandbox` for untrusted input.
  */
 export async function extractText(bytes: Uint8Array, opts: ExtractOptions): Promise<Extraction> {
@@ -29,19 +31,55 @@ export async function extractText(bytes: Uint8Array, opts: ExtractOptions): Prom
 
   const raw = await EXTRACTORS[detection.format](bytes, opts);
   const joined = joinPages(raw);
-  const { text: markdown, truncated } = truncate(joined.markdown, opts.maxTextChars);
-  if (markdown === '') throw new SourceError('no_text', 'The document contains no text.');
+  const { text: markdown, truncated: cut } = truncate(joined.markdown, opts.maxTextChars);
+  const text = await plainText(detection.format, markdown, cut ? undefined : raw.text, opts.maxTextChars);
+  if (text === '') throw new SourceError('no_text', 'The document contains no text.');
+  const truncated = cut || raw.truncated === true;
+  const warnings: ExtractionWarning[] = [...(raw.warnings ?? [])];
+  if (truncated && !warnings.some((w) => w.code === 'truncated')) {
+    warnings.push({ code: 'truncated', message: 'Only the first part of the document was extracted: it is longer than the limit.' });
+  }
+  if (detection.format !== 'pdf' && !warnings.some((w) => w.code === 'garbled_text') && looksGarbled(text)) {
+    warnings.push({ code: 'garbled_text', message: 'Most of the text is replacement characters or symbols; the encoding may be wrong.' });
+  }
+  const pageStarts = joined.pageStarts?.map((s) => Math.min(s, markdown.length));
   return {
     markdown,
-    text: markdown,
+    text,
     ...(raw.title ? { title: raw.title } : {}),
     ...(raw.pageCount !== undefined ? { pageCount: raw.pageCount } : {}),
-    ...(joined.pageStarts ? { pageStarts: joined.pageStarts.map((s) => Math.min(s, markdown.length)) } : {}),
-    ...(raw.warnings && raw.warnings.length > 0 ? { warnings: raw.warnings } : {}),
-    truncated: truncated || raw.truncated === true,
+    ...(pageStarts ? { pageStarts } : {}),
+    ...(warnings.length > 0 ? { warnings } : {}),
+    ...(opts.chunking ? { chunks: await chunksOf(markdown, opts.chunking, pageStarts) } : {}),
+    truncated,
     format: detection.format,
     mimeType: detection.mimeType,
   };
+}
+
+/** Plain text is the Markdown read back without its markup; a text file is its own plain text. */
+async function plainText(format: SourceFormat, markdown: string, fromExtractor: string | undefined, max: number): Promise<string> {
+  if (format === 'txt') return markdown;
+  if (fromExtractor !== undefined) return truncate(normalizeText(fromExtractor), max).text;
+  return normalizeText((await import('./markdown-text.js')).markdownToText(markdown));
+}
+
+async function chunksOf(markdown: string, chunking: NonNullable<ExtractOptions['chunking']>, pageStarts: number[] | undefined) {
+  const { chunkMarkdown } = await import('../chunking/chunk-markdown.js');
+  return chunkMarkdown(markdown, { ...chunking, ...(pageStarts ? { pageStarts } : {}) });
+}
+
+// Replacement characters, C1 controls, private-use and unassigned code points: what a wrong
+// decoding or a font without a Unicode map leaves behind.
+const GARBLED = /[\ufffd\u0080-\u009f\ue000-\uf8ff\p{Cn}]/gu;
+const LETTERS = /[\p{L}\p{N}]/gu;
+
+/** True when garbage characters outnumber letters and digits in a text long enough to judge. */
+export function looksGarbled(text: string): boolean {
+  const sample = text.length > 200_000 ? text.slice(0, 200_000) : text;
+  const bad = sample.match(GARBLED)?.length ?? 0;
+  if (bad < 20) return false;
+  return bad > (sample.match(LETTERS)?.length ?? 0);
 }
 
 /** Normalizes the extractor's Markdown; for pages, joins them and records where each starts. */

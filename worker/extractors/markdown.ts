@@ -1,8 +1,8 @@
 import { Lexer, type Token, type Tokens } from 'marked';
 import { SourceError } from '../../shared/source-errors.js';
 import { decodeText } from '../text-decode.js';
-import { htmlFragmentToText } from './html.js';
-import { decodeEntities } from './html-text.js';
+import { escapeLineStart, escapeText } from './html-markdown.js';
+import { htmlBlock, itemNumber, tokensToText } from './markdown-text.js';
 import type { RawExtraction } from './types.js';
 
 // marked's time grows faster than cubically with list nesting (800 levels take seconds);
@@ -11,10 +11,12 @@ const MAX_PREFIX = 500;
 const PREFIX = /^(?:[ \t>]|[-*+][ \t]|\d{1,9}[.)][ \t])+/gm;
 
 /**
- * Extracts the words of a Markdown document from marked's token tree (not by
- * stripping syntax with patterns): headings and paragraphs as paragraphs,
- * list items as lines, table cells tab-separated, code kept as text, link and
- * image text kept without their targets, HTML blocks reduced to their text.
+ * Re-emits a Markdown document as normalized Markdown from marked's token
+ * tree: ATX headings, `-` bullets and renumbered ordered lists (keeping their
+ * start), fenced code, GFM tables, links reduced to their text, images to
+ * their alt text, HTML blocks converted, reference definitions dropped. The
+ * title is the first level-1 heading. The plain text is read from the same
+ * tokens, so the source is lexed once.
  */
 export async function extractMarkdown(bytes: Uint8Array): Promise<RawExtraction> {
   const { text: source } = decodeText(bytes);
@@ -22,7 +24,10 @@ export async function extractMarkdown(bytes: Uint8Array): Promise<RawExtraction>
     throw new SourceError('too_complex', 'The Markdown nests lists or quotes too deeply to read.');
   }
   try {
-    return { markdown: blocks(new Lexer({ gfm: true }).lex(source)) };
+    const tokens = new Lexer({ gfm: true }).lex(source);
+    const h1 = tokens.find((t): t is Tokens.Heading => t.type === 'heading' && t.depth === 1);
+    const title = h1 ? tokensToText([h1]).replace(/\s+/g, ' ').trim() : '';
+    return { markdown: blocks(tokens), text: tokensToText(tokens), ...(title ? { title } : {}) };
   } catch (err) {
     if (err instanceof RangeError) throw new SourceError('too_complex', 'The Markdown is nested too deeply to read.');
     throw err;
@@ -37,32 +42,40 @@ function containerPrefix(source: string): number {
 }
 
 function blocks(tokens: readonly Token[]): string {
-  return tokens.map(block).join('');
+  return tokens.map(block).filter((b) => b !== '').join('\n\n');
 }
 
 function block(token: Token): string {
   switch (token.type) {
-    case 'heading':
+    case 'heading': {
+      const text = inline(token.tokens ?? []).replace(/\s*\n\s*/g, ' ').trim();
+      return text ? `${'#'.repeat(token.depth)} ${text}` : '';
+    }
     case 'paragraph':
-      return `${inline(token.tokens ?? [])}\n\n`;
+      return inline(token.tokens ?? []).trim();
     case 'text':
-      return `${token.tokens ? inline(token.tokens) : decodeEntities(token.text)}\n`;
-    case 'code':
-      return `${token.text}\n\n`;
-    case 'blockquote':
-      return `${blocks(token.tokens ?? [])}\n\n`;
+      return token.tokens ? inline(token.tokens).trim() : escapeText(token.text);
+    case 'code': {
+      let fence = '```';
+      while (token.text.includes(fence)) fence += '`';
+      return `${fence}${token.lang ?? ''}\n${token.text}\n${fence}`;
+    }
+    case 'blockquote': {
+      const inner = blocks(token.tokens ?? []);
+      return inner ? inner.split('\n').map((l) => (l ? `> ${l}` : '>')).join('\n') : '';
+    }
     case 'list':
-      return `${(token as Tokens.List).items.map((item) => blocks(item.tokens).replace(/\n+$/, '\n')).join('')}\n`;
+      return list(token as Tokens.List);
     case 'table': {
       const table = token as Tokens.Table;
-      const rows = [table.header, ...table.rows].map((cells) => cells.map((c) => inline(c.tokens)).join('\t'));
-      return `${rows.join('\n')}\n\n`;
+      const line = (cells: Tokens.TableCell[]) => `| ${cells.map((c) => inline(c.tokens).replace(/\s*\n\s*/g, ' ').trim()).join(' | ')} |`;
+      return [line(table.header), `|${' --- |'.repeat(table.header.length)}`, ...table.rows.map(line)].join('\n');
     }
     case 'html':
-      return `${htmlFragmentToText(token.text)}\n\n`;
+      return htmlBlock(token as Tokens.HTML).markdown;
     case 'hr':
+      return '---';
     case 'space':
-      return '\n\n';
     case 'def':
       return '';
     default: {
@@ -72,19 +85,42 @@ function block(token: Token): string {
   }
 }
 
+function list(token: Tokens.List): string {
+  let number = typeof token.start === 'number' ? token.start : 1;
+  const items = token.items.map((item) => {
+    if (token.ordered) number = itemNumber(item, number);
+    const marker = token.ordered ? `${number++}.` : '-';
+    const check = item.task ? (item.checked ? '[x] ' : '[ ] ') : '';
+    const parts = item.tokens.filter((t) => t.type !== 'checkbox');
+    const body = item.loose ? blocks(parts) : parts.map(block).filter((b) => b !== '').join('\n');
+    const pad = ' '.repeat(marker.length + 1);
+    return `${marker} ${check}${body.split('\n').map((l, i) => (i === 0 || l === '' ? l : pad + l)).join('\n')}`.trimEnd();
+  });
+  return items.join(token.loose ? '\n\n' : '\n');
+}
+
 function inline(tokens: readonly Token[]): string {
   let out = '';
   for (const token of tokens) {
     switch (token.type) {
       case 'text':
-        out += token.tokens ? inline(token.tokens) : decodeEntities(token.text);
+        out += token.tokens ? inline(token.tokens) : token.raw;
         break;
       case 'escape':
       case 'codespan':
-        out += token.text;
+        out += token.raw;
+        break;
+      case 'strong':
+        out += `**${inline(token.tokens ?? [])}**`;
+        break;
+      case 'em':
+        out += `*${inline(token.tokens ?? [])}*`;
+        break;
+      case 'del':
+        out += `~~${inline(token.tokens ?? [])}~~`;
         break;
       case 'image':
-        out += token.text;
+        out += escapeText(token.text);
         break;
       case 'br':
         out += '\n';
@@ -96,9 +132,9 @@ function inline(tokens: readonly Token[]): string {
         break;
       default: {
         const generic = token as Tokens.Generic;
-        out += generic.tokens ? inline(generic.tokens) : String(generic.text ?? '');
+        out += generic.tokens ? inline(generic.tokens) : escapeText(String(generic.text ?? ''));
       }
     }
   }
-  return out;
+  return out.includes('\n') ? out.split('\n').map((l, i) => (i === 0 ? l : escapeLineStart(l.trimStart()))).join('\n') : out;
 }

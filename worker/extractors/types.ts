@@ -14,7 +14,21 @@ export interface ExtractOptions {
   maxDocxUnpackedBytes?: number;
   /** HTML: refuse (`too_complex`) when elements nest deeper than this. Default 4096. */
   maxHtmlDepth?: number;
+  /** When set, the Markdown is also split into {@link Extraction.chunks}. */
+  chunking?: ChunkingOptions;
 }
+
+/** How the Markdown is split for retrieval (the service defaults are 512 and 0). */
+export interface ChunkingOptions {
+  /** No chunk holds more tokens (cl100k_base) than this. */
+  maxTokens: number;
+  /** Tokens of the previous chunk's tail repeated at the start of the next; 0 for none. */
+  overlapTokens: number;
+}
+
+/** One retrievable piece of a document's Markdown (the API shows it as is). */
+export type { Chunk } from '../../shared/schemas/chunk.js';
+import type { Chunk } from '../../shared/schemas/chunk.js';
 
 /** Why a `ready` extraction may still be doubtful; shown to clients as `warnings`. */
 export type ExtractionWarningCode = 'garbled_text' | 'partial_text' | 'truncated';
@@ -43,6 +57,8 @@ export interface Extraction {
   truncated: boolean;
   /** Doubts about the text of a document that is still usable. */
   warnings?: ExtractionWarning[];
+  /** The Markdown split for retrieval, when {@link ExtractOptions.chunking} was given. */
+  chunks?: Chunk[];
   format: SourceFormat;
   mimeType: string;
 }
@@ -54,6 +70,8 @@ export interface Extraction {
  */
 export interface RawExtraction {
   markdown?: string;
+  /** Plain text read from the same parse as `markdown`, when the extractor has it at no extra cost. */
+  text?: string;
   pages?: string[];
   title?: string;
   pageCount?: number;

@@ -1,27 +1,35 @@
 --[[
   Adds sources to a knowledge base, creating it when asked; all or nothing.
-  Staged upload bytes are moved to their source's blob key.
+  Staged upload bytes are moved to their source's blob key. A source whose
+  fingerprint the knowledge base already has (or that repeats one earlier in
+  the same request) is not added: its staged bytes are dropped and the
+  existing source stays as it is.
 
   Input:
     KEYS[1] meta hash of the knowledge base
     KEYS[2] list of its document ids, in order
     KEYS[3] sorted set of its active (pending or processing) documents
-    ARGV[1] JSON: {create: '1'|'0', kbId, workspaceId, name?, now, nowMs, ttl,
+    KEYS[4] hash of its sources by fingerprint
+    ARGV[1] JSON: {create: '1'|'0', kbId, workspaceId, name?, autoRefreshHours?, ifRev?, now, nowMs, ttl,
                    docPrefix, blobPrefix, docs: [{stageKey?, fields: {...}}]}
-            docPrefix .. id and blobPrefix .. id are a source's hash and blob keys.
+            docPrefix .. id and blobPrefix .. id are a source's hash and blob keys;
+            ifRev: change nothing unless the knowledge base is at this revision.
 
-  Output: {'ok'} | {'exists'} | {'missing'} | {'forbidden'} | {'stage_missing'}
+  Output: {'ok', rev, skipped documentId...} | {'exists'} | {'missing'} | {'forbidden'} | {'stage_missing'}
+        | {'precondition_failed', rev}
 ]]
 --- @include "checkOwner"
 --- @include "hsetTable"
 
 local p = cjson.decode(ARGV[1])
-local meta, docs, active = KEYS[1], KEYS[2], KEYS[3]
+local meta, docs, active, fingerprints = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 if p.create == '1' then
   if redis.call('EXISTS', meta) == 1 then return {'exists'} end
 else
   local refused = checkOwner(meta, p.workspaceId)
   if refused then return {refused} end
+  local rev = redis.call('HGET', meta, 'rev') or '0'
+  if p.ifRev and p.ifRev ~= rev then return {'precondition_failed', rev} end
 end
 for _, d in ipairs(p.docs) do
   if d.stageKey and redis.call('EXISTS', d.stageKey) == 0 then return {'stage_missing'} end
@@ -32,8 +40,17 @@ if p.create == '1' then
 elseif p.name then
   redis.call('HSET', meta, 'name', p.name)
 end
+if p.autoRefreshHours then redis.call('HSET', meta, 'autoRefreshHours', p.autoRefreshHours) end
+local added, skipped = 0, {}
 for _, d in ipairs(p.docs) do
   local id = d.fields.documentId
+  local same = redis.call('HGET', fingerprints, d.fields.fingerprint)
+  if same and redis.call('EXISTS', p.docPrefix .. same) == 1 then
+    skipped[#skipped + 1] = id
+    if d.stageKey then redis.call('DEL', d.stageKey) end
+  else
+  added = added + 1
+  redis.call('HSET', fingerprints, d.fields.fingerprint, id)
   hsetTable(p.docPrefix .. id, d.fields)
   redis.call('RPUSH', docs, id)
   redis.call('ZADD', active, p.nowMs, id)
@@ -42,7 +59,8 @@ for _, d in ipairs(p.docs) do
     redis.call('RENAME', d.stageKey, blob)
     redis.call('EXPIRE', blob, p.ttl)
   end
+  end
 end
-if #p.docs > 0 then redis.call('HINCRBY', meta, 'n:pending', #p.docs) end
+if added > 0 then redis.call('HINCRBY', meta, 'n:pending', added) end
 redis.call('HSET', meta, 'updatedAt', p.now)
-return {'ok'}
+return {'ok', redis.call('HINCRBY', meta, 'rev', 1), unpack(skipped)}

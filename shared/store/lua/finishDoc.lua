@@ -9,19 +9,25 @@
     ARGV[4] JSON of the source fields to set   ARGV[5] text (ready only)
     ARGV[6] seconds the blob is kept at most for a later retry ('0' drops it)   ARGV[7] document id
     ARGV[8] Markdown (ready only)   ARGV[9] JSON array of chunk entries, each a JSON string (ready only)
+    ARGV[10] '1' when a refresh found the content unchanged: text, Markdown and chunks stay
 
-  Output: {'ok'} | {'gone'} | {'stale'} | {'ready'} | {'failed'}
+  Output: {'ok', pending, processing, ready, failed, settled} | {'gone'} | {'stale'} | {'ready'} | {'failed'}
+    The counts are the knowledge base's after this change; `settled` is the
+    knowledge base's settle number when this change left no source pending or
+    processing, else 0. The source keeps it as `settledSeq`, so a job run again
+    after a crash can tell that it was the one that settled it.
 ]]
 --- @include "checkRun"
 --- @include "hsetTable"
 
 local st, refused = checkRun(KEYS[1], KEYS[2], ARGV[1])
 if not st then return {refused} end
-redis.call('HDEL', KEYS[2], 'error')
+redis.call('HDEL', KEYS[2], 'error', 'refreshFrom', 'progress')
 hsetTable(KEYS[2], cjson.decode(ARGV[4]))
 redis.call('HSET', KEYS[2], 'status', ARGV[3], 'updatedAt', ARGV[2])
-redis.call('DEL', KEYS[4], KEYS[6], KEYS[7])
-if ARGV[3] == 'ready' then
+local keep = ARGV[10] == '1'
+if not keep then redis.call('DEL', KEYS[4], KEYS[6], KEYS[7]) end
+if ARGV[3] == 'ready' and not keep then
   redis.call('SET', KEYS[4], ARGV[5])
   redis.call('SET', KEYS[6], ARGV[8])
   local chunks = cjson.decode(ARGV[9])
@@ -41,4 +47,13 @@ redis.call('ZREM', KEYS[3], ARGV[7])
 redis.call('HINCRBY', KEYS[1], 'n:' .. st, -1)
 redis.call('HINCRBY', KEYS[1], 'n:' .. ARGV[3], 1)
 redis.call('HSET', KEYS[1], 'updatedAt', ARGV[2])
-return {'ok'}
+redis.call('HINCRBY', KEYS[1], 'rev', 1)
+local function count(status) return tonumber(redis.call('HGET', KEYS[1], 'n:' .. status) or '0') end
+local pending, processing = count('pending'), count('processing')
+local settled = 0
+redis.call('HDEL', KEYS[2], 'settledSeq')
+if pending + processing <= 0 then
+  settled = redis.call('HINCRBY', KEYS[1], 'settles', 1)
+  redis.call('HSET', KEYS[2], 'settledSeq', settled)
+end
+return {'ok', pending, processing, count('ready'), count('failed'), settled}

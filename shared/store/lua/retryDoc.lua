@@ -24,4 +24,5 @@ redis.call('ZADD', KEYS[3], ARGV[3], ARGV[4])
 redis.call('HINCRBY', KEYS[1], 'n:failed', -1)
 redis.call('HINCRBY', KEYS[1], 'n:pending', 1)
 redis.call('HSET', KEYS[1], 'updatedAt', ARGV[2])
+redis.call('HINCRBY', KEYS[1], 'rev', 1)
 return {'ok', run}

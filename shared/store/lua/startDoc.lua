@@ -16,5 +16,6 @@ if st == 'pending' then
   redis.call('HINCRBY', KEYS[1], 'n:pending', -1)
   redis.call('HINCRBY', KEYS[1], 'n:processing', 1)
   redis.call('ZADD', KEYS[3], ARGV[3], ARGV[4])
+  redis.call('HINCRBY', KEYS[1], 'rev', 1)
 end
 return {'ok'}

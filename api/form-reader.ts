@@ -1,0 +1,89 @@
+import { Readable } from 'node:stream';
+import type { Context } from 'hono';
+import { UnsupportedMediaTypeError } from '../shared/errors.js';
+import type { AppEnv } from './context.js';
+import type { AppDeps } from './deps.js';
+import type { RequestDigest } from './idempotency.js';
+import { parseMultipart, type FormLimits, type StageSink } from './multipart.js';
+import { readSourceForm, type SourceForm } from './source-form.js';
+import { UploadGate } from './upload-gate.js';
+
+/** Keeps nothing: the sink of a parse that only wants the body's digest. */
+class DiscardingSink implements StageSink {
+  readonly key = '';
+  bytes = 0;
+  async write(chunk: Buffer): Promise<void> {
+    this.bytes += chunk.length;
+  }
+  async flush(): Promise<void> {}
+  async discard(): Promise<void> {}
+}
+
+/**
+ * Reads the multipart form of POST and PATCH: streams it through the limits
+ * and the upload gate into staged sources, hands them to `commit`, and
+ * discards the staged bytes when either fails.
+ */
+export function createFormReader(deps: AppDeps) {
+  const { config, store } = deps;
+  const gate = new UploadGate(deps.redis, {
+    maxUploads: config.MAX_UPLOAD_CONCURRENCY,
+    maxUploadsPerKey: config.MAX_UPLOADS_PER_KEY,
+    redisHighWaterPercent: config.REDIS_UPLOAD_HIGH_WATER_PERCENT,
+  });
+  const limits: FormLimits = {
+    maxFileBytes: config.MAX_FILE_BYTES,
+    maxFiles: config.MAX_SOURCES_PER_REQUEST,
+    maxRequestBytes: config.MAX_REQUEST_BYTES,
+    minBytesPerSecond: config.UPLOAD_MIN_BYTES_PER_SECOND,
+    rateWindowMs: config.UPLOAD_MIN_RATE_WINDOW_SECONDS * 1000,
+  };
+
+  function bodyOf(c: Context<AppEnv>): { body: Readable; headers: Record<string, string> } {
+    const type = c.req.header('content-type') ?? '';
+    if (!/^multipart\/form-data\b/i.test(type)) {
+      throw new UnsupportedMediaTypeError('The request body must be multipart/form-data');
+    }
+    const body = c.env?.incoming ?? Readable.fromWeb((c.req.raw.body ?? new Blob([]).stream()) as never);
+    return { body, headers: { 'content-type': type } };
+  }
+
+  /** The rest of a refused body is not worth reading: close the connection once answered. */
+  function closeAfterAnswer(c: Context<AppEnv>): void {
+    if (c.env?.incoming && !c.env.incoming.complete) c.env.outgoing?.setHeader('Connection', 'close');
+  }
+
+  return {
+    async read<T>(c: Context<AppEnv>, kbId: string, requireName: boolean, digest: RequestDigest, commit: (form: SourceForm) => Promise<T>): Promise<T> {
+      const { body, headers } = bodyOf(c);
+      let release: (() => void) | undefined;
+      let stages: StageSink[] = [];
+      try {
+        const raw = await parseMultipart(body, headers, limits, {
+          openStage: () => store.stages.open(kbId),
+          beforeFirstFile: async () => void (release = await gate.admit(c.get('principal').keyId)),
+        });
+        digest.value = raw.digest;
+        stages = raw.files.map((f) => f.stage);
+        return await commit(readSourceForm(raw, config.MAX_SOURCES_PER_REQUEST, requireName));
+      } catch (err) {
+        await store.stages.discard(stages);
+        closeAfterAnswer(c);
+        throw err;
+      } finally {
+        release?.();
+      }
+    },
+
+    /** Reads a body only for its digest: nothing is staged, sniffed or admitted. */
+    async digestOnly(c: Context<AppEnv>): Promise<string> {
+      const { body, headers } = bodyOf(c);
+      try {
+        return (await parseMultipart(body, headers, limits, { openStage: () => new DiscardingSink(), verifyOnly: true })).digest;
+      } catch (err) {
+        closeAfterAnswer(c);
+        throw err;
+      }
+    },
+  };
+}

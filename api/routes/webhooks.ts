@@ -1,0 +1,132 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { bodyLimit } from 'hono/body-limit';
+import { PayloadTooLargeError, ValidationError } from '../../shared/errors.js';
+import { idSchema, pageQuerySchema, toPage } from '../../shared/schemas/common.js';
+import {
+  deliveryPageSchema,
+  webhookCreatedSchema,
+  webhookCreateSchema,
+  webhookPageSchema,
+} from '../../shared/schemas/webhook.js';
+import { webhookView } from '../../shared/store/webhook-store.js';
+import { checkSourceUrl } from '../../shared/url-policy.js';
+import type { AppDeps } from '../deps.js';
+import { createRouter, errorResponses, jsonResponse, security } from '../router.js';
+
+const hookParams = z.object({ webhookId: idSchema });
+const MAX_BODY_BYTES = 16 * 1024;
+
+/** Completion webhooks of the key's workspace: register, list, delete, read the delivery history. */
+export function webhookRoutes(deps: AppDeps) {
+  const { config, store } = deps;
+  const app = createRouter();
+
+  // A registration is a few hundred bytes; nothing larger is read into memory.
+  app.post(
+    '/webhooks',
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: () => {
+        throw new PayloadTooLargeError(`The request body must be at most ${MAX_BODY_BYTES / 1024} KiB`);
+      },
+    }),
+  );
+  // Hono's JSON validator answers a body that is not JSON with an exception of
+  // its own; reading it first turns that into the contract's 400.
+  app.post('/webhooks', async (c, next) => {
+    const text = await c.req.text();
+    try {
+      JSON.parse(text);
+    } catch {
+      throw new ValidationError({ request: 'the body must be a JSON object' });
+    }
+    await next();
+  });
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/webhooks',
+      summary: 'Register a webhook',
+      description:
+        'Registers a URL to receive `source.ready`, `source.failed` and/or `knowledge_base.settled` events of this workspace, signed as the Standard Webhooks specification says. The `secret` is in this response only. The URL must pass the same address rules as URL sources; at most MAX_WEBHOOKS_PER_WORKSPACE (20) per workspace, then 409.',
+      security,
+      request: { body: { content: { 'application/json': { schema: webhookCreateSchema } }, required: true } },
+      responses: {
+        201: jsonResponse(webhookCreatedSchema, 'The webhook with its signing secret'),
+        ...errorResponses(400, 401, 403, 409, 413, 500, 503),
+      },
+    }),
+    async (c) => {
+      const body = c.req.valid('json');
+      const checked = checkSourceUrl(body.url, { allowPrivate: config.URL_FETCH_ALLOW_PRIVATE });
+      if (!checked.ok) throw new ValidationError({ url: checked.message });
+      const ws = c.get('principal').workspaceId;
+      const hook = await store.webhooks.create(
+        ws,
+        { url: checked.url, events: body.events, description: body.description },
+        config.MAX_WEBHOOKS_PER_WORKSPACE,
+        new Date().toISOString(),
+      );
+      c.get('logger').info({ webhookId: hook.webhookId, events: hook.events }, 'webhook registered');
+      return c.json({ ...webhookView(hook), secret: hook.secret }, 201, { Location: `/v1/webhooks/${hook.webhookId}` });
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/webhooks',
+      summary: 'List webhooks',
+      description: "A page of the workspace's webhooks, newest first, without their secrets.",
+      security,
+      request: { query: pageQuerySchema },
+      responses: { 200: jsonResponse(webhookPageSchema, 'A page of webhooks'), ...errorResponses(400, 401, 500, 503) },
+    }),
+    async (c) => {
+      const { page = 0, size = 20 } = c.req.valid('query');
+      const { items, total } = await store.webhooks.list(c.get('principal').workspaceId, page, size);
+      return c.json(toPage(items.map(webhookView), page, size, total), 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'delete',
+      path: '/webhooks/{webhookId}',
+      summary: 'Delete a webhook',
+      description: 'Deletes the webhook and its delivery history; deliveries still queued are dropped. A second DELETE gives 404.',
+      security,
+      request: { params: hookParams },
+      responses: { 204: { description: 'Deleted' }, ...errorResponses(400, 401, 403, 404, 500, 503) },
+    }),
+    async (c) => {
+      const { webhookId } = c.req.valid('param');
+      await store.webhooks.delete(c.get('principal').workspaceId, webhookId);
+      c.get('logger').info({ webhookId }, 'webhook deleted');
+      return c.body(null, 204);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/webhooks/{webhookId}/deliveries',
+      summary: "A page of a webhook's delivery attempts",
+      description:
+        'Every attempt to deliver an event, newest first: event id, type, attempt number, HTTP status or error, and whether another attempt is scheduled. The last 1,000 attempts are kept.',
+      security,
+      request: { params: hookParams, query: pageQuerySchema },
+      responses: { 200: jsonResponse(deliveryPageSchema, 'A page of delivery attempts'), ...errorResponses(400, 401, 403, 404, 500, 503) },
+    }),
+    async (c) => {
+      const { webhookId } = c.req.valid('param');
+      const { page = 0, size = 20 } = c.req.valid('query');
+      await store.webhooks.getOwned(c.get('principal').workspaceId, webhookId);
+      const { items, total } = await store.webhooks.deliveries(webhookId, page, size);
+      return c.json(toPage(items, page, size, total), 200);
+    },
+  );
+
+  return app;
+}

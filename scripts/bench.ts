@@ -1,0 +1,219 @@
+/**
+ * The performance benchmark: extraction through the sandbox pool beside
+ * pdftotext and pandoc, the service end to end on its own redis-server
+ * (files with one and two worker processes, text sources beside bare
+ * BullMQ), GET of a knowledge base beside a bare handler, and the API's
+ * memory under large uploads. Prints one Markdown table and writes the
+ * medians to bench-results.json. Loopback only.
+ *
+ *   npm run bench -- [--only extract,e2e,text,get,upload] [--runs 3] [--concurrency 2]
+ *                    [--texts 2000] [--duration 5] [--out bench-results.json] [--no-build]
+ *
+ * Needs redis-server on PATH and the corpus in ../shared/corpus (or CORPUS_DIR)
+ * for the extract and e2e sections; pdftotext (poppler-utils) and pandoc are
+ * used when installed.
+ */
+import { execFile } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { promisify } from 'node:util';
+import { corpusDir, corpusPresent } from '../test/corpus/corpus-files.js';
+import { bareBullmq, getBench } from './lib/bench-ceilings.js';
+import { benchExtract, type ExtractRow } from './lib/bench-extract-pool.js';
+import { BenchService, filesEndToEnd, textsEndToEnd, type EndToEndRun } from './lib/bench-service.js';
+import { folderFiles, hasTool, MB, median, referenceSeconds } from './lib/bench-util.js';
+
+const run = promisify(execFile);
+const SECTIONS = ['extract', 'e2e', 'text', 'get', 'upload'] as const;
+type Section = (typeof SECTIONS)[number];
+
+const args = process.argv.slice(2);
+const flag = (name: string): string | undefined => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? args[i + 1] : undefined;
+};
+const only = new Set((flag('only')?.split(',') ?? SECTIONS) as Section[]);
+const runs = Number(flag('runs') ?? 3);
+const concurrency = Number(flag('concurrency') ?? 2);
+const textCount = Number(flag('texts') ?? 2000);
+const durationS = Number(flag('duration') ?? 5);
+const out = flag('out') ?? 'bench-results.json';
+const distDir = 'dist';
+
+interface Row {
+  measurement: string;
+  result: string;
+  reference: string;
+  referenceResult: string;
+  ratio: number | undefined;
+  target: string;
+}
+
+const rows: Row[] = [];
+const results: Record<string, unknown> = {};
+const fmt = (n: number, digits = 2): string => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
+const say = (line: string): void => void process.stderr.write(`${line}\n`);
+
+async function main(): Promise<void> {
+  for (const s of only) if (!SECTIONS.includes(s)) throw new Error(`unknown section ${s}; use ${SECTIONS.join(',')}`);
+  if (!args.includes('--no-build')) await run('npx', ['tsc', '-p', 'tsconfig.build.json']);
+  const root = corpusDir();
+  const corpus = corpusPresent(root);
+  if (!corpus && (only.has('extract') || only.has('e2e'))) say(`No corpus at ${root} (set CORPUS_DIR): skipping extract and e2e.`);
+  results.machine = { cpus: cpus().length, model: cpus()[0]?.model, node: process.version, runs, concurrency };
+
+  const refCache = new Map<string, number>();
+  if (corpus && only.has('extract')) {
+    const extract = await benchExtract(root, { runs, concurrency, distDir });
+    results.extract = extract;
+    for (const r of extract) {
+      if (r.reference) refCache.set(r.format, r.reference.seconds);
+      rows.push(extractRow(r));
+    }
+  }
+  if (corpus && only.has('e2e')) await endToEnd(root, refCache);
+  if (only.has('text') || only.has('get')) await serviceSections();
+  if (only.has('upload')) await uploadMemory();
+
+  console.log('| measurement | result | reference | reference result | ratio | target |');
+  console.log('|---|---|---|---|---|---|');
+  for (const r of rows) {
+    console.log(`| ${r.measurement} | ${r.result} | ${r.reference} | ${r.referenceResult} | ${r.ratio === undefined ? '' : fmt(r.ratio)} | ${r.target} |`);
+  }
+  writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
+  say(`wrote ${out}`);
+}
+
+function extractRow(r: ExtractRow): Row {
+  return {
+    measurement: `${r.format}: sandbox pool (${concurrency} warm children)`,
+    result: `${r.files} files, ${fmt(r.mb, 1)} MB: ${fmt(r.mbPerS)} MB/s, ${fmt(r.filesPerS, 1)} files/s, peak child RSS ${fmt(r.peakChildRssMb, 0)} MB, ${r.failures} failed`,
+    reference: r.reference ? `${r.reference.tool}, file by file` : '',
+    referenceResult: r.reference ? `${fmt(r.reference.mbPerS)} MB/s, ${fmt(r.files / r.reference.seconds, 1)} files/s, ${r.reference.failures} failed` : '',
+    ratio: r.reference?.ratio,
+    target: '',
+  };
+}
+
+async function endToEnd(root: string, refCache: Map<string, number>): Promise<void> {
+  const svc = await BenchService.start(distDir);
+  const e2e: Record<string, unknown> = {};
+  try {
+    for (const [format, tool, target] of [
+      ['pdf', 'pdftotext', 1],
+      ['docx', 'pandoc', 3],
+    ] as const) {
+      const files = folderFiles(root, format);
+      const mb = files.reduce((n, f) => n + f.bytes, 0) / MB;
+      let refS = refCache.get(format);
+      if (refS === undefined && (await hasTool(tool))) {
+        const times: number[] = [];
+        for (let i = 0; i < runs; i++) times.push((await referenceSeconds(tool, files)).seconds);
+        refS = median(times);
+      }
+      const configs = [
+        { workers: 1, concurrency, label: `1 worker process (WORKER_CONCURRENCY=${concurrency})` },
+        { workers: 1, concurrency: 1, label: '1 worker process (WORKER_CONCURRENCY=1)' },
+        { workers: 2, concurrency: 1, label: '2 worker processes (WORKER_CONCURRENCY=1)' },
+      ];
+      const medians: Record<string, EndToEndRun & { allSeconds: number[] }> = {};
+      for (const c of configs) {
+        const measured: EndToEndRun[] = [];
+        for (let i = 0; i < runs; i++) measured.push(await filesEndToEnd(svc, files, c.workers, c.concurrency));
+        const m = medianRun(measured);
+        medians[c.label] = { ...m, allSeconds: measured.map((x) => x.seconds) };
+        say(`e2e ${format} ${c.label}: ${fmt(m.seconds)} s`);
+        rows.push({
+          measurement: `${format} folder end to end, ${c.label}`,
+          result: `${files.length} files, ${fmt(mb, 1)} MB in ${fmt(m.seconds)} s: ${fmt(mb / m.seconds)} MB/s, ${m.failed} failed, peak worker+children RSS ${fmt(m.peakWorkerRssMb, 0)} MB`,
+          reference: refS === undefined ? '' : `${tool}, file by file`,
+          referenceResult: refS === undefined ? '' : `${fmt(refS)} s`,
+          ratio: refS === undefined ? undefined : refS / m.seconds,
+          target: c.workers === 1 && c.concurrency === concurrency ? `>= ${target}` : '',
+        });
+      }
+      const one = medians[configs[1]!.label]!;
+      const two = medians[configs[2]!.label]!;
+      rows.push({
+        measurement: `${format} folder: 2 worker processes vs 1 (WORKER_CONCURRENCY=1)`,
+        result: `${fmt(two.seconds)} s`,
+        reference: '1 worker process',
+        referenceResult: `${fmt(one.seconds)} s`,
+        ratio: one.seconds / two.seconds,
+        target: format === 'pdf' ? '>= 1.7' : '',
+      });
+      e2e[format] = { files: files.length, mb, referenceSeconds: refS, runs: medians };
+    }
+  } finally {
+    await svc.close();
+  }
+  results.e2e = e2e;
+}
+
+async function serviceSections(): Promise<void> {
+  const svc = await BenchService.start(distDir);
+  try {
+    if (only.has('text')) {
+      const service: EndToEndRun[] = [];
+      const bare: number[] = [];
+      for (let i = 0; i < runs; i++) {
+        service.push(await textsEndToEnd(svc, textCount, concurrency));
+        bare.push(await bareBullmq(svc.redisUrl, textCount, concurrency));
+      }
+      const m = medianRun(service);
+      const b = median(bare);
+      say(`text: ${fmt(m.seconds)} s, bare BullMQ ${fmt(b)} s`);
+      rows.push({
+        measurement: `${textCount} text sources end to end, 1 worker process (WORKER_CONCURRENCY=${concurrency})`,
+        result: `${fmt(textCount / m.seconds, 0)} sources/s (${fmt(m.seconds)} s)`,
+        reference: 'bare BullMQ no-op jobs, same Redis',
+        referenceResult: `${fmt(textCount / b, 0)} jobs/s`,
+        ratio: b / m.seconds,
+        target: '>= 0.5',
+      });
+      results.text = { count: textCount, seconds: m.seconds, bareBullmqSeconds: b, allSeconds: service.map((x) => x.seconds), allBareSeconds: bare };
+    }
+    if (only.has('get')) {
+      const g = await getBench(svc, { runs, durationS, sources: 20 });
+      say(`get: ${fmt(g.api.requestsPerS, 0)} req/s, bare ${fmt(g.bare.requestsPerS, 0)} req/s`);
+      rows.push({
+        measurement: `GET /v1/knowledge-bases/{kbId} (${g.sources} sources), 10 connections, ${durationS} s`,
+        result: `${fmt(g.api.requestsPerS, 0)} req/s, p99 ${g.api.p99Ms} ms`,
+        reference: 'bare node:http + ioredis, same reads',
+        referenceResult: `${fmt(g.bare.requestsPerS, 0)} req/s, p99 ${g.bare.p99Ms} ms`,
+        ratio: g.api.requestsPerS / g.bare.requestsPerS,
+        target: '>= 0.9',
+      });
+      results.get = g;
+    }
+  } finally {
+    await svc.close();
+  }
+}
+
+/** Runs scripts/bench-upload-memory.ts (it starts its own Redis and API) and keeps its figures. */
+async function uploadMemory(): Promise<void> {
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'scripts/bench-upload-memory.ts'], { maxBuffer: 16 * MB });
+  const growth = /API RSS baseline ([\d.]+) MB, peak ([\d.]+) MB, growth ([\d.]+) MB/.exec(stdout);
+  const statuses = (label: string): string => new RegExp(`${label}: 8 x (\\d+) MB -> statuses \\[([^\\]]*)\\]`).exec(stdout)?.slice(1).join(' MB: ') ?? '?';
+  results.upload = { output: stdout.trim().split('\n') };
+  rows.push({
+    measurement: 'API RSS under 8 concurrent uploads refused (100 MB) then 8 accepted (20 MB)',
+    result: growth ? `baseline ${growth[1]} MB, peak ${growth[2]} MB, growth ${growth[3]} MB` : 'see bench-results.json',
+    reference: '',
+    referenceResult: `refused ${statuses('refuse')}; accepted ${statuses('accept')}`,
+    ratio: undefined,
+    target: 'growth < 100 MB',
+  });
+}
+
+function medianRun(xs: EndToEndRun[]): EndToEndRun {
+  const seconds = median(xs.map((x) => x.seconds));
+  const closest = xs.reduce((a, b) => (Math.abs(b.seconds - seconds) < Math.abs(a.seconds - seconds) ? b : a));
+  return { ...closest, seconds, peakWorkerRssMb: Math.max(...xs.map((x) => x.peakWorkerRssMb)) };
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

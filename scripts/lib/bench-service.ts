@@ -1,0 +1,157 @@
+import type { ChildProcess } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { Redis } from 'ioredis';
+import { createStore, type Store } from '../../shared/store/index.js';
+import { freePort, startRedisServer, type RedisServerHandle } from '../../test/helpers/redis-server.js';
+import { rssSampler, startNode, stopProcess, waitFor } from './bench-util.js';
+
+const PREFIX = 'bench';
+
+/**
+ * The real service, compiled, on a throwaway redis-server on loopback: one
+ * API process and as many worker processes as a measurement asks for.
+ */
+export class BenchService {
+  private constructor(
+    readonly redisServer: RedisServerHandle,
+    readonly redis: Redis,
+    readonly store: Store,
+    readonly api: ChildProcess,
+    readonly base: string,
+    readonly apiKey: string,
+    private readonly distDir: string,
+  ) {}
+
+  static async start(distDir: string): Promise<BenchService> {
+    const redisServer = await startRedisServer();
+    const port = await freePort();
+    const api = await startNode([resolve(distDir, 'api/server.js')], {
+      ...serviceEnv(redisServer.url),
+      PORT: String(port),
+      HOST: '127.0.0.1',
+    });
+    const base = `http://127.0.0.1:${port}`;
+    await waitFor(async () => (await fetch(`${base}/healthz`).catch(() => undefined))?.ok === true, 30_000, 'the API', 100);
+    const redis = new Redis(redisServer.url);
+    const store = createStore(redis, { prefix: PREFIX, blobTtlSeconds: 3600 });
+    const { key } = await store.apiKeys.create('ws_bench', 'bench', false);
+    return new BenchService(redisServer, redis, store, api, base, key, distDir);
+  }
+
+  get redisUrl(): string {
+    return this.redisServer.url;
+  }
+
+  /** Starts `count` worker processes with `WORKER_CONCURRENCY=concurrency` and waits until each takes jobs. */
+  startWorkers(count: number, concurrency: number): Promise<ChildProcess[]> {
+    const env = { ...serviceEnv(this.redisUrl), WORKER_CONCURRENCY: String(concurrency), LOG_LEVEL: 'info' };
+    return Promise.all(Array.from({ length: count }, () => startNode([resolve(this.distDir, 'worker/main.js')], env, '"worker started"')));
+  }
+
+  async stopWorkers(workers: ChildProcess[]): Promise<void> {
+    await Promise.all(workers.map(stopProcess));
+  }
+
+  async createKb(): Promise<string> {
+    const form = new FormData();
+    form.set('knowledge_base_name', 'bench');
+    const res = await fetch(`${this.base}/v1/knowledge-bases`, { method: 'POST', body: form, headers: { 'X-API-Key': this.apiKey } });
+    if (res.status !== 201) throw new Error(`create knowledge base: ${res.status}`);
+    return ((await res.json()) as { kbId: string }).kbId;
+  }
+
+  /** PATCHes sources onto a knowledge base; `fill` sets the form fields. */
+  async patch(kbId: string, fill: (form: FormData) => void): Promise<void> {
+    const form = new FormData();
+    fill(form);
+    const res = await fetch(`${this.base}/v1/knowledge-bases/${kbId}`, { method: 'PATCH', body: form, headers: { 'X-API-Key': this.apiKey } });
+    if (res.status !== 200) throw new Error(`PATCH: ${res.status} ${await res.text()}`);
+    await res.arrayBuffer();
+  }
+
+  /** Resolves when `total` sources of the knowledge base are ready or failed (read from Redis, not through the API). */
+  async settled(kbId: string, total: number, timeoutMs = 600_000): Promise<{ ready: number; failed: number }> {
+    let counts = { ready: 0, failed: 0 };
+    await waitFor(
+      async () => {
+        const meta = await this.store.kbs.getMeta(kbId);
+        counts = { ready: meta?.sourceCounts.ready ?? 0, failed: meta?.sourceCounts.failed ?? 0 };
+        return counts.ready + counts.failed >= total;
+      },
+      timeoutMs,
+      'every source to settle',
+      25,
+    );
+    return counts;
+  }
+
+  async close(): Promise<void> {
+    await stopProcess(this.api);
+    this.redis.disconnect();
+    await this.redisServer.stop();
+  }
+}
+
+function serviceEnv(redisUrl: string): Record<string, string> {
+  return {
+    NODE_ENV: 'production',
+    REDIS_URL: redisUrl,
+    REDIS_KEY_PREFIX: PREFIX,
+    LOG_LEVEL: 'warn',
+    // The bench measures throughput, not the per-key limit or the per-request cap.
+    RATE_LIMIT_PER_MINUTE: '0',
+    MAX_SOURCES_PER_REQUEST: '1000',
+  };
+}
+
+export interface EndToEndRun {
+  seconds: number;
+  ready: number;
+  failed: number;
+  /** Peak RSS of the worker processes and their sandbox children together. */
+  peakWorkerRssMb: number;
+}
+
+/** Files through the service: PATCH every file in one request, time until each source settled. */
+export async function filesEndToEnd(
+  svc: BenchService,
+  files: { path: string; name: string }[],
+  workers: number,
+  concurrency: number,
+): Promise<EndToEndRun> {
+  const procs = await svc.startWorkers(workers, concurrency);
+  try {
+    const blobs = await Promise.all(files.map(async (f) => ({ name: f.name, blob: new Blob([await readFile(f.path)]) })));
+    const kbId = await svc.createKb();
+    const sampler = rssSampler(() => procs.flatMap((p) => (p.pid ? [p.pid] : [])));
+    const started = performance.now();
+    await svc.patch(kbId, (form) => {
+      for (const f of blobs) form.append('knowledge_base_files', f.blob, f.name);
+    });
+    const counts = await svc.settled(kbId, files.length);
+    const seconds = (performance.now() - started) / 1000;
+    return { seconds, ...counts, peakWorkerRssMb: sampler.stop() };
+  } finally {
+    await svc.stopWorkers(procs);
+  }
+}
+
+/** `count` short text sources through the service with one worker process at its default concurrency. */
+export async function textsEndToEnd(svc: BenchService, count: number, concurrency: number): Promise<EndToEndRun> {
+  const procs = await svc.startWorkers(1, concurrency);
+  try {
+    const kbId = await svc.createKb();
+    const sampler = rssSampler(() => procs.flatMap((p) => (p.pid ? [p.pid] : [])));
+    const started = performance.now();
+    for (let offset = 0; offset < count; offset += 1000) {
+      const texts = Array.from({ length: Math.min(1000, count - offset) }, (_, i) => `Note ${offset + i}: the office opens at nine and closes at five.`);
+      await svc.patch(kbId, (form) => form.set('knowledge_base_texts', JSON.stringify(texts)));
+    }
+    const counts = await svc.settled(kbId, count);
+    const seconds = (performance.now() - started) / 1000;
+    return { seconds, ...counts, peakWorkerRssMb: sampler.stop() };
+  } finally {
+    await svc.stopWorkers(procs);
+  }
+}

@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import { isoDateTime, pageSchema } from './common.js';
+import { sourceCountsSchema, sourceErrorSchema } from './knowledge-base.js';
+
+/** The events a webhook may subscribe to. */
+export const WEBHOOK_EVENTS = ['source.ready', 'source.failed', 'knowledge_base.settled'] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
+
+const EVENTS_MESSAGE = `must be a non-empty list of: ${WEBHOOK_EVENTS.join(', ')}`;
+
+/** Body of POST /v1/webhooks; the URL's destination is judged by the URL policy after this. */
+export const webhookCreateSchema = z
+  .strictObject(
+    {
+      url: z
+        .string({ error: 'must be an absolute http or https URL' })
+        .min(1, 'must be an absolute http or https URL')
+        .meta({ description: 'Where events are POSTed; the same address rules as URL sources apply', example: 'https://example.com/hooks/kb' }),
+      events: z
+        .array(z.enum(WEBHOOK_EVENTS, { error: EVENTS_MESSAGE }), { error: EVENTS_MESSAGE })
+        .min(1, EVENTS_MESSAGE)
+        .max(WEBHOOK_EVENTS.length * 4, EVENTS_MESSAGE)
+        .transform((events) => [...new Set(events)])
+        .meta({ description: 'The event types to receive', example: ['source.ready', 'source.failed', 'knowledge_base.settled'] }),
+      description: z.string({ error: 'must be a string' }).max(500, 'must be at most 500 characters').optional(),
+    },
+    { error: (issue) => (issue.code === 'unrecognized_keys' ? 'unknown field' : 'must be a JSON object with url and events') },
+  )
+  .meta({ id: 'WebhookCreate' });
+export type WebhookCreate = z.infer<typeof webhookCreateSchema>;
+
+export const webhookSchema = z
+  .object({
+    webhookId: z.string().meta({ example: 'wh_3Jd8s0QmVb1xYpTa6kLr' }),
+    url: z.string(),
+    events: z.array(z.enum(WEBHOOK_EVENTS)),
+    description: z.string().nullable(),
+    createdAt: isoDateTime,
+  })
+  .meta({ id: 'Webhook' });
+export type WebhookView = z.infer<typeof webhookSchema>;
+
+export const webhookCreatedSchema = webhookSchema
+  .extend({
+    secret: z.string().meta({
+      description: 'The signing secret (`whsec_` and base64 of 24 bytes). Shown only in this response: keep it.',
+      example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+    }),
+  })
+  .meta({ id: 'WebhookCreated' });
+
+export const webhookPageSchema = pageSchema(webhookSchema, 'WebhookPage');
+
+/** One attempt to deliver one event, as kept in a webhook's history. */
+export const deliverySchema = z
+  .object({
+    eventId: z.string().meta({ description: 'The event id, also sent as `webhook-id`; the same on every retry' }),
+    type: z.enum(WEBHOOK_EVENTS),
+    attempt: z.number().int().min(1),
+    statusCode: z.number().int().nullable().meta({ description: "The receiver's HTTP status; null when there was no answer" }),
+    error: z.string().nullable().meta({ description: 'Why the attempt failed, when it did' }),
+    willRetry: z.boolean().meta({ description: 'True when another attempt is scheduled' }),
+    durationMs: z.number().int(),
+    attemptedAt: isoDateTime,
+  })
+  .meta({ id: 'WebhookDelivery' });
+export type Delivery = z.infer<typeof deliverySchema>;
+
+export const deliveryPageSchema = pageSchema(deliverySchema, 'WebhookDeliveryPage');
+
+/** The body POSTed to a receiver. */
+export const webhookEventSchema = z
+  .object({
+    id: z.string(),
+    type: z.enum(WEBHOOK_EVENTS),
+    createdAt: isoDateTime,
+    data: z.object({
+      kbId: z.string(),
+      documentId: z.string().optional(),
+      status: z.enum(['ready', 'failed']).optional(),
+      error: sourceErrorSchema.optional(),
+      sourceCounts: sourceCountsSchema.optional(),
+    }),
+  })
+  .meta({ id: 'WebhookEvent' });
+export type WebhookEvent = z.infer<typeof webhookEventSchema>;

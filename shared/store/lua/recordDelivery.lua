@@ -1,0 +1,15 @@
+--[[
+  Worker: records one delivery attempt at the head of the webhook's history
+  and trims it, unless the webhook was deleted meanwhile (its history must
+  not come back).
+
+  Input:
+    KEYS[1] webhook hash   KEYS[2] delivery list
+    ARGV[1] JSON of the attempt   ARGV[2] attempts kept
+
+  Output: {'ok'} | {'gone'}
+]]
+if redis.call('EXISTS', KEYS[1]) == 0 then return {'gone'} end
+redis.call('LPUSH', KEYS[2], ARGV[1])
+redis.call('LTRIM', KEYS[2], 0, tonumber(ARGV[2]) - 1)
+return {'ok'}

@@ -1,0 +1,160 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { load } from 'cheerio/slim';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { chunkMarkdown } from '../../worker/chunking/chunk-markdown.js';
+import { extractText, type Extraction } from '../../worker/extractors/index.js';
+import { corpusDir, corpusFiles, corpusPresent, referencePath } from './corpus-files.js';
+
+// Extractors run in this process (no sandbox), with the production limits.
+const OPTS = { maxTextChars: 5_000_000, maxPdfPages: 2000 };
+const MAX_TOKENS = 512;
+const MIN_DOCX_AGREEMENT = 0.98;
+const MIN_MEAN_RECALL = 0.97;
+const MIN_MEAN_PRECISION = 0.9;
+const MIN_CLEAN_ENDS = 0.95;
+// pandoc leaves out text the extraction keeps: text boxes (mammoth-text-box, whose only text is in
+// one, tika-testWORD_sdtInTextBox, tika-testWORD_various), tables it writes as [TABLE]
+// (poi-bug65649) and the labels of embedded objects (poi-WordWithAttachments). For these every
+// word of pandoc's text must still be found.
+const PANDOC_DROPS = new Set([
+  'docx/mammoth-text-box.docx', 'docx/tika-testWORD_sdtInTextBox.docx', 'docx/tika-testWORD_various.docx', 'docx/poi-bug65649.docx',
+  'docx/poi-WordWithAttachments.docx',
+]);
+// Not words of the documents: pandoc splits words where the formatting changes inside them
+// ("ita li c"), and writes [TABLE] for the tables it cannot lay out.
+const PANDOC_ARTIFACTS = new Set(['ita', 'li', 'c', 'unde', 'r', 'line', 'table']);
+
+const root = corpusDir();
+const present = corpusPresent(root);
+const files = present ? corpusFiles(root).filter((f) => !f.rel.startsWith('bad/') && f.outcomes.includes('ready')) : [];
+const results = new Map<string, Extraction>();
+
+// pandoc writes superscript digits as ² and ³ where mammoth keeps the digit in a <sup>.
+const wordSet = (s: string) => new Set(s.toLowerCase().replace(/²/g, '2').replace(/³/g, '3').match(/[\p{L}\p{N}]+/gu) ?? []);
+const wordBag = (s: string) => s.toLowerCase().match(/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]|[\p{L}\p{N}]+/gu) ?? [];
+
+function jaccard(a: Set<string>, b: Set<string>): number {
+  let both = 0;
+  for (const w of a) if (b.has(w)) both++;
+  const union = a.size + b.size - both;
+  return union === 0 ? 1 : both / union;
+}
+
+/** Word recall and precision of `actual` against `expected`, counting repeated words. */
+function recallPrecision(expected: string, actual: string): { recall: number; precision: number } {
+  const have = new Map<string, number>();
+  const got = wordBag(actual);
+  for (const w of got) have.set(w, (have.get(w) ?? 0) + 1);
+  const want = wordBag(expected);
+  let hit = 0;
+  for (const w of want) {
+    const n = have.get(w) ?? 0;
+    if (n > 0) {
+      hit++;
+      have.set(w, n - 1);
+    }
+  }
+  return { recall: want.length ? hit / want.length : 1, precision: got.length ? hit / got.length : 1 };
+}
+
+/**
+ * A chunk ends cleanly before a blank line, a heading or the end, after the end of a sentence,
+ * or between two rows of a table, list or code block.
+ */
+function endsCleanly(markdown: string, end: number, text: string): boolean {
+  const after = markdown.slice(end, end + 200);
+  if (/^\s*$/.test(after) || /^[ \t]*\n[ \t]*\n/.test(after) || /^\s*\n#{1,6} /.test(after)) return true;
+  if (/[.!?…。！？:;]["'”’)\]*_`]*$/.test(text)) return true;
+  const lastLine = text.slice(text.lastIndexOf('\n') + 1);
+  return /^\n(?:\s*\||\s*(?:[-*+]|\d{1,9}[.)])\s|[^\n]*\t)/.test(after) || /^\s*\||\t|^```/.test(lastLine) || insideFence(markdown, end);
+}
+
+function insideFence(markdown: string, pos: number): boolean {
+  return ((markdown.slice(0, pos).match(/^ {0,3}(?:```|~~~)/gm)?.length ?? 0) % 2) === 1;
+}
+
+if (!present) console.warn(`structure corpus tests skipped: no corpus at ${root} (set CORPUS_DIR to run them)`);
+const suite = present ? describe : describe.skip;
+suite(present ? `structure over the corpus (${files.length} documents)` : `structure over the corpus: SKIPPED, no corpus at ${root} (set CORPUS_DIR)`, () => {
+  beforeAll(async () => {
+    for (const file of files) {
+      try {
+        results.set(file.rel, await extractText(readFileSync(file.path), { ...OPTS, filename: file.filename }));
+      } catch {
+        // Failures are the other corpus suite's subject; files without text have no structure to check.
+      }
+    }
+  }, 20 * 60_000);
+
+  it(`agrees with pandoc on every ready DOCX (word Jaccard >= ${MIN_DOCX_AGREEMENT}; all of pandoc's words where pandoc drops text)`, () => {
+    const docx = files.filter((f) => f.rel.startsWith('docx/') && results.has(f.rel) && referencePath(root, f.rel));
+    expect(docx.length).toBeGreaterThan(30);
+    for (const f of docx) {
+      const ours = wordSet(results.get(f.rel)!.text);
+      const ref = wordSet(readFileSync(referencePath(root, f.rel)!, 'utf8'));
+      if (PANDOC_DROPS.has(f.rel)) {
+        const missing = [...ref].filter((w) => !ours.has(w) && !PANDOC_ARTIFACTS.has(w));
+        expect(missing, f.rel).toEqual([]);
+      } else expect(jaccard(ours, ref), f.rel).toBeGreaterThanOrEqual(MIN_DOCX_AGREEMENT);
+    }
+  });
+
+  it('keeps DOCX footnotes, endnotes, text boxes and numbered nested lists with their numbers', () => {
+    const md = (name: string) => results.get(`docx/${name}`)?.markdown ?? '';
+    expect(md('mammoth-footnotes.docx')).toMatch(/\n1\. A tachyon walks into a bar\.\n2\. Fin\.$/);
+    expect(md('mammoth-endnotes.docx')).toMatch(/\n1\. A tachyon walks into a bar\.\n2\. Fin\.$/);
+    expect(md('mammoth-footnotes.docx')).not.toMatch(/[↑]/);
+    expect(md('mammoth-text-box.docx')).toContain('Datum plane');
+    expect(md('poi-ComplexNumberedLists.docx')).toMatch(/^2\. Entry #2, with children\n {3}1\. 2-a\n {3}2\. 2-b$/m);
+  });
+
+  it(`keeps the main content of the readability pages (mean word recall >= ${MIN_MEAN_RECALL} at mean precision >= ${MIN_MEAN_PRECISION}), headings as Markdown headings`, () => {
+    const pages = files.filter((f) => f.rel.startsWith('html/readability-'));
+    expect(pages.length).toBeGreaterThan(0);
+    const scores = pages.map((f) => {
+      const expected = load(readFileSync(join(f.path, '../expected.html'), 'utf8')).root().text();
+      return recallPrecision(expected, results.get(f.rel)?.text ?? '');
+    });
+    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+    expect(mean(scores.map((s) => s.recall))).toBeGreaterThanOrEqual(MIN_MEAN_RECALL);
+    expect(mean(scores.map((s) => s.precision))).toBeGreaterThanOrEqual(MIN_MEAN_PRECISION);
+    expect(results.get('html/readability-wikipedia/source.html')?.markdown).toMatch(/^## \S/m);
+    expect(results.get('html/readability-wikipedia/source.html')?.text).not.toMatch(/\[edit\]|Jump to navigation/);
+  });
+
+  it(`cuts every document into chunks of at most ${MAX_TOKENS} tokens that cover its Markdown, ${MIN_CLEAN_ENDS * 100}% ending at a boundary`, () => {
+    const ends = new Map<string, { total: number; clean: number; line: number }>();
+    for (const [rel, r] of results) {
+      const chunks = chunkMarkdown(r.markdown, { maxTokens: MAX_TOKENS, ...(r.pageStarts ? { pageStarts: r.pageStarts } : {}) });
+      const format = rel.split('/')[0]!;
+      const count = ends.get(format) ?? { total: 0, clean: 0, line: 0 };
+      ends.set(format, count);
+      let covered = '';
+      let previousEnd = 0;
+      for (const c of chunks) {
+        expect(c.tokens, rel).toBeLessThanOrEqual(MAX_TOKENS);
+        expect(r.markdown.slice(c.charStart, c.charEnd), rel).toBe(c.text);
+        expect(r.markdown.slice(previousEnd, c.charStart).trim(), `${rel}: text between chunks ${c.index - 1} and ${c.index}`).toBe('');
+        covered += c.text;
+        previousEnd = c.charEnd;
+        count.total++;
+        if (endsCleanly(r.markdown, c.charEnd, c.text)) count.clean++;
+        if (c.charEnd === r.markdown.length || r.markdown[c.charEnd] === '\n' || endsCleanly(r.markdown, c.charEnd, c.text)) count.line++;
+      }
+      expect(covered.replace(/\s+/g, ''), rel).toBe(r.markdown.replace(/\s+/g, ''));
+    }
+    const share = (pick: (c: { total: number; clean: number; line: number }) => number, formats: string[]) => {
+      const rows = formats.map((f) => ends.get(f) ?? { total: 0, clean: 0, line: 0 });
+      return rows.reduce((n, c) => n + pick(c), 0) / Math.max(1, rows.reduce((n, c) => n + c.total, 0));
+    };
+    for (const [format, c] of ends) {
+      console.info(`chunks of ${format}: ${c.total}; at a paragraph, sentence, heading or row boundary ${((100 * c.clean) / c.total).toFixed(1)}%; at least at a line end ${((100 * c.line) / c.total).toFixed(1)}%`);
+    }
+    const structured = [...ends.keys()].filter((f) => f !== 'pdf');
+    expect(share((c) => c.clean, structured)).toBeGreaterThanOrEqual(MIN_CLEAN_ENDS);
+    // PDF text has a line per printed line and a paragraph per page until paragraphs are rebuilt
+    // from line spacing; until then a PDF chunk must at least end at a line end.
+    expect(share((c) => c.line, ['pdf'])).toBeGreaterThanOrEqual(MIN_CLEAN_ENDS);
+  }, 10 * 60_000);
+});

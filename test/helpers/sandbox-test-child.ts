@@ -1,0 +1,49 @@
+/**
+ * A sandbox child with fault hooks, for the pool tests: the bytes are a
+ * command. `hang` never answers; `alloc:N` holds N MiB of ArrayBuffers and
+ * never answers; `retain:N` keeps N MiB for good and answers; `crash` exits;
+ * `sleep:N` answers after N ms with its pid and the span it was busy; `pid`
+ * answers with its pid. Anything else is extracted as in production.
+ */
+import { extractText, type Extraction } from '../../worker/extractors/index.js';
+import { serveRequests } from '../../worker/sandbox-protocol.js';
+
+process.setSourceMapsEnabled(false);
+
+const retained: Uint8Array[] = [];
+
+function answer(text: string): Extraction {
+  return { markdown: text, text, truncated: false, format: 'txt', mimeType: 'text/plain' };
+}
+
+function allocate(mb: number, into: Uint8Array[]): void {
+  for (let i = 0; i < mb; i++) into.push(new Uint8Array(1024 * 1024).fill(1));
+}
+
+serveRequests(async ({ bytes, opts }) => {
+  const [command = '', arg = '0'] = Buffer.from(bytes).toString('utf8').split(':');
+  switch (command) {
+    case 'hang':
+      return new Promise<never>(() => setInterval(() => undefined, 1000));
+    case 'alloc': {
+      // ArrayBuffers live outside the V8 heap, so --max-old-space-size never stops this; the RSS watchdog must.
+      const hold: Uint8Array[] = [];
+      allocate(Number(arg), hold);
+      return new Promise<never>(() => setInterval(() => hold.length, 1000));
+    }
+    case 'retain':
+      allocate(Number(arg), retained);
+      return answer(`retained ${retained.length}`);
+    case 'crash':
+      process.exit(3);
+    case 'sleep': {
+      const start = Date.now();
+      await new Promise((resolve) => setTimeout(resolve, Number(arg)));
+      return answer(JSON.stringify({ pid: process.pid, start, end: Date.now() }));
+    }
+    case 'pid':
+      return answer(String(process.pid));
+    default:
+      return extractText(bytes, opts);
+  }
+});

@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import { chunkMarkdown, type Chunk } from '../../worker/chunking/chunk-markdown.js';
+import { countTokens } from '../../worker/chunking/tokenizer.js';
+import { extractText } from '../../worker/extractors/index.js';
+import { buildPdf } from '../fixtures/pdf.js';
+
+const sentence = (n: number) => `Sentence number ${n} says something plain about the topic at hand.`;
+const paragraph = (from: number, count: number) => Array.from({ length: count }, (_, i) => sentence(from + i)).join(' ');
+
+/** Every chunk is its slice of the Markdown, within the limit, and together they hold every non-blank character. */
+function expectWellFormed(md: string, chunks: Chunk[], max: number): void {
+  let previousEnd = 0;
+  chunks.forEach((c, i) => {
+    expect(c.index).toBe(i);
+    expect(md.slice(c.charStart, c.charEnd)).toBe(c.text);
+    expect(c.tokens).toBe(countTokens(c.text));
+    expect(c.tokens).toBeLessThanOrEqual(max);
+    expect(md.slice(previousEnd, Math.max(previousEnd, c.charStart)).trim()).toBe('');
+    previousEnd = c.charEnd;
+  });
+  expect(md.slice(previousEnd).trim()).toBe('');
+}
+
+describe('chunkMarkdown', () => {
+  it('keeps a short document in one chunk with its heading path', () => {
+    const md = '# Guide\n\n## Setup\n\nInstall it.';
+    expect(chunkMarkdown(md, { maxTokens: 512 })).toEqual([
+      { index: 0, text: md, charStart: 0, charEnd: md.length, tokens: countTokens(md), headings: ['Guide'] },
+    ]);
+  });
+
+  it('starts a chunk at the heading of a section that does not fit, with the heading path in force', () => {
+    const md = `# Guide\n\n${paragraph(1, 3)}\n\n## Setup\n\n${paragraph(10, 6)}\n\n### Linux\n\n${paragraph(20, 6)}\n\n## Usage\n\n${paragraph(30, 3)}`;
+    const chunks = chunkMarkdown(md, { maxTokens: 100 });
+    expectWellFormed(md, chunks, 100);
+    const starts = chunks.map((c) => c.text.split('\n')[0]);
+    expect(starts).toContain('## Setup');
+    expect(starts).toContain('### Linux');
+    expect(chunks.find((c) => c.text.startsWith('### Linux'))?.headings).toEqual(['Guide', 'Setup', 'Linux']);
+    expect(chunks.find((c) => c.text.startsWith('## Usage'))?.headings).toEqual(['Guide', 'Usage']);
+    // No chunk ends on a heading line.
+    for (const c of chunks) expect(c.text.split('\n').at(-1)).not.toMatch(/^#{1,6} /);
+  });
+
+  it('cuts a long paragraph between sentences, never inside a word', () => {
+    const md = paragraph(1, 40);
+    const chunks = chunkMarkdown(md, { maxTokens: 64 });
+    expectWellFormed(md, chunks, 64);
+    expect(chunks.length).toBeGreaterThan(5);
+    for (const c of chunks) {
+      expect(c.text).toMatch(/^Sentence number \d+/);
+      expect(c.text).toMatch(/hand\.$/);
+    }
+  });
+
+  it('cuts tables and code blocks between rows and lines only', () => {
+    const rows = Array.from({ length: 60 }, (_, i) => `| row ${i} | value ${i * 7} | note ${i} |`).join('\n');
+    const code = Array.from({ length: 60 }, (_, i) => `  const value${i} = compute(${i}); // line ${i}`).join('\n');
+    const md = `| a | b | c |\n| --- | --- | --- |\n${rows}\n\n\`\`\`ts\n${code}\n\`\`\``;
+    const chunks = chunkMarkdown(md, { maxTokens: 80 });
+    expectWellFormed(md, chunks, 80);
+    const lines = new Set(md.split('\n'));
+    for (const c of chunks) for (const line of c.text.split('\n')) expect(lines.has(line), line).toBe(true);
+  });
+
+  it('falls back to whole words for a sentence longer than the limit, and to pieces for a longer word', () => {
+    const words = Array.from({ length: 200 }, (_, i) => `word${i}`).join(' ');
+    const blob = 'x'.repeat(3000);
+    const md = `${words}\n\n${blob}`;
+    const chunks = chunkMarkdown(md, { maxTokens: 32 });
+    expectWellFormed(md, chunks, 32);
+    for (const c of chunks.filter((c) => c.charEnd <= words.length)) expect(c.text).toMatch(/^word\d+( word\d+)*$/);
+  });
+
+  it('repeats the tail of the previous chunk, in whole sentences, when overlap is asked for', () => {
+    const md = paragraph(1, 30);
+    const plain = chunkMarkdown(md, { maxTokens: 80 });
+    const overlapped = chunkMarkdown(md, { maxTokens: 80, overlapTokens: 20 });
+    expect(overlapped.length).toBeGreaterThanOrEqual(plain.length);
+    expect(overlapped[0]!.charStart).toBe(0);
+    for (const [i, c] of overlapped.entries()) {
+      expect(c.tokens).toBeLessThanOrEqual(80);
+      expect(md.slice(c.charStart, c.charEnd)).toBe(c.text);
+      if (i === 0) continue;
+      const previous = overlapped[i - 1]!;
+      expect(c.charStart).toBeLessThan(previous.charEnd);
+      expect(c.text).toMatch(/^Sentence number \d+/);
+      expect(countTokens(md.slice(c.charStart, previous.charEnd))).toBeLessThanOrEqual(20);
+    }
+  });
+
+  it('gives PDF chunks the 1-based pages they start and end on', async () => {
+    // One sentence a line: the fixture writes each line once, without wrapping.
+    const page = (from: number) => Array.from({ length: 6 }, (_, i) => sentence(from + i)).join('\n');
+    const pages = [page(1), page(10), page(20)];
+    const r = await extractText(buildPdf({ pages }), { maxTextChars: 100_000, maxPdfPages: 10, chunking: { maxTokens: 100, overlapTokens: 0 } });
+    expect(r.chunks?.length).toBeGreaterThan(2);
+    expectWellFormed(r.markdown, r.chunks!, 100);
+    expect(r.chunks![0]).toMatchObject({ pageStart: 1 });
+    expect(r.chunks!.at(-1)).toMatchObject({ pageEnd: 3 });
+    for (const c of r.chunks!) {
+      expect(c.pageStart).toBeLessThanOrEqual(c.pageEnd!);
+      expect(r.markdown.slice(r.pageStarts![c.pageStart! - 1], r.pageStarts![c.pageStart!] ?? r.markdown.length)).toContain(c.text.slice(0, 20));
+    }
+  });
+
+  it('computes no chunks unless asked, and refuses a limit below 16 tokens', async () => {
+    const bytes = new Uint8Array(Buffer.from('Plain words.'));
+    expect((await extractText(bytes, { maxTextChars: 1000, maxPdfPages: 1, filename: 'a.txt' })).chunks).toBeUndefined();
+    expect((await extractText(bytes, { maxTextChars: 1000, maxPdfPages: 1, filename: 'a.txt', chunking: { maxTokens: 512, overlapTokens: 0 } })).chunks).toHaveLength(1);
+    expect(() => chunkMarkdown('text', { maxTokens: 8 })).toThrow(RangeError);
+  });
+});

@@ -1,0 +1,162 @@
+import type { Chunk } from '../extractors/types.js';
+import { Level, outline, split, type Heading, type Outline, type Span } from './segments.js';
+import { countTokens } from './tokenizer.js';
+
+export type { Chunk } from '../extractors/types.js';
+
+/** How {@link chunkMarkdown} cuts a document. */
+export interface ChunkMarkdownOptions {
+  /** No chunk holds more cl100k_base tokens than this; at least 16. */
+  maxTokens: number;
+  /** Tokens of the previous chunk's tail (whole sentences, else whole words) repeated at the start of the next. Default 0. */
+  overlapTokens?: number;
+  /** PDF: where each page begins in the Markdown (see `Extraction.pageStarts`); adds `pageStart`/`pageEnd`. */
+  pageStarts?: readonly number[];
+}
+
+interface Piece extends Span {
+  tokens: number;
+}
+
+const MIN_MAX_TOKENS = 16;
+// Longer spans are cut without counting them first: no real text has this many characters per token.
+const CHARS_PER_TOKEN_CEILING = 16;
+
+/**
+ * Splits Markdown into chunks of at most `maxTokens` tokens, following its
+ * structure: a chunk holds whole sections when they fit, and a section too
+ * long for one chunk is cut at paragraphs, then lines, then sentences, and
+ * only when one of those is itself too long, between words (a code line or
+ * table row is never cut unless it alone is too long). `text` is exactly
+ * `markdown.slice(charStart, charEnd)`; the chunks cover every non-blank
+ * character in order; `headings` is the heading path in force where the
+ * chunk's own text starts (after any overlap). Pure and synchronous.
+ */
+export function chunkMarkdown(markdown: string, opts: ChunkMarkdownOptions): Chunk[] {
+  const max = Math.floor(opts.maxTokens);
+  if (!(max >= MIN_MAX_TOKENS)) throw new RangeError(`maxTokens must be at least ${MIN_MAX_TOKENS}.`);
+  const overlap = Math.max(0, Math.min(Math.floor(opts.overlapTokens ?? 0), max - 1));
+  const o = outline(markdown);
+  const spans = pack(markdown, o, max);
+  const path = headingPaths(o.headings);
+  return spans.map((span, index): Chunk => {
+    const start = index > 0 && overlap > 0 ? overlapStart(markdown, spans[index - 1]!, span, overlap, max) : span.start;
+    const text = markdown.slice(start, span.end);
+    return {
+      index,
+      text,
+      charStart: start,
+      charEnd: span.end,
+      tokens: start === span.start ? span.tokens : countTokens(text),
+      headings: path(span.start),
+      ...(opts.pageStarts && opts.pageStarts.length > 0
+        ? { pageStart: pageAt(opts.pageStarts, start), pageEnd: pageAt(opts.pageStarts, Math.max(start, span.end - 1)) }
+        : {}),
+    };
+  });
+}
+
+/** Greedy packing of pieces, cutting a piece at the next finer level only when it alone is too long. */
+function pack(md: string, o: Outline, max: number): Piece[] {
+  const chunks: Piece[] = [];
+  let current: Piece[] = [];
+  let estimate = 0;
+  // Emits one chunk from the start of `current` and keeps what did not fit for the next one.
+  const flush = (): void => {
+    const rest: Piece[] = [];
+    for (;;) {
+      // A chunk does not end on a heading: the heading goes with the text it heads.
+      if (current.length > 1 && isHeadingOnly(md, o, current[current.length - 1]!)) {
+        rest.unshift(current.pop()!);
+        continue;
+      }
+      // Pieces are counted one by one; their joins can add a token, so the whole is counted again.
+      const span = { start: current[0]!.start, end: current[current.length - 1]!.end };
+      const tokens = current.length === 1 ? current[0]!.tokens : countTokens(md.slice(span.start, span.end));
+      if (tokens <= max) {
+        chunks.push({ ...span, tokens });
+        break;
+      }
+      rest.unshift(current.pop()!);
+    }
+    current = rest;
+    estimate = rest.reduce((n, p, i) => n + p.tokens + (i > 0 ? 1 : 0), 0);
+  };
+  const add = (span: Span, level: Level, known?: number): void => {
+    const length = span.end - span.start;
+    const tokens = known ?? (length > max * CHARS_PER_TOKEN_CEILING ? Infinity : countTokens(md.slice(span.start, span.end)));
+    if (tokens <= max) {
+      while (current.length > 0 && estimate + tokens + 1 > max) flush();
+      current.push({ ...span, tokens });
+      estimate += tokens + (current.length > 1 ? 1 : 0);
+      return;
+    }
+    // A section or paragraph that must be cut starts its own chunk, so chunks start at its heading
+    // or first sentence, and the chunk before it ends at a boundary.
+    if (level <= Level.Block) while (current.some((p) => !isHeadingOnly(md, o, p))) flush();
+    const finer = Math.min(level + 1, Level.Char) as Level;
+    const pieces = split(md, span, finer, o, Math.max(1, Math.floor(max / 4)));
+    const same = pieces.length === 1 && pieces[0]!.start === span.start && pieces[0]!.end === span.end;
+    if (level === Level.Char && same) {
+      // Unreachable with maxTokens >= 16: a quarter of it in code units never exceeds it.
+      current.push({ ...span, tokens });
+      return;
+    }
+    for (const piece of pieces) add(piece, finer, same && Number.isFinite(tokens) ? tokens : undefined);
+  };
+  for (const section of split(md, { start: 0, end: md.length }, Level.Section, o)) add(section, Level.Section);
+  while (current.length > 0) flush();
+  return chunks;
+}
+
+function isHeadingOnly(md: string, o: Outline, piece: Span): boolean {
+  return o.headingStarts.has(piece.start) && !md.slice(piece.start, piece.end).includes('\n');
+}
+
+/** Where the overlap taken from the end of `prev` begins: a sentence start when one fits, else a word start. */
+function overlapStart(md: string, prev: Span, span: Piece, overlap: number, max: number): number {
+  const from = Math.max(prev.start, prev.end - overlap * CHARS_PER_TOKEN_CEILING);
+  const words: number[] = [];
+  for (let i = from; i < prev.end; i++) if ((i === prev.start || /\s/.test(md[i - 1]!)) && !/\s/.test(md[i]!)) words.push(i);
+  // The tail and the chunk are counted apart (plus one token for the join), then the result once more as a whole.
+  const budget = Math.min(overlap, max - span.tokens - 1);
+  const fits = (at: number) => countTokens(md.slice(at, prev.end)) <= budget;
+  let lo = 0;
+  let hi = words.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (fits(words[mid]!)) hi = mid;
+    else lo = mid + 1;
+  }
+  const sentence = words.slice(lo).find((w) => w === prev.start || /[.!?…。！？]["'”’)\]]*\s+$|\n\s*$/.test(md.slice(Math.max(prev.start, w - 4), w)));
+  for (const start of [sentence, ...words.slice(lo)]) {
+    if (start !== undefined && countTokens(md.slice(start, span.end)) <= max) return start;
+  }
+  return span.start;
+}
+
+/** A function from a position to the heading path in force there; positions must not go backwards. */
+function headingPaths(headings: readonly Heading[]): (pos: number) => string[] {
+  const stack: Heading[] = [];
+  let next = 0;
+  return (pos) => {
+    while (next < headings.length && headings[next]!.start <= pos) {
+      const h = headings[next++]!;
+      while (stack.length > 0 && stack[stack.length - 1]!.level >= h.level) stack.pop();
+      stack.push(h);
+    }
+    return stack.map((h) => h.text);
+  };
+}
+
+/** The 1-based page holding position `pos`: the last page that starts at or before it. */
+function pageAt(pageStarts: readonly number[], pos: number): number {
+  let lo = 0;
+  let hi = pageStarts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (pageStarts[mid]! <= pos) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo + 1;
+}

@@ -1,0 +1,145 @@
+/** A span of the Markdown, `[start, end)` in UTF-16 indices, without surrounding whitespace. */
+export interface Span {
+  start: number;
+  end: number;
+}
+
+/** An ATX heading line: where it starts, its level and its text without markup. */
+export interface Heading {
+  start: number;
+  level: number;
+  text: string;
+}
+
+/**
+ * Finer and finer ways to cut a span: sections (at headings), blocks (at blank
+ * lines), rows (table rows, code lines, list items), sentences, any line,
+ * words, characters.
+ */
+export const enum Level {
+  Section,
+  Block,
+  Row,
+  Sentence,
+  Line,
+  Word,
+  Char,
+}
+
+const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+const LIST_ITEM = /^\s*(?:[-*+]|\d{1,9}[.)])[ \t]/;
+const ATX = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/;
+
+/** Line starts, fenced-code state and headings of a Markdown document, read in one pass. */
+export interface Outline {
+  headings: Heading[];
+  headingStarts: Set<number>;
+  /** Start index of every line that begins a block (a heading, or the line after a blank line), outside code fences. */
+  blockStarts: Set<number>;
+  /** Start index of every line inside a code fence or of a table row: cut only between lines. */
+  rigidLines: Set<number>;
+  /** Start index of every line that is a row of its block: rigid lines, list items, tab-separated rows. */
+  rowStarts: Set<number>;
+}
+
+/** Reads headings, block starts and code fences, so that no later cut lands inside a fence. */
+export function outline(md: string): Outline {
+  const headings: Heading[] = [];
+  const blockStarts = new Set<number>();
+  const rigidLines = new Set<number>();
+  const rowStarts = new Set<number>();
+  let fence: string | undefined;
+  let blank = true;
+  for (let pos = 0; pos <= md.length;) {
+    const nl = md.indexOf('\n', pos);
+    const end = nl === -1 ? md.length : nl;
+    const line = md.slice(pos, end);
+    if (fence !== undefined) {
+      rigidLines.add(pos);
+      if (line.trimStart().startsWith(fence) && line.trim().replace(/[`~]/g, '') === '') fence = undefined;
+    } else {
+      const open = FENCE.exec(line);
+      const heading = open ? null : ATX.exec(line);
+      if (line.trim() === '') blank = true;
+      else {
+        if (blank || heading) blockStarts.add(pos);
+        blank = false;
+        if (open) {
+          fence = open[1]!;
+          rigidLines.add(pos);
+        } else if (heading) {
+          headings.push({ start: pos, level: heading[1]!.length, text: plainHeading(heading[2] ?? '') });
+          blank = true;
+        } else if (/^\s*\|/.test(line)) rigidLines.add(pos);
+        else if (LIST_ITEM.test(line) || line.includes('\t')) rowStarts.add(pos);
+      }
+    }
+    if (nl === -1) break;
+    pos = nl + 1;
+  }
+  for (const line of rigidLines) rowStarts.add(line);
+  return { headings, headingStarts: new Set(headings.map((h) => h.start)), blockStarts, rigidLines, rowStarts };
+}
+
+function plainHeading(text: string): string {
+  return text.replace(/\\([!-/:-@[-`{-~])/g, '$1').replace(/\*\*|__|`/g, '').trim();
+}
+
+/** Cuts `span` at the boundaries of `level` (characters: every `charStep` code units), into trimmed, non-empty pieces. */
+export function split(md: string, span: Span, level: Level, o: Outline, charStep = 256): Span[] {
+  const cuts: number[] = [];
+  const { start, end } = span;
+  if (level === Level.Section) {
+    for (const h of o.headings) if (h.start > start && h.start < end) cuts.push(h.start);
+  } else if (level === Level.Block) {
+    for (let i = md.indexOf('\n', start); i !== -1 && i < end; i = md.indexOf('\n', i + 1)) if (o.blockStarts.has(i + 1) && i + 1 < end) cuts.push(i + 1);
+  } else if (level === Level.Row) {
+    for (let i = md.indexOf('\n', start); i !== -1 && i < end; i = md.indexOf('\n', i + 1)) if (i + 1 < end && o.rowStarts.has(i + 1)) cuts.push(i + 1);
+  } else if (level === Level.Line) {
+    for (let i = md.indexOf('\n', start); i !== -1 && i < end; i = md.indexOf('\n', i + 1)) if (i + 1 < end) cuts.push(i + 1);
+  } else if (level === Level.Sentence) {
+    if (!o.rigidLines.has(lineStart(md, start))) {
+      const re = /[.!?…]["'”’)\]]*(?=\s)|[。！？]["'”’）」』]*/g;
+      re.lastIndex = start;
+      for (let m = re.exec(md); m && m.index < end; m = re.exec(md)) if (m.index + m[0].length < end) cuts.push(m.index + m[0].length);
+    }
+  } else if (level === Level.Word) {
+    const re = /\s+/g;
+    re.lastIndex = start;
+    for (let m = re.exec(md); m && m.index < end; m = re.exec(md)) cuts.push(m.index + m[0].length);
+  } else {
+    // A word longer than a whole chunk (a data blob): cut between code points.
+    for (let i = start + charStep; i < end; i += charStep) cuts.push(isLowSurrogate(md.charCodeAt(i)) ? i + 1 : i);
+  }
+  const pieces: Span[] = [];
+  let from = start;
+  for (const cut of [...cuts, end]) {
+    const piece = trim(md, { start: from, end: cut });
+    if (piece.end > piece.start) pieces.push(level === Level.Row || level === Level.Line ? withIndent(md, piece, from) : piece);
+    from = cut;
+  }
+  return pieces;
+}
+
+/** A line keeps its indentation (code, nested list items) when the piece starts the line. */
+function withIndent(md: string, piece: Span, floor: number): Span {
+  let start = piece.start;
+  while (start > floor && (md[start - 1] === ' ' || md[start - 1] === '\t')) start--;
+  return start === floor || md[start - 1] === '\n' ? { start, end: piece.end } : piece;
+}
+
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
+}
+
+function lineStart(md: string, pos: number): number {
+  return md.lastIndexOf('\n', pos - 1) + 1;
+}
+
+/** `span` without leading and trailing whitespace. */
+export function trim(md: string, span: Span): Span {
+  let { start, end } = span;
+  while (start < end && /\s/.test(md[start]!)) start++;
+  while (end > start && /\s/.test(md[end - 1]!)) end--;
+  return { start, end };
+}

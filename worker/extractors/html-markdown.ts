@@ -1,0 +1,373 @@
+import type { AnyNode, Element } from 'domhandler';
+import { isHidden, nodesToText, type WalkOptions } from './html-text.js';
+
+/** How {@link nodesToMarkdown} reads a tree. */
+export interface MarkdownOptions extends WalkOptions {
+  /** Return true to leave a link (and its text) out, e.g. footnote back-links. */
+  dropLink?: (el: Element) => boolean;
+}
+
+const NEVER = new Set([
+  'head', 'title', 'meta', 'link', 'base', 'script', 'style', 'noscript', 'template', 'svg', 'iframe', 'frame', 'object', 'embed', 'canvas',
+  'audio', 'video', 'map', 'select', 'input', 'button', 'textarea', 'datalist',
+]);
+const CONTAINER = new Set([
+  'html', 'body', 'div', 'section', 'article', 'main', 'header', 'footer', 'aside', 'nav', 'form', 'fieldset', 'address', 'details',
+  'summary', 'figure', 'figcaption', 'center', 'caption', 'legend', 'dl', 'dt', 'dd', 'li', 'tbody', 'thead', 'tfoot', 'tr', 'td', 'th', 'hgroup', 'option', 'p',
+]);
+// Blocks that today's text put on their own line rather than in their own paragraph.
+const LINE = new Set(['div', 'dt', 'dd', 'caption', 'figcaption', 'summary', 'legend', 'option']);
+const HEADING = /^h([1-6])$/;
+// Elements that make blocks of their own (besides headings).
+const BLOCK = new Set([...CONTAINER, 'ul', 'ol', 'menu', 'pre', 'blockquote', 'table', 'hr']);
+const STRONG = new Set(['b', 'strong']);
+const EMPHASIS = new Set(['i', 'em']);
+const CODE = new Set(['code', 'kbd', 'samp', 'tt']);
+// Deeper structure is flattened to text: marked slows down sharply with list and quote nesting,
+// and the recursion below must stay far from the call-stack limit.
+const MAX_NESTING = 8;
+const MAX_DEPTH = 200;
+
+type Kind = 'para' | 'line' | 'list' | 'other';
+/** A block as Markdown and as the plain text `markdownToText` reads from that Markdown. */
+interface Block { md: string; text: string; kind: Kind }
+interface Inline { md: string; text: string }
+interface Ctx { opts: MarkdownOptions; depth: number; nesting: number; pre: boolean; content: boolean }
+
+/**
+ * Converts DOM nodes to Markdown: `h1`–`h6` as `#` headings, lists with their
+ * markers and start numbers (nested by indentation), simple tables as GFM
+ * tables (merged cells as tab-separated rows, layout tables as their blocks),
+ * `pre` as fenced code, block quotes, bold/italic/code spans; links keep their
+ * text only; images only their `alt` when `imageAlt` is set. Blocks are
+ * separated by one blank line.
+ */
+export function nodesToMarkdown(roots: readonly AnyNode[], opts: MarkdownOptions = {}): string {
+  return nodesToMarkdownAndText(roots, opts).markdown;
+}
+
+/**
+ * {@link nodesToMarkdown}, and in the same walk the plain text that
+ * `markdownToText` would read from that Markdown (heading marks, emphasis,
+ * bullets, pipes, fences and escapes left out; list numbers kept), so a page
+ * is not parsed a second time.
+ */
+export function nodesToMarkdownAndText(roots: readonly AnyNode[], opts: MarkdownOptions = {}): { markdown: string; text: string } {
+  const blocks = renderNodes(roots, { opts, depth: 0, nesting: 0, pre: false, content: false });
+  return { markdown: join(blocks, false, 'md'), text: join(blocks, false, 'text') };
+}
+
+function renderNodes(nodes: readonly AnyNode[], ctx: Ctx): Block[] {
+  const blocks: Block[] = [];
+  let inline = '';
+  let inlineText = '';
+  const flush = (): void => {
+    const md = cleanInline(inline);
+    if (md !== '') blocks.push({ md, text: cleanText(inlineText), kind: 'para' });
+    inline = '';
+    inlineText = '';
+  };
+  for (const node of nodes) {
+    if (node.type === 'text') {
+      const data = (node as unknown as { data: string }).data;
+      const text = ctx.pre ? data : data.replace(/\s+/g, ' ');
+      inline += ctx.pre ? text : escapeText(text);
+      inlineText += text;
+      continue;
+    }
+    if (node.type !== 'tag' && node.type !== 'root') continue;
+    const el = node as Element;
+    const name = el.name ?? '';
+    if (NEVER.has(name) || (node.type === 'tag' && isHidden(el)) || (node.type === 'tag' && ctx.opts.skip?.(el, ctx.content))) continue;
+    const content = ctx.content || name === 'main' || name === 'article' || el.attribs?.role === 'main';
+    const child: Ctx = { opts: ctx.opts, depth: ctx.depth + 1, nesting: ctx.nesting, pre: ctx.pre, content };
+    if (ctx.depth > MAX_DEPTH) {
+      flush();
+      const text = nodesToText([el], ctx.opts);
+      if (text) blocks.push({ md: escapeText(text), text, kind: 'other' });
+      continue;
+    }
+    const rendered = renderElement(el, name, child);
+    if (!Array.isArray(rendered)) {
+      inline += rendered.md;
+      inlineText += rendered.text;
+    } else {
+      flush();
+      for (const b of rendered) blocks.push(b);
+    }
+  }
+  flush();
+  return blocks;
+}
+
+const inlineOf = (md: string, text = md): Inline => ({ md, text });
+const NOTHING = inlineOf('');
+
+/** An element as inline Markdown or as blocks. */
+function renderElement(el: Element, name: string, ctx: Ctx): Inline | Block[] {
+  const children = (el.children ?? []) as AnyNode[];
+  if (name === 'br') return inlineOf('\n');
+  if (name === 'img') {
+    const alt = ctx.opts.imageAlt ? el.attribs?.alt?.replace(/\s+/g, ' ').trim() : undefined;
+    return alt ? inlineOf(` ${escapeText(alt)} `, ` ${alt} `) : NOTHING;
+  }
+  if (name === 'hr') return [{ md: '---', text: '', kind: 'other' }];
+  const heading = HEADING.exec(name);
+  if (heading) {
+    const blocks = renderNodes(children, ctx);
+    const md = join(blocks, false, 'md').replace(/\s*\n\s*/g, ' ').replace(/^#+ /, '').trim();
+    const text = join(blocks, false, 'text').replace(/\s*\n\s*/g, ' ').trim();
+    // A trailing run of # would read as the heading's closing sequence.
+    return md ? [{ md: `${'#'.repeat(Number(heading[1]))} ${md.replace(/(^|\s)(#+)$/, '$1\\$2')}`, text, kind: 'other' }] : [];
+  }
+  if (name === 'ul' || name === 'ol' || name === 'menu') return renderList(el, name === 'ol', ctx);
+  if (name === 'pre') return renderPre(el, ctx);
+  if (name === 'blockquote') {
+    const blocks = renderNodes(children, { ...ctx, nesting: ctx.nesting + 1 });
+    const inner = join(blocks, false, 'md');
+    if (!inner) return [];
+    const text = join(blocks, false, 'text');
+    if (ctx.nesting >= MAX_NESTING) return [{ md: inner, text, kind: 'other' }];
+    return [{ md: inner.split('\n').map((l) => (l ? `> ${l}` : '>')).join('\n'), text, kind: 'other' }];
+  }
+  if (name === 'table') return renderTable(el, ctx);
+  if (name === 'a' && ctx.opts.dropLink?.(el)) return NOTHING;
+  if (CONTAINER.has(name)) {
+    const blocks = renderNodes(children, ctx);
+    // A div of text is a line: consecutive ones stay on consecutive lines of one paragraph.
+    if (LINE.has(name) && blocks.length === 1 && blocks[0]!.kind === 'para') return [{ ...blocks[0]!, kind: 'line' }];
+    return blocks;
+  }
+  // Inline elements: wrap their content unless it turned out to hold blocks.
+  const simple = renderInline(children, ctx);
+  if (simple) return wrap(name, simple, ctx);
+  const blocks = renderNodes(children, ctx);
+  if (blocks.length === 0) return inlineOf(inlineSpace(children));
+  if (blocks.length > 1 || (blocks[0]!.kind !== 'para' && blocks[0]!.kind !== 'line')) return blocks;
+  const { md, text } = blocks[0]!;
+  const lead = /^\s/.test(firstText(children)) ? ' ' : '';
+  const trail = /\s$/.test(lastText(children)) ? ' ' : '';
+  const plain = `${lead}${text}${trail}`;
+  if (ctx.pre) return inlineOf(md, text);
+  if (STRONG.has(name)) return inlineOf(`${lead}**${md}**${trail}`, plain);
+  if (EMPHASIS.has(name)) return inlineOf(`${lead}*${md}*${trail}`, plain);
+  if (CODE.has(name) && !md.includes('\n')) return inlineOf(`${lead}${codeSpan(text)}${trail}`, plain);
+  return inlineOf(`${lead}${md}${trail}`, plain);
+}
+
+/** Inline content only: undefined as soon as a block element turns up (the caller then renders blocks). */
+function renderInline(nodes: readonly AnyNode[], ctx: Ctx): Inline | undefined {
+  let md = '';
+  let text = '';
+  for (const node of nodes) {
+    if (node.type === 'text') {
+      const data = (node as unknown as { data: string }).data;
+      const plain = ctx.pre ? data : data.replace(/\s+/g, ' ');
+      md += ctx.pre ? plain : escapeText(plain);
+      text += plain;
+      continue;
+    }
+    if (node.type !== 'tag') continue;
+    const el = node as Element;
+    const name = el.name;
+    if (NEVER.has(name) || isHidden(el) || ctx.opts.skip?.(el, ctx.content)) continue;
+    if (BLOCK.has(name) || HEADING.test(name) || ctx.depth > MAX_DEPTH) return undefined;
+    let part: Inline | undefined;
+    if (name === 'br') part = inlineOf('\n');
+    else if (name === 'img' || (name === 'a' && ctx.opts.dropLink?.(el))) part = renderElement(el, name, ctx) as Inline;
+    else {
+      const inner = renderInline((el.children ?? []) as AnyNode[], { opts: ctx.opts, depth: ctx.depth + 1, nesting: ctx.nesting, pre: ctx.pre, content: ctx.content });
+      if (!inner) return undefined;
+      part = wrap(name, inner, ctx);
+    }
+    md += part.md;
+    text += part.text;
+  }
+  return { md, text };
+}
+
+/** Emphasis, strong and code marks around inline content, with its outer spaces moved outside them. */
+function wrap(name: string, inner: Inline, ctx: Ctx): Inline {
+  const md = inner.md.trim();
+  if (md === '') return inlineOf(/\s/.test(inner.md) ? ' ' : '');
+  const lead = /^\s/.test(inner.md) ? ' ' : '';
+  const trail = /\s$/.test(inner.md) ? ' ' : '';
+  const text = inner.text.trim();
+  const plain = `${lead}${text}${trail}`;
+  if (ctx.pre) return inner;
+  if (STRONG.has(name)) return inlineOf(`${lead}**${md}**${trail}`, plain);
+  if (EMPHASIS.has(name)) return inlineOf(`${lead}*${md}*${trail}`, plain);
+  if (CODE.has(name) && !md.includes('\n')) return inlineOf(`${lead}${codeSpan(text)}${trail}`, plain);
+  return inlineOf(`${lead}${md}${trail}`, plain);
+}
+
+function renderList(el: Element, ordered: boolean, ctx: Ctx): Block[] {
+  const inner: Ctx = { ...ctx, nesting: ctx.nesting + 1 };
+  let number = ordered ? Number.parseInt(el.attribs?.start ?? '1', 10) : 0;
+  if (!Number.isFinite(number)) number = 1;
+  const items: Inline[] = [];
+  let loose = false;
+  for (const child of (el.children ?? []) as AnyNode[]) {
+    const isItem = child.type === 'tag' && (child as Element).name === 'li';
+    if (child.type === 'text' && !/\S/.test((child as unknown as { data: string }).data)) continue;
+    if (isItem) {
+      const value = Number.parseInt((child as Element).attribs?.value ?? '', 10);
+      if (ordered && Number.isFinite(value)) number = value;
+    }
+    const blocks = renderNodes(isItem ? ((child as Element).children as AnyNode[]) : [child], inner);
+    const body = join(blocks, true, 'md');
+    const text = join(blocks, true, 'text');
+    if (!isItem && body === '') continue;
+    if (!isItem && items.length > 0 && blocks.every((b) => b.kind === 'list')) {
+      // A list nested directly in a list belongs to the item before it.
+      const last = items[items.length - 1]!;
+      last.md += `\n${body}`;
+      last.text += `\n${indent(text, '  ')}`;
+      continue;
+    }
+    if (blocks.filter((b) => b.kind !== 'list').length > 1) loose = true;
+    const marker = ordered ? `${number}.` : '-';
+    number++;
+    const pad = ctx.nesting >= MAX_NESTING ? '' : ' '.repeat(marker.length + 1);
+    items.push({ md: `${marker} ${indent(body, pad)}`.trimEnd(), text: `${ordered ? `${marker} ` : ''}${indent(text, '  ')}`.trimEnd() });
+  }
+  if (items.length === 0) return [];
+  return [{ md: items.map((i) => i.md).join(loose ? '\n\n' : '\n'), text: items.map((i) => i.text).join('\n'), kind: 'list' }];
+}
+
+/** Indents every line but the first (and blank ones). */
+function indent(body: string, pad: string): string {
+  return pad === '' || !body.includes('\n') ? body : body.split('\n').map((l, i) => (i === 0 || l === '' ? l : pad + l)).join('\n');
+}
+
+function renderPre(el: Element, ctx: Ctx): Block[] {
+  const code = nodesToText([el], ctx.opts).replace(/^\n+|\s+$/g, '');
+  if (!code) return [];
+  const lang = /(?:^|\s)lang(?:uage)?-([\w+#.-]+)/.exec(`${el.attribs?.class ?? ''} ${codeClass(el)}`)?.[1] ?? '';
+  let fence = '```';
+  while (code.includes(fence)) fence += '`';
+  return [{ md: `${fence}${lang}\n${code}\n${fence}`, text: code, kind: 'other' }];
+}
+
+function codeClass(el: Element): string {
+  const code = (el.children ?? []).find((c) => c.type === 'tag' && (c as Element).name === 'code') as Element | undefined;
+  return code?.attribs?.class ?? '';
+}
+
+function renderTable(el: Element, ctx: Ctx): Block[] {
+  const rows = tableRows(el);
+  const cells = rows.map((row) => row.map((cell) => renderNodes((cell.children ?? []) as AnyNode[], ctx)));
+  const width = Math.max(0, ...rows.map((r) => r.length));
+  // One column, or cells holding paragraphs, lists or tables: a layout table, read as its blocks.
+  const layout = width <= 1 || cells.some((row) => row.some((c) => c.length > 1 || c.some((b) => b.kind !== 'para' && b.kind !== 'line')));
+  if (layout) return cells.flat(2);
+  const flat = (c: Block[], key: 'md' | 'text') => c.map((b) => b[key]).join(' ').replace(/\s*\n\s*/g, ' ');
+  const md = cells.map((row) => row.map((c) => flat(c, 'md')));
+  const text = cells.map((row) => row.map((c) => flat(c, 'text')));
+  if (text.every((row) => row.every((c) => c === ''))) return [];
+  const merged = rows.some((row) => row.some((c) => Number(c.attribs?.colspan ?? 1) > 1 || Number(c.attribs?.rowspan ?? 1) > 1));
+  if (merged || rows.some((r) => r.length !== width)) {
+    const tabRows = (cellRows: string[][]) => cellRows.map((row) => row.join('\t')).filter((r) => r.trim() !== '');
+    return [{ md: tabRows(md).map(escapeLineStart).join('\n'), text: tabRows(text).join('\n'), kind: 'para' }];
+  }
+  const line = (row: string[]) => `| ${row.map((c) => c.replace(/\|/g, '\\|')).join(' | ')} |`;
+  const [head, ...body] = md;
+  return [{ md: [line(head!), `|${' --- |'.repeat(width)}`, ...body.map(line)].join('\n'), text: text.map((row) => row.join('\t')).join('\n'), kind: 'other' }];
+}
+
+/** The rows of a table (not of tables nested in it) and their cells. */
+function tableRows(table: Element): Element[][] {
+  const rows: Element[][] = [];
+  const visit = (el: Element): void => {
+    for (const child of (el.children ?? []) as AnyNode[]) {
+      if (child.type !== 'tag') continue;
+      const c = child as Element;
+      const name = c.name.toLowerCase();
+      if (name === 'tr') rows.push(((c.children ?? []) as AnyNode[]).filter((x): x is Element => x.type === 'tag' && /^t[dh]$/i.test((x as Element).name)));
+      else if (name === 'thead' || name === 'tbody' || name === 'tfoot') visit(c);
+    }
+  };
+  visit(table);
+  return rows.filter((r) => r.length > 0);
+}
+
+/** Joins blocks with a blank line; inside a list item, a nested list follows its text directly. */
+function join(blocks: readonly Block[], item: boolean, key: 'md' | 'text'): string {
+  let out = '';
+  let prev: Block | undefined;
+  for (const b of blocks) {
+    if (b[key] === '') continue;
+    if (prev) out += (item && b.kind === 'list' && prev.kind !== 'list') || (b.kind === 'line' && prev.kind === 'line') ? '\n' : '\n\n';
+    out += b[key];
+    prev = b;
+  }
+  return out;
+}
+
+function cleanText(text: string): string {
+  if (!text.includes('\n') && !text.includes('  ')) return text.trim();
+  return text.replace(/[ \t\u00a0]*\n[ \t\u00a0]*/g, '\n').replace(/ {2,}/g, ' ').replace(/\n{2,}/g, '\n').trim();
+}
+
+function cleanInline(md: string): string {
+  if (!md.includes('\n') && !md.includes('  ')) return escapeLineStart(md.trim());
+  return md
+    .replace(/[ \t\u00a0]*\n[ \t\u00a0]*/g, '\n')
+    .replace(/ {2,}/g, ' ')
+    .replace(/\n{2,}/g, '\n')
+    .trim()
+    .split('\n')
+    .map(escapeLineStart)
+    .join('\n');
+}
+
+function inlineSpace(children: readonly AnyNode[]): string {
+  return children.some((c) => c.type === 'text' && /\s/.test((c as unknown as { data: string }).data)) ? ' ' : '';
+}
+
+function firstText(nodes: readonly AnyNode[]): string {
+  let n = nodes[0];
+  for (let i = 0; n && n.type !== 'text' && i < 50; i++) n = ((n as Element).children ?? [])[0];
+  return n?.type === 'text' ? (n as unknown as { data: string }).data : '';
+}
+
+function lastText(nodes: readonly AnyNode[]): string {
+  let n = nodes[nodes.length - 1];
+  for (let i = 0; n && n.type !== 'text' && i < 50; i++) n = ((n as Element).children ?? []).at(-1);
+  return n?.type === 'text' ? (n as unknown as { data: string }).data : '';
+}
+
+function codeSpan(text: string): string {
+  const ticks = '`'.repeat(Math.max(0, ...(text.match(/`+/g) ?? []).map((t) => t.length)) + 1);
+  return text.startsWith('`') || text.endsWith('`') ? `${ticks} ${text} ${ticks}` : `${ticks}${text}${ticks}`;
+}
+
+/**
+ * Escapes what would otherwise read as markup inside a line: HTML-like tags,
+ * backslash escapes, and asterisks and underscores that could open emphasis
+ * (an underscore inside a word cannot, so snake_case stays as it is).
+ */
+export function escapeText(text: string): string {
+  if (!/[\\<*_]/.test(text)) return text;
+  return text
+    .replace(/\\(?=[!-/:-@[-`{-~])/g, '\\\\')
+    .replace(/</g, '\\<')
+    .replace(/\*/g, '\\*')
+    .replace(/_/g, (_m, i: number, s: string) => (WORD.test(s[i - 1] ?? '') && WORD.test(s[i + 1] ?? '') ? '_' : '\\_'));
+}
+
+const WORD = /[\p{L}\p{N}]/u;
+
+const LINE_MARKER = /^[#\-+*\d>=_`~]/;
+
+/** Escapes a marker that would turn a line of text into a heading, list item, quote or rule. */
+export function escapeLineStart(line: string): string {
+  if (!LINE_MARKER.test(line)) return line;
+  return line
+    .replace(/^(#{1,6})(?=\s|$)/, '\\$1')
+    .replace(/^([-+*])(?=\s|$)/, '\\$1')
+    .replace(/^(\d{1,9})([.)])(?=\s|$)/, '$1\\$2')
+    .replace(/^>/, '\\>')
+    .replace(/^(=+|-{3,}|_{3,}|\*{3,})\s*$/, '\\$1')
+    .replace(/^(`{3,}|~{3,})/, '\\$1');
+}

@@ -1,0 +1,292 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { SourceError } from '../shared/source-errors.js';
+import type { ChunkingOptions } from './extractors/types.js';
+import type { Extraction } from './extractors/index.js';
+import type { ChildMessage, ChildReply, ChildRequest } from './sandbox-protocol.js';
+
+/** Bounds of one sandboxed extraction. */
+export interface SandboxLimits {
+  /** Wall-clock limit from the moment a child is assigned to the answer; the child is SIGKILLed after it (`timeout`). */
+  timeoutMs: number;
+  /** JS heap cap and resident-set cap of a child; over it, SIGKILL and `too_complex`. */
+  memoryMb: number;
+  maxTextChars: number;
+  maxPdfPages: number;
+  maxDocxUnpackedBytes?: number;
+  maxHtmlDepth?: number;
+  /** Split the Markdown into chunks in the child (the tokenizer's CPU stays off the worker's event loop). */
+  chunking?: ChunkingOptions;
+}
+
+/** How one sandboxed run went, for metrics and the benchmark. */
+export interface SandboxStats {
+  outcome: 'ok' | 'failed' | 'timeout' | 'memory' | 'crashed';
+  wallMs: number;
+  /** Highest resident set of the child seen during the job (watchdog samples and the child's own report). */
+  peakRssMb: number;
+  /** The child that ran the job. */
+  pid?: number;
+}
+
+export interface SandboxPoolOptions {
+  /** Number of children, and so of extractions at once (the worker passes WORKER_CONCURRENCY). */
+  size: number;
+  limits: SandboxLimits;
+  /** A child is replaced after this many jobs. Default 200. */
+  maxJobs?: number;
+  /** A child whose RSS is still above this after a job and a garbage collection is replaced. Default half of `limits.memoryMb`. */
+  recycleRssMb?: number;
+  /** Start children at once and replace one as soon as it goes (default); false starts them on demand. */
+  warm?: boolean;
+  /** Path of the child's entry module. Default `extract-child`; tests pass a child with fault hooks. */
+  childModule?: string;
+}
+
+// Under vitest or tsx this module is TypeScript, and so is the child it starts.
+const IS_TS = import.meta.url.endsWith('.ts');
+const EXTRACT_CHILD = fileURLToPath(new URL(IS_TS ? './extract-child.ts' : './extract-child.js', import.meta.url));
+const TS_LOADER = IS_TS ? pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href : undefined;
+const WATCH_MS = 100;
+// The child inherits nothing from the worker: no Redis URL, no passwords, no proxy settings.
+const CHILD_ENV: NodeJS.ProcessEnv = { NODE_ENV: 'production', TZ: 'UTC', LANG: 'C.UTF-8' };
+
+interface Child {
+  proc: ChildProcess;
+  /** Resolves when the parsers are loaded; rejects if the child dies first. */
+  ready: Promise<void>;
+  /** Resolves once the process is gone. */
+  gone: Promise<void>;
+  exited: boolean;
+  jobs: number;
+  onReply?: (reply: ChildReply) => void;
+  onExit?: (code: number | null, signal: NodeJS.Signals | null) => void;
+}
+
+interface Waiter {
+  resolve(slot: number): void;
+  reject(err: Error): void;
+}
+
+/**
+ * A bounded pool of long-lived sandbox children. Each job gets one child to
+ * itself: a timer bounds its wall clock and a watchdog polls the child's RSS
+ * every 100 ms (ArrayBuffers escape the heap cap); either SIGKILLs the child,
+ * which takes only that job down, and a fresh child takes its place. A child
+ * is also replaced after `maxJobs` jobs or when its memory stays high, so a
+ * slow leak in a parser cannot build up. Errors thrown in the child come back
+ * as {@link SourceError} with the same code.
+ */
+export class SandboxPool {
+  readonly size: number;
+  private readonly limits: SandboxLimits;
+  private readonly maxJobs: number;
+  private readonly recycleRssMb: number;
+  private readonly warm: boolean;
+  private readonly childModule: string;
+  private readonly children: (Child | undefined)[];
+  private readonly free: number[];
+  private readonly waiters: Waiter[] = [];
+  private closed = false;
+  private abandonRunning = false;
+
+  constructor(opts: SandboxPoolOptions) {
+    this.size = opts.size;
+    this.limits = opts.limits;
+    this.maxJobs = opts.maxJobs ?? 200;
+    this.recycleRssMb = opts.recycleRssMb ?? Math.floor(opts.limits.memoryMb / 2);
+    this.warm = opts.warm ?? true;
+    this.childModule = opts.childModule ?? EXTRACT_CHILD;
+    this.children = Array.from({ length: this.size }, () => (this.warm ? this.spawn() : undefined));
+    this.free = Array.from({ length: this.size }, (_, i) => i);
+  }
+
+  /** Resolves once every child has loaded its parsers; rejects if one cannot start. */
+  async ready(): Promise<void> {
+    await Promise.all(this.children.map((c) => c?.ready));
+  }
+
+  /** Process ids of the live children. */
+  get pids(): number[] {
+    return this.children.flatMap((c) => (c && !c.exited && c.proc.pid !== undefined ? [c.proc.pid] : []));
+  }
+
+  /** Extracts `bytes` in a child, waiting for a free one first. */
+  async extract(
+    bytes: Uint8Array,
+    hints: { filename?: string; declaredType?: string },
+    observe?: (stats: SandboxStats) => void,
+  ): Promise<Extraction> {
+    const { limits } = this;
+    const opts = {
+      ...hints,
+      maxTextChars: limits.maxTextChars,
+      maxPdfPages: limits.maxPdfPages,
+      ...(limits.maxDocxUnpackedBytes !== undefined ? { maxDocxUnpackedBytes: limits.maxDocxUnpackedBytes } : {}),
+      ...(limits.maxHtmlDepth !== undefined ? { maxHtmlDepth: limits.maxHtmlDepth } : {}),
+      ...(limits.chunking ? { chunking: limits.chunking } : {}),
+    };
+    const slot = await this.acquire();
+    try {
+      return await this.runOn(slot, { bytes, opts }, observe);
+    } finally {
+      this.release(slot);
+    }
+  }
+
+  /**
+   * Kills every child and waits until they are gone. Waiting jobs fail as
+   * retryable; so do running ones, unless `abandonRunning` leaves them
+   * unsettled for good (a worker past its shutdown grace period writes
+   * nothing more and lets another replica take the jobs over).
+   */
+  async close(opts: { abandonRunning?: boolean } = {}): Promise<void> {
+    this.closed = true;
+    this.abandonRunning = opts.abandonRunning ?? false;
+    for (const w of this.waiters.splice(0)) w.reject(shuttingDown());
+    const children = this.children.splice(0).filter((c): c is Child => c !== undefined);
+    for (const c of children) if (!c.exited) c.proc.kill('SIGKILL');
+    await Promise.all(children.map((c) => c.gone));
+  }
+
+  private acquire(): Promise<number> {
+    if (this.closed) return Promise.reject(shuttingDown());
+    const slot = this.free.pop();
+    if (slot !== undefined) return Promise.resolve(slot);
+    return new Promise((resolve, reject) => this.waiters.push({ resolve, reject }));
+  }
+
+  private release(slot: number): void {
+    const next = this.waiters.shift();
+    if (next) next.resolve(slot);
+    else this.free.push(slot);
+  }
+
+  private runOn(slot: number, request: ChildRequest, observe?: (stats: SandboxStats) => void): Promise<Extraction> {
+    // close() may have run while this job waited for its slot.
+    if (this.closed) return Promise.reject(shuttingDown());
+    let child = this.children[slot];
+    if (!child || child.exited) child = this.children[slot] = this.spawn();
+    const c = child;
+    const { timeoutMs, memoryMb } = this.limits;
+    return new Promise((resolve, reject) => {
+      const started = performance.now();
+      let peakKb = 0;
+      let settled = false;
+
+      const finish = (outcome: SandboxStats['outcome'], result: Extraction | SourceError, keepChild = false): void => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        clearInterval(watchdog);
+        c.onReply = c.onExit = undefined;
+        c.jobs++;
+        if (!keepChild) this.retire(slot, c);
+        observe?.({ outcome, wallMs: performance.now() - started, peakRssMb: Math.round(peakKb / 1024), pid: c.proc.pid });
+        if (result instanceof SourceError) reject(result);
+        else resolve(result);
+      };
+
+      const timer = setTimeout(() => {
+        finish('timeout', new SourceError('timeout', `Extraction took longer than ${timeoutMs} ms and was stopped.`));
+      }, timeoutMs);
+      const watchdog = setInterval(() => {
+        void residentKb(c.proc.pid).then((kb) => {
+          peakKb = Math.max(peakKb, kb);
+          if (kb > memoryMb * 1024) finish('memory', overMemory(memoryMb));
+        });
+      }, WATCH_MS);
+
+      c.onReply = (reply) => {
+        peakKb = Math.max(peakKb, reply.rssMb * 1024);
+        const keep = c.jobs + 1 < this.maxJobs && reply.rssMb <= this.recycleRssMb;
+        if (reply.ok) finish('ok', reply.extraction, keep);
+        else finish('failed', new SourceError(reply.code, reply.message, reply.retryable), keep);
+      };
+      c.onExit = (code, signal) => {
+        if (this.closed && this.abandonRunning) {
+          settled = true;
+          clearTimeout(timer);
+          clearInterval(watchdog);
+        } else if (this.closed) finish('crashed', shuttingDown());
+        // V8 aborts the process when the heap cap is hit.
+        else if (signal === 'SIGABRT' || signal === 'SIGTRAP' || code === 134) finish('memory', overMemory(memoryMb));
+        else finish('crashed', new SourceError('internal', `The extraction process exited unexpectedly (${signal ?? `code ${code}`}).`));
+      };
+      c.ready.then(
+        () => {
+          if (settled) return;
+          c.proc.send(request, (err) => {
+            if (err) finish('crashed', new SourceError('internal', 'The document could not be handed to the extraction process.', true));
+          });
+        },
+        () => undefined, // onExit reports it
+      );
+    });
+  }
+
+  /** Kills a child that must not take another job and, in a warm pool, starts its successor at once. */
+  private retire(slot: number, child: Child): void {
+    if (!child.exited) child.proc.kill('SIGKILL');
+    if (this.children[slot] === child) this.children[slot] = this.warm && !this.closed ? this.spawn() : undefined;
+  }
+
+  private spawn(): Child {
+    const proc = fork(this.childModule, [String(this.recycleRssMb)], {
+      execArgv: [`--max-old-space-size=${this.limits.memoryMb}`, '--expose-gc', ...(TS_LOADER ? ['--import', TS_LOADER] : [])],
+      env: CHILD_ENV,
+      serialization: 'advanced',
+      stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
+    });
+    let markReady!: () => void;
+    let failReady!: (err: Error) => void;
+    let markGone!: () => void;
+    const child: Child = {
+      proc,
+      ready: new Promise<void>((resolve, reject) => ((markReady = resolve), (failReady = reject))),
+      gone: new Promise<void>((resolve) => (markGone = resolve)),
+      exited: false,
+      jobs: 0,
+    };
+    child.ready.catch(() => undefined);
+    const exit = (code: number | null, signal: NodeJS.Signals | null): void => {
+      if (child.exited) return;
+      child.exited = true;
+      failReady(new Error(`the extraction process exited before it was ready (${signal ?? `code ${code}`})`));
+      child.onExit?.(code, signal);
+      markGone();
+    };
+    proc.on('message', (message: ChildMessage) => {
+      if (message.type === 'ready') markReady();
+      else child.onReply?.(message);
+    });
+    // 'close' comes after the IPC channel drained, so a reply sent just before exit is never lost.
+    proc.once('close', exit);
+    proc.once('error', () => {
+      if (proc.pid !== undefined && proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');
+      else exit(null, null);
+    });
+    return child;
+  }
+}
+
+function shuttingDown(): SourceError {
+  return new SourceError('internal', 'The extraction pool was closed; the extraction can be retried.', true);
+}
+
+function overMemory(memoryMb: number): SourceError {
+  return new SourceError('too_complex', `Extraction needed more than the ${memoryMb} MB memory limit and was stopped.`);
+}
+
+/** VmRSS of a process in kB, or 0 when it is gone or /proc is not there. */
+async function residentKb(pid: number | undefined): Promise<number> {
+  if (pid === undefined) return 0;
+  try {
+    const status = await readFile(`/proc/${pid}/status`, 'utf8');
+    return Number(/^VmRSS:\s+(\d+)\s+kB/m.exec(status)?.[1] ?? 0);
+  } catch {
+    return 0;
+  }
+}

@@ -1,0 +1,60 @@
+/**
+ * The message protocol between the sandbox pool and its children, and the
+ * loop a child runs. A child announces `ready` once its parsers are loaded,
+ * then answers one request at a time, as long as the pool keeps it.
+ */
+import { isSourceError, type SourceErrorCode } from '../shared/source-errors.js';
+import type { ExtractOptions, Extraction } from './extractors/index.js';
+
+/** What the parent sends: the bytes (structured-cloned over IPC, one copy) and the options. */
+export interface ChildRequest {
+  bytes: Uint8Array;
+  opts: ExtractOptions;
+}
+
+/** The child's answer to one request; `rssMb` is its resident set once the job's garbage is gone. */
+export type ChildReply = { type: 'reply'; rssMb: number } & (
+  | { ok: true; extraction: Extraction }
+  | { ok: false; code: SourceErrorCode; message: string; retryable: boolean }
+);
+
+export type ChildMessage = { type: 'ready' } | ChildReply;
+
+/** How a child turns a request into text; the production child calls `extractText`. */
+export type ExtractHandler = (request: ChildRequest) => Promise<Extraction>;
+
+/**
+ * Serves requests over IPC until the parent goes away. `argv[2]` is the RSS
+ * in MB above which the child collects garbage before it reports its size,
+ * so the pool recycles only a child whose memory stays high.
+ */
+export function serveRequests(handle: ExtractHandler): void {
+  if (!process.send) return;
+  // A parent that died cannot kill us any more; do not outlive it.
+  process.once('disconnect', () => process.exit(1));
+  const collectAboveMb = Number(process.argv[2]) || Number.POSITIVE_INFINITY;
+  process.on('message', (request: ChildRequest) => {
+    void answer(handle, request).then((outcome) => {
+      let rssMb = process.memoryUsage.rss() / 1024 / 1024;
+      if (rssMb > collectAboveMb && typeof globalThis.gc === 'function') {
+        globalThis.gc();
+        rssMb = process.memoryUsage.rss() / 1024 / 1024;
+      }
+      process.send?.({ type: 'reply', rssMb: Math.round(rssMb), ...outcome } satisfies ChildReply);
+    });
+  });
+  process.send({ type: 'ready' } satisfies ChildMessage);
+}
+
+type Outcome = { ok: true; extraction: Extraction } | { ok: false; code: SourceErrorCode; message: string; retryable: boolean };
+
+async function answer(handle: ExtractHandler, request: ChildRequest): Promise<Outcome> {
+  try {
+    return { ok: true, extraction: await handle(request) };
+  } catch (err) {
+    if (isSourceError(err)) return { ok: false, code: err.code, message: err.message, retryable: err.retryable };
+    const name = err instanceof Error ? err.name : typeof err;
+    // Library messages can quote document content; only the error's class leaves the child.
+    return { ok: false, code: 'internal', message: `Extraction failed unexpectedly (${name}).`, retryable: false };
+  }
+}

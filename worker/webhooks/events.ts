@@ -1,0 +1,107 @@
+import { createHash } from 'node:crypto';
+import type { Queue } from 'bullmq';
+import { DELIVER_EVENT_JOB, deliverEventJobId, webhookJobOptions, type DeliverEventJob } from '../../shared/jobs.js';
+import type { Logger } from '../../shared/logger.js';
+import type { SourceCounts } from '../../shared/schemas/knowledge-base.js';
+import type { WebhookEvent } from '../../shared/schemas/webhook.js';
+import type { SourceErrorCode } from '../../shared/source-errors.js';
+import type { FinishReport, KbStore } from '../../shared/store/kb-store.js';
+import type { WebhookStore } from '../../shared/store/webhook-store.js';
+
+/** A source that has just ended, as the processor knows it. */
+export interface FinishedSource {
+  workspaceId: string;
+  kbId: string;
+  documentId: string;
+  run: number;
+  status: 'ready' | 'failed';
+  error?: { code: SourceErrorCode; message: string };
+}
+
+/** What the processor calls to emit completion events. Never throws: ingestion does not wait on webhooks. */
+export interface SourceEvents {
+  /** After a finish that wrote: `source.ready`/`source.failed`, and `knowledge_base.settled` when it settled the knowledge base. */
+  finished(source: FinishedSource, report: FinishReport): Promise<void>;
+  /**
+   * For a job that finds its own run already finished: the worker may have
+   * stopped between the finish and the events, so they are emitted again
+   * under the same ids, which adds nothing when they were already queued.
+   */
+  replay(workspaceId: string, kbId: string, documentId: string, run: number): Promise<void>;
+}
+
+export interface SourceEventsDeps {
+  kbs: KbStore;
+  webhooks: WebhookStore;
+  queue: Queue;
+  logger: Logger;
+  /** The retry schedule the queue's jobs carry (tests shorten it). */
+  retryDelaysMs?: readonly number[];
+}
+
+/**
+ * Event ids are derived from what the event is about (a source's run, or a
+ * knowledge base's settle number), so the same transition always yields the
+ * same id and the same delivery job ids: emitting twice queues once.
+ */
+export function eventId(...parts: (string | number)[]): string {
+  return `evt_${createHash('sha256').update(parts.join('/')).digest('base64url').slice(0, 32)}`;
+}
+
+/** The events one finish gives rise to. */
+export function finishEvents(source: FinishedSource, sourceCounts: SourceCounts | undefined, settledSeq: number | undefined, now: string): WebhookEvent[] {
+  const { kbId, documentId, run, status } = source;
+  const type = status === 'ready' ? 'source.ready' : 'source.failed';
+  const data: WebhookEvent['data'] = { kbId, documentId, status };
+  if (status === 'failed' && source.error) data.error = { code: source.error.code, message: source.error.message };
+  const events: WebhookEvent[] = [{ id: eventId(kbId, documentId, run, type), type, createdAt: now, data }];
+  if (settledSeq !== undefined && sourceCounts) {
+    events.push({ id: eventId(kbId, 'settled', settledSeq), type: 'knowledge_base.settled', createdAt: now, data: { kbId, sourceCounts } });
+  }
+  return events;
+}
+
+/** Builds the emitter the processor uses. */
+export function createSourceEvents(deps: SourceEventsDeps): SourceEvents {
+  const jobOpts = webhookJobOptions(deps.retryDelaysMs);
+
+  async function emit(workspaceId: string, events: WebhookEvent[]): Promise<void> {
+    for (const event of events) {
+      const hooks = await deps.webhooks.subscribers(workspaceId, event.type);
+      if (hooks.length === 0) continue;
+      // The body first: a delivery job never runs without the bytes it signs.
+      await deps.webhooks.saveEvent(workspaceId, event);
+      await deps.queue.addBulk(
+        hooks.map((h) => {
+          const data: DeliverEventJob = { workspaceId, webhookId: h.webhookId, eventId: event.id };
+          return { name: DELIVER_EVENT_JOB, data, opts: { ...jobOpts, jobId: deliverEventJobId(data) } };
+        }),
+      );
+    }
+  }
+
+  async function guarded(what: string, log: Record<string, unknown>, work: () => Promise<void>): Promise<void> {
+    try {
+      await work();
+    } catch (err) {
+      deps.logger.warn({ ...log, err: { message: err instanceof Error ? err.message : String(err) } }, `could not emit ${what}`);
+    }
+  }
+
+  return {
+    finished(source, report) {
+      return guarded('completion events', { kbId: source.kbId, documentId: source.documentId }, () =>
+        emit(source.workspaceId, finishEvents(source, report.sourceCounts, report.settledSeq, new Date().toISOString())),
+      );
+    },
+    replay(workspaceId, kbId, documentId, run) {
+      return guarded('completion events again', { kbId, documentId }, async () => {
+        const [source, meta, settledSeq] = await Promise.all([deps.kbs.getSource(kbId, documentId), deps.kbs.getMeta(kbId), deps.kbs.settledBy(kbId, documentId)]);
+        if (!source || !meta || source.run !== run || (source.status !== 'ready' && source.status !== 'failed')) return;
+        const finished: FinishedSource = { workspaceId, kbId, documentId, run, status: source.status };
+        if (source.error) finished.error = source.error;
+        await emit(workspaceId, finishEvents(finished, meta.sourceCounts, settledSeq, new Date().toISOString()));
+      });
+    },
+  };
+}

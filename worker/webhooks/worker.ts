@@ -1,0 +1,73 @@
+import type { LookupFunction } from 'node:net';
+import { Worker } from 'bullmq';
+import type { Config } from '../../shared/config.js';
+import { queuePrefix, WEBHOOK_BACKOFF, WEBHOOK_QUEUE, WEBHOOK_RETRY_DELAYS_MS, webhookRetryDelay } from '../../shared/jobs.js';
+import type { Logger } from '../../shared/logger.js';
+import { createRedis } from '../../shared/redis.js';
+import { WebhookQueue, type Runtime } from '../../shared/runtime.js';
+import type { ConnectFunction } from '../fetch/guarded-connector.js';
+import { createDeliveryProcessor } from './deliver.js';
+import { createSourceEvents, type SourceEvents } from './events.js';
+
+/** Test seams of the webhook side of a worker; production uses the defaults. */
+export interface WebhookWorkerOptions {
+  /** Waits between attempts. Default {@link WEBHOOK_RETRY_DELAYS_MS} (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h). */
+  retryDelaysMs?: readonly number[];
+  /** Deadline of one attempt in ms. Default 10000. */
+  timeoutMs?: number;
+  lookup?: LookupFunction;
+  connect?: ConnectFunction;
+}
+
+export interface RunningWebhooks {
+  /** What the ingest processor emits completion events through. */
+  events: SourceEvents;
+  worker: Worker;
+  close(): Promise<void>;
+}
+
+/**
+ * The delivery side of a worker process: a queue to emit events into and a
+ * BullMQ Worker of its own, with WEBHOOK_CONCURRENCY parallel deliveries,
+ * so a slow or dead receiver holds up only other deliveries, never
+ * extraction.
+ */
+export function startWebhooks(config: Config, runtime: Runtime, logger: Logger, opts: WebhookWorkerOptions = {}): RunningWebhooks {
+  const delays = opts.retryDelaysMs ?? WEBHOOK_RETRY_DELAYS_MS;
+  const log = logger.child({ queue: WEBHOOK_QUEUE });
+  const queue = new WebhookQueue(config, 'worker');
+  queue.on('error', (err) => log.warn({ err: { message: err.message } }, 'queue connection error'));
+  const connection = createRedis(config, 'worker');
+  const processor = createDeliveryProcessor({
+    webhooks: runtime.store.webhooks,
+    logger: log,
+    allowPrivate: config.URL_FETCH_ALLOW_PRIVATE,
+    ...(opts.timeoutMs !== undefined && { timeoutMs: opts.timeoutMs }),
+    ...(opts.lookup && { lookup: opts.lookup }),
+    ...(opts.connect && { connect: opts.connect }),
+  });
+  const worker = new Worker(WEBHOOK_QUEUE, processor, {
+    connection,
+    prefix: queuePrefix(config.REDIS_KEY_PREFIX),
+    concurrency: config.WEBHOOK_CONCURRENCY,
+    settings: {
+      backoffStrategy: (attemptsMade, type) => (type === WEBHOOK_BACKOFF ? webhookRetryDelay(attemptsMade, delays) : 0),
+    },
+  });
+  worker.on('error', (err) => log.warn({ err: { message: err.message } }, 'worker connection error'));
+  const events = createSourceEvents({ kbs: runtime.store.kbs, webhooks: runtime.store.webhooks, queue, logger: log, retryDelaysMs: delays });
+
+  let closing: Promise<void> | undefined;
+  return {
+    events,
+    worker,
+    close() {
+      closing ??= (async () => {
+        await worker.close();
+        await queue.close();
+        await connection.quit().catch(() => connection.disconnect());
+      })();
+      return closing;
+    },
+  };
+}
