@@ -11,6 +11,9 @@ const int = (min: number, max: number) =>
     .min(min, `must be at least ${min}`)
     .max(max, `must be at most ${max}`);
 
+/** Defaults that code outside this module also falls back on (extractors called directly, in tests and tools). */
+export const LIMIT_DEFAULTS = { HTML_MAX_DEPTH: 4096, DOCX_MAX_UNPACKED_MB: 256 } as const;
+
 const envSchema = z
   .object({
     PORT: int(0, 65535).default(3000),
@@ -45,8 +48,8 @@ const envSchema = z
     CHUNK_MAX_TOKENS: int(16, 8192).default(512),
     CHUNK_OVERLAP_TOKENS: int(0, 4096).default(0),
     MAX_PDF_PAGES: int(1, 100_000).default(2000),
-    DOCX_MAX_UNPACKED_MB: int(1, 16_384).default(256),
-    HTML_MAX_DEPTH: int(16, 100_000).default(4096),
+    DOCX_MAX_UNPACKED_MB: int(1, 16_384).default(LIMIT_DEFAULTS.DOCX_MAX_UNPACKED_MB),
+    HTML_MAX_DEPTH: int(16, 100_000).default(LIMIT_DEFAULTS.HTML_MAX_DEPTH),
     MAX_SOURCES_PER_REQUEST: int(1, 1000).default(100),
     MAX_UPLOAD_CONCURRENCY: int(1, 1000).default(16),
     MAX_UPLOADS_PER_KEY: int(1, 1000).default(4),

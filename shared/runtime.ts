@@ -51,16 +51,16 @@ export async function assertNoEviction(redis: RedisClient, logger: Logger): Prom
 }
 
 /**
- * The ingest queue with a connection of its own, closed with it: the API's
- * fails fast while Redis is down, a worker's waits. The one place a Queue
- * object is built (beside {@link WebhookQueue}).
+ * A queue of the service with a connection of its own, closed with it: the
+ * API's fails fast while Redis is down, a worker's waits. The one place a
+ * Queue object is built.
  */
-export class IngestQueue extends Queue {
+export class ServiceQueue extends Queue {
   private readonly connection: RedisClient;
 
-  constructor(config: Config, role: 'api' | 'worker') {
+  constructor(name: string, config: Config, role: 'api' | 'worker') {
     const connection = createRedis(config, role);
-    super(INGEST_QUEUE, { connection, prefix: queuePrefix(config.REDIS_KEY_PREFIX) });
+    super(name, { connection, prefix: queuePrefix(config.REDIS_KEY_PREFIX) });
     this.connection = connection;
   }
 
@@ -71,25 +71,12 @@ export class IngestQueue extends Queue {
   }
 }
 
-export function openIngestQueue(config: Config, role: 'api' | 'worker'): IngestQueue {
-  return new IngestQueue(config, role);
+/** The queue of extraction (and scheduled refresh) jobs. */
+export function openIngestQueue(config: Config, role: 'api' | 'worker'): ServiceQueue {
+  return new ServiceQueue(INGEST_QUEUE, config, role);
 }
 
-/**
- * The webhook delivery queue, built like {@link IngestQueue} with a
- * connection of its own, closed with it.
- */
-export class WebhookQueue extends Queue {
-  private readonly connection: RedisClient;
-
-  constructor(config: Config, role: 'api' | 'worker') {
-    const connection = createRedis(config, role);
-    super(WEBHOOK_QUEUE, { connection, prefix: queuePrefix(config.REDIS_KEY_PREFIX) });
-    this.connection = connection;
-  }
-
-  override async close(): Promise<void> {
-    await super.close();
-    await this.connection.quit().catch(() => this.connection.disconnect());
-  }
+/** The queue of webhook deliveries. */
+export function openWebhookQueue(config: Config, role: 'api' | 'worker'): ServiceQueue {
+  return new ServiceQueue(WEBHOOK_QUEUE, config, role);
 }

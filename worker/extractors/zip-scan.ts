@@ -1,5 +1,6 @@
 import { inflateRawSync } from 'node:zlib';
 import { SourceError } from '../../shared/source-errors.js';
+import { LIMIT_DEFAULTS } from '../../shared/config.js';
 
 /** One central-directory entry, with the sizes the archive declares. */
 export interface ZipEntry {
@@ -20,7 +21,7 @@ export interface ZipLimits {
   maxRatio: number;
 }
 
-export const DEFAULT_ZIP_LIMITS: ZipLimits = { maxEntries: 5000, maxTotalBytes: 256 * 1024 * 1024, maxRatio: 100 };
+export const DEFAULT_ZIP_LIMITS: ZipLimits = { maxEntries: 5000, maxTotalBytes: LIMIT_DEFAULTS.DOCX_MAX_UNPACKED_MB * 1024 * 1024, maxRatio: 100 };
 const RATIO_FLOOR = 16 * 1024 * 1024;
 const EOCD = 0x06054b50;
 const CENTRAL = 0x02014b50;

@@ -4,7 +4,7 @@ import type { Config } from '../../shared/config.js';
 import { queuePrefix, WEBHOOK_BACKOFF, WEBHOOK_QUEUE, WEBHOOK_RETRY_DELAYS_MS, webhookRetryDelay } from '../../shared/jobs.js';
 import type { Logger } from '../../shared/logger.js';
 import { createRedis } from '../../shared/redis.js';
-import { WebhookQueue, type Runtime } from '../../shared/runtime.js';
+import { openWebhookQueue, type Runtime } from '../../shared/runtime.js';
 import type { ConnectFunction } from '../fetch/guarded-connector.js';
 import { createDeliveryProcessor } from './deliver.js';
 import { createSourceEvents, type SourceEvents } from './events.js';
@@ -35,7 +35,7 @@ export interface RunningWebhooks {
 export function startWebhooks(config: Config, runtime: Runtime, logger: Logger, opts: WebhookWorkerOptions = {}): RunningWebhooks {
   const delays = opts.retryDelaysMs ?? WEBHOOK_RETRY_DELAYS_MS;
   const log = logger.child({ queue: WEBHOOK_QUEUE });
-  const queue = new WebhookQueue(config, 'worker');
+  const queue = openWebhookQueue(config, 'worker');
   queue.on('error', (err) => log.warn({ err: { message: err.message } }, 'queue connection error'));
   const connection = createRedis(config, 'worker');
   const processor = createDeliveryProcessor({
