@@ -1,5 +1,5 @@
 import type { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../shared/redis.js';
 import type { Config } from '../shared/config.js';
 import type { SourceQueue } from '../shared/jobs.js';
 import type { Logger } from '../shared/logger.js';
@@ -8,7 +8,7 @@ import type { Store } from '../shared/store/index.js';
 /** Everything the API needs, passed in so tests build an app on a fresh prefix. */
 export interface AppDeps {
   config: Config;
-  redis: Redis;
+  redis: RedisClient;
   store: Store;
   queue: SourceQueue;
   logger: Logger;

@@ -1,5 +1,5 @@
 import type { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../shared/redis.js';
 import type { KeySpace } from '../shared/store/keys.js';
 import type { MiddlewareHandler } from 'hono';
 import { routePath } from 'hono/route';
@@ -19,7 +19,7 @@ export interface Metrics {
  * queue depth by state and job and extraction figures that workers keep in
  * Redis. `kb_queue_jobs{state="waiting"}` is the figure to autoscale workers on.
  */
-export function createMetrics(redis: Redis, keys: KeySpace, queue?: Queue): Metrics {
+export function createMetrics(redis: RedisClient, keys: KeySpace, queue?: Queue): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'kb_' });
   const requests = new Counter({

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../shared/redis.js';
 import type { MiddlewareHandler } from 'hono';
 import { TooManyRequestsError } from '../shared/errors.js';
 import { isRedisUnavailable } from '../shared/redis.js';
@@ -10,7 +10,7 @@ import type { AppEnv } from './context.js';
  * shares the budget. A fixed one-minute window: one INCR and, on
  * the first request of a window, one EXPIRE. `perMinute` 0 turns it off.
  */
-export function rateLimit(redis: Redis, keys: KeySpace, perMinute: number): MiddlewareHandler<AppEnv> {
+export function rateLimit(redis: RedisClient, keys: KeySpace, perMinute: number): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (perMinute > 0) {
       const now = Date.now();

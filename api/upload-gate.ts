@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import { masters, type RedisClient } from '../shared/redis.js';
 import { TooManyRequestsError, UnavailableError } from '../shared/errors.js';
 
 export interface UploadGateOptions {
@@ -26,7 +26,7 @@ export class UploadGate {
   private reading: { at: number; above: Promise<boolean> } | undefined;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly opts: UploadGateOptions,
   ) {}
 
@@ -87,12 +87,15 @@ export class UploadGate {
     return this.reading.above;
   }
 
+  /** On a cluster the fullest master decides: staged bytes land on whichever master owns the slot. */
   private async readMemory(): Promise<boolean> {
-    const info = await this.redis.info('memory');
-    const used = Number(/^used_memory:(\d+)/m.exec(info)?.[1] ?? 0);
-    const max = Number(/^maxmemory:(\d+)/m.exec(info)?.[1] ?? 0);
-    // Without maxmemory Redis grows until the machine runs out; nothing to compare with.
-    if (max === 0) return false;
-    return used * 100 > max * this.opts.redisHighWaterPercent;
+    const infos = await Promise.all(masters(this.redis).map((node) => node.info('memory')));
+    return infos.some((info) => {
+      const used = Number(/^used_memory:(\d+)/m.exec(info)?.[1] ?? 0);
+      const max = Number(/^maxmemory:(\d+)/m.exec(info)?.[1] ?? 0);
+      // Without maxmemory Redis grows until the machine runs out; nothing to compare with.
+      if (max === 0) return false;
+      return used * 100 > max * this.opts.redisHighWaterPercent;
+    });
   }
 }

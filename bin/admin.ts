@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { importCatalog } from './catalog-import.js';
 import { loadConfig } from '../shared/config.js';
-import { connectRedis, createRedis, redactUrl } from '../shared/redis.js';
+import { connectRedis, createRedis, describeTarget } from '../shared/redis.js';
 import { idSchema } from '../shared/schemas/common.js';
 import { createStore, type Store } from '../shared/store/index.js';
 
@@ -25,7 +25,8 @@ commands:
   help
       show this text
 
-environment: REDIS_URL (default redis://127.0.0.1:6379), REDIS_KEY_PREFIX (default kbi)`;
+environment: REDIS_URL (default redis://127.0.0.1:6379) or REDIS_CLUSTER_NODES (host:port,...),
+  REDIS_KEY_PREFIX (default kbi)`;
 
 /** Bad command line: exit 2 with the usage text. Any other error exits 1 with its message alone. */
 class UsageError extends Error {}
@@ -56,7 +57,7 @@ function validId(value: string | undefined, what: string): string {
 
 async function withStore<T>(use: (store: Store) => Promise<T>): Promise<T> {
   const config = loadConfig();
-  const redis = createRedis(config.redisUrl, 'cli');
+  const redis = createRedis(config, 'cli');
   // ioredis rejects connect() with a bare "Connection is closed."; the event has the cause.
   let lastError: Error | undefined;
   redis.on('error', (err: Error) => (lastError = err));
@@ -66,7 +67,7 @@ async function withStore<T>(use: (store: Store) => Promise<T>): Promise<T> {
     // After a failed connect the client has ended; disconnecting again would leave
     // ioredis' 2 s socket-destroy timer keeping the process alive.
     if (redis.status !== 'end') redis.disconnect();
-    throw new Error(`cannot connect to Redis at ${redactUrl(config.redisUrl)}: ${messageOf(lastError ?? err)}`);
+    throw new Error(`cannot connect to Redis at ${describeTarget(config)}: ${messageOf(lastError ?? err)}`);
   }
   try {
     return await use(createStore(redis, { prefix: config.REDIS_KEY_PREFIX, blobTtlSeconds: config.STAGING_TTL_SECONDS }));

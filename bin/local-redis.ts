@@ -27,12 +27,13 @@ async function answersPing(host: string, port: number): Promise<boolean> {
 }
 
 /**
- * The Redis `npm start` uses: REDIS_URL when set; else 127.0.0.1:6379 when it
+ * The Redis `npm start` uses: the cluster of REDIS_CLUSTER_NODES when set; REDIS_URL when set; else 127.0.0.1:6379 when it
  * answers; else a private `redis-server` from PATH on that port, bound to
  * loopback, with AOF on under ./data/redis, stopped on exit. With none of these it exits with one line saying what to do.
  */
 export async function ensureRedis(config: Config, logger: Logger): Promise<LocalRedis> {
   const none = { stop: async () => undefined };
+  if (config.redisClusterNodes) return { url: config.redisUrl, ...none };
   if (config.REDIS_URL) return { url: config.REDIS_URL, ...none };
   if (await answersPing('127.0.0.1', 6379)) return { url: 'redis://127.0.0.1:6379', ...none };
   if (spawnSync('redis-server', ['--version']).error) {

@@ -1,13 +1,14 @@
 import { startApi, type RunningApi } from '../api/server.js';
 import type { Config } from '../shared/config.js';
 import { createLogger } from '../shared/logger.js';
-import { redactUrl } from '../shared/redis.js';
+import { describeTarget } from '../shared/redis.js';
 import { configOrExit, isMain, onShutdownSignals } from '../shared/process.js';
 import { startWorker, type RunningWorker } from '../worker/main.js';
 import { ensureRedis } from './local-redis.js';
 
 /**
- * `npm start`: the API and a worker in one process. Without REDIS_URL it uses
+ * `npm start`: the API and a worker in one process. With REDIS_CLUSTER_NODES it
+ * uses that cluster. Without it or REDIS_URL it uses
  * the Redis on 127.0.0.1:6379, or starts a private one (data in ./data/redis).
  */
 async function main(): Promise<void> {
@@ -24,7 +25,7 @@ async function main(): Promise<void> {
   try {
     api = await startApi(config, logger);
     worker = await startWorker(config, logger);
-    process.stdout.write(`kb-ingest is up: http://127.0.0.1:${api.port} (docs at /docs), Redis at ${redactUrl(redis.url)}\n`);
+    process.stdout.write(`kb-ingest is up: http://127.0.0.1:${api.port} (docs at /docs), Redis at ${describeTarget(config)}\n`);
   } catch (err) {
     logger.fatal({ err: { message: err instanceof Error ? err.message : String(err) } }, 'failed to start');
     await redis.stop();

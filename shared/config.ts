@@ -22,6 +22,13 @@ const envSchema = z
       .string()
       .regex(/^rediss?:\/\//, 'must start with redis:// or rediss://')
       .optional(),
+    REDIS_CLUSTER_NODES: z
+      .string()
+      .regex(
+        /^\s*[A-Za-z0-9._-]+:\d{1,5}\s*(,\s*[A-Za-z0-9._-]+:\d{1,5}\s*)*$/,
+        'must be comma-separated host:port seed nodes, e.g. redis-1:6379,redis-2:6379',
+      )
+      .optional(),
     REDIS_KEY_PREFIX: z
       .string()
       .regex(/^[A-Za-z0-9_-]{1,32}$/, 'must be 1 to 32 letters, digits, _ or -')
@@ -64,6 +71,11 @@ const envSchema = z
     if (env.CHUNK_OVERLAP_TOKENS >= env.CHUNK_MAX_TOKENS) {
       ctx.addIssue({ code: 'custom', path: ['CHUNK_OVERLAP_TOKENS'], message: 'must be less than CHUNK_MAX_TOKENS' });
     }
+    for (const node of parseNodes(env.REDIS_CLUSTER_NODES)) {
+      if (node.port < 1 || node.port > 65535) {
+        ctx.addIssue({ code: 'custom', path: ['REDIS_CLUSTER_NODES'], message: `port of ${node.host} must be 1 to 65535` });
+      }
+    }
     if (env.SANDBOX_RECYCLE_RSS_MB !== undefined && env.SANDBOX_RECYCLE_RSS_MB >= env.EXTRACT_MEMORY_MB) {
       ctx.addIssue({
         code: 'custom',
@@ -86,6 +98,16 @@ export type Env = z.infer<typeof envSchema>;
 export interface Config extends Env {
   /** The Redis URL actually used (REDIS_URL, or the one a launcher filled in). */
   redisUrl: string;
+  /** Seed nodes of a Redis Cluster (REDIS_CLUSTER_NODES); with them, redisUrl is not used. */
+  redisClusterNodes?: { host: string; port: number }[];
+}
+
+function parseNodes(list: string | undefined): { host: string; port: number }[] {
+  if (!list) return [];
+  return list.split(',').map((entry) => {
+    const [host = '', port = ''] = entry.trim().split(':');
+    return { host, port: Number(port) };
+  });
 }
 
 export class ConfigError extends Error {
@@ -103,5 +125,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.') || 'env'}: ${i.message}`);
     throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
   }
-  return { ...parsed.data, redisUrl: parsed.data.REDIS_URL ?? 'redis://127.0.0.1:6379' };
+  const nodes = parseNodes(parsed.data.REDIS_CLUSTER_NODES);
+  return {
+    ...parsed.data,
+    redisUrl: parsed.data.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    ...(nodes.length > 0 && { redisClusterNodes: nodes }),
+  };
 }

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis.js';
 import type { KeySpace } from './store/keys.js';
 import { FORMAT_MIME } from './formats.js';
 
@@ -32,7 +32,7 @@ export function formatLabel(mimeType: string | undefined): string {
  * deployment however many worker replicas run. One MULTI per call; a worker
  * uses {@link JobMetricsBatcher} instead.
  */
-export async function recordOutcome(redis: Redis, keys: KeySpace, o: JobOutcome): Promise<void> {
+export async function recordOutcome(redis: RedisClient, keys: KeySpace, o: JobOutcome): Promise<void> {
   const batch = new MetricsBatch();
   batch.add(o);
   if (!(await batch.write(redis, keys))) throw new Error('could not write job metrics to Redis');
@@ -71,7 +71,7 @@ class MetricsBatch {
    * Returns false when nothing was applied (the connection failed or the
    * transaction was discarded), so the caller may try again.
    */
-  async write(redis: Redis, keys: KeySpace): Promise<boolean> {
+  async write(redis: RedisClient, keys: KeySpace): Promise<boolean> {
     const tx = redis.multi();
     for (const [field, n] of this.jobs) tx.hincrby(keys.jobMetrics(), field, n);
     for (const [field, n] of this.counts) tx.hincrby(keys.extractMetrics(), field, n);
@@ -104,7 +104,7 @@ export class JobMetricsBatcher {
    * @param onError - told when a write fails (the counts are kept for the next one).
    */
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly keys: KeySpace,
     private readonly onError: (err: unknown) => void,
     flushMs = 1000,
@@ -142,7 +142,7 @@ export class JobMetricsBatcher {
   }
 }
 
-export async function readJobMetrics(redis: Redis, keys: KeySpace): Promise<JobMetrics> {
+export async function readJobMetrics(redis: RedisClient, keys: KeySpace): Promise<JobMetrics> {
   const [jobs, extract] = await Promise.all([redis.hgetall(keys.jobMetrics()), redis.hgetall(keys.extractMetrics())]);
   const out: JobMetrics = { jobs: [], extract: [] };
   for (const [field, count] of Object.entries(jobs)) {

@@ -1,28 +1,75 @@
-import { Redis, ReplyError, type RedisOptions } from 'ioredis';
+import { Cluster, Redis, ReplyError, type ClusterOptions, type RedisOptions } from 'ioredis';
+
+/** A connection to one Redis or to a Redis Cluster; the rest of the code sees only this. */
+export type RedisClient = Redis | Cluster;
+export type RedisRole = 'api' | 'worker' | 'cli';
+
+/** Where Redis is: one URL, or the seed nodes of a cluster (then the URL is not used). */
+export interface RedisTarget {
+  redisUrl: string;
+  redisClusterNodes?: { host: string; port: number }[] | undefined;
+}
 
 /**
- * Opens a Redis connection for one role.
+ * Opens a Redis connection for one role, to one Redis or to a cluster.
  * - `api`: fails fast while Redis is down (no offline queue), so a request gets
  *   a 503 within a second instead of hanging while Redis is down.
  * - `worker`: BullMQ's blocking connections need `maxRetriesPerRequest: null`.
+ * A bare URL is a single Redis.
  */
-export function createRedis(url: string, role: 'api' | 'worker' | 'cli', extra: RedisOptions = {}): Redis {
-  const base: RedisOptions = {
-    lazyConnect: true,
-    connectTimeout: 5_000,
-    // ioredis' default keeps retrying forever with this backoff: 50 ms .. 2 s.
-    retryStrategy: (times) => Math.min(times * 50, 2_000),
-  };
-  const byRole: Record<typeof role, RedisOptions> = {
+export function createRedis(target: RedisTarget | string, role: RedisRole, extra: RedisOptions = {}): RedisClient {
+  const t: RedisTarget = typeof target === 'string' ? { redisUrl: target } : target;
+  const byRole: Record<RedisRole, RedisOptions> = {
     api: { enableOfflineQueue: false, maxRetriesPerRequest: 1 },
     worker: { maxRetriesPerRequest: null },
     cli: { maxRetriesPerRequest: 1, retryStrategy: () => null },
   };
-  return new Redis(url, { ...base, ...byRole[role], ...extra });
+  // ioredis' default keeps retrying forever with this backoff: 50 ms .. 2 s.
+  const backoff = (times: number): number => Math.min(times * 50, 2_000);
+  if (t.redisClusterNodes && t.redisClusterNodes.length > 0) {
+    // The cluster reconnects its nodes itself: a per-node retry strategy is not allowed.
+    const { enableOfflineQueue, retryStrategy: _perNode, ...perNode } = { ...byRole[role], ...extra };
+    const options: ClusterOptions = {
+      lazyConnect: true,
+      // The API refuses while the cluster is not ready, as it does without a cluster.
+      enableOfflineQueue: enableOfflineQueue ?? true,
+      clusterRetryStrategy: role === 'cli' ? () => null : backoff,
+      // A failover takes a few seconds: redirected and refused commands wait and retry meanwhile.
+      retryDelayOnFailover: 200,
+      retryDelayOnClusterDown: 200,
+      retryDelayOnTryAgain: 200,
+      redisOptions: { connectTimeout: 5_000, ...perNode },
+    };
+    return new Cluster(t.redisClusterNodes, options);
+  }
+  return new Redis(t.redisUrl, { lazyConnect: true, connectTimeout: 5_000, retryStrategy: backoff, ...byRole[role], ...extra });
+}
+
+/** The masters to ask for what each Redis answers for itself (SCAN, INFO, CONFIG). */
+export function masters(redis: RedisClient): Redis[] {
+  return redis instanceof Cluster ? redis.nodes('master') : [redis];
+}
+
+/** Every key matching `pattern`, from every master, in pages (SCAN, never KEYS). */
+export async function* scanKeys(redis: RedisClient, pattern: string, count = 500): AsyncGenerator<string[]> {
+  for (const node of masters(redis)) {
+    let cursor = '0';
+    do {
+      const [next, keys] = await node.scan(cursor, 'MATCH', pattern, 'COUNT', count);
+      cursor = next;
+      if (keys.length > 0) yield keys;
+    } while (cursor !== '0');
+  }
+}
+
+/** A human-readable name of the target, with any password hidden. */
+export function describeTarget(t: RedisTarget): string {
+  if (t.redisClusterNodes && t.redisClusterNodes.length > 0) return `cluster ${t.redisClusterNodes.map((n) => `${n.host}:${n.port}`).join(',')}`;
+  return redactUrl(t.redisUrl);
 }
 
 /** Connects a lazily created client and waits until it is ready. */
-export async function connectRedis(redis: Redis): Promise<void> {
+export async function connectRedis(redis: RedisClient): Promise<void> {
   if (redis.status === 'wait') await redis.connect();
   else if (redis.status !== 'ready') {
     await new Promise<void>((resolve, reject) => {

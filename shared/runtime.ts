@@ -1,14 +1,13 @@
 import { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import { INGEST_QUEUE, queuePrefix, WEBHOOK_QUEUE } from './jobs.js';
 import type { Logger } from './logger.js';
-import { connectRedis, createRedis } from './redis.js';
+import { connectRedis, createRedis, masters, type RedisClient } from './redis.js';
 import { createStore, type Store } from './store/index.js';
 
 /** The connections and store a process role shares. */
 export interface Runtime {
-  redis: Redis;
+  redis: RedisClient;
   store: Store;
   close(): Promise<void>;
 }
@@ -19,7 +18,7 @@ export interface Runtime {
  * refuses it.
  */
 export async function openRuntime(config: Config, role: 'api' | 'worker' | 'cli', logger: Logger): Promise<Runtime> {
-  const redis = createRedis(config.redisUrl, role);
+  const redis = createRedis(config, role);
   redis.on('error', (err) => logger.warn({ err: { message: err.message } }, 'redis connection error'));
   await connectRedis(redis);
   await assertNoEviction(redis, logger);
@@ -33,17 +32,21 @@ export async function openRuntime(config: Config, role: 'api' | 'worker' | 'cli'
   };
 }
 
-export async function assertNoEviction(redis: Redis, logger: Logger): Promise<void> {
-  let policy: string | undefined;
-  try {
-    const res = (await redis.config('GET', 'maxmemory-policy')) as string[];
-    policy = res[1];
-  } catch {
-    logger.warn('cannot read maxmemory-policy (CONFIG is disabled); make sure it is noeviction');
-    return;
-  }
-  if (policy && policy !== 'noeviction') {
-    throw new Error(`Redis maxmemory-policy is ${policy}; it must be noeviction, or queued jobs can be evicted`);
+/** Checks every master: on a cluster one master that evicts loses that master's share of the jobs. */
+export async function assertNoEviction(redis: RedisClient, logger: Logger): Promise<void> {
+  for (const node of masters(redis)) {
+    let policy: string | undefined;
+    try {
+      const res = (await node.config('GET', 'maxmemory-policy')) as string[];
+      policy = res[1];
+    } catch {
+      logger.warn('cannot read maxmemory-policy (CONFIG is disabled); make sure it is noeviction');
+      continue;
+    }
+    if (policy && policy !== 'noeviction') {
+      const where = redis === node ? 'Redis' : `Redis master ${node.options.host}:${node.options.port}`;
+      throw new Error(`${where} maxmemory-policy is ${policy}; it must be noeviction, or queued jobs can be evicted`);
+    }
   }
 }
 
@@ -53,10 +56,10 @@ export async function assertNoEviction(redis: Redis, logger: Logger): Promise<vo
  * Queue object is built.
  */
 export class ServiceQueue extends Queue {
-  private readonly connection: Redis;
+  private readonly connection: RedisClient;
 
   constructor(name: string, config: Config, role: 'api' | 'worker') {
-    const connection = createRedis(config.redisUrl, role);
+    const connection = createRedis(config, role);
     super(name, { connection, prefix: queuePrefix(config.REDIS_KEY_PREFIX) });
     this.connection = connection;
   }

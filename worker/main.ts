@@ -88,7 +88,7 @@ export async function startWorker(config: Config, logger: Logger, opts: WorkerOp
   });
 
   const worker = new Worker(INGEST_QUEUE, processor, {
-    connection: createRedis(config.redisUrl, 'worker'),
+    connection: createRedis(config, 'worker'),
     prefix,
     concurrency: config.WORKER_CONCURRENCY,
     lockDuration: opts.lockDurationMs ?? config.WORKER_LOCK_DURATION_MS,

@@ -7,8 +7,12 @@ import { ingestSource, type IngestDeps } from './ingest-source.js';
 import { refreshKnowledgeBase } from './refresh-kb.js';
 import type { SourceEvents } from './webhooks/events.js';
 
-/** Failures after which the staged bytes are kept, because a retry could succeed. */
-const KEEP_BYTES_FOR: ReadonlySet<SourceErrorCode> = new Set(['timeout', 'internal', 'too_complex', 'fetch_failed', 'http_status']);
+/**
+ * Failures after which a file's staged bytes are kept (for a day at most),
+ * because a retry could succeed. Any other failure, a limit the file exceeds
+ * (too_complex) included, would fail again the same way: its bytes go at once.
+ */
+const KEEP_BYTES_FOR: ReadonlySet<SourceErrorCode> = new Set(['timeout', 'internal']);
 
 export interface ProcessorDeps extends IngestDeps {
   logger: Logger;

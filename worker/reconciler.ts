@@ -1,11 +1,11 @@
 import type { Job, Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import { scanKeys, type RedisClient } from '../shared/redis.js';
 import { extractSourceJobId, type ExtractSourceJob, type SourceQueue } from '../shared/jobs.js';
 import type { Logger } from '../shared/logger.js';
 import type { KbStore } from '../shared/store/kb-store.js';
 
 export interface ReconcilerDeps {
-  redis: Redis;
+  redis: RedisClient;
   kbs: KbStore;
   queue: Queue;
   sourceQueue: SourceQueue;
@@ -137,15 +137,12 @@ export async function buildActiveIndexOnce(deps: Pick<ReconcilerDeps, 'redis' | 
   const keys = deps.kbs.keys;
   if ((await deps.redis.set(keys.activeIndexBuilt(), new Date().toISOString(), 'NX')) !== 'OK') return 0;
   let indexed = 0;
-  let cursor = '0';
-  do {
-    const [next, metaKeys] = await deps.redis.scan(cursor, 'MATCH', keys.kbMetaPattern(), 'COUNT', 500);
-    cursor = next;
+  for await (const metaKeys of scanKeys(deps.redis, keys.kbMetaPattern())) {
     for (const metaKey of metaKeys) {
       const kbId = keys.kbIdOfMeta(metaKey);
       if (kbId && (await deps.kbs.indexActive(kbId))) indexed += 1;
     }
-  } while (cursor !== '0');
+  }
   if (indexed > 0) deps.logger.info({ knowledgeBases: indexed }, 'indexed the active sources of existing knowledge bases');
   return indexed;
 }

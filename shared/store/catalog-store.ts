@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis.js';
 import type { Agent, QaIssue, QaRule } from '../schemas/catalog.js';
 import type { KeySpace } from './keys.js';
 import { withCommands, type StoreRedis } from './commands.js';
@@ -29,7 +29,7 @@ export class CatalogStore {
   private readonly redis: StoreRedis;
 
   constructor(
-    redis: Redis,
+    redis: RedisClient,
     private readonly keys: KeySpace,
   ) {
     this.redis = withCommands(redis);

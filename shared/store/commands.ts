@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis.js';
 
 /**
  * The store's Lua commands: one file per command under `lua/`, each opening
@@ -29,7 +29,7 @@ export type CommandName = keyof typeof COMMANDS;
 type Arg = string | number | Buffer;
 
 /** A connection with the store's commands defined on it. */
-export type StoreRedis = Redis & { [K in CommandName]: (...keysThenArgs: Arg[]) => Promise<unknown[]> };
+export type StoreRedis = RedisClient & { [K in CommandName]: (...keysThenArgs: Arg[]) => Promise<unknown[]> };
 
 // Compiled code runs from dist/, where the build copies lua/ beside this module.
 export const LUA_DIR = fileURLToPath(new URL('./lua/', import.meta.url));
@@ -49,7 +49,7 @@ function load(name: string): string {
 const SOURCES = Object.fromEntries(Object.entries(COMMANDS).map(([name, c]) => [name, { lua: load(c.file), keys: c.keys }]));
 
 /** Defines the store's commands on `redis` (once per connection) and returns it typed. */
-export function withCommands(redis: Redis): StoreRedis {
+export function withCommands(redis: RedisClient): StoreRedis {
   const typed = redis as StoreRedis;
   if (typeof (typed as Partial<StoreRedis>).kbCommitSources !== 'function') {
     for (const [name, { lua, keys }] of Object.entries(SOURCES)) redis.defineCommand(name, { lua, numberOfKeys: keys });

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis.js';
 import type { KeySpace } from './keys.js';
 
 /** The outcome of a request made with an Idempotency-Key, kept so a repeat gets it again. */
@@ -29,7 +29,7 @@ export const OUTCOME_TTL_SECONDS = 24 * 3600;
  */
 export class IdempotencyStore {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly keys: KeySpace,
   ) {}
 

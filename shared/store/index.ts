@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis.js';
 import { CatalogStore } from './catalog-store.js';
 import { KbStore } from './kb-store.js';
 import { KeySpace } from './keys.js';
@@ -27,7 +27,7 @@ export interface StoreOptions {
 }
 
 /** The Redis store both roles and the admin CLI use. */
-export function createStore(redis: Redis, opts: StoreOptions): Store {
+export function createStore(redis: RedisClient, opts: StoreOptions): Store {
   const keys = new KeySpace(opts.prefix ?? 'kbi');
   return {
     keys,

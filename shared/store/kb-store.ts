@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis.js';
 import { ConflictError, ForbiddenError, NotFoundError, OTHER_WORKSPACE, PreconditionFailedError, ValidationError } from '../errors.js';
 import type { KeySpace } from './keys.js';
 import {
@@ -14,6 +14,12 @@ import {
 import type { Chunk, StoredChunk } from '../schemas/chunk.js';
 import type { SourceCounts, SourceProgress, SourceStatus } from '../schemas/knowledge-base.js';
 import { withCommands, type StoreRedis } from './commands.js';
+
+/**
+ * How long a failed file's bytes stay for a retry, at most: a retry that helps
+ * comes soon after the failure, not a week later.
+ */
+export const KEPT_BYTES_TTL_SECONDS = 86_400;
 
 /** The sources a commit added: all but those it found already there. */
 function withoutSkipped(sources: NewSource[], skipped: string[]): NewSource[] {
@@ -51,7 +57,7 @@ export class KbStore {
   private readonly redis: StoreRedis;
 
   constructor(
-    redis: Redis,
+    redis: RedisClient,
     readonly keys: KeySpace,
     private readonly opts: KbStoreOptions,
   ) {
@@ -85,13 +91,13 @@ export class KbStore {
       this.redis.zcard(index),
       start > Number.MAX_SAFE_INTEGER - size ? Promise.resolve([]) : this.redis.zrevrange(index, start, start + size - 1),
     ]);
-    const pipe = this.redis.pipeline();
-    for (const id of ids) pipe.hgetall(this.keys.kb(id));
-    const rows = ids.length > 0 ? ((await pipe.exec()) ?? []) : [];
+    // One command per knowledge base, not one pipeline: each has its own hash slot, and on
+    // a cluster a pipeline must stay in one. ioredis still sends them without waiting.
+    const rows = await Promise.all(ids.map((id) => this.redis.hgetall(this.keys.kb(id))));
     const items: KbMeta[] = [];
     const dangling: string[] = [];
-    rows.forEach(([, h], i) => {
-      const meta = parseMeta(h as Record<string, string>);
+    rows.forEach((h, i) => {
+      const meta = parseMeta(h);
       if (meta) items.push(meta);
       else dangling.push(ids[i]!);
     });
@@ -293,7 +299,7 @@ export class KbStore {
    */
   async finishSourceReport(kbId: string, documentId: string, run: number, outcome: SourceOutcome, now: string): Promise<FinishReport> {
     const k = this.keys;
-    const keepBlob = outcome.status === 'failed' && outcome.keepBlob ? '1' : '0';
+    const keepBlobSeconds = outcome.status === 'failed' && outcome.keepBlob ? String(KEPT_BYTES_TTL_SECONDS) : '0';
     const ready = outcome.status === 'ready' ? outcome : undefined;
     const chunks = JSON.stringify((ready?.chunks ?? []).map((c) => JSON.stringify(c)));
     const [res, ...rest] = await this.redis.kbFinishDoc(
@@ -309,7 +315,7 @@ export class KbStore {
       outcome.status,
       JSON.stringify(outcomeFields(outcome)),
       ready?.text ?? '',
-      keepBlob,
+      keepBlobSeconds,
       documentId,
       ready?.markdown ?? ready?.text ?? '',
       chunks,
@@ -381,8 +387,9 @@ export class KbStore {
     if (active.length === 0) return false;
     const pipe = this.redis.pipeline();
     for (const s of active) pipe.zadd(this.keys.active(kbId), 'NX', Date.parse(s.updatedAt), s.documentId);
-    pipe.zadd(this.keys.activeKbs(), Date.now(), kbId);
     await pipe.exec();
+    // The index has its own hash slot, so it is not part of the pipeline above.
+    await this.redis.zadd(this.keys.activeKbs(), Date.now(), kbId);
     return true;
   }
 

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis.js';
 import { hashApiKey, newApiKey, newKeyId } from '../ids.js';
 import type { KeySpace } from './keys.js';
 
@@ -25,7 +25,7 @@ export interface Principal {
  */
 export class KeyStore {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly keys: KeySpace,
   ) {}
 

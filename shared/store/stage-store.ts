@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis.js';
 import { newDocumentId } from '../ids.js';
 import type { KeySpace } from './keys.js';
 
@@ -18,7 +18,7 @@ export const UPLOAD_IDLE_TTL_SECONDS = 3600;
  */
 export class StageStore {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly keys: KeySpace,
     private readonly idleTtlSeconds = UPLOAD_IDLE_TTL_SECONDS,
   ) {}
@@ -46,7 +46,7 @@ export class Stage {
   bytes = 0;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     readonly key: string,
     private readonly ttlSeconds: number,
   ) {}

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis.js';
 import { ConflictError, ForbiddenError, NotFoundError, OTHER_WORKSPACE } from '../errors.js';
 import { WEBHOOK_EVENTS, type Delivery, type WebhookEvent, type WebhookEventType, type WebhookView } from '../schemas/webhook.js';
 import { withCommands, type StoreRedis } from './commands.js';
@@ -40,7 +40,7 @@ export class WebhookStore {
   private readonly redis: StoreRedis;
 
   constructor(
-    redis: Redis,
+    redis: RedisClient,
     readonly keys: KeySpace,
   ) {
     this.redis = withCommands(redis);

@@ -1,19 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import type { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
 import { inject } from 'vitest';
 import { createApp } from '../../api/app.js';
 import { loadConfig, type Config } from '../../shared/config.js';
 import { bullSourceQueue } from '../../shared/jobs.js';
 import { openIngestQueue } from '../../shared/runtime.js';
 import { createLogger } from '../../shared/logger.js';
-import { connectRedis, createRedis } from '../../shared/redis.js';
+import { connectRedis, createRedis, type RedisClient } from '../../shared/redis.js';
 import { createStore, type Store } from '../../shared/store/index.js';
-import { keysUnder } from './redis-server.js';
+import { deleteKeys, keysUnder } from './redis-server.js';
 
 export interface Harness {
   config: Config;
-  redis: Redis;
+  redis: RedisClient;
   store: Store;
   queue: Queue;
   app: ReturnType<typeof createApp>;
@@ -26,14 +25,17 @@ export interface Harness {
 }
 
 /**
- * An app on the shared test Redis under a fresh key prefix, with its own
+ * An app on the shared test Redis (a cluster when REDIS_MODE=cluster) under a fresh key prefix, with its own
  * queue. `close()` deletes exactly the keys it created.
  */
 export async function createHarness(env: Record<string, string> = {}): Promise<Harness> {
   const prefix = `t${randomBytes(5).toString('hex')}`;
   // Tests poll freely, so the per-key rate limit is off unless a test sets it.
-  const config = loadConfig({ REDIS_URL: inject('redisUrl'), REDIS_KEY_PREFIX: prefix, LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '0', ...env });
-  const redis = createRedis(config.redisUrl, 'api');
+  const cluster = inject('redisClusterNodes');
+  // A test that brings its own Redis (REDIS_URL in env) gets exactly that one.
+  const target = env.REDIS_URL ? {} : cluster ? { REDIS_CLUSTER_NODES: cluster } : { REDIS_URL: inject('redisUrl') };
+  const config = loadConfig({ ...target, REDIS_KEY_PREFIX: prefix, LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '0', ...env });
+  const redis = createRedis(config, 'api');
   await connectRedis(redis);
   const store = createStore(redis, { prefix, blobTtlSeconds: config.STAGING_TTL_SECONDS });
   const queue = openIngestQueue(config, 'api');
@@ -57,8 +59,7 @@ export async function createHarness(env: Record<string, string> = {}): Promise<H
     allKeys,
     async close() {
       await queue.close();
-      const keys = await allKeys();
-      for (let i = 0; i < keys.length; i += 500) await redis.del(...keys.slice(i, i + 500));
+      await deleteKeys(redis, await allKeys());
       await redis.quit();
     },
   };

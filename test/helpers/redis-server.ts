@@ -4,6 +4,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
+import { Cluster } from 'ioredis';
+import { scanKeys, type RedisClient } from '../../shared/redis.js';
 
 export interface RedisServerHandle {
   url: string;
@@ -79,14 +81,21 @@ export async function startRedisServer(
   };
 }
 
-/** Every key under `prefix:` (SCAN, never KEYS), sorted. */
-export async function keysUnder(redis: import('ioredis').Redis, prefix: string): Promise<string[]> {
+/** Every key under `prefix:` (SCAN on every master, never KEYS), sorted. */
+export async function keysUnder(redis: RedisClient, prefix: string): Promise<string[]> {
   const found: string[] = [];
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-    cursor = next;
-    found.push(...keys);
-  } while (cursor !== '0');
+  for await (const keys of scanKeys(redis, `${prefix}:*`, 1000)) found.push(...keys);
   return found.sort();
+}
+
+/**
+ * Deletes the given keys: in batches on one Redis, one key per command on a
+ * cluster, where a multi-key DEL must stay in one hash slot.
+ */
+export async function deleteKeys(redis: RedisClient, keys: string[]): Promise<void> {
+  if (redis instanceof Cluster) {
+    await Promise.all(keys.map((k) => redis.del(k)));
+    return;
+  }
+  for (let i = 0; i < keys.length; i += 500) await redis.del(...keys.slice(i, i + 500));
 }

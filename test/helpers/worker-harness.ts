@@ -67,7 +67,7 @@ export function startFailingConsumer(h: Harness, message = 'Connection is closed
     async (): Promise<unknown> => {
       throw new Error(message);
     },
-    { connection: createRedis(h.config.redisUrl, 'worker'), prefix: queuePrefix(h.prefix) },
+    { connection: createRedis(h.config, 'worker'), prefix: queuePrefix(h.prefix) },
   );
 }
 

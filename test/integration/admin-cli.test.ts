@@ -4,16 +4,15 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { connectRedis, createRedis } from '../../shared/redis.js';
+import { connectRedis, createRedis, type RedisClient } from '../../shared/redis.js';
 import { createStore } from '../../shared/store/index.js';
 import { freePort, keysUnder } from '../helpers/redis-server.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const example = join(root, 'examples/catalog.json');
 const prefixes: string[] = [];
-let redis: Redis;
+let redis: RedisClient;
 let dir: string;
 
 interface Run {

@@ -19,6 +19,8 @@ interface Service {
   healthcheck?: { test?: string | string[]; disable?: boolean };
   container_name?: string;
   ports?: unknown[];
+  profiles?: string[];
+  depends_on?: Record<string, { condition?: string }>;
 }
 interface Compose {
   services: Record<string, Service>;
@@ -127,8 +129,9 @@ describe('docker-compose.yml', () => {
     compose = parse(read('docker-compose.yml'), { merge: true }) as Compose;
   });
 
-  it('parses and names exactly the services redis, api and worker', () => {
-    expect(Object.keys(compose.services).sort()).toEqual(['api', 'redis', 'worker']);
+  it('parses and names exactly the services redis, api and worker outside any profile', () => {
+    const always = Object.entries(compose.services).filter(([, s]) => !s.profiles?.length);
+    expect(always.map(([name]) => name).sort()).toEqual(['api', 'redis', 'worker']);
   });
 
   it('runs redis with appendonly yes and maxmemory-policy noeviction', () => {
@@ -202,6 +205,57 @@ describe('docker-compose.yml', () => {
       const empty = Object.keys(env).filter((k) => env[k] === '');
       const filled = loadConfig({ ...env, ...Object.fromEntries(empty.map((k) => [k, 'probe'])) }) as unknown as Record<string, unknown>;
       for (const name of empty) expect(filled[name], `${service}: loadConfig knows ${name}`).toBe('probe');
+    }
+  });
+});
+
+describe('docker-compose.yml, cluster profile', () => {
+  let compose: Compose;
+  let inProfile: [string, Service][];
+  beforeAll(() => {
+    compose = parse(read('docker-compose.yml'), { merge: true }) as Compose;
+    inProfile = Object.entries(compose.services).filter(([, s]) => s.profiles?.includes('cluster'));
+  });
+  const nodes = (): [string, Service][] => inProfile.filter(([, s]) => argv(s.command)[0] === 'redis-server');
+
+  it('has six cluster-enabled Redis nodes with AOF on, noeviction and a volume each', () => {
+    expect(nodes()).toHaveLength(6);
+    const volumes = new Set<string>();
+    for (const [name, s] of nodes()) {
+      const args = argv(s.command);
+      const flag = (f: string): string | undefined => (args.includes(`--${f}`) ? args[args.indexOf(`--${f}`) + 1] : undefined);
+      expect(flag('cluster-enabled'), name).toBe('yes');
+      expect(flag('appendonly'), name).toBe('yes');
+      expect(flag('maxmemory-policy'), name).toBe('noeviction');
+      const data = (s.volumes ?? []).map((v) => (typeof v === 'string' ? v.split(':') : [v.source, v.target])).find(([, target]) => target === '/data');
+      expect(data, `${name} keeps /data in a volume`).toBeDefined();
+      expect(Object.keys(compose.volumes ?? {})).toContain(data![0]);
+      volumes.add(data![0]!);
+    }
+    expect(volumes.size, 'no two nodes share a volume').toBe(6);
+  });
+
+  it('creates the cluster once with redis-cli: every node, one replica per master', () => {
+    const init = inProfile.filter(([, s]) => argv(s.command).join(' ').includes('--cluster create'));
+    expect(init).toHaveLength(1);
+    const [, service] = init[0]!;
+    const script = argv(service.command).join(' ');
+    for (const [name] of nodes()) expect(script).toContain(`${name}:6379`);
+    expect(script).toMatch(/--cluster-replicas 1\b/);
+    expect(script).toContain('--cluster-yes');
+    for (const [name] of nodes()) expect(service.depends_on?.[name]?.condition, `waits for ${name}`).toBe('service_healthy');
+  });
+
+  it('gives its API and worker REDIS_CLUSTER_NODES naming every node, no REDIS_URL, and starts them after the cluster exists', () => {
+    const init = inProfile.find(([, s]) => argv(s.command).join(' ').includes('--cluster create'))![0];
+    const apps = inProfile.filter(([, s]) => argv(s.command)[0] === 'node');
+    expect(apps.map(([, s]) => argv(s.command)).sort()).toEqual([scriptArgv('start:api'), scriptArgv('start:worker')].sort());
+    for (const [name, s] of apps) {
+      const env = environmentOf(s);
+      expect(env, name).not.toHaveProperty('REDIS_URL');
+      const config = loadConfig(Object.fromEntries(Object.entries(env).map(([k, v]) => [k, composeDefault(v)])));
+      expect(config.redisClusterNodes?.map((n) => n.host).sort(), name).toEqual(nodes().map(([n]) => n).sort());
+      expect(s.depends_on?.[init]?.condition, `${name} waits for the cluster`).toBe('service_completed_successfully');
     }
   });
 });

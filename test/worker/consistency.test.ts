@@ -200,7 +200,9 @@ describe('reconciler', () => {
   it('builds the active index once from knowledge bases written before it existed', async () => {
     const { kbId, docs } = await createKbWith(h, key, (f) => f.set('knowledge_base_texts', JSON.stringify(['older data'])));
     const k = h.store.keys;
-    await h.redis.del(k.active(kbId), k.activeIndexBuilt());
+    // Two commands: the keys live in different hash slots.
+    await h.redis.del(k.active(kbId));
+    await h.redis.del(k.activeIndexBuilt());
     await h.redis.zrem(k.activeKbs(), kbId);
     expect(await buildActiveIndexOnce({ redis: h.redis, kbs: h.store.kbs, logger: silent })).toBeGreaterThanOrEqual(1);
     expect((await h.store.kbs.activeSources(kbId)).map((a) => a.documentId)).toEqual(docs);

@@ -27,7 +27,7 @@ beforeAll(async () => {
   receiver = await startReceiver();
   const logger = createLogger('trace', {}, { write: (line: string) => void workerLog.push(line) });
   worker = await startWorker(h.config, logger, { reconcileIntervalMs: 3_600_000, webhooks: { retryDelaysMs: [20, 20, 20] } });
-  hooks = new Queue(WEBHOOK_QUEUE, { connection: createRedis(h.config.redisUrl, 'api'), prefix: queuePrefix(h.prefix) });
+  hooks = new Queue(WEBHOOK_QUEUE, { connection: createRedis(h.config, 'api'), prefix: queuePrefix(h.prefix) });
 });
 afterAll(async () => {
   await worker.close();

@@ -37,7 +37,7 @@ export function startWebhooks(config: Config, runtime: Runtime, logger: Logger, 
   const log = logger.child({ queue: WEBHOOK_QUEUE });
   const queue = openWebhookQueue(config, 'worker');
   queue.on('error', (err) => log.warn({ err: { message: err.message } }, 'queue connection error'));
-  const connection = createRedis(config.redisUrl, 'worker');
+  const connection = createRedis(config, 'worker');
   const processor = createDeliveryProcessor({
     webhooks: runtime.store.webhooks,
     logger: log,

@@ -7,7 +7,7 @@
     KEYS[4] text   KEYS[5] blob   KEYS[6] Markdown   KEYS[7] chunk list
     ARGV[1] run   ARGV[2] now (ISO)   ARGV[3] status: 'ready' | 'failed'
     ARGV[4] JSON of the source fields to set   ARGV[5] text (ready only)
-    ARGV[6] '1' keeps the blob for a later retry   ARGV[7] document id
+    ARGV[6] seconds the blob is kept at most for a later retry ('0' drops it)   ARGV[7] document id
     ARGV[8] Markdown (ready only)   ARGV[9] JSON array of chunk entries, each a JSON string (ready only)
     ARGV[10] '1' when a refresh found the content unchanged: text, Markdown and chunks stay
 
@@ -36,7 +36,13 @@ if ARGV[3] == 'ready' and not keep then
     redis.call('RPUSH', KEYS[7], unpack(chunks, i, math.min(i + 499, #chunks)))
   end
 end
-if ARGV[6] ~= '1' then redis.call('DEL', KEYS[5]) end
+local keep = tonumber(ARGV[6])
+if keep > 0 then
+  local ttl = redis.call('TTL', KEYS[5])
+  if ttl == -1 or ttl > keep then redis.call('EXPIRE', KEYS[5], keep) end
+else
+  redis.call('DEL', KEYS[5])
+end
 redis.call('ZREM', KEYS[3], ARGV[7])
 redis.call('HINCRBY', KEYS[1], 'n:' .. st, -1)
 redis.call('HINCRBY', KEYS[1], 'n:' .. ARGV[3], 1)

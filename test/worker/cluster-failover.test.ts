@@ -1,0 +1,131 @@
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { JobOutcome } from '../../shared/job-metrics.js';
+import { queuePrefix } from '../../shared/jobs.js';
+import type { RunningWorker } from '../../worker/main.js';
+import { createHarness, type Harness } from '../helpers/app-harness.js';
+import { startRedisCluster, type RedisClusterHandle } from '../helpers/redis-cluster.js';
+import { waitFor } from '../helpers/wait.js';
+import { startTestWorker } from '../helpers/worker-harness.js';
+
+const WS = 'ws_failover';
+const KBS = 6;
+
+interface SourceRow {
+  documentId: string;
+  status: string;
+}
+
+/**
+ * A master fails over to its replica while sources are being added and
+ * processed. The cluster is this file's own (three masters, one replica each),
+ * so the failover cannot disturb other tests.
+ */
+describe('a master failing over to its replica during a batch', () => {
+  let cluster: RedisClusterHandle;
+  let h: Harness;
+  let worker: RunningWorker;
+  let key: string;
+  const outcomes: JobOutcome[] = [];
+
+  beforeAll(async () => {
+    cluster = await startRedisCluster({ masters: 3, replicasPerMaster: 1 });
+    h = await createHarness({ REDIS_CLUSTER_NODES: cluster.seeds, JOB_BACKOFF_MS: '100' });
+    worker = await startTestWorker(h, { onOutcome: (o) => outcomes.push(o) });
+    key = await h.key(WS);
+  }, 60_000);
+  afterAll(async () => {
+    await worker?.close();
+    await h?.close();
+    await cluster?.stop();
+  });
+
+  const post = async (path: string, method: string, texts: string[]): Promise<Response> => {
+    const form = new FormData();
+    form.set('knowledge_base_name', 'failover');
+    form.set('knowledge_base_texts', JSON.stringify(texts));
+    return h.app.request(path, { method, body: form, headers: { 'X-API-Key': key } });
+  };
+
+  /** The knowledge base's sources as the API shows them. */
+  const sourcesOf = async (kbId: string): Promise<SourceRow[]> => {
+    const res = await h.app.request(`/v1/knowledge-bases/${kbId}`, { headers: { 'X-API-Key': key } });
+    expect(res.status).toBe(200);
+    return ((await res.json()) as { files: SourceRow[] }).files;
+  };
+
+  it('ends every accepted source exactly once, ready or failed, none lost and none duplicated', async () => {
+    // The master that holds the queue: its failover moves every job, lock and event stream.
+    const queueKey = `${queuePrefix(h.prefix)}:ingest:id`;
+    const slot = Number(await h.redis.cluster('KEYSLOT', queueKey));
+    const probe = new Redis({ host: '127.0.0.1', port: cluster.nodes[0]!.port, maxRetriesPerRequest: 1 });
+    const ranges = await probe.cluster('SLOTS');
+    probe.disconnect();
+    const [, , master, replica0] = ranges.find(([start, end]) => slot >= start && slot <= end)!;
+    const oldMaster = master![1];
+    const replicaPort = replica0![1];
+
+    const accepted = new Map<string, string>(); // documentId -> kbId
+    const kbIds: string[] = [];
+    for (let i = 0; i < KBS; i += 1) {
+      const res = await post('/v1/knowledge-bases', 'POST', [`kb ${i} first text`]);
+      expect(res.status).toBe(201);
+      const body = (await res.json()) as { kbId: string; files: SourceRow[] };
+      kbIds.push(body.kbId);
+      for (const s of body.files) accepted.set(s.documentId, body.kbId);
+    }
+
+    let refused = 0;
+    const addRound = async (round: number): Promise<void> => {
+      await Promise.all(
+        kbIds.map(async (kbId, i) => {
+          const res = await post(`/v1/knowledge-bases/${kbId}`, 'PATCH', [`kb ${i} round ${round} a`, `kb ${i} round ${round} b`]);
+          if (res.status !== 200) {
+            // Refused while the slot moved: the client was told so, and may send again.
+            expect(res.status).toBe(503);
+            refused += 1;
+            return;
+          }
+          for (const s of ((await res.json()) as { files: SourceRow[] }).files) accepted.set(s.documentId, kbId);
+        }),
+      );
+    };
+
+    let rounds = 0;
+    await addRound(rounds);
+    const replica = new Redis({ host: '127.0.0.1', port: replicaPort, maxRetriesPerRequest: 1 });
+    try {
+      expect(await replica.cluster('FAILOVER')).toBe('OK');
+      // Sources keep coming while the slots move, until the replica has taken over.
+      await waitFor(
+        `port ${replicaPort} to be a master`,
+        async () => {
+          await addRound(++rounds);
+          return (await cluster.topology()).masters.includes(replicaPort);
+        },
+        { timeoutMs: 20_000 },
+      );
+    } finally {
+      replica.disconnect();
+    }
+    for (let i = 0; i < 3; i += 1) await addRound(++rounds);
+    expect((await cluster.topology()).masters).not.toContain(oldMaster);
+
+    let stored: SourceRow[] = [];
+    await waitFor(
+      'every source to end ready or failed',
+      async () => {
+        stored = (await Promise.all(kbIds.map(sourcesOf))).flat();
+        return stored.every((s) => s.status === 'ready' || s.status === 'failed') && outcomes.length >= stored.length;
+      },
+      { timeoutMs: 60_000, describe: () => `${stored.filter((s) => s.status === 'ready' || s.status === 'failed').length} of ${stored.length} ended, ${outcomes.length} outcomes` },
+    );
+    const ids = stored.map((s) => s.documentId);
+    expect(new Set(ids).size, 'no source is listed twice').toBe(ids.length);
+    for (const id of accepted.keys()) expect(ids, `accepted source ${id} is still there`).toContain(id);
+    // One recorded outcome per source: no source ended twice.
+    expect(outcomes).toHaveLength(stored.length);
+    expect(accepted.size).toBeGreaterThan(KBS * 2);
+    expect(refused, 'most requests are accepted').toBeLessThan(KBS * rounds);
+  });
+});
