@@ -43,6 +43,8 @@ export function createLogger(level: string, bindings: Record<string, unknown> = 
           'apiKey',
           'key',
           'password',
+          'secret',
+          '*.secret',
           'text',
           '*.text',
         ],
