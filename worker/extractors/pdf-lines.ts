@@ -1,0 +1,320 @@
+import { texControlCodes } from './pdf-glyphs.js';
+
+/**
+ * Rebuilds the lines of one PDF page, in reading order, from the positions of
+ * pdf.js text items: words from gaps, lines from baselines, columns from the
+ * gutters no line crosses.
+ */
+
+/** A pdf.js text item, as far as layout needs it. */
+export interface PdfTextItem {
+  str: string;
+  /** Text matrix [a, b, c, d, e, f] in page space. */
+  transform: number[];
+  width: number;
+  height: number;
+  /** True for fonts written top to bottom (CJK vertical writing). */
+  vertical?: boolean;
+  /** pdf.js's reading of the direction of the text. */
+  dir?: string;
+}
+
+/** One line of text, in the frame where its text runs left to right and y grows upwards. */
+export interface PdfLine {
+  text: string;
+  x0: number;
+  x1: number;
+  /** Baseline. */
+  y: number;
+  /** Font size of most of its characters. */
+  size: number;
+  /** Lines of one column share a block id; a new id means the reading order jumped. */
+  block: number;
+}
+
+interface Run {
+  str: string;
+  x0: number;
+  x1: number;
+  y: number;
+  size: number;
+  rtl: boolean;
+}
+
+interface Fragment {
+  runs: Run[];
+  row: number;
+  x0: number;
+  x1: number;
+  y: number;
+  size: number;
+}
+
+// A gap wider than this share of the font size is a space: word spaces are about a third
+// of an em and shrink to a fifth in justified lines; letter spacing and kerning stay below.
+const SPACE_GAP = 0.17;
+// A gap wider than this splits a row into fragments, so that column gutters show.
+const FRAGMENT_GAP = 1.0;
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u3000-\u303f\uff00-\uffef]/u;
+
+/** The lines of one page in reading order; text in other directions than the main one follows it. */
+export function pageLines(items: PdfTextItem[]): PdfLine[] {
+  const byOrientation = new Map<number, Run[]>();
+  let last: Run | undefined;
+  for (const item of items) {
+    const run = toRun(item);
+    if (!run) {
+      // A space pdf.js read between two items (often where the font changes) stays a space.
+      if (last && item.str !== '' && item.width > 0) last.str = last.str.replace(/ ?$/, ' ');
+      last = undefined;
+      continue;
+    }
+    last = run;
+    const key = orientation(item);
+    const list = byOrientation.get(key) ?? [];
+    list.push(run);
+    byOrientation.set(key, list);
+  }
+  const groups = [...byOrientation.values()].sort((a, b) => chars(b) - chars(a));
+  const lines: PdfLine[] = [];
+  let block = 0;
+  for (const runs of groups) {
+    const laid = layout(runs, block);
+    lines.push(...laid);
+    block = (laid.at(-1)?.block ?? block) + 1;
+  }
+  return lines;
+}
+
+const chars = (runs: Run[]) => runs.reduce((n, r) => n + r.str.length, 0);
+
+/** The direction of the text, in quarter turns; vertical writing counts as a turn downwards. */
+function orientation(item: PdfTextItem): number {
+  if (item.vertical) return 3;
+  const [a = 1, b = 0] = item.transform;
+  return ((Math.round(Math.atan2(b, a) / (Math.PI / 2)) % 4) + 4) % 4;
+}
+
+/** The item in its own text frame: x along the line, y across it (upwards). */
+function toRun(item: PdfTextItem): Run | undefined {
+  if (item.str.trim() === '') return undefined;
+  const [a = 1, b = 0, c = 0, d = 1, e = 0, f = 0] = item.transform;
+  const turn = orientation(item);
+  const cos = [1, 0, -1, 0][turn]!;
+  const sin = [0, 1, 0, -1][turn]!;
+  const size = Math.hypot(c, d) || Math.hypot(a, b) || item.height || 1;
+  const x = e * cos + f * sin;
+  const y = -e * sin + f * cos;
+  const advance = item.vertical ? item.height : item.width;
+  return { str: texControlCodes(item.str).replace(/\s+/g, ' '), x0: x, x1: x + Math.max(0, advance), y, size, rtl: item.dir === 'rtl' };
+}
+
+function layout(runs: Run[], firstBlock: number): PdfLine[] {
+  const fragments = toFragments(runs);
+  if (fragments.length === 0) return [];
+  const gutters = findGutters(fragments);
+  return readingOrder(fragments, gutters, firstBlock);
+}
+
+/** Groups runs into rows by vertical overlap, then splits each row at wide gaps. */
+function toFragments(runs: Run[]): Fragment[] {
+  runs.sort((p, q) => q.y - p.y || p.x0 - q.x0);
+  const rows: Run[][] = [];
+  let ref: Run | undefined;
+  for (const run of runs) {
+    if (ref && sameRow(ref, run)) {
+      rows.at(-1)!.push(run);
+      if (run.size > ref.size) ref = run;
+    } else {
+      rows.push([run]);
+      ref = run;
+    }
+  }
+  const fragments: Fragment[] = [];
+  rows.forEach((row, index) => {
+    row.sort((p, q) => p.x0 - q.x0);
+    let current: Run[] = [];
+    for (const run of row) {
+      const last = current.at(-1);
+      if (last && run.x0 - last.x1 > FRAGMENT_GAP * Math.max(last.size, run.size)) {
+        fragments.push(fragment(current, index));
+        current = [];
+      }
+      current.push(run);
+    }
+    if (current.length) fragments.push(fragment(current, index));
+  });
+  return fragments;
+}
+
+/** Two runs share a row when their spans from descender to ascender overlap by half the smaller one. */
+function sameRow(p: Run, q: Run): boolean {
+  const low = Math.max(p.y - 0.2 * p.size, q.y - 0.2 * q.size);
+  const high = Math.min(p.y + 0.8 * p.size, q.y + 0.8 * q.size);
+  return high - low > 0.5 * Math.min(p.size, q.size);
+}
+
+function fragment(runs: Run[], row: number): Fragment {
+  const main = dominant(runs);
+  return { runs, row, x0: Math.min(...runs.map((r) => r.x0)), x1: Math.max(...runs.map((r) => r.x1)), y: main.y, size: main.size };
+}
+
+/** The run whose font size carries most characters (ties: the first). */
+function dominant(runs: Run[]): Run {
+  const weight = new Map<number, number>();
+  for (const r of runs) weight.set(round(r.size), (weight.get(round(r.size)) ?? 0) + r.str.length);
+  const size = [...weight.entries()].sort((p, q) => q[1] - p[1])[0]![0];
+  return runs.find((r) => round(r.size) === size)!;
+}
+
+const round = (n: number) => Math.round(n * 2) / 2;
+
+interface Gutter { start: number; end: number }
+
+/**
+ * Vertical bands that text keeps clear of, with column-like text on both
+ * sides: many fragments ending near the band on its left and starting near
+ * it on its right, wide enough to be prose rather than table cells. A few
+ * fragments (titles, figure captions) may cross a band.
+ */
+function findGutters(fragments: Fragment[]): Gutter[] {
+  if (fragments.length < 10) return [];
+  const sizes = fragments.map((f) => f.size).sort((a, b) => a - b);
+  const em = sizes[sizes.length >> 1]!;
+  const left = Math.floor(Math.min(...fragments.map((f) => f.x0)));
+  const right = Math.ceil(Math.max(...fragments.map((f) => f.x1)));
+  const width = right - left;
+  if (width <= 0 || width > 20_000) return [];
+  const delta = new Int32Array(width + 2);
+  for (const f of fragments) {
+    delta[Math.max(0, Math.floor(f.x0) - left)]! += 1;
+    delta[Math.min(width, Math.ceil(f.x1) - left)]! -= 1;
+  }
+  // Titles, author lists and wide figures may cross a gutter; its narrowest part is where fewest do.
+  const allowance = Math.max(1, Math.floor(fragments.length * 0.25));
+  const depths = new Int32Array(width + 1);
+  for (let x = 0, depth = 0; x <= width; x++) depths[x] = depth += delta[x]!;
+  let candidates: Gutter[] = [];
+  for (let x = 0; x <= width;) {
+    if (depths[x]! > allowance) {
+      x++;
+      continue;
+    }
+    let end = x;
+    let least = depths[x]!;
+    while (end <= width && depths[end]! <= allowance) least = Math.min(least, depths[end++]!);
+    // A band that reaches the page's text edge is a margin, not a gutter.
+    if (x > 0 && end <= width) {
+      let start = x;
+      while (depths[start]! > least) start++;
+      let stop = start;
+      while (stop < end && depths[stop]! === least) stop++;
+      if (stop - start >= 0.8 * em) candidates.push({ start: start + left, end: stop + left });
+    }
+    x = end;
+  }
+  // Drop the weakest failing candidate until every one left has columns on both sides.
+  for (;;) {
+    const checks = candidates.map((g, i) => {
+      const l = side(fragments, candidates[i - 1]?.end ?? -Infinity, g.start, 'left');
+      const r = side(fragments, g.end, candidates[i + 1]?.start ?? Infinity, 'right');
+      const minCount = Math.max(3, fragments.length * 0.1);
+      const ok = l.count >= minCount && r.count >= minCount && l.edge < 4 * em && r.edge < 4 * em
+        && Math.max(l.width, r.width) >= 8 * em && Math.min(l.width, r.width) >= 3 * em;
+      return { ok, support: l.count + r.count };
+    });
+    const failing = checks.map((c, i) => [c, i] as const).filter(([c]) => !c.ok).sort((p, q) => p[0].support - q[0].support)[0];
+    if (!failing) return candidates;
+    candidates = candidates.filter((_, i) => i !== failing[1]);
+  }
+}
+
+/** The fragments between two bounds: how many, their median width, and how far they keep from the gutter. */
+function side(fragments: Fragment[], from: number, to: number, which: 'left' | 'right'): { count: number; width: number; edge: number } {
+  const inside = fragments.filter((f) => f.x0 >= from - 1 && f.x1 <= to + 1);
+  if (inside.length === 0) return { count: 0, width: 0, edge: Infinity };
+  return {
+    count: inside.length,
+    width: median(inside.map((f) => f.x1 - f.x0)),
+    edge: median(inside.map((f) => (which === 'left' ? to - f.x1 : f.x0 - from))),
+  };
+}
+
+const median = (xs: number[]) => xs.sort((a, b) => a - b)[xs.length >> 1]!;
+
+/**
+ * Top to bottom; between two fragments that cross a gutter, column after
+ * column. Fragments of one row and one column become one line.
+ */
+function readingOrder(fragments: Fragment[], gutters: Gutter[], firstBlock: number): PdfLine[] {
+  const column = (f: Fragment): number => {
+    if (gutters.some((g) => f.x0 < g.start && f.x1 > g.end)) return -1;
+    return gutters.filter((g) => f.x0 >= g.end - 1).length;
+  };
+  const lines: PdfLine[] = [];
+  let block = firstBlock;
+  let band: Fragment[][] = gutters.map(() => []).concat([[]]);
+  const flushBand = () => {
+    for (const col of band) {
+      if (col.length === 0) continue;
+      lines.push(...toLines(col, block));
+      block++;
+    }
+    band = band.map(() => []);
+  };
+  // Fragments come row by row, top first.
+  for (let i = 0; i < fragments.length;) {
+    const row = fragments[i]!.row;
+    const inRow: Fragment[] = [];
+    while (i < fragments.length && fragments[i]!.row === row) inRow.push(fragments[i++]!);
+    const spanning = inRow.filter((f) => column(f) < 0);
+    if (spanning.length) {
+      flushBand();
+      lines.push(...toLines(inRow, block));
+      continue;
+    }
+    for (const f of inRow) band[column(f)]!.push(f);
+  }
+  flushBand();
+  return lines;
+}
+
+/** Fragments (top to bottom) to lines: those of one row join. */
+function toLines(fragments: Fragment[], block: number): PdfLine[] {
+  const lines: PdfLine[] = [];
+  for (let i = 0; i < fragments.length;) {
+    const row = fragments[i]!.row;
+    const runs: Run[] = [];
+    while (i < fragments.length && fragments[i]!.row === row) runs.push(...fragments[i++]!.runs);
+    const text = joinRuns(runs);
+    if (text === '') continue;
+    const main = dominant(runs);
+    lines.push({ text, x0: runs[0]!.x0, x1: Math.max(...runs.map((r) => r.x1)), y: main.y, size: main.size, block });
+  }
+  return lines;
+}
+
+/**
+ * Joins runs in reading order (right to left when most of the text is
+ * right-to-left): a space only where the gap is as wide as a space.
+ */
+export function joinRuns(runs: Run[]): string {
+  const rtlChars = runs.reduce((n, r) => n + (r.rtl ? r.str.length : 0), 0);
+  const rtl = rtlChars * 2 > runs.reduce((n, r) => n + r.str.length, 0);
+  const ordered = [...runs].sort(rtl ? (p, q) => q.x1 - p.x1 : (p, q) => p.x0 - q.x0);
+  let text = '';
+  let prev: Run | undefined;
+  for (const run of ordered) {
+    // Text drawn twice with a small offset (a fake bold) is read once.
+    if (prev && run.str === prev.str && Math.abs(run.x0 - prev.x0) < 0.3 * run.size) continue;
+    if (prev) {
+      const gap = rtl ? prev.x0 - run.x1 : run.x0 - prev.x1;
+      const spaced = /\s$/.test(text) || /^\s/.test(run.str);
+      const cjk = CJK.test(text.slice(-1)) && CJK.test(run.str[0] ?? '');
+      if (!spaced && !cjk && gap > SPACE_GAP * Math.min(prev.size, run.size)) text += ' ';
+    }
+    text += run.str;
+    prev = run;
+  }
+  return text.replace(/ {2,}/g, ' ').trim();
+}
