@@ -13,6 +13,7 @@ const HEADING_RATIO = 1.15;
 // ...in a size that carries little of the text.
 const HEADING_MAX_SHARE = 0.1;
 const HEADING_MAX_CHARS = 120;
+const LEADER = /(?:\. ?){4,}|(?:… ?){2,}|(?:[·・] ?){4,}/u;
 const LIST_MARKER = /^(?:[•◦▪‣∙●○■□►–]|\(?\d{1,3}[.)]|\(?[a-z][.)]|\(?[ivx]{1,4}\))\s/u;
 const CJK_END = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u3000-\u303f\uff00-\uffef]$/u;
 const CJK_START = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u3000-\u303f\uff00-\uffef]/u;
@@ -104,7 +105,7 @@ function breaksBefore(prev: PdfLine, line: PdfLine, next: PdfLine | undefined, p
   const gap = prev.y - line.y;
   const usual = pitch.get(round(line.size)) ?? 1.25 * line.size;
   if (gap <= 0 || gap > usual * 1.3 + 0.5) return true;
-  if (LIST_MARKER.test(line.text)) return true;
+  if (LIST_MARKER.test(line.text) || LEADER.test(prev.text)) return true;
   const em = line.size;
   const indented = line.x0 > edge.left + 0.8 * em && line.x0 - prev.x0 > 0.8 * em;
   // A first-line indent: the line after it is back at the left edge.
@@ -119,7 +120,8 @@ function renderParagraph(lines: PdfLine[], style: PdfDocumentStyle): string {
   for (const line of lines.slice(1)) text = joinLines(text, line.text, style.vocabulary);
   text = collapseLeaders(text);
   const level = headingLevel(lines, text, style);
-  return level ? `${'#'.repeat(level)} ${text}` : text;
+  // Text that starts like a Markdown heading is not one.
+  return level ? `${'#'.repeat(level)} ${text}` : text.replace(/^(#{1,6})(?=\s|$)/, '\\$1');
 }
 
 /** Joins two lines of one paragraph, rejoining a word hyphenated across the line end. */
@@ -144,12 +146,12 @@ export function joinLines(text: string, next: string, vocabulary: Set<string>): 
 
 /** "Introduction ........ 3" → "Introduction 3". */
 export function collapseLeaders(text: string): string {
-  return text.replace(/[ \t]*(?:(?:\. ?){4,}|(?:… ?){2,}|(?:[·・] ?){4,})[ \t]*/gu, ' ').trim();
+  return text.replace(new RegExp(`[ \\t]*(?:${LEADER.source})[ \\t]*`, 'gu'), ' ').trim();
 }
 
 /** A short line set in a heading size, not ending like a sentence, is a heading. */
 function headingLevel(lines: PdfLine[], text: string, style: PdfDocumentStyle): number | undefined {
-  if (lines.length > 2 || text.length > HEADING_MAX_CHARS || /[.,;:]$/.test(text)) return undefined;
+  if (lines.length > 2 || lines.some((l) => l.cells > 1) || text.length > HEADING_MAX_CHARS || /[.,;:]$/.test(text)) return undefined;
   if ((text.match(/\p{L}/gu)?.length ?? 0) < 2) return undefined;
   const levels = lines.map((l) => style.headingLevels.get(round(l.size)));
   if (levels.some((l) => l === undefined)) return undefined;

@@ -25,7 +25,7 @@ export function formFieldLines(annotations: PdfAnnotation[]): string[] {
     if (a.subtype !== 'Widget' || a.pushButton) continue;
     const value = fieldValue(a);
     if (value === undefined) continue;
-    const name = (a.alternativeText?.trim() || a.fieldName?.trim() || 'Field').replace(/\s+/g, ' ');
+    const name = (a.alternativeText?.trim() || shortName(a.fieldName) || 'Field').replace(/\s+/g, ' ');
     const key = a.fieldName ?? name;
     if (seen.has(key)) continue;
     seen.add(key);
@@ -41,4 +41,9 @@ function fieldValue(a: PdfAnnotation): string | undefined {
   const text = Array.isArray(raw) ? raw.map(String).join(', ') : typeof raw === 'string' ? raw : undefined;
   const clean = text?.replace(/\s+/g, ' ').trim();
   return clean ? clean : undefined;
+}
+
+/** "form[0].Page1[0].name[0]" → "name": the last part of a field's full name. */
+function shortName(full: string | undefined): string | undefined {
+  return full?.split('.').map((part) => part.replace(/\[\d+\]$/, '').trim()).filter(Boolean).at(-1);
 }

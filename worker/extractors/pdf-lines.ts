@@ -30,7 +30,16 @@ export interface PdfLine {
   size: number;
   /** Lines of one column share a block id; a new id means the reading order jumped. */
   block: number;
+  /** Pieces separated by wide gaps (table cells, tab stops); 1 for running text. */
+  cells: number;
+  /** The text of each of those pieces, when there are several. */
+  parts?: string[];
+  /** In the top or bottom tenth of the page, where running headers and footers are. */
+  nearEdge?: boolean;
 }
+
+// Running headers and footers sit in this share of the page height from its top or bottom.
+const EDGE_ZONE = 0.1;
 
 interface Run {
   str: string;
@@ -57,8 +66,12 @@ const SPACE_GAP = 0.17;
 const FRAGMENT_GAP = 1.0;
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u3000-\u303f\uff00-\uffef]/u;
 
-/** The lines of one page in reading order; text in other directions than the main one follows it. */
-export function pageLines(items: PdfTextItem[]): PdfLine[] {
+/**
+ * The lines of one page in reading order; text in other directions than the
+ * main one follows it. `view` is the page box [x0, y0, x1, y1], which tells
+ * the lines near its top and bottom edges.
+ */
+export function pageLines(items: PdfTextItem[], view?: number[]): PdfLine[] {
   const byOrientation = new Map<number, Run[]>();
   let last: Run | undefined;
   for (const item of items) {
@@ -75,17 +88,28 @@ export function pageLines(items: PdfTextItem[]): PdfLine[] {
     list.push(run);
     byOrientation.set(key, list);
   }
-  const groups = [...byOrientation.values()].sort((a, b) => chars(b) - chars(a));
+  const groups = [...byOrientation].sort((a, b) => chars(b[1]) - chars(a[1]));
   const lines: PdfLine[] = [];
   let block = 0;
-  for (const runs of groups) {
+  for (const [turn, runs] of groups) {
     const laid = layout(runs, block);
+    if (view) markEdges(laid, view, turn);
     lines.push(...laid);
     block = (laid.at(-1)?.block ?? block) + 1;
   }
   return lines;
 }
 
+function markEdges(lines: PdfLine[], [x0 = 0, y0 = 0, x1 = 0, y1 = 0]: number[], turn: number): void {
+  const across = [[x0, y0], [x0, y1], [x1, y0], [x1, y1]].map(([e, f]) => -e! * SIN[turn]! + f! * COS[turn]!);
+  const low = Math.min(...across);
+  const high = Math.max(...across);
+  const zone = EDGE_ZONE * (high - low);
+  for (const line of lines) line.nearEdge = line.y > high - zone || line.y < low + zone;
+}
+
+const COS = [1, 0, -1, 0];
+const SIN = [0, 1, 0, -1];
 const chars = (runs: Run[]) => runs.reduce((n, r) => n + r.str.length, 0);
 
 /** The direction of the text, in quarter turns; vertical writing counts as a turn downwards. */
@@ -100,13 +124,27 @@ function toRun(item: PdfTextItem): Run | undefined {
   if (item.str.trim() === '') return undefined;
   const [a = 1, b = 0, c = 0, d = 1, e = 0, f = 0] = item.transform;
   const turn = orientation(item);
-  const cos = [1, 0, -1, 0][turn]!;
-  const sin = [0, 1, 0, -1][turn]!;
+  const cos = COS[turn]!;
+  const sin = SIN[turn]!;
   const size = Math.hypot(c, d) || Math.hypot(a, b) || item.height || 1;
   const x = e * cos + f * sin;
   const y = -e * sin + f * cos;
   const advance = item.vertical ? item.height : item.width;
-  return { str: texControlCodes(item.str).replace(/\s+/g, ' '), x0: x, x1: x + Math.max(0, advance), y, size, rtl: item.dir === 'rtl' };
+  return { str: unspaceLetters(texControlCodes(item.str).replace(/\s+/g, ' ')), x0: x, x1: x + Math.max(0, advance), y, size, rtl: item.dir === 'rtl' };
+}
+
+/**
+ * pdf.js puts a space into an item wherever glyphs are more than a tenth of
+ * an em apart, so a letter-spaced word comes out as "t r e a t"; the gap
+ * between two such words is wider and ends the item. An item made only of
+ * single letters and such spaces is one word (an alphabet excepted).
+ */
+export function unspaceLetters(str: string): string {
+  const trimmed = str.trim();
+  if (!/^\p{L}(?: \p{L}){2,}$/u.test(trimmed)) return str;
+  const word = trimmed.replace(/ /g, '');
+  const alphabet = [...word].every((c, i) => i === 0 || c.charCodeAt(0) === word.charCodeAt(i - 1) + 1);
+  return alphabet ? str : str.replace(trimmed, word);
 }
 
 function layout(runs: Run[], firstBlock: number): PdfLine[] {
@@ -285,11 +323,16 @@ function toLines(fragments: Fragment[], block: number): PdfLine[] {
   for (let i = 0; i < fragments.length;) {
     const row = fragments[i]!.row;
     const runs: Run[] = [];
-    while (i < fragments.length && fragments[i]!.row === row) runs.push(...fragments[i++]!.runs);
+    const pieces: Fragment[] = [];
+    while (i < fragments.length && fragments[i]!.row === row) {
+      runs.push(...fragments[i]!.runs);
+      pieces.push(fragments[i++]!);
+    }
     const text = joinRuns(runs);
     if (text === '') continue;
     const main = dominant(runs);
-    lines.push({ text, x0: runs[0]!.x0, x1: Math.max(...runs.map((r) => r.x1)), y: main.y, size: main.size, block });
+    lines.push({ text, x0: runs[0]!.x0, x1: Math.max(...runs.map((r) => r.x1)), y: main.y, size: main.size, block, cells: pieces.length,
+      ...(pieces.length > 1 ? { parts: pieces.map((f) => joinRuns(f.runs)).filter(Boolean) } : {}) });
   }
   return lines;
 }

@@ -14,35 +14,59 @@ const MIN_PAGES = 3;
 export function removeRunningLines(pages: PdfLine[][]): PdfLine[][] {
   const withText = pages.filter((p) => p.length > 0).length;
   if (withText < MIN_PAGES) return pages;
-  const edgeKeys = pages.map(edgeLines);
+  const edges = pages.map(edgeLines);
   const pagesPerKey = new Map<string, number>();
-  for (const keys of edgeKeys) for (const key of new Set(keys.values())) pagesPerKey.set(key, (pagesPerKey.get(key) ?? 0) + 1);
+  for (const page of edges) {
+    const keys = new Set([...page.values()].flatMap((l) => [l.key, ...l.parts.map((p) => p.key)]));
+    for (const key of keys) pagesPerKey.set(key, (pagesPerKey.get(key) ?? 0) + 1);
+  }
   const running = new Set([...pagesPerKey].filter(([, n]) => n >= MIN_PAGES && n >= withText * MIN_SHARE).map(([key]) => key));
   if (running.size === 0) return pages;
   const kept = new Set<string>();
-  return pages.map((lines, i) => lines.filter((line) => {
-    const key = edgeKeys[i]!.get(line);
-    if (key === undefined || !running.has(key)) return true;
-    if (!hasContent(key) || kept.has(key)) return false;
+  // Whether a running text goes; one with content stays where it first appears.
+  const drop = (key: string) => {
+    if (!running.has(key)) return false;
+    if (!hasContent(key) || kept.has(key)) return true;
     kept.add(key);
-    return true;
+    return false;
+  };
+  return pages.map((lines, i) => lines.flatMap((line) => {
+    const edge = edges[i]!.get(line);
+    if (!edge) return [line];
+    if (running.has(edge.key)) return drop(edge.key) ? [] : [line];
+    if (!edge.parts.some((p) => running.has(p.key))) return [line];
+    const rest = edge.parts.filter((p) => !drop(p.key)).map((p) => p.text);
+    return rest.length ? [{ ...line, text: rest.join(' '), parts: rest, cells: rest.length }] : [];
   }));
 }
 
-/** The page's lines in its top and bottom rows, with their keys. */
-function edgeLines(lines: PdfLine[]): Map<PdfLine, string> {
+interface EdgeText { key: string; parts: Array<{ text: string; key: string }> }
+
+/**
+ * The page's lines in its top and bottom rows and near its edges, with the
+ * keys of their text and of their pieces.
+ */
+function edgeLines(allLines: PdfLine[]): Map<PdfLine, EdgeText> {
+  const lines = allLines.filter((l) => l.nearEdge !== false);
   const rows = [...new Set(lines.map((l) => Math.round(l.y)))].sort((a, b) => b - a);
   const edges = new Set([...rows.slice(0, EDGE_ROWS), ...rows.slice(-EDGE_ROWS)]);
-  const result = new Map<PdfLine, string>();
-  for (const line of lines) if (edges.has(Math.round(line.y))) result.set(line, runningKey(line.text));
+  const result = new Map<PdfLine, EdgeText>();
+  for (const line of lines) {
+    if (!edges.has(Math.round(line.y))) continue;
+    result.set(line, { key: runningKey(line.text), parts: (line.parts ?? []).map((text) => ({ text, key: runningKey(text) })) });
+  }
   return result;
 }
 
-/** The text with page numbers (Arabic anywhere, Roman at either end) as `#`. */
+/**
+ * The text with numbers (Arabic anywhere, Roman at either end) as `#`,
+ * and without a page number at either end, where odd and even pages differ.
+ */
 export function runningKey(text: string): string {
   return text.toLowerCase().replace(/\s+/g, ' ').trim()
     .replace(/\d+/g, '#')
-    .replace(/^[ivxlcdm]+\b|\b[ivxlcdm]+$/g, '#');
+    .replace(/^[ivxlcdm]+\b|\b[ivxlcdm]+$/g, '#')
+    .replace(/^#\s+|\s+#$/g, '');
 }
 
 /** More than "Page # of #": a title, a chapter name, a notice. */

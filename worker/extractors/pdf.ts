@@ -86,7 +86,7 @@ async function readPages(doc: PDFDocumentProxy, count: number): Promise<{ lines:
         const { str, width, height, dir } = item;
         items.push({ str, transform: item.transform as number[], width, height, dir, vertical: content.styles[item.fontName]?.vertical });
       }
-      lines.push(pageLines(items));
+      lines.push(pageLines(items, page.view));
       fields.push(hasForm ? formFieldLines((await page.getAnnotations({ intent: 'display' })) as PdfAnnotation[]) : []);
     } finally {
       page.cleanup();
