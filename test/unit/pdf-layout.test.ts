@@ -74,7 +74,7 @@ describe('PDF layout', () => {
   it('removes a running footer of page numbers and keeps a running header once', async () => {
     const page = (n: number, body: string): PdfRun[] => [
       { text: 'Annual Report of the Society', x: 72, y: 760, size: 9 },
-      { text: body, x: 72, y: 700 },
+      { text: body, x: 72, y: 600 },
       { text: `Page ${n} of 4`, x: 280, y: 40, size: 9 },
     ];
     const r = await extractText(buildPdf({ pages: [1, 2, 3, 4].map((n) => page(n, `Body text of page ${n}.`)) }), opts);

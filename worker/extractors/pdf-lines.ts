@@ -34,12 +34,12 @@ export interface PdfLine {
   cells: number;
   /** The text of each of those pieces, when there are several. */
   parts?: string[];
-  /** In the top or bottom tenth of the page, where running headers and footers are. */
+  /** Within the top or bottom 15% of the page, where running headers and footers are. */
   nearEdge?: boolean;
 }
 
 // Running headers and footers sit in this share of the page height from its top or bottom.
-const EDGE_ZONE = 0.1;
+const EDGE_ZONE = 0.15;
 
 interface Run {
   str: string;
