@@ -71,6 +71,18 @@ describe('PDF layout', () => {
     expect(md).toBe('A well-known method helps the recognition of non-English text and of well-known words.');
   });
 
+  it('joins a word hyphenated at the foot of a column with its end at the top of the next', async () => {
+    const left = [...LEFT.slice(0, 5), 'and ends with a word that is hyphen-'];
+    const right = ['ated across the gutter of the page and', ...RIGHT.slice(1)];
+    expect(await markdownOf([[...column(72, left), ...column(330, right)]])).toContain('a word that is hyphenated across the gutter');
+  });
+
+  it('moves the end of a word hyphenated at the foot of a page to that page', async () => {
+    const r = await extractText(buildPdf({ pages: ['The last word here is split-', 'ting, and the rest follows.'] }), opts);
+    expect(r.markdown).toBe('The last word here is splitting,\n\nand the rest follows.');
+    expect(r.pageStarts).toEqual([0, 'The last word here is splitting,\n\n'.length]);
+  });
+
   it('removes a running footer of page numbers and keeps a running header once', async () => {
     const page = (n: number, body: string): PdfRun[] => [
       { text: 'Annual Report of the Society', x: 72, y: 760, size: 9 },

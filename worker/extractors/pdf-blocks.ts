@@ -13,6 +13,7 @@ const HEADING_RATIO = 1.15;
 // ...in a size that carries little of the text.
 const HEADING_MAX_SHARE = 0.1;
 const HEADING_MAX_CHARS = 120;
+const HYPHENATED_END = /\p{Ll}[-\u2010\u00ad]$/u;
 const LEADER = /(?:\. ?){4,}|(?:… ?){2,}|(?:[·・] ?){4,}/u;
 const LIST_MARKER = /^(?:[•◦▪‣∙●○■□►–]|\(?\d{1,3}[.)]|\(?[a-z][.)]|\(?[ivx]{1,4}\))\s/u;
 const CJK_END = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u3000-\u303f\uff00-\uffef]$/u;
@@ -100,7 +101,8 @@ function blockEdges(lines: PdfLine[]): Map<number, { left: number; right: number
 
 function breaksBefore(prev: PdfLine, line: PdfLine, next: PdfLine | undefined, pitch: Map<number, number>,
   edge: { left: number; right: number; count: number }): boolean {
-  if (line.block !== prev.block) return true;
+  // A word hyphenated at the foot of a column goes on at the top of the next one.
+  if (line.block !== prev.block) return !(HYPHENATED_END.test(prev.text) && /^\p{Ll}/u.test(line.text));
   if (Math.abs(line.size - prev.size) > 0.12 * Math.max(line.size, prev.size)) return true;
   const gap = prev.y - line.y;
   const usual = pitch.get(round(line.size)) ?? 1.25 * line.size;
@@ -142,6 +144,24 @@ export function joinLines(text: string, next: string, vocabulary: Set<string>): 
   if (/\p{N}[-\u2010]$/u.test(tail) && /^\p{N}/u.test(next)) return text + next;
   if (CJK_END.test(tail) && CJK_START.test(next)) return text + next;
   return `${text} ${next}`;
+}
+
+/**
+ * Moves the rest of a word hyphenated at the end of a page to that page
+ * ("implemen-" + "tation, and" → "implementation" + "and"), so that no page
+ * starts or ends with half a word.
+ */
+export function joinPagesAtHyphens(pages: string[], vocabulary: Set<string>): string[] {
+  const result = [...pages];
+  for (let i = 1; i < result.length; i++) {
+    const prev = result[i - 1]!;
+    if (!HYPHENATED_END.test(prev)) continue;
+    const rest = /^(\p{Ll}[\p{L}\p{N}]*[.,;:!?)]*)[ \t]*/u.exec(result[i]!);
+    if (!rest) continue;
+    result[i - 1] = joinLines(prev, rest[1]!, vocabulary);
+    result[i] = result[i]!.slice(rest[0].length);
+  }
+  return result;
 }
 
 /** "Introduction ........ 3" → "Introduction 3". */

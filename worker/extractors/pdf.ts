@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { getDocument, OPS, type PDFDocumentProxy, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { SourceError } from '../../shared/source-errors.js';
-import { documentStyle, pageMarkdown } from './pdf-blocks.js';
+import { documentStyle, joinPagesAtHyphens, pageMarkdown } from './pdf-blocks.js';
 import { formFieldLines, type PdfAnnotation } from './pdf-fields.js';
 import { pageLines, type PdfLine, type PdfTextItem } from './pdf-lines.js';
 import { pdfWarnings } from './pdf-quality.js';
@@ -54,7 +54,8 @@ export async function extractPdf(bytes: Uint8Array, maxPages: number): Promise<R
     const { lines, fields } = await readPages(doc, pages);
     const kept = removeRunningLines(lines);
     const style = documentStyle(kept);
-    const texts = kept.map((pageLines, i) => [pageMarkdown(pageLines, style), fields[i]!.join('\n')].filter(Boolean).join('\n\n'));
+    const bodies = joinPagesAtHyphens(kept.map((pageLines) => pageMarkdown(pageLines, style)), style.vocabulary);
+    const texts = bodies.map((body, i) => [body, fields[i]!.join('\n')].filter(Boolean).join('\n\n'));
     const letters = texts.reduce((n, t) => n + (t.match(/[\p{L}\p{N}]/gu)?.length ?? 0), 0);
     if (letters === 0) throw new SourceError('no_text', SCANNED);
     const textless = texts.flatMap((t, i) => (/[\p{L}\p{N}]/u.test(t) ? [] : [i + 1]));
