@@ -254,11 +254,10 @@ function findGutters(fragments: Fragment[]): Gutter[] {
   // Drop the weakest failing candidate until every one left has columns on both sides.
   for (;;) {
     const checks = candidates.map((g, i) => {
-      const l = side(fragments, candidates[i - 1]?.end ?? -Infinity, g.start, 'left');
-      const r = side(fragments, g.end, candidates[i + 1]?.start ?? Infinity, 'right');
+      const l = side(fragments, candidates[i - 1]?.end ?? -Infinity, g.start, 'left', em);
+      const r = side(fragments, g.end, candidates[i + 1]?.start ?? Infinity, 'right', em);
       const minCount = Math.max(3, fragments.length * 0.1);
-      const ok = l.count >= minCount && r.count >= minCount && l.edge < 4 * em && r.edge < 4 * em
-        && Math.max(l.width, r.width) >= 8 * em && Math.min(l.width, r.width) >= 3 * em;
+      const ok = l.count >= minCount && r.count >= minCount && Math.max(l.width, r.width) >= 8 * em && Math.min(l.width, r.width) >= 3 * em;
       return { ok, support: l.count + r.count };
     });
     const failing = checks.map((c, i) => [c, i] as const).filter(([c]) => !c.ok).sort((p, q) => p[0].support - q[0].support)[0];
@@ -267,15 +266,14 @@ function findGutters(fragments: Fragment[]): Gutter[] {
   }
 }
 
-/** The fragments between two bounds: how many, their median width, and how far they keep from the gutter. */
-function side(fragments: Fragment[], from: number, to: number, which: 'left' | 'right'): { count: number; width: number; edge: number } {
-  const inside = fragments.filter((f) => f.x0 >= from - 1 && f.x1 <= to + 1);
-  if (inside.length === 0) return { count: 0, width: 0, edge: Infinity };
-  return {
-    count: inside.length,
-    width: median(inside.map((f) => f.x1 - f.x0)),
-    edge: median(inside.map((f) => (which === 'left' ? to - f.x1 : f.x0 - from))),
-  };
+/**
+ * The fragments between two bounds that end (left side) or start (right
+ * side) within 4 em of the gutter, as column lines do: how many, and their
+ * median width. Figure labels and table cells elsewhere do not count.
+ */
+function side(fragments: Fragment[], from: number, to: number, which: 'left' | 'right', em: number): { count: number; width: number } {
+  const near = fragments.filter((f) => f.x0 >= from - 1 && f.x1 <= to + 1 && (which === 'left' ? to - f.x1 : f.x0 - from) < 4 * em);
+  return { count: near.length, width: near.length ? median(near.map((f) => f.x1 - f.x0)) : 0 };
 }
 
 const median = (xs: number[]) => xs.sort((a, b) => a - b)[xs.length >> 1]!;

@@ -58,7 +58,8 @@ export async function extractPdf(bytes: Uint8Array, maxPages: number): Promise<R
     const texts = bodies.map((body, i) => [body, fields[i]!.join('\n')].filter(Boolean).join('\n\n'));
     const letters = texts.reduce((n, t) => n + (t.match(/[\p{L}\p{N}]/gu)?.length ?? 0), 0);
     if (letters === 0) throw new SourceError('no_text', SCANNED);
-    const textless = texts.flatMap((t, i) => (/[\p{L}\p{N}]/u.test(t) ? [] : [i + 1]));
+    // Judged before running headers go: a figure page under a running header has a text layer.
+    const textless = lines.flatMap((pageLines, i) => (pageLines.some((l) => /[\p{L}\p{N}]/u.test(l.text)) || fields[i]!.length ? [] : [i + 1]));
     if (letters < SPARSE_LETTERS_PER_PAGE * pages && (await withImages(doc, range(pages))).length * 2 >= pages) {
       throw new SourceError('no_text', SCANNED);
     }
