@@ -79,19 +79,28 @@ suite(present ? `PDF fidelity against pdftotext (${good.length} good PDFs)` : `P
     const ours = results.reduce((n, r) => n + splitHyphenations(r.extraction.markdown).length, 0);
     const theirs = results.reduce((n, r) => n + splitHyphenations(r.reference).length, 0);
     console.info(`hyphenations left split: ${ours} (pdftotext, inside lines: ${theirs})`);
-    expect(ours).toBeLessThanOrEqual(theirs + 10);
+    expect(ours).toBeLessThanOrEqual(theirs);
   });
 
   it('keeps a running header or footer at most once', () => {
     const repeated = results.flatMap((r) => runningLines(r.reference)
       .filter((line) => occurrences(r.extraction.markdown, line) > 1 + line.bodyCount)
       .map((line) => `${r.name}: ${line.text}`));
-    expect(repeated).toEqual(RUNNING_EXCEPTIONS);
+    expect(repeated.sort()).toEqual([...RUNNING_EXCEPTIONS].sort());
   });
 });
 
 /**
- * Lines pdftotext shows at the edge of half the pages that are not headers
- * to remove, or where the metric miscounts.
+ * Lines pdftotext shows at the edge of half the pages that are content, or
+ * that the count above over-counts (it allows one kept copy plus as many
+ * copies as pdftotext has away from the page edges).
  */
-const RUNNING_EXCEPTIONS: string[] = [];
+const RUNNING_EXCEPTIONS: string[] = [
+  // The specimen sentence of every font page, set mid-page: content, not a header.
+  'pdfjs-standard_fonts.pdf: The quick brown fox jumps over the lazy dog',
+  // Kept once each; the other copies are the cover title, a heading and the table of contents,
+  // which pdftotext breaks across lines so that they do not count there.
+  'big-pgf-PeriodicTableManual.pdf: pgf-PeriodicTable #.#.#',
+  'big-pgf-PeriodicTableManual.pdf: Options for \\pgfPT: creating a Periodic Table',
+  'reportlab-userguide.pdf: User Guide',
+];

@@ -62,6 +62,8 @@ interface Fragment {
 // A gap wider than this share of the font size is a space: word spaces are about a third
 // of an em and shrink to a fifth in justified lines; letter spacing and kerning stay below.
 const SPACE_GAP = 0.17;
+// Runs overlapping by more than this share of the font size do not continue each other.
+const OVERLAP_GAP = 0.5;
 // A gap wider than this splits a row into fragments, so that column gutters show.
 const FRAGMENT_GAP = 1.0;
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u3000-\u303f\uff00-\uffef]/u;
@@ -352,7 +354,9 @@ export function joinRuns(runs: Run[]): string {
       const gap = rtl ? prev.x0 - run.x1 : run.x0 - prev.x1;
       const spaced = /\s$/.test(text) || /^\s/.test(run.str);
       const cjk = CJK.test(text.slice(-1)) && CJK.test(run.str[0] ?? '');
-      if (!spaced && !cjk && gap > SPACE_GAP * Math.min(prev.size, run.size)) text += ' ';
+      const em = Math.min(prev.size, run.size);
+      // Far overlapping runs are different words drawn over each other (stacked legends, overprints).
+      if (!spaced && !cjk && (gap > SPACE_GAP * em || gap < -OVERLAP_GAP * em)) text += ' ';
     }
     text += run.str;
     prev = run;

@@ -34,10 +34,29 @@ export function removeRunningLines(pages: PdfLine[][]): PdfLine[][] {
     const edge = edges[i]!.get(line);
     if (!edge) return [line];
     if (running.has(edge.key)) return drop(edge.key) ? [] : [line];
-    if (!edge.parts.some((p) => running.has(p.key))) return [line];
-    const rest = edge.parts.filter((p) => !drop(p.key)).map((p) => p.text);
+    const parts = edge.parts.some((p) => running.has(p.key)) ? edge.parts : splitAtRunning(line.text, running);
+    if (!parts) return [line];
+    const rest = parts.filter((p) => !drop(p.key)).map((p) => p.text);
     return rest.length ? [{ ...line, text: rest.join(' '), parts: rest, cells: rest.length }] : [];
   }));
+}
+
+/**
+ * A line drawn as one piece that starts or ends with a running text ("User
+ * Guide Chapter 2 …"), cut into that text and the rest.
+ */
+function splitAtRunning(text: string, running: Set<string>): EdgeText['parts'] | undefined {
+  const words = text.split(' ');
+  for (const key of running) {
+    const n = key.split(' ').length;
+    if (n >= words.length) continue;
+    const head = words.slice(0, n).join(' ');
+    const tail = words.slice(-n).join(' ');
+    const rest = (from: number, to: number) => words.slice(from, to).join(' ');
+    if (runningKey(head) === key) return [{ text: head, key }, { text: rest(n, words.length), key: runningKey(rest(n, words.length)) }];
+    if (runningKey(tail) === key) return [{ text: rest(0, words.length - n), key: runningKey(rest(0, words.length - n)) }, { text: tail, key }];
+  }
+  return undefined;
 }
 
 interface EdgeText { key: string; parts: Array<{ text: string; key: string }> }
