@@ -128,21 +128,23 @@ function renderParagraph(lines: PdfLine[], style: PdfDocumentStyle): string {
 
 /** Joins two lines of one paragraph, rejoining a word hyphenated across the line end. */
 export function joinLines(text: string, next: string, vocabulary: Set<string>): string {
-  if (text.endsWith('\u00ad')) return text.slice(0, -1) + next;
-  // Only the end of the text is looked at: paragraphs grow line by line.
-  const tail = text.slice(-64);
-  const hyphenated = /(\p{L}+)[-\u2010]$/u.exec(tail);
-  const start = /^[\p{L}\p{N}]+/u.exec(next)?.[0];
-  if (hyphenated && start) {
-    // "non-\nEnglish", "Type-\n3": a compound, the hyphen stays.
-    if (!/^\p{Ll}/u.test(start)) return text + next;
-    const left = hyphenated[1]!.toLowerCase();
-    const right = start.toLowerCase();
-    const compound = vocabulary.has(`${left}-${right}`) && !vocabulary.has(left + right);
-    return compound ? text + next : text.slice(0, -1) + next;
+  const last = text.slice(-1);
+  if (last === '\u00ad') return text.slice(0, -1) + next;
+  if (last === '-' || last === '\u2010') {
+    // Only the end of the text is looked at: paragraphs grow line by line.
+    const hyphenated = /(\p{L}+)[-\u2010]$/u.exec(text.slice(-64));
+    const start = /^[\p{L}\p{N}]+/u.exec(next)?.[0];
+    if (hyphenated && start) {
+      // "non-\nEnglish", "Type-\n3": a compound, the hyphen stays.
+      if (!/^\p{Ll}/u.test(start)) return text + next;
+      const left = hyphenated[1]!.toLowerCase();
+      const right = start.toLowerCase();
+      const compound = vocabulary.has(`${left}-${right}`) && !vocabulary.has(left + right);
+      return compound ? text + next : text.slice(0, -1) + next;
+    }
+    if (/\p{N}$/u.test(text.slice(-2, -1)) && /^\p{N}/u.test(next)) return text + next;
   }
-  if (/\p{N}[-\u2010]$/u.test(tail) && /^\p{N}/u.test(next)) return text + next;
-  if (CJK_END.test(tail) && CJK_START.test(next)) return text + next;
+  if (CJK_END.test(last) && CJK_START.test(next)) return text + next;
   return `${text} ${next}`;
 }
 
