@@ -4,7 +4,7 @@ import type { PdfLine } from './pdf-lines.js';
 export interface PdfDocumentStyle {
   /** Rounded font size of heading lines → Markdown level (1 to 3). */
   headingLevels: Map<number, number>;
-  /** Lower-cased words and hyphenated compounds seen inside lines. */
+  /** Lower-cased hyphenated compounds seen inside lines ("well-known"). */
   vocabulary: Set<string>;
 }
 
@@ -15,6 +15,8 @@ const HEADING_MAX_SHARE = 0.1;
 const HEADING_MAX_CHARS = 120;
 const HYPHENATED_END = /\p{Ll}[-\u2010\u00ad]$/u;
 const LEADER = /(?:\. ?){4,}|(?:… ?){2,}|(?:[·・] ?){4,}/u;
+// Checked on every line: the cheap test for the characters comes first.
+const hasLeader = (text: string) => /\. ?\.|…|[·・]/u.test(text) && LEADER.test(text);
 const LIST_MARKER = /^(?:[•◦▪‣∙●○■□►–]|\(?\d{1,3}[.)]|\(?[a-z][.)]|\(?[ivx]{1,4}\))\s/u;
 const CJK_END = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u3000-\u303f\uff00-\uffef]$/u;
 const CJK_START = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u3000-\u303f\uff00-\uffef]/u;
@@ -31,7 +33,8 @@ export function documentStyle(pages: PdfLine[][]): PdfDocumentStyle {
       const n = line.text.length;
       total += n;
       charsBySize.set(round(line.size), (charsBySize.get(round(line.size)) ?? 0) + n);
-      for (const w of line.text.toLowerCase().match(/[\p{L}\p{N}]+(?:[-\u2010][\p{L}\p{N}]+)*[-\u2010]?/gu) ?? []) {
+      if (!line.text.includes('-') && !line.text.includes('\u2010')) continue;
+      for (const w of line.text.toLowerCase().match(/[\p{L}\p{N}]+(?:[-\u2010][\p{L}\p{N}]+)+[-\u2010]?/gu) ?? []) {
         if (!/[-\u2010]$/.test(w)) vocabulary.add(w.replace(/\u2010/g, '-'));
       }
     }
@@ -107,14 +110,14 @@ function breaksBefore(prev: PdfLine, line: PdfLine, next: PdfLine | undefined, p
   const gap = prev.y - line.y;
   const usual = pitch.get(round(line.size)) ?? 1.25 * line.size;
   if (gap <= 0 || gap > usual * 1.3 + 0.5) return true;
-  if (LIST_MARKER.test(line.text) || LEADER.test(prev.text)) return true;
+  if (LIST_MARKER.test(line.text) || hasLeader(prev.text)) return true;
   const em = line.size;
   const indented = line.x0 > edge.left + 0.8 * em && line.x0 - prev.x0 > 0.8 * em;
   // A first-line indent: the line after it is back at the left edge.
   if (indented && !LIST_MARKER.test(prev.text) && next && next.block === line.block && Math.abs(next.x0 - edge.left) < 0.5 * em) return true;
   // A short line that ends a sentence ends its paragraph.
   const short = edge.count >= 3 && prev.x1 < edge.right - Math.max(4 * em, 0.15 * (edge.right - edge.left));
-  return short && /[.!?:;]["')\]\u201d]?$/u.test(prev.text);
+  return short && /[.!?:;]["')\]\u201d]?$/u.test(prev.text.slice(-2));
 }
 
 function renderParagraph(lines: PdfLine[], style: PdfDocumentStyle): string {
@@ -139,7 +142,7 @@ export function joinLines(text: string, next: string, vocabulary: Set<string>): 
       if (!/^\p{Ll}/u.test(start)) return text + next;
       const left = hyphenated[1]!.toLowerCase();
       const right = start.toLowerCase();
-      const compound = vocabulary.has(`${left}-${right}`) && !vocabulary.has(left + right);
+      const compound = vocabulary.has(`${left}-${right}`);
       return compound ? text + next : text.slice(0, -1) + next;
     }
     if (/\p{N}$/u.test(text.slice(-2, -1)) && /^\p{N}/u.test(next)) return text + next;
@@ -168,6 +171,7 @@ export function joinPagesAtHyphens(pages: string[], vocabulary: Set<string>): st
 
 /** "Introduction ........ 3" → "Introduction 3". */
 export function collapseLeaders(text: string): string {
+  if (!hasLeader(text)) return text;
   return text.replace(new RegExp(`[ \\t]*(?:${LEADER.source})[ \\t]*`, 'gu'), ' ').trim();
 }
 

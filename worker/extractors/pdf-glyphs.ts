@@ -12,9 +12,10 @@ const LIGATURES: Record<string, string> = {
  * one) as the text they stand for.
  */
 export function texControlCodes(str: string): string {
-  const codes = str.match(/[\u0000-\u001f]/g)?.length ?? 0;
+  if (!/[\u0000-\u001f]/.test(str)) return str;
+  const codes = str.match(/[\u0000-\u001f]/g)!.length;
   // Many control codes in one string: a font of its own encoding, not TeX's; left alone.
-  if (codes === 0 || codes * 5 > str.length) return str;
+  if (codes * 5 > str.length) return str;
   return str
     .replace(/(?<=\p{L})[\u000b-\u000f\u001b-\u001f](?![\u0000-\u001f])|(?<![\u0000-\u001f])[\u000b-\u000f\u001b-\u001f](?=\p{L})/gu, (c) => LIGATURES[c]!)
     .replace(/\u0010(?=[\p{L}\p{N}])/gu, '\u201c')

@@ -133,7 +133,8 @@ function toRun(item: PdfTextItem): Run | undefined {
   const x = e * cos + f * sin;
   const y = -e * sin + f * cos;
   const advance = item.vertical ? item.height : item.width;
-  return { str: unspaceLetters(texControlCodes(item.str).replace(/\s+/g, ' ')), x0: x, x1: x + Math.max(0, advance), y, size, rtl: item.dir === 'rtl' };
+  const str = unspaceLetters(texControlCodes(/\s\s|[^\S ]/.test(item.str) ? item.str.replace(/\s+/g, ' ') : item.str));
+  return { str, x0: x, x1: x + Math.max(0, advance), y, size, rtl: item.dir === 'rtl' };
 }
 
 /**
@@ -143,6 +144,8 @@ function toRun(item: PdfTextItem): Run | undefined {
  * single letters and such spaces is one word (an alphabet excepted).
  */
 export function unspaceLetters(str: string): string {
+  // Cheap refusal first: this runs for every item.
+  if (str.length < 5 || (str[1] !== ' ' && str[2] !== ' ')) return str;
   const trimmed = str.trim();
   if (!/^\p{L}(?: \p{L}){2,}$/u.test(trimmed)) return str;
   const word = trimmed.replace(/ /g, '');
@@ -202,6 +205,8 @@ function fragment(runs: Run[], row: number): Fragment {
 
 /** The run whose font size carries most characters (ties: the first). */
 function dominant(runs: Run[]): Run {
+  const first = runs[0]!;
+  if (runs.every((r) => round(r.size) === round(first.size))) return first;
   const weight = new Map<number, number>();
   for (const r of runs) weight.set(round(r.size), (weight.get(round(r.size)) ?? 0) + r.str.length);
   const size = [...weight.entries()].sort((p, q) => q[1] - p[1])[0]![0];
@@ -274,7 +279,7 @@ function toLines(fragments: Fragment[], block: number): PdfLine[] {
 export function joinRuns(runs: Run[]): string {
   const rtlChars = runs.reduce((n, r) => n + (r.rtl ? r.str.length : 0), 0);
   const rtl = rtlChars * 2 > runs.reduce((n, r) => n + r.str.length, 0);
-  const ordered = [...runs].sort(rtl ? (p, q) => q.x1 - p.x1 : (p, q) => p.x0 - q.x0);
+  const ordered = runs.length === 1 ? runs : [...runs].sort(rtl ? (p, q) => q.x1 - p.x1 : (p, q) => p.x0 - q.x0);
   let text = '';
   let prev: Run | undefined;
   for (const run of ordered) {
@@ -282,7 +287,7 @@ export function joinRuns(runs: Run[]): string {
     if (prev && run.str === prev.str && Math.abs(run.x0 - prev.x0) < 0.3 * run.size) continue;
     if (prev) {
       const gap = rtl ? prev.x0 - run.x1 : run.x0 - prev.x1;
-      const spaced = /\s$/.test(text) || /^\s/.test(run.str);
+      const spaced = text.endsWith(' ') || run.str.startsWith(' ');
       const cjk = CJK.test(text.slice(-1)) && CJK.test(run.str[0] ?? '');
       const em = Math.min(prev.size, run.size);
       // Far overlapping runs are different words drawn over each other (stacked legends, overprints).
@@ -291,5 +296,5 @@ export function joinRuns(runs: Run[]): string {
     text += run.str;
     prev = run;
   }
-  return text.replace(/ {2,}/g, ' ').trim();
+  return (text.includes('  ') ? text.replace(/ {2,}/g, ' ') : text).trim();
 }

@@ -22,11 +22,16 @@ const SCRIPTS: Array<[string, RegExp]> = [
  * letters, digits and ordinary punctuation.
  */
 function oddShare(text: string): { visible: number; odd: number } {
+  // Plain ASCII (most pages) cannot mix scripts: only its symbols are odd.
+  if (!/[^\x00-\x7f]/.test(text)) {
+    const odd = text.match(/[#$%&*+<=>@\\^_`{|}~]/g)?.length ?? 0;
+    return { visible: text.length - (text.match(/\s/g)?.length ?? 0), odd };
+  }
   let visible = 0;
   let ordinary = 0;
   for (const word of text.split(/\s+/)) {
     visible += word.length;
-    if (/^[A-Za-z0-9.,;:!?'"()[\]/-]*$/.test(word)) {
+    if (/^[\p{Script=Latin}\p{N}\p{M}.,;:!?'"()[\]/…\-\u2010-\u2015\u2018-\u201f]*$/u.test(word)) {
       ordinary += word.length;
       continue;
     }

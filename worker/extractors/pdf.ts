@@ -56,7 +56,7 @@ export async function extractPdf(bytes: Uint8Array, maxPages: number): Promise<R
     const style = documentStyle(kept);
     const bodies = joinPagesAtHyphens(kept.map((pageLines) => pageMarkdown(pageLines, style)), style.vocabulary);
     const texts = bodies.map((body, i) => [body, fields[i]!.join('\n')].filter(Boolean).join('\n\n'));
-    const letters = texts.reduce((n, t) => n + (t.match(/[\p{L}\p{N}]/gu)?.length ?? 0), 0);
+    const letters = countLetters(texts, SPARSE_LETTERS_PER_PAGE * pages);
     if (letters === 0) throw new SourceError('no_text', SCANNED);
     // Judged before running headers go: a figure page under a running header has a text layer.
     const textless = lines.flatMap((pageLines, i) => (pageLines.some((l) => /[\p{L}\p{N}]/u.test(l.text)) || fields[i]!.length ? [] : [i + 1]));
@@ -95,6 +95,16 @@ async function readPages(doc: PDFDocumentProxy, count: number): Promise<{ lines:
     }
   }
   return { lines, fields };
+}
+
+/** Letters and digits in `texts`, counted up to `enough`. */
+function countLetters(texts: string[], enough: number): number {
+  let n = 0;
+  for (const t of texts) {
+    if (n >= enough) break;
+    n += t.replace(/[^\p{L}\p{N}]+/gu, '').length;
+  }
+  return n;
 }
 
 const range = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
