@@ -22,10 +22,10 @@ const SCRIPTS: Array<[string, RegExp]> = [
  * letters, digits and ordinary punctuation.
  */
 function oddShare(text: string): { visible: number; odd: number } {
-  // Plain ASCII (most pages) cannot mix scripts: only its symbols are odd.
-  if (!/[^\x00-\x7f]/.test(text)) {
-    const odd = text.match(/[#$%&*+<=>@\\^_`{|}~]/g)?.length ?? 0;
-    return { visible: text.length - (text.match(/\s/g)?.length ?? 0), odd };
+  // A page whose letters are all Latin (most pages) cannot mix scripts: only its symbols and unmapped glyphs are odd.
+  if (!/[^\p{Script=Latin}\p{Script=Common}\p{Script=Inherited}]/u.test(text)) {
+    const odd = text.match(/[^\s\p{L}\p{N}\p{M}.,;:!?'"()[\]/…\-\u2010-\u2015\u2018-\u201f]/gu)?.length ?? 0;
+    return { visible: text.replace(/\s+/g, '').length, odd };
   }
   let visible = 0;
   let ordinary = 0;
