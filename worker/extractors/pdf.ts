@@ -82,12 +82,10 @@ async function readPages(doc: PDFDocumentProxy, count: number): Promise<{ lines:
     const page = await doc.getPage(n);
     try {
       const content = await page.getTextContent();
-      const items: PdfTextItem[] = [];
-      for (const item of content.items) {
-        if (!('str' in item) || item.str === '') continue;
-        const { str, width, height, dir } = item;
-        items.push({ str, transform: item.transform as number[], width, height, dir, vertical: content.styles[item.fontName]?.vertical });
-      }
+      // pdf.js's items are laid out as they are (no copy per item); only vertical writing is marked on them.
+      const items = content.items.filter((item) => 'str' in item && item.str !== '') as Array<PdfTextItem & { fontName: string }>;
+      const vertical = new Set(Object.keys(content.styles).filter((name) => content.styles[name]?.vertical));
+      if (vertical.size) for (const item of items) item.vertical = vertical.has(item.fontName);
       lines.push(pageLines(items, page.view));
       fields.push(hasForm ? formFieldLines((await page.getAnnotations({ intent: 'display' })) as PdfAnnotation[]) : []);
     } finally {
