@@ -18,7 +18,8 @@ describe('PDF', () => {
     const pdf = buildPdf({ pages: ['First page line one\nline two', 'Second page', 'Third page'], title: 'Quarterly Notes' });
     const r = await extractText(pdf, opts);
     expect(r).toMatchObject({ format: 'pdf', mimeType: 'application/pdf', title: 'Quarterly Notes', pageCount: 3, truncated: false });
-    expect(r.text).toBe('First page line one\nline two\n\nSecond page\n\nThird page');
+    // Two lines at the body's line pitch are one paragraph.
+    expect(r.text).toBe('First page line one line two\n\nSecond page\n\nThird page');
     expect(r.text).not.toMatch(/-- \d+ of \d+ --/);
   });
 

@@ -1,11 +1,15 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { PDFParse } from 'pdf-parse';
+import { getDocument, OPS, type PDFDocumentProxy, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { SourceError } from '../../shared/source-errors.js';
-import { collapseSpaces } from './normalize.js';
+import { documentStyle, joinPagesAtHyphens, pageMarkdown } from './pdf-blocks.js';
+import { formFieldLines, type PdfAnnotation } from './pdf-fields.js';
+import { pageLines, type PdfLine, type PdfTextItem } from './pdf-lines.js';
+import { pdfWarnings } from './pdf-quality.js';
+import { removeRunningLines } from './pdf-running.js';
 import type { RawExtraction } from './types.js';
 
-// pdf.js reads these with fs in Node; they must be paths with a trailing separator, never URLs.
+// pdf.js is the one pdf-parse ships with. It reads these with fs in Node: paths with a trailing separator, never URLs.
 const PDFJS_DIR = dirname(createRequire(createRequire(import.meta.url).resolve('pdf-parse')).resolve('pdfjs-dist/package.json'));
 const CMAP_DIR = join(PDFJS_DIR, 'cmaps') + '/';
 const FONT_DIR = join(PDFJS_DIR, 'standard_fonts') + '/';
@@ -13,61 +17,124 @@ const FONT_DIR = join(PDFJS_DIR, 'standard_fonts') + '/';
 const MAX_IMAGE_PIXELS = 4096 * 4096;
 // Below this many letters per page a PDF may be a scan with a stray OCR or stamp layer.
 const SPARSE_LETTERS_PER_PAGE = 40;
+// An image at least this wide and high can be a scanned page.
+const SCAN_MIN_PIXELS = 100;
 const SCANNED = 'The PDF has no text layer: it looks scanned (image-only) and needs OCR.';
+const PDFJS_OPTIONS = {
+  cMapUrl: CMAP_DIR,
+  cMapPacked: true,
+  standardFontDataUrl: FONT_DIR,
+  isEvalSupported: false,
+  maxImageSize: MAX_IMAGE_PIXELS,
+  useSystemFonts: false,
+  disableFontFace: true,
+  stopAtErrors: false,
+  verbosity: 0,
+};
+const IMAGE_OPS = new Set<number>([OPS.paintImageXObject, OPS.paintInlineImageXObject, OPS.paintImageXObjectRepeat, OPS.paintImageMaskXObject]);
 
 /**
- * Extracts a PDF with pdf-parse (pdf.js) from bytes only (never a URL): up to
- * `maxPages` pages, one paragraph per page, with CMaps and standard fonts so
- * CJK text decodes. The Info Title is the title. An owner-password-only PDF
- * opens; a user password gives `encrypted`; an unreadable file `corrupt`; no
- * text layer on any page `no_text` (scanned, needs OCR).
+ * Extracts a PDF with pdf.js from bytes only (never a URL): up to `maxPages`
+ * pages, each as Markdown rebuilt from the positions of its text items
+ * (words, lines, columns, paragraphs, headings; running headers and footers
+ * kept once at most), followed by its filled form fields. CMaps and standard
+ * fonts are loaded so CJK text decodes. The Info Title is the title. An
+ * owner-password-only PDF opens; a user password gives `encrypted`; an
+ * unreadable file `corrupt`; no text layer on any page `no_text` (scanned,
+ * needs OCR). Garbled pages and image-only pages among text pages are warned about.
  */
 export async function extractPdf(bytes: Uint8Array, maxPages: number): Promise<RawExtraction> {
-  const parser = new PDFParse({
-    // pdf.js transfers (detaches) the buffer it is given, so it gets a copy.
-    data: bytes.slice(),
-    cMapUrl: CMAP_DIR,
-    cMapPacked: true,
-    standardFontDataUrl: FONT_DIR,
-    isEvalSupported: false,
-    maxImageSize: MAX_IMAGE_PIXELS,
-    useSystemFonts: false,
-    disableFontFace: true,
-    stopAtErrors: false,
-    verbosity: 0,
-  });
+  let task: ReturnType<typeof getDocument> | undefined;
   try {
-    const info = await parser.getInfo();
-    const pageCount = info.total;
+    // pdf.js transfers (detaches) the buffer it is given, so it gets a copy (a Uint8Array, never a Buffer).
+    task = getDocument({ data: new Uint8Array(bytes), ...PDFJS_OPTIONS });
+    const doc = await task.promise;
+    const pageCount = doc.numPages;
     const pages = Math.min(pageCount, maxPages);
-    const result = await parser.getText({ first: pages, pageJoiner: '' });
-    const texts = result.pages.map((p) => collapseSpaces(p.text).trim());
-    const text = texts.filter(Boolean).join('\n\n');
-    if (text === '' || (await looksScanned(parser, text, pages))) throw new SourceError('no_text', SCANNED);
-    const rawTitle: unknown = (info.info as Record<string, unknown> | undefined)?.Title;
-    const title = typeof rawTitle === 'string' ? rawTitle.replace(/\s+/g, ' ').trim() || undefined : undefined;
-    return { pages: texts, title, pageCount, truncated: pageCount > pages };
+    const { lines, fields } = await readPages(doc, pages);
+    const kept = removeRunningLines(lines);
+    const style = documentStyle(kept);
+    const bodies = joinPagesAtHyphens(kept.map((pageLines) => pageMarkdown(pageLines, style)), style.vocabulary);
+    const texts = bodies.map((body, i) => [body, fields[i]!.join('\n')].filter(Boolean).join('\n\n'));
+    const letters = countLetters(texts, SPARSE_LETTERS_PER_PAGE * pages);
+    if (letters === 0) throw new SourceError('no_text', SCANNED);
+    // Judged before running headers go: a figure page under a running header has a text layer.
+    const textless = lines.flatMap((pageLines, i) => (pageLines.some((l) => /[\p{L}\p{N}]/u.test(l.text)) || fields[i]!.length ? [] : [i + 1]));
+    if (letters < SPARSE_LETTERS_PER_PAGE * pages && (await withImages(doc, range(pages))).length * 2 >= pages) {
+      throw new SourceError('no_text', SCANNED);
+    }
+    const imageOnly = textless.length ? await withImages(doc, textless) : [];
+    const warnings = pdfWarnings(texts, imageOnly);
+    return { pages: texts, title: await infoTitle(doc), pageCount, truncated: pageCount > pages, ...(warnings.length ? { warnings } : {}) };
   } catch (err) {
     throw toSourceError(err);
   } finally {
-    await parser.destroy().catch(() => undefined);
+    await task?.destroy().catch(() => undefined);
   }
 }
 
-/**
- * Sparse text on pages that each carry a large image is a scan (a few OCR or
- * stamp characters at most). Images are only looked at for sparse documents,
- * since listing them means decoding them.
- */
-async function looksScanned(parser: PDFParse, text: string, pages: number): Promise<boolean> {
-  const letters = text.match(/[\p{L}\p{N}]/gu)?.length ?? 0;
-  if (letters >= SPARSE_LETTERS_PER_PAGE * pages) return false;
-  try {
-    const images = await parser.getImage({ first: pages, imageThreshold: 100, imageBuffer: false, imageDataUrl: false });
-    return images.pages.filter((p) => p.images.length > 0).length * 2 >= pages;
-  } catch {
-    return false;
+async function readPages(doc: PDFDocumentProxy, count: number): Promise<{ lines: PdfLine[][]; fields: string[][] }> {
+  // Listing a page's annotations costs a round trip; only documents with a form need it.
+  const hasForm = (await doc.getFieldObjects().catch(() => null)) !== null;
+  const lines: PdfLine[][] = [];
+  const fields: string[][] = [];
+  for (let n = 1; n <= count; n++) {
+    const page = await doc.getPage(n);
+    try {
+      const content = await page.getTextContent();
+      // pdf.js's items are laid out as they are (no copy per item); only vertical writing is marked on them.
+      const items = content.items.filter((item) => 'str' in item && item.str !== '') as Array<PdfTextItem & { fontName: string }>;
+      const vertical = new Set(Object.keys(content.styles).filter((name) => content.styles[name]?.vertical));
+      if (vertical.size) for (const item of items) item.vertical = vertical.has(item.fontName);
+      lines.push(pageLines(items, page.view));
+      fields.push(hasForm ? formFieldLines((await page.getAnnotations({ intent: 'display' })) as PdfAnnotation[]) : []);
+    } finally {
+      page.cleanup();
+    }
   }
+  return { lines, fields };
+}
+
+/** Letters and digits in `texts`, counted up to `enough`. */
+function countLetters(texts: string[], enough: number): number {
+  let n = 0;
+  for (const t of texts) {
+    if (n >= enough) break;
+    n += t.replace(/[^\p{L}\p{N}]+/gu, '').length;
+  }
+  return n;
+}
+
+const range = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
+
+/** The pages among `numbers` that paint an image as large as a scanned page could be. Painting lists are only built for these. */
+async function withImages(doc: PDFDocumentProxy, numbers: number[]): Promise<number[]> {
+  const result: number[] = [];
+  for (const n of numbers) {
+    let page: PDFPageProxy | undefined;
+    try {
+      page = await doc.getPage(n);
+      const ops = await page.getOperatorList();
+      if (ops.fnArray.some((fn, i) => IMAGE_OPS.has(fn) && largeImage(ops.argsArray[i] as unknown[]))) result.push(n);
+    } catch {
+      // A page that cannot be painted tells nothing about images.
+    } finally {
+      page?.cleanup();
+    }
+  }
+  return result;
+}
+
+function largeImage(args: unknown[]): boolean {
+  const [first, w, h] = args;
+  const size = typeof w === 'number' && typeof h === 'number' ? { width: w, height: h } : (first as { width?: number; height?: number } | undefined);
+  return (size?.width ?? 0) >= SCAN_MIN_PIXELS && (size?.height ?? 0) >= SCAN_MIN_PIXELS;
+}
+
+async function infoTitle(doc: PDFDocumentProxy): Promise<string | undefined> {
+  const meta = await doc.getMetadata().catch(() => undefined);
+  const raw: unknown = (meta?.info as Record<string, unknown> | undefined)?.Title;
+  return typeof raw === 'string' ? raw.replace(/\s+/g, ' ').trim() || undefined : undefined;
 }
 
 function toSourceError(err: unknown): SourceError {

@@ -1,0 +1,185 @@
+import type { PdfLine } from './pdf-lines.js';
+
+/** What the whole document tells about its lines: body size, heading sizes and its words. */
+export interface PdfDocumentStyle {
+  /** Rounded font size of heading lines → Markdown level (1 to 3). */
+  headingLevels: Map<number, number>;
+  /** Lower-cased hyphenated compounds seen inside lines ("well-known"). */
+  vocabulary: Set<string>;
+}
+
+// A heading is set at least this much larger than the body text...
+const HEADING_RATIO = 1.15;
+// ...in a size that carries little of the text.
+const HEADING_MAX_SHARE = 0.1;
+const HEADING_MAX_CHARS = 120;
+const HYPHENATED_END = /\p{Ll}[-\u2010\u00ad]$/u;
+const LEADER = /(?:\. ?){4,}|(?:… ?){2,}|(?:[·・] ?){4,}/u;
+// Checked on every line: the cheap test for the characters comes first.
+const hasLeader = (text: string) => /\. ?\.|…|[·・]/u.test(text) && LEADER.test(text);
+const LIST_MARKER = /^(?:[•◦▪‣∙●○■□►–]|\(?\d{1,3}[.)]|\(?[a-z][.)]|\(?[ivx]{1,4}\))\s/u;
+const CJK_END = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u3000-\u303f\uff00-\uffef]$/u;
+const CJK_START = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u3000-\u303f\uff00-\uffef]/u;
+
+const round = (n: number) => Math.round(n * 2) / 2;
+
+/** Reads the body size, the heading sizes and the vocabulary from every page's lines. */
+export function documentStyle(pages: PdfLine[][]): PdfDocumentStyle {
+  const charsBySize = new Map<number, number>();
+  const vocabulary = new Set<string>();
+  let total = 0;
+  for (const lines of pages) {
+    for (const line of lines) {
+      const n = line.text.length;
+      total += n;
+      charsBySize.set(round(line.size), (charsBySize.get(round(line.size)) ?? 0) + n);
+      if (!line.text.includes('-') && !line.text.includes('\u2010')) continue;
+      for (const w of line.text.toLowerCase().match(/[\p{L}\p{N}]+(?:[-\u2010][\p{L}\p{N}]+)+[-\u2010]?/gu) ?? []) {
+        if (!/[-\u2010]$/.test(w)) vocabulary.add(w.replace(/\u2010/g, '-'));
+      }
+    }
+  }
+  const body = [...charsBySize.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 0;
+  const headingSizes = [...charsBySize.entries()]
+    .filter(([size, n]) => size >= body * HEADING_RATIO && size >= body + 1 && n <= total * HEADING_MAX_SHARE)
+    .map(([size]) => size)
+    .sort((a, b) => b - a);
+  const headingLevels = new Map(headingSizes.map((size, i) => [size, Math.min(3, i + 1)]));
+  return { headingLevels, vocabulary };
+}
+
+/** One page's lines as Markdown paragraphs (and headings), separated by blank lines. */
+export function pageMarkdown(lines: PdfLine[], style: PdfDocumentStyle): string {
+  return paragraphs(lines)
+    .map((para) => renderParagraph(para, style))
+    .filter(Boolean)
+    .join('\n\n');
+}
+
+/** Splits lines where the reading order jumps, the size changes, the spacing widens, an indented line or a list item starts. */
+export function paragraphs(lines: PdfLine[]): PdfLine[][] {
+  const pitch = linePitch(lines);
+  const edges = blockEdges(lines);
+  const result: PdfLine[][] = [];
+  let current: PdfLine[] = [];
+  lines.forEach((line, i) => {
+    const prev = current.at(-1);
+    if (prev && breaksBefore(prev, line, lines[i + 1], pitch, edges.get(line.block)!)) {
+      result.push(current);
+      current = [];
+    }
+    current.push(line);
+  });
+  if (current.length) result.push(current);
+  return result;
+}
+
+/** The usual distance between baselines, per font size: the most frequent one. */
+function linePitch(lines: PdfLine[]): Map<number, number> {
+  const counts = new Map<number, Map<number, number>>();
+  for (let i = 1; i < lines.length; i++) {
+    const [a, b] = [lines[i - 1]!, lines[i]!];
+    const d = a.y - b.y;
+    if (a.block !== b.block || round(a.size) !== round(b.size) || d <= 0 || d > 3 * a.size) continue;
+    const bySize = counts.get(round(a.size)) ?? new Map<number, number>();
+    bySize.set(round(d), (bySize.get(round(d)) ?? 0) + 1);
+    counts.set(round(a.size), bySize);
+  }
+  const pitch = new Map<number, number>();
+  for (const [size, bySize] of counts) {
+    const [best, n] = [...bySize.entries()].sort((p, q) => q[1] - p[1] || p[0] - q[0])[0]!;
+    if (n >= 2) pitch.set(size, best);
+  }
+  return pitch;
+}
+
+function blockEdges(lines: PdfLine[]): Map<number, { left: number; right: number; count: number }> {
+  const edges = new Map<number, { left: number; right: number; count: number }>();
+  for (const l of lines) {
+    const e = edges.get(l.block);
+    edges.set(l.block, e ? { left: Math.min(e.left, l.x0), right: Math.max(e.right, l.x1), count: e.count + 1 } : { left: l.x0, right: l.x1, count: 1 });
+  }
+  return edges;
+}
+
+function breaksBefore(prev: PdfLine, line: PdfLine, next: PdfLine | undefined, pitch: Map<number, number>,
+  edge: { left: number; right: number; count: number }): boolean {
+  // A word hyphenated at the foot of a column goes on at the top of the next one.
+  if (line.block !== prev.block) return !(HYPHENATED_END.test(prev.text) && /^\p{Ll}/u.test(line.text));
+  if (Math.abs(line.size - prev.size) > 0.12 * Math.max(line.size, prev.size)) return true;
+  const gap = prev.y - line.y;
+  const usual = pitch.get(round(line.size)) ?? 1.25 * line.size;
+  if (gap <= 0 || gap > usual * 1.3 + 0.5) return true;
+  if (LIST_MARKER.test(line.text) || hasLeader(prev.text)) return true;
+  const em = line.size;
+  const indented = line.x0 > edge.left + 0.8 * em && line.x0 - prev.x0 > 0.8 * em;
+  // A first-line indent: the line after it is back at the left edge.
+  if (indented && !LIST_MARKER.test(prev.text) && next && next.block === line.block && Math.abs(next.x0 - edge.left) < 0.5 * em) return true;
+  // A short line that ends a sentence ends its paragraph.
+  const short = edge.count >= 3 && prev.x1 < edge.right - Math.max(4 * em, 0.15 * (edge.right - edge.left));
+  return short && /[.!?:;]["')\]\u201d]?$/u.test(prev.text.slice(-2));
+}
+
+function renderParagraph(lines: PdfLine[], style: PdfDocumentStyle): string {
+  let text = lines[0]!.text;
+  for (const line of lines.slice(1)) text = joinLines(text, line.text, style.vocabulary);
+  text = collapseLeaders(text);
+  const level = headingLevel(lines, text, style);
+  // Text that starts like a Markdown heading is not one.
+  return level ? `${'#'.repeat(level)} ${text}` : text.replace(/^(#{1,6})(?=\s|$)/, '\\$1');
+}
+
+/** Joins two lines of one paragraph, rejoining a word hyphenated across the line end. */
+export function joinLines(text: string, next: string, vocabulary: Set<string>): string {
+  const last = text.slice(-1);
+  if (last === '\u00ad') return text.slice(0, -1) + next;
+  if (last === '-' || last === '\u2010') {
+    // Only the end of the text is looked at: paragraphs grow line by line.
+    const hyphenated = /(\p{L}+)[-\u2010]$/u.exec(text.slice(-64));
+    const start = /^[\p{L}\p{N}]+/u.exec(next)?.[0];
+    if (hyphenated && start) {
+      // "non-\nEnglish", "Type-\n3": a compound, the hyphen stays.
+      if (!/^\p{Ll}/u.test(start)) return text + next;
+      const left = hyphenated[1]!.toLowerCase();
+      const right = start.toLowerCase();
+      const compound = vocabulary.has(`${left}-${right}`);
+      return compound ? text + next : text.slice(0, -1) + next;
+    }
+    if (/\p{N}$/u.test(text.slice(-2, -1)) && /^\p{N}/u.test(next)) return text + next;
+  }
+  if (CJK_END.test(last) && CJK_START.test(next)) return text + next;
+  return `${text} ${next}`;
+}
+
+/**
+ * Moves the rest of a word hyphenated at the end of a page to that page
+ * ("implemen-" + "tation, and" → "implementation" + "and"), so that no page
+ * starts or ends with half a word.
+ */
+export function joinPagesAtHyphens(pages: string[], vocabulary: Set<string>): string[] {
+  const result = [...pages];
+  for (let i = 1; i < result.length; i++) {
+    const prev = result[i - 1]!;
+    if (!HYPHENATED_END.test(prev)) continue;
+    const rest = /^(\p{Ll}[\p{L}\p{N}]*[.,;:!?)]*)[ \t]*/u.exec(result[i]!);
+    if (!rest) continue;
+    result[i - 1] = joinLines(prev, rest[1]!, vocabulary);
+    result[i] = result[i]!.slice(rest[0].length);
+  }
+  return result;
+}
+
+/** "Introduction ........ 3" → "Introduction 3". */
+export function collapseLeaders(text: string): string {
+  if (!hasLeader(text)) return text;
+  return text.replace(new RegExp(`[ \\t]*(?:${LEADER.source})[ \\t]*`, 'gu'), ' ').trim();
+}
+
+/** A short line set in a heading size, not ending like a sentence, is a heading. */
+function headingLevel(lines: PdfLine[], text: string, style: PdfDocumentStyle): number | undefined {
+  if (lines.length > 2 || lines.some((l) => l.cells > 1) || text.length > HEADING_MAX_CHARS || /[.,;:]$/.test(text)) return undefined;
+  if ((text.match(/\p{L}/gu)?.length ?? 0) < 2) return undefined;
+  const levels = lines.map((l) => style.headingLevels.get(round(l.size)));
+  if (levels.some((l) => l === undefined)) return undefined;
+  return Math.min(...(levels as number[]));
+}

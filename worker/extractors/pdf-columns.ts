@@ -1,0 +1,79 @@
+/**
+ * Column gutters of a page: bands along it that its row pieces keep clear
+ * of, with lines of text ending on one side and starting on the other.
+ */
+
+/** A band along the page, between two columns. */
+export interface Gutter { start: number; end: number }
+
+/** A piece of a row: where it starts and ends along the line, and its font size. */
+export interface ColumnBox { x0: number; x1: number; size: number }
+
+/**
+ * Vertical bands that text keeps clear of, with column-like text on both
+ * sides: many fragments ending near the band on its left and starting near
+ * it on its right, wide enough to be prose rather than table cells. A few
+ * fragments (titles, figure captions) may cross a band.
+ */
+export function findGutters(fragments: ColumnBox[]): Gutter[] {
+  if (fragments.length < 10) return [];
+  const sizes = fragments.map((f) => f.size).sort((a, b) => a - b);
+  const em = sizes[sizes.length >> 1]!;
+  const left = Math.floor(Math.min(...fragments.map((f) => f.x0)));
+  const right = Math.ceil(Math.max(...fragments.map((f) => f.x1)));
+  const width = right - left;
+  if (width <= 0 || width > 20_000) return [];
+  const delta = new Int32Array(width + 2);
+  for (const f of fragments) {
+    delta[Math.max(0, Math.floor(f.x0) - left)]! += 1;
+    delta[Math.min(width, Math.ceil(f.x1) - left)]! -= 1;
+  }
+  // Titles, author lists and wide figures may cross a gutter; its narrowest part is where fewest do.
+  const allowance = Math.max(1, Math.floor(fragments.length * 0.25));
+  const depths = new Int32Array(width + 1);
+  for (let x = 0, depth = 0; x <= width; x++) depths[x] = depth += delta[x]!;
+  let candidates: Gutter[] = [];
+  for (let x = 0; x <= width;) {
+    if (depths[x]! > allowance) {
+      x++;
+      continue;
+    }
+    let end = x;
+    let least = depths[x]!;
+    while (end <= width && depths[end]! <= allowance) least = Math.min(least, depths[end++]!);
+    // A band that reaches the page's text edge is a margin, not a gutter.
+    if (x > 0 && end <= width) {
+      let start = x;
+      while (depths[start]! > least) start++;
+      let stop = start;
+      while (stop < end && depths[stop]! === least) stop++;
+      if (stop - start >= 0.8 * em) candidates.push({ start: start + left, end: stop + left });
+    }
+    x = end;
+  }
+  // Drop the weakest failing candidate until every one left has columns on both sides.
+  for (;;) {
+    const checks = candidates.map((g, i) => {
+      const l = side(fragments, candidates[i - 1]?.end ?? -Infinity, g.start, 'left', em);
+      const r = side(fragments, g.end, candidates[i + 1]?.start ?? Infinity, 'right', em);
+      const minCount = Math.max(3, fragments.length * 0.1);
+      const ok = l.count >= minCount && r.count >= minCount && Math.max(l.width, r.width) >= 8 * em && Math.min(l.width, r.width) >= 3 * em;
+      return { ok, support: l.count + r.count };
+    });
+    const failing = checks.map((c, i) => [c, i] as const).filter(([c]) => !c.ok).sort((p, q) => p[0].support - q[0].support)[0];
+    if (!failing) return candidates;
+    candidates = candidates.filter((_, i) => i !== failing[1]);
+  }
+}
+
+/**
+ * The fragments between two bounds that end (left side) or start (right
+ * side) within 4 em of the gutter, as column lines do: how many, and their
+ * median width. Figure labels and table cells elsewhere do not count.
+ */
+function side(fragments: ColumnBox[], from: number, to: number, which: 'left' | 'right', em: number): { count: number; width: number } {
+  const near = fragments.filter((f) => f.x0 >= from - 1 && f.x1 <= to + 1 && (which === 'left' ? to - f.x1 : f.x0 - from) < 4 * em);
+  return { count: near.length, width: near.length ? median(near.map((f) => f.x1 - f.x0)) : 0 };
+}
+
+const median = (xs: number[]) => xs.sort((a, b) => a - b)[xs.length >> 1]!;
