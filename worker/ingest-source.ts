@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Config } from '../shared/config.js';
 import { toStoredChunks } from '../shared/schemas/chunk.js';
+import type { SourceProgress } from '../shared/schemas/knowledge-base.js';
 import { chunkMarkdown } from './chunking/chunk-markdown.js';
 import { SourceError } from '../shared/source-errors.js';
 import type { SourceOutcome, StoredSource } from '../shared/store/kb-records.js';
@@ -14,7 +15,11 @@ export interface IngestDeps {
   config: Config;
   kbs: KbStore;
   fetch(url: string): Promise<FetchedUrl>;
-  extract(bytes: Uint8Array, hints: { filename?: string; declaredType?: string }): Promise<Extraction>;
+  extract(
+    bytes: Uint8Array,
+    hints: { filename?: string; declaredType?: string },
+    onProgress?: (progress: SourceProgress) => void,
+  ): Promise<Extraction>;
 }
 
 type ReadyOutcome = Extract<SourceOutcome, { status: 'ready' }>;
@@ -24,7 +29,12 @@ type ReadyOutcome = Extract<SourceOutcome, { status: 'ready' }>;
  * file's staged bytes and a URL's fetched body are extracted in the sandbox.
  * Limits are enforced again here, since URL bodies never passed the API.
  */
-export async function ingestSource(deps: IngestDeps, kbId: string, source: StoredSource): Promise<ReadyOutcome> {
+export async function ingestSource(
+  deps: IngestDeps,
+  kbId: string,
+  source: StoredSource,
+  onProgress?: (progress: SourceProgress) => void,
+): Promise<ReadyOutcome> {
   if (source.type === 'text') return textOutcome(deps, source);
 
   let bytes: Uint8Array;
@@ -54,7 +64,7 @@ export async function ingestSource(deps: IngestDeps, kbId: string, source: Store
   if (bytes.length > deps.config.MAX_FILE_BYTES) {
     throw new SourceError('file_too_large', `The content is larger than the ${deps.config.MAX_FILE_BYTES}-byte limit`);
   }
-  const extraction = await deps.extract(bytes, hints);
+  const extraction = await deps.extract(bytes, hints, onProgress);
   const title = extraction.title ?? fallbackTitle;
   return {
     status: 'ready',

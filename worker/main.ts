@@ -84,7 +84,7 @@ export async function startWorker(config: Config, logger: Logger, opts: WorkerOp
         allowPrivate: config.URL_FETCH_ALLOW_PRIVATE,
         ...opts.fetchOverrides,
       }),
-    extract: (bytes, hints) => sandbox.extract(bytes, hints),
+    extract: (bytes, hints, onProgress) => sandbox.extract(bytes, hints, undefined, onProgress),
   });
 
   const worker = new Worker(INGEST_QUEUE, processor, {

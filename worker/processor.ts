@@ -2,6 +2,7 @@ import { UnrecoverableError, type Job } from 'bullmq';
 import type { JobOutcome } from '../shared/job-metrics.js';
 import { extractSourceJobSchema, REFRESH_KB_JOB, refreshKbJobSchema, type SourceQueue } from '../shared/jobs.js';
 import type { Logger } from '../shared/logger.js';
+import type { SourceProgress } from '../shared/schemas/knowledge-base.js';
 import { SourceError, isSourceError, type SourceErrorCode } from '../shared/source-errors.js';
 import { ingestSource, type IngestDeps } from './ingest-source.js';
 import { refreshKnowledgeBase } from './refresh-kb.js';
@@ -65,7 +66,7 @@ export function createProcessor(deps: ProcessorDeps) {
 
     const started = performance.now();
     try {
-      const outcome = await ingestSource(deps, kbId, source);
+      const outcome = await ingestSource(deps, kbId, source, progressWriter(deps, kbId, documentId, run));
       const report = await deps.kbs.finishSourceReport(kbId, documentId, run, outcome, new Date().toISOString());
       const res = report.result;
       const seconds = (performance.now() - started) / 1000;
@@ -101,5 +102,23 @@ export function createProcessor(deps: ProcessorDeps) {
       }
       throw new UnrecoverableError(`${failure.code}: ${failure.message}`);
     }
+  };
+}
+
+/** Progress is written to the source at most this often. */
+const PROGRESS_WRITE_MS = 1000;
+
+/**
+ * Writes an extraction's progress to its source: the first report at once,
+ * then at most once a second. A failed write is dropped; the next one, or
+ * the result, makes up for it.
+ */
+function progressWriter(deps: ProcessorDeps, kbId: string, documentId: string, run: number): (progress: SourceProgress) => void {
+  let writtenAt = 0;
+  return (progress) => {
+    const now = Date.now();
+    if (now - writtenAt < PROGRESS_WRITE_MS) return;
+    writtenAt = now;
+    deps.kbs.setProgress(kbId, documentId, run, progress).catch(() => undefined);
   };
 }

@@ -2,6 +2,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { SourceProgress } from '../shared/schemas/knowledge-base.js';
 import { SourceError } from '../shared/source-errors.js';
 import type { ChunkingOptions } from './extractors/types.js';
 import type { Extraction } from './extractors/index.js';
@@ -62,6 +63,7 @@ interface Child {
   exited: boolean;
   jobs: number;
   onReply?: (reply: ChildReply) => void;
+  onProgress?: (progress: SourceProgress) => void;
   onExit?: (code: number | null, signal: NodeJS.Signals | null) => void;
 }
 
@@ -118,6 +120,7 @@ export class SandboxPool {
     bytes: Uint8Array,
     hints: { filename?: string; declaredType?: string },
     observe?: (stats: SandboxStats) => void,
+    onProgress?: (progress: SourceProgress) => void,
   ): Promise<Extraction> {
     const { limits } = this;
     const opts = {
@@ -130,7 +133,7 @@ export class SandboxPool {
     };
     const slot = await this.acquire();
     try {
-      return await this.runOn(slot, { bytes, opts }, observe);
+      return await this.runOn(slot, { bytes, opts }, observe, onProgress);
     } finally {
       this.release(slot);
     }
@@ -164,7 +167,12 @@ export class SandboxPool {
     else this.free.push(slot);
   }
 
-  private runOn(slot: number, request: ChildRequest, observe?: (stats: SandboxStats) => void): Promise<Extraction> {
+  private runOn(
+    slot: number,
+    request: ChildRequest,
+    observe?: (stats: SandboxStats) => void,
+    onProgress?: (progress: SourceProgress) => void,
+  ): Promise<Extraction> {
     // close() may have run while this job waited for its slot.
     if (this.closed) return Promise.reject(shuttingDown());
     let child = this.children[slot];
@@ -199,6 +207,7 @@ export class SandboxPool {
         });
       }, WATCH_MS);
 
+      c.onProgress = onProgress;
       c.onReply = (reply) => {
         peakKb = Math.max(peakKb, reply.rssMb * 1024);
         const keep = c.jobs + 1 < this.maxJobs && reply.rssMb <= this.recycleRssMb;
@@ -260,6 +269,7 @@ export class SandboxPool {
     };
     proc.on('message', (message: ChildMessage) => {
       if (message.type === 'ready') markReady();
+      else if (message.type === 'progress') child.onProgress?.(message.progress);
       else child.onReply?.(message);
     });
     // 'close' comes after the IPC channel drained, so a reply sent just before exit is never lost.

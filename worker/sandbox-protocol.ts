@@ -4,6 +4,7 @@
  * then answers one request at a time, as long as the pool keeps it.
  */
 import { isSourceError, type SourceErrorCode } from '../shared/source-errors.js';
+import type { SourceProgress } from '../shared/schemas/knowledge-base.js';
 import type { ExtractOptions, Extraction } from './extractors/index.js';
 
 /** What the parent sends: the bytes (structured-cloned over IPC, one copy) and the options. */
@@ -18,7 +19,12 @@ export type ChildReply = { type: 'reply'; rssMb: number } & (
   | { ok: false; code: SourceErrorCode; message: string; retryable: boolean }
 );
 
-export type ChildMessage = { type: 'ready' } | ChildReply;
+/** How far the current request has got; sent at most every {@link PROGRESS_EVERY_MS}. */
+export type ChildProgress = { type: 'progress'; progress: SourceProgress };
+
+export type ChildMessage = { type: 'ready' } | ChildProgress | ChildReply;
+
+const PROGRESS_EVERY_MS = 250;
 
 /** How a child turns a request into text; the production child calls `extractText`. */
 export type ExtractHandler = (request: ChildRequest) => Promise<Extraction>;
@@ -34,6 +40,13 @@ export function serveRequests(handle: ExtractHandler): void {
   process.once('disconnect', () => process.exit(1));
   const collectAboveMb = Number(process.argv[2]) || Number.POSITIVE_INFINITY;
   process.on('message', (request: ChildRequest) => {
+    let sentAt = 0;
+    request.opts.onProgress = (progress) => {
+      const now = Date.now();
+      if (now - sentAt < PROGRESS_EVERY_MS) return;
+      sentAt = now;
+      process.send?.({ type: 'progress', progress } satisfies ChildProgress);
+    };
     void answer(handle, request).then((outcome) => {
       let rssMb = process.memoryUsage.rss() / 1024 / 1024;
       if (rssMb > collectAboveMb && typeof globalThis.gc === 'function') {

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toStoredChunks, type Chunk } from '../../shared/schemas/chunk.js';
 import { createHarness, type Harness } from '../helpers/app-harness.js';
-import { textsField } from '../helpers/multipart-body.js';
+import { filePart, textsField } from '../helpers/multipart-body.js';
+import { waitFor } from '../helpers/wait.js';
 import { call, createKb, expectErrorBody, kbKeys } from './support.js';
 
 let h: Harness;
@@ -147,5 +148,45 @@ describe('progress of a processing source', () => {
     const after = await call(h.app, 'GET', docPath(kb.kbId, doc), { key });
     expect(after.body.status).toBe('ready');
     expect(after.body).not.toHaveProperty('progress');
+  });
+});
+
+describe('progress written by the processor', () => {
+  it('shows the extraction progress on the processing source and drops it once ready', async () => {
+    const { createProcessor } = await import('../../worker/processor.js');
+    const { bullSourceQueue } = await import('../../shared/jobs.js');
+    const { createLogger } = await import('../../shared/logger.js');
+    const kb = await createKb(h, key, 'Processor progress', [filePart('report.pdf', '%PDF-1.4 stand-in, never parsed here')]);
+    const doc = kb.files[0].documentId;
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let reported!: () => void;
+    const progressed = new Promise<void>((r) => (reported = r));
+    const processor = createProcessor({
+      config: h.config,
+      kbs: h.store.kbs,
+      queue: bullSourceQueue(h.queue, 1),
+      logger: createLogger('silent'),
+      fetch: async () => Promise.reject(new Error('no URL here')),
+      extract: async (_bytes, _hints, onProgress) => {
+        onProgress?.({ pagesDone: 2, pagesTotal: 7 });
+        reported();
+        await held;
+        return { markdown: 'Done.', text: 'Done.', truncated: false, format: 'pdf', mimeType: 'application/pdf', pageCount: 7 };
+      },
+    });
+    const job = { id: 'progress-job', data: { workspaceId: 'ws-documents', kbId: kb.kbId, documentId: doc, run: 1 }, opts: { attempts: 1 }, attemptsMade: 0, name: 'extract-source' };
+    const running = processor(job as never);
+    await progressed;
+    const during = await waitFor('the progress to be written', async () => {
+      const body = (await call(h.app, 'GET', docPath(kb.kbId, doc), { key })).body;
+      return body.progress ? body : undefined;
+    });
+    expect(during).toMatchObject({ status: 'processing', progress: { pagesDone: 2, pagesTotal: 7 } });
+    release();
+    await running;
+    const after = (await call(h.app, 'GET', docPath(kb.kbId, doc), { key })).body;
+    expect(after.status).toBe('ready');
+    expect(after).not.toHaveProperty('progress');
   });
 });

@@ -3,7 +3,8 @@
  * command. `hang` never answers; `alloc:N` holds N MiB of ArrayBuffers and
  * never answers; `retain:N` keeps N MiB for good and answers; `crash` exits;
  * `sleep:N` answers after N ms with its pid and the span it was busy; `pid`
- * answers with its pid. Anything else is extracted as in production.
+ * answers with its pid; `progress:N` reports pages 1 to N, 300 ms apart, then
+ * answers. Anything else is extracted as in production.
  */
 import { extractText, type Extraction } from '../../worker/extractors/index.js';
 import { serveRequests } from '../../worker/sandbox-protocol.js';
@@ -43,6 +44,14 @@ serveRequests(async ({ bytes, opts }) => {
     }
     case 'pid':
       return answer(String(process.pid));
+    case 'progress': {
+      const total = Number(arg);
+      for (let page = 1; page <= total; page++) {
+        opts.onProgress?.({ pagesDone: page, pagesTotal: total });
+        await new Promise((resolve) => setTimeout(resolve, 300));
+      }
+      return answer('done');
+    }
     default:
       return extractText(bytes, opts);
   }

@@ -130,3 +130,16 @@ describe('PDF layout', () => {
     expect(r.markdown).toBe('Application form\n\nApplicant name: Ada Lovelace\ncity: London\n\nSecond page');
   });
 });
+
+describe('PDF progress', () => {
+  it('reports each page read, out of the pages it reads', async () => {
+    const seen: unknown[] = [];
+    const pages = ['Page one has a line of text.', 'Page two has a line of text.', 'Page three has a line of text.'];
+    await extractText(buildPdf({ pages }), { ...opts, maxPdfPages: 2, onProgress: (p) => seen.push(p) });
+    expect(seen).toEqual([
+      { pagesDone: 1, pagesTotal: 2 },
+      { pagesDone: 2, pagesTotal: 2 },
+    ]);
+  });
+});
+

@@ -176,4 +176,17 @@ describe('SandboxPool', () => {
       delete process.env.KB_TEST_SECRET_TOKEN;
     }
   });
+
+  it("forwards a child's progress reports to the job that is running", async () => {
+    const pool = testPool();
+    await pool.ready();
+    const seen: unknown[] = [];
+    const result = await pool.extract(command('progress:3'), {}, undefined, (p) => seen.push(p));
+    expect(result.text).toBe('done');
+    expect(seen).toEqual([
+      { pagesDone: 1, pagesTotal: 3 },
+      { pagesDone: 2, pagesTotal: 3 },
+      { pagesDone: 3, pagesTotal: 3 },
+    ]);
+  });
 });

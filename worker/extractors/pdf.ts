@@ -43,7 +43,11 @@ const IMAGE_OPS = new Set<number>([OPS.paintImageXObject, OPS.paintInlineImageXO
  * unreadable file `corrupt`; no text layer on any page `no_text` (scanned,
  * needs OCR). Garbled pages and image-only pages among text pages are warned about.
  */
-export async function extractPdf(bytes: Uint8Array, maxPages: number): Promise<RawExtraction> {
+export async function extractPdf(
+  bytes: Uint8Array,
+  maxPages: number,
+  onProgress?: (progress: { pagesDone: number; pagesTotal: number }) => void,
+): Promise<RawExtraction> {
   let task: ReturnType<typeof getDocument> | undefined;
   try {
     // pdf.js transfers (detaches) the buffer it is given, so it gets a copy (a Uint8Array, never a Buffer).
@@ -51,7 +55,7 @@ export async function extractPdf(bytes: Uint8Array, maxPages: number): Promise<R
     const doc = await task.promise;
     const pageCount = doc.numPages;
     const pages = Math.min(pageCount, maxPages);
-    const { lines, fields } = await readPages(doc, pages);
+    const { lines, fields } = await readPages(doc, pages, onProgress);
     const kept = removeRunningLines(lines);
     const style = documentStyle(kept);
     const bodies = joinPagesAtHyphens(kept.map((pageLines) => pageMarkdown(pageLines, style)), style.vocabulary);
@@ -73,7 +77,11 @@ export async function extractPdf(bytes: Uint8Array, maxPages: number): Promise<R
   }
 }
 
-async function readPages(doc: PDFDocumentProxy, count: number): Promise<{ lines: PdfLine[][]; fields: string[][] }> {
+async function readPages(
+  doc: PDFDocumentProxy,
+  count: number,
+  onProgress?: (progress: { pagesDone: number; pagesTotal: number }) => void,
+): Promise<{ lines: PdfLine[][]; fields: string[][] }> {
   // Listing a page's annotations costs a round trip; only documents with a form need it.
   const hasForm = (await doc.getFieldObjects().catch(() => null)) !== null;
   const lines: PdfLine[][] = [];
@@ -91,6 +99,7 @@ async function readPages(doc: PDFDocumentProxy, count: number): Promise<{ lines:
     } finally {
       page.cleanup();
     }
+    onProgress?.({ pagesDone: n, pagesTotal: count });
   }
   return { lines, fields };
 }

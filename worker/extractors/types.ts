@@ -1,4 +1,5 @@
 import type { SourceFormat } from '../../shared/formats.js';
+import type { SourceProgress } from '../../shared/schemas/knowledge-base.js';
 
 /** Limits and hints for one extraction. */
 export interface ExtractOptions {
@@ -14,6 +15,11 @@ export interface ExtractOptions {
   maxDocxUnpackedBytes?: number;
   /** HTML: refuse (`too_complex`) when elements nest deeper than this. Default 4096. */
   maxHtmlDepth?: number;
+  /**
+   * Told how far the extraction has got (PDF: after each page). Set by the
+   * sandbox child, never sent over IPC.
+   */
+  onProgress?: (progress: SourceProgress) => void;
   /** When set, the Markdown is also split into {@link Extraction.chunks}. */
   chunking?: ChunkingOptions;
 }
