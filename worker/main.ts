@@ -105,7 +105,7 @@ export async function startWorker(config: Config, logger: Logger, opts: WorkerOp
   const reconcileOnce = async (): Promise<void> => {
     try {
       await buildActiveIndexOnce({ redis: runtime.redis, kbs: runtime.store.kbs, logger });
-      const report = await reconcile({ redis: runtime.redis, kbs: runtime.store.kbs, queue, sourceQueue, logger, processingDeadlineMs });
+      const report = await reconcile({ redis: runtime.redis, kbs: runtime.store.kbs, queue, sourceQueue, logger, processingDeadlineMs, events: webhooks.events });
       if (report.requeued + report.timedOut > 0) logger.info(report, 'reconciled sources');
     } catch (err) {
       logger.warn({ err: { message: err instanceof Error ? err.message : String(err) } }, 'reconcile failed');

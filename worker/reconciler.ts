@@ -2,7 +2,9 @@ import type { Job, Queue } from 'bullmq';
 import { scanKeys, type RedisClient } from '../shared/redis.js';
 import { extractSourceJobId, type ExtractSourceJob, type SourceQueue } from '../shared/jobs.js';
 import type { Logger } from '../shared/logger.js';
+import type { SourceErrorCode } from '../shared/source-errors.js';
 import type { KbStore } from '../shared/store/kb-store.js';
+import type { SourceEvents } from './webhooks/events.js';
 
 export interface ReconcilerDeps {
   redis: RedisClient;
@@ -12,6 +14,8 @@ export interface ReconcilerDeps {
   logger: Logger;
   /** A source `processing` for longer than this ends `failed/timeout`. */
   processingDeadlineMs: number;
+  /** Completion events (webhooks) for the sources the reconciler ends. */
+  events?: SourceEvents;
 }
 
 export interface ReconcileReport {
@@ -70,14 +74,8 @@ async function reconcileKb(deps: ReconcilerDeps, kbId: string, now: number, repo
     report.scanned += 1;
     const data = { workspaceId: meta.workspaceId, kbId, documentId, run: source.run };
     if (source.status === 'processing' && now - sinceMs > deps.processingDeadlineMs) {
-      const res = await deps.kbs.finishSource(
-        kbId,
-        documentId,
-        source.run,
-        { status: 'failed', error: { code: 'timeout', message: 'Processing took too long and was stopped; it can be retried' }, keepBlob: true },
-        new Date(now).toISOString(),
-      );
-      if (res === 'ok') report.timedOut += 1;
+      const error = { code: 'timeout' as const, message: 'Processing took too long and was stopped; it can be retried' };
+      if (await failSource(deps, data, error, now)) report.timedOut += 1;
       continue;
     }
     const job = await deps.queue.getJob(extractSourceJobId(data));
@@ -94,6 +92,14 @@ async function reconcileKb(deps: ReconcilerDeps, kbId: string, now: number, repo
   return active.length > 0;
 }
 
+/** Ends a source `failed` as the processor would, events included; true when this call ended it. */
+async function failSource(deps: ReconcilerDeps, data: ExtractSourceJob, error: { code: SourceErrorCode; message: string }, now: number): Promise<boolean> {
+  const report = await deps.kbs.finishSourceReport(data.kbId, data.documentId, data.run, { status: 'failed', error, keepBlob: true }, new Date(now).toISOString());
+  if (report.result !== 'ok') return false;
+  await deps.events?.finished({ ...data, status: 'failed', error }, report);
+  return true;
+}
+
 async function requeueOrGiveUp(
   deps: ReconcilerDeps,
   job: Job,
@@ -104,14 +110,8 @@ async function requeueOrGiveUp(
 ): Promise<void> {
   const log = { kbId: data.kbId, documentId: data.documentId, run: data.run };
   if (now - sinceMs > deps.processingDeadlineMs) {
-    const res = await deps.kbs.finishSource(
-      data.kbId,
-      data.documentId,
-      data.run,
-      { status: 'failed', error: { code: 'internal', message: 'The source could not be processed; it can be retried' }, keepBlob: true },
-      new Date(now).toISOString(),
-    );
-    if (res === 'ok') {
+    const error = { code: 'internal' as const, message: 'The source could not be processed; it can be retried' };
+    if (await failSource(deps, data, error, now)) {
       report.abandoned += 1;
       deps.logger.warn(log, 'a pending source whose job kept ending was marked failed');
     }
