@@ -128,8 +128,12 @@ describe('reconciler', () => {
     const deps = { redis: h.redis, kbs: h.store.kbs, queue: h.queue, sourceQueue: bullSourceQueue(h.queue, 2, 50), logger: silent, processingDeadlineMs: 60_000 };
     await reconcile(deps, Date.now());
     expect((await h.store.kbs.getSource(kbId, docs[0]!))?.status).toBe('processing');
-    const report = await reconcile(deps, Date.now() + 61_000);
+    const finished: unknown[] = [];
+    const events = { finished: async (source: unknown) => void finished.push(source), replay: async () => undefined };
+    const report = await reconcile({ ...deps, events }, Date.now() + 61_000);
     expect(report.timedOut).toBeGreaterThanOrEqual(1);
+    // The webhook events of a source the reconciler ends are sent like any other's.
+    expect(finished).toContainEqual(expect.objectContaining({ kbId, documentId: docs[0], status: 'failed', error: expect.objectContaining({ code: 'timeout' }) }));
     const source = await h.store.kbs.getSource(kbId, docs[0]!);
     expect(source).toMatchObject({ status: 'failed', error: { code: 'timeout' } });
   });
