@@ -54,6 +54,13 @@ export interface KbSnapshot {
   rev: number;
 }
 
+/** Files whose bytes the workspace has extracted before take that extraction over. */
+async function withReuse(deps: KbDeps, workspaceId: string, sources: NewSource[]): Promise<NewSource[]> {
+  const reusable = await deps.kbs.findReusable(workspaceId, sources);
+  if (reusable.size === 0) return sources;
+  return sources.map((s) => (reusable.has(s.documentId) ? { ...s, reuse: reusable.get(s.documentId)! } : s));
+}
+
 /** Reads a knowledge base the workspace owns as the API answers it. */
 export async function readKnowledgeBase(deps: KbDeps, workspaceId: string, kbId: string): Promise<KbSnapshot> {
   const { meta, sources } = await loadOwned(deps, workspaceId, kbId);
@@ -66,8 +73,10 @@ export async function readKnowledgeBase(deps: KbDeps, workspaceId: string, kbId:
  * them, so the client's request is not lost.
  */
 async function enqueueNew(deps: KbDeps, workspaceId: string, kbId: string, sources: NewSource[]): Promise<void> {
+  // A source that took over an earlier extraction is ready already: it needs no job.
+  const toRun = sources.filter((s) => !s.reuse);
   try {
-    await deps.queue.enqueue(sources.map((s) => ({ workspaceId, kbId, documentId: s.documentId, run: 1 })));
+    await deps.queue.enqueue(toRun.map((s) => ({ workspaceId, kbId, documentId: s.documentId, run: 1 })));
   } catch (err) {
     deps.logger.warn({ err, kbId, count: sources.length }, 'enqueue failed; the reconciler will pick the sources up');
   }
@@ -79,7 +88,8 @@ export async function createKnowledgeBase(
   kbId: string,
   form: SourceForm & { name: string },
 ): Promise<KbSnapshot> {
-  const added = await deps.kbs.create(workspaceId, kbId, form.name, form.sources, nowIso(deps), form.autoRefreshHours);
+  const sources = await withReuse(deps, workspaceId, form.sources);
+  const added = await deps.kbs.create(workspaceId, kbId, form.name, sources, nowIso(deps), form.autoRefreshHours);
   await enqueueNew(deps, workspaceId, kbId, added);
   if (form.autoRefreshHours) await deps.queue.scheduleRefresh({ workspaceId, kbId }, form.autoRefreshHours);
   return readKnowledgeBase(deps, workspaceId, kbId);
@@ -97,7 +107,8 @@ export async function updateKnowledgeBase(
   form: SourceForm,
   ifRev?: number,
 ): Promise<KbSnapshot> {
-  const added = await deps.kbs.addSources(workspaceId, kbId, form.name, form.sources, nowIso(deps), ifRev, form.autoRefreshHours);
+  const sources = await withReuse(deps, workspaceId, form.sources);
+  const added = await deps.kbs.addSources(workspaceId, kbId, form.name, sources, nowIso(deps), ifRev, form.autoRefreshHours);
   await enqueueNew(deps, workspaceId, kbId, added);
   if (form.autoRefreshHours !== undefined) await deps.queue.scheduleRefresh({ workspaceId, kbId }, form.autoRefreshHours);
   return readKnowledgeBase(deps, workspaceId, kbId);

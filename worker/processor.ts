@@ -73,6 +73,10 @@ export function createProcessor(deps: ProcessorDeps) {
       log.info({ result: res, chars: outcome.text.length, mimeType: outcome.mimeType, seconds }, 'source ready');
       if (res === 'ok') {
         deps.onOutcome?.({ type: source.type, status: 'ready', mimeType: outcome.mimeType, bytes: outcome.sizeBytes, seconds });
+        if (source.type === 'file' && source.sha256) {
+          // Later uploads of the same bytes in this workspace take this extraction over.
+          await deps.kbs.recordExtractedFile(workspaceId, source.sha256, kbId, documentId).catch(() => undefined);
+        }
         await deps.events?.finished({ workspaceId, kbId, documentId, run, status: 'ready' }, report);
       }
       return { status: 'ready' };

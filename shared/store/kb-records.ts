@@ -30,6 +30,18 @@ export interface NewSource {
   sha256?: string;
   /** What makes two sources of one knowledge base the same; see {@link sourceFingerprint}. */
   fingerprint: string;
+  /** An extraction of the same bytes elsewhere in the workspace: the source is added ready with it. */
+  reuse?: ReusedExtraction;
+}
+
+/** What a new source takes over from an earlier extraction of the same file. */
+export interface ReusedExtraction {
+  /** Source fields of the result (type, size, counts, title, warnings). */
+  fields: Record<string, string>;
+  text: string;
+  markdown: string;
+  /** Chunk entries as stored (JSON strings). */
+  chunks: string[];
 }
 
 /**

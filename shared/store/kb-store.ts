@@ -3,6 +3,7 @@ import { ConflictError, ForbiddenError, NotFoundError, OTHER_WORKSPACE, Precondi
 import type { KeySpace } from './keys.js';
 import {
   newSourceFields,
+  type ReusedExtraction,
   outcomeFields,
   parseMeta,
   parseSource,
@@ -148,8 +149,19 @@ export class KbStore {
   private async commit(base: Record<string, string>, kbId: string, sources: NewSource[], now: string): Promise<{ res: string; skipped: string[] }> {
     if (sources.length > 0) await this.markActive(kbId, now);
     const k = this.keys;
-    const docs = sources.map((s) => ({ ...(s.stageKey ? { stageKey: s.stageKey } : {}), fields: newSourceFields(s, now) }));
-    const payload = { ...base, now, nowMs: Date.parse(now), ttl: this.opts.blobTtlSeconds, docPrefix: k.docPrefix(kbId), blobPrefix: k.blobPrefix(kbId), docs };
+    const docs = sources.map((s) => ({ ...(s.stageKey ? { stageKey: s.stageKey } : {}), fields: newSourceFields(s, now), ...(s.reuse ? { reuse: s.reuse } : {}) }));
+    const payload = {
+      ...base,
+      now,
+      nowMs: Date.parse(now),
+      ttl: this.opts.blobTtlSeconds,
+      docPrefix: k.docPrefix(kbId),
+      blobPrefix: k.blobPrefix(kbId),
+      textPrefix: k.textPrefix(kbId),
+      markdownPrefix: k.markdownPrefix(kbId),
+      chunksPrefix: k.chunksPrefix(kbId),
+      docs,
+    };
     const [res, , ...skipped] = await this.redis.kbCommitSources(k.kb(kbId), k.docs(kbId), k.active(kbId), k.fingerprints(kbId), JSON.stringify(payload));
     return { res: String(res), skipped: skipped.map(String) };
   }
@@ -261,6 +273,53 @@ export class KbStore {
     if (res === 'not_failed') throw new ConflictError('only a failed source can be retried');
     if (res === 'no_bytes') throw new ConflictError('the uploaded file is no longer kept; upload it again');
     return Number(run);
+  }
+
+  /** Remembers that a ready file source holds the extraction of these bytes, for the workspace to reuse. */
+  async recordExtractedFile(workspaceId: string, sha256: string, kbId: string, documentId: string): Promise<void> {
+    await this.redis.hset(this.keys.extractedFiles(workspaceId), sha256, `${kbId}/${documentId}`);
+  }
+
+  /**
+   * For each file whose bytes were already extracted in the workspace (and
+   * whose source is still ready with the same bytes), that extraction, to be
+   * taken over by the new source. Stale entries are dropped.
+   */
+  async findReusable(workspaceId: string, sources: NewSource[]): Promise<Map<string, ReusedExtraction>> {
+    const found = new Map<string, ReusedExtraction>();
+    const files = sources.filter((s) => s.type === 'file' && s.sha256);
+    if (files.length === 0) return found;
+    const index = this.keys.extractedFiles(workspaceId);
+    const refs = await this.redis.hmget(index, ...files.map((s) => s.sha256!));
+    for (const [i, ref] of refs.entries()) {
+      const file = files[i]!;
+      if (!ref) continue;
+      const [kbId = '', documentId = ''] = ref.split('/');
+      const reused = await this.readExtraction(kbId, documentId, file.sha256!);
+      if (!reused) {
+        await this.redis.hdel(index, file.sha256!);
+        continue;
+      }
+      // A title that was only the old file's name becomes the new one's.
+      if (reused.fields.title === reused.fields.filename || !reused.fields.title) reused.fields.title = file.filename ?? file.content;
+      delete reused.fields.filename;
+      found.set(file.documentId, reused);
+    }
+    return found;
+  }
+
+  private async readExtraction(kbId: string, documentId: string, sha256: string): Promise<ReusedExtraction | null> {
+    const k = this.keys;
+    const [h, text, markdown] = await Promise.all([
+      this.redis.hgetall(k.doc(kbId, documentId)),
+      this.redis.get(k.text(kbId, documentId)),
+      this.redis.get(k.markdown(kbId, documentId)),
+    ]);
+    if (h.status !== 'ready' || h.sha256 !== sha256 || text === null) return null;
+    const chunks = await this.redis.lrange(k.chunks(kbId, documentId), 0, -1);
+    const keep = ['mimeType', 'sizeBytes', 'charCount', 'pageCount', 'truncated', 'warnings', 'chunkCount', 'title', 'filename'];
+    const fields = Object.fromEntries(keep.flatMap((f) => (h[f] !== undefined ? [[f, h[f]!]] : [])));
+    return { fields, text, markdown: markdown ?? text, chunks };
   }
 
   /** Puts a ready or failed URL source back to pending to fetch it again; returns its new run number. */

@@ -142,6 +142,11 @@ export class KeySpace {
     return `${this.prefix}:{whws:${workspaceId}}:event:${eventId}`;
   }
 
+  /** A workspace's extracted files: SHA-256 of the bytes to `<kbId>/<documentId>` of a ready source. */
+  extractedFiles(workspaceId: string): string {
+    return `${this.prefix}:{xref:${workspaceId}}:files`;
+  }
+
   /** The recorded outcome of one Idempotency-Key of a workspace (`keyHash`: SHA-256 of the key). */
   idempotency(workspaceId: string, keyHash: string): string {
     return `${this.prefix}:{idem:${workspaceId}}:${keyHash}`;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Chunk } from '../../shared/schemas/chunk.js';
 import type { RunningWorker } from '../../worker/main.js';
-import { call } from '../api/support.js';
+import { call, jobsOf } from '../api/support.js';
 import { createHarness, type Harness } from '../helpers/app-harness.js';
 import { createKbWith, startTestWorker, waitForDocument } from '../helpers/worker-harness.js';
 
@@ -63,5 +63,26 @@ describe('structured extraction end to end', () => {
     const chunks = await allChunks(kbId, docs[0]!);
     expect(chunks.length).toBeGreaterThan(1);
     expect(chunks.map((c) => c.text).join(' ').replace(/\s+/g, ' ')).toBe(text.trim().replace(/\s+/g, ' '));
+  });
+
+  it('reuses the extraction of the same file bytes in the workspace: the new source is ready at once, with no job', async () => {
+    const upload = (name: string) => (f: FormData) => f.append('knowledge_base_files', new Blob([HTML], { type: 'text/html' }), name);
+    const first = await createKbWith(h, key, upload('guide.html'));
+    const original = await waitForDocument(h, key, first.kbId, first.docs[0]!);
+    expect(original.status).toBe('ready');
+
+    const second = await createKbWith(h, key, upload('copy-of-guide.html'));
+    const reused = (await call(h.app, 'GET', `/v1/knowledge-bases/${second.kbId}/documents/${second.docs[0]}?format=markdown`, { key })).body;
+    expect(reused.status).toBe('ready');
+    expect(reused.text).toBe(original.text);
+    expect(reused.content).toBe('copy-of-guide.html');
+    expect(await jobsOf(h, second.kbId)).toHaveLength(0);
+    expect((await allChunks(second.kbId, second.docs[0]!)).map((c) => c.text)).toEqual((await allChunks(first.kbId, first.docs[0]!)).map((c) => c.text));
+    expect((await call(h.app, 'GET', `/v1/knowledge-bases/${second.kbId}`, { key })).body.sourceCounts).toEqual({ pending: 0, processing: 0, ready: 1, failed: 0 });
+
+    // Another workspace extracts for itself.
+    const otherKey = await h.key('ws-structured-other');
+    const other = await createKbWith(h, otherKey, upload('guide.html'));
+    expect(await jobsOf(h, other.kbId)).toHaveLength(1);
   });
 });
