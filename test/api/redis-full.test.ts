@@ -1,8 +1,8 @@
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../api/app.js';
 import { bullSourceQueue } from '../../shared/jobs.js';
-import { createLogger, serializeError } from '../../shared/logger.js';
+import { serializeError } from '../../shared/logger.js';
+import { capturingLogger } from '../helpers/log-capture.js';
 import { createHarness, type Harness } from '../helpers/app-harness.js';
 import { filePart, textsField } from '../helpers/multipart-body.js';
 import { startRedisServer, type RedisServerHandle } from '../helpers/redis-server.js';
@@ -23,19 +23,14 @@ describe('a Redis at maxmemory', () => {
   let h: Harness;
   let app: ReturnType<typeof createApp>;
   let key: string;
-  const lines: string[] = [];
+  let lines: string[] = [];
 
   beforeAll(async () => {
     redis = await startRedisServer();
     // The high-water mark is off so that the upload reaches Redis and meets its OOM reply.
     h = await createHarness({ REDIS_URL: redis.url, REDIS_UPLOAD_HIGH_WATER_PERCENT: '100' });
-    const sink = new Writable({
-      write(chunk: Buffer, _enc, done) {
-        lines.push(...chunk.toString().split('\n').filter(Boolean));
-        done();
-      },
-    });
-    const logger = createLogger('debug', {}, sink);
+    const { logger, lines: captured } = capturingLogger();
+    lines = captured;
     app = createApp({ config: h.config, redis: h.redis, store: h.store, queue: bullSourceQueue(h.queue, 2), logger, ingestQueue: h.queue });
     key = await h.key('ws-redis-full');
   });

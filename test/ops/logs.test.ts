@@ -1,8 +1,7 @@
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../api/app.js';
 import { bullSourceQueue } from '../../shared/jobs.js';
-import { createLogger } from '../../shared/logger.js';
+import { capturingLogger } from '../helpers/log-capture.js';
 import { createHarness, type Harness } from '../helpers/app-harness.js';
 
 let h: Harness;
@@ -11,14 +10,8 @@ let app: ReturnType<typeof createApp>;
 
 beforeAll(async () => {
   h = await createHarness();
-  lines = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      lines.push(...chunk.toString().split('\n').filter(Boolean));
-      done();
-    },
-  });
-  const logger = createLogger('debug', {}, sink);
+  let logger;
+  ({ logger, lines } = capturingLogger());
   app = createApp({ config: h.config, redis: h.redis, store: h.store, queue: bullSourceQueue(h.queue, 2), logger, ingestQueue: h.queue });
 });
 afterAll(async () => h.close());
