@@ -93,9 +93,10 @@ describe('chunkMarkdown', () => {
     // One sentence a line: the fixture writes each line once, without wrapping.
     const page = (from: number) => Array.from({ length: 6 }, (_, i) => sentence(from + i)).join('\n');
     const pages = [page(1), page(10), page(20)];
-    const r = await extractText(buildPdf({ pages }), { maxTextChars: 100_000, maxPdfPages: 10, chunking: { maxTokens: 100, overlapTokens: 0 } });
-    expect(r.chunks?.length).toBeGreaterThan(2);
-    expectWellFormed(r.markdown, r.chunks!, 100);
+    // A page's lines join into one paragraph, so a chunk smaller than a page makes the pages matter.
+    const r = await extractText(buildPdf({ pages }), { maxTextChars: 100_000, maxPdfPages: 10, chunking: { maxTokens: 40, overlapTokens: 0 } });
+    expect(r.chunks?.length).toBeGreaterThan(3);
+    expectWellFormed(r.markdown, r.chunks!, 40);
     expect(r.chunks![0]).toMatchObject({ pageStart: 1 });
     expect(r.chunks!.at(-1)).toMatchObject({ pageEnd: 3 });
     for (const c of r.chunks!) {
