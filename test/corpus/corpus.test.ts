@@ -6,6 +6,7 @@ import { detectType, SNIFF_BYTES } from '../../shared/detect-type.js';
 import type { Extraction } from '../../worker/extractors/index.js';
 import { extractInSandbox } from '../../worker/sandbox.js';
 import { corpusDir, corpusFiles, corpusPresent, type CorpusFile, type Outcome } from './corpus-files.js';
+import { recallPrecision } from './word-bags.js';
 
 // Production defaults, with more time and memory because the children run TypeScript through tsx here.
 const LIMITS = { timeoutMs: 120_000, memoryMb: 1536, maxTextChars: 5_000_000, maxPdfPages: 2000 };
@@ -37,22 +38,8 @@ async function runOne(file: CorpusFile): Promise<Result> {
   }
 }
 
-/** Word recall of `expected` in `actual`; CJK characters count one by one since they are not space-separated. */
-function recall(expected: string, actual: string): number {
-  const words = (s: string) => s.toLowerCase().match(/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]|[\p{L}\p{N}]+/gu) ?? [];
-  const have = new Map<string, number>();
-  for (const w of words(actual)) have.set(w, (have.get(w) ?? 0) + 1);
-  const want = words(expected);
-  let hit = 0;
-  for (const w of want) {
-    const n = have.get(w) ?? 0;
-    if (n > 0) {
-      hit++;
-      have.set(w, n - 1);
-    }
-  }
-  return want.length ? hit / want.length : 1;
-}
+/** Word recall of `expected` in `actual`, counting repeated words. */
+const recall = (expected: string, actual: string): number => recallPrecision(expected, actual).recall;
 
 if (!present) console.warn(`corpus tests skipped: no corpus at ${root} (set CORPUS_DIR to run them)`);
 const suite = present ? describe : describe.skip;

@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { chunkMarkdown } from '../../worker/chunking/chunk-markdown.js';
 import { extractText, type Extraction } from '../../worker/extractors/index.js';
 import { corpusDir, corpusFiles, corpusPresent, referencePath } from './corpus-files.js';
+import { recallPrecision } from './word-bags.js';
 
 // Extractors run in this process (no sandbox), with the production limits.
 const OPTS = { maxTextChars: 5_000_000, maxPdfPages: 2000 };
@@ -32,30 +33,12 @@ const results = new Map<string, Extraction>();
 
 // pandoc writes superscript digits as ² and ³ where mammoth keeps the digit in a <sup>.
 const wordSet = (s: string) => new Set(s.toLowerCase().replace(/²/g, '2').replace(/³/g, '3').match(/[\p{L}\p{N}]+/gu) ?? []);
-const wordBag = (s: string) => s.toLowerCase().match(/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]|[\p{L}\p{N}]+/gu) ?? [];
 
 function jaccard(a: Set<string>, b: Set<string>): number {
   let both = 0;
   for (const w of a) if (b.has(w)) both++;
   const union = a.size + b.size - both;
   return union === 0 ? 1 : both / union;
-}
-
-/** Word recall and precision of `actual` against `expected`, counting repeated words. */
-function recallPrecision(expected: string, actual: string): { recall: number; precision: number } {
-  const have = new Map<string, number>();
-  const got = wordBag(actual);
-  for (const w of got) have.set(w, (have.get(w) ?? 0) + 1);
-  const want = wordBag(expected);
-  let hit = 0;
-  for (const w of want) {
-    const n = have.get(w) ?? 0;
-    if (n > 0) {
-      hit++;
-      have.set(w, n - 1);
-    }
-  }
-  return { recall: want.length ? hit / want.length : 1, precision: got.length ? hit / got.length : 1 };
 }
 
 /**
