@@ -243,7 +243,7 @@ export class SandboxPool {
   }
 
   private spawn(): Child {
-    const proc = fork(this.childModule, [String(this.recycleRssMb)], {
+    const proc = fork(this.childModule, [String(this.recycleRssMb), this.warm ? 'warm' : 'lazy'], {
       execArgv: [`--max-old-space-size=${this.limits.memoryMb}`, '--expose-gc', ...(TS_LOADER ? ['--import', TS_LOADER] : [])],
       env: CHILD_ENV,
       serialization: 'advanced',
