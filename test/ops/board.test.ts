@@ -3,14 +3,15 @@ import { Worker, type Job } from 'bullmq';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { INGEST_QUEUE, queuePrefix } from '../../shared/jobs.js';
 import { createRedis } from '../../shared/redis.js';
-import { call, expectErrorBody } from '../api/support.js';
+import { call, createKb, expectErrorBody } from '../api/support.js';
 import { createHarness, type Harness } from '../helpers/app-harness.js';
+import { filePart, textsField, urlsField } from '../helpers/multipart-body.js';
 
 const USER = 'ops';
 const PASSWORD = 'secret';
 const RETRY_FAILED = '/admin/queues/api/queues/ingest/retry/failed';
 
-/** The board's routes of THREATS G1, with the method each is called with. */
+/** The board's page and JSON routes, with the method each is called with. */
 const BOARD_ROUTES: [method: string, path: string][] = [
   ['GET', '/admin/queues'],
   ['GET', '/admin/queues/'],
@@ -114,6 +115,33 @@ describe('Bull Board with operator credentials configured', () => {
     const queues = (res.body as { queues: { name: string; counts: Record<string, number> }[] }).queues;
     expect(queues.map((q) => q.name)).toEqual(['ingest']);
     expect(queues[0]!.counts).toHaveProperty('waiting');
+  });
+
+  it('shows operators job data with ids only: no text, URL, file name, file bytes or API key', async () => {
+    const marker = `tenant-secret-${randomUUID()}`;
+    const key = await h.key('ws_board');
+    const kb = (await createKb(h, key, 'Board data', [
+      textsField([{ title: `${marker}-title`, text: `${marker} in a text` }]),
+      urlsField([`https://example.com/${marker}`]),
+      filePart(`${marker}.txt`, `${marker} in a file`),
+    ])) as { id: string; files: { documentId: string }[] };
+    expect(kb.files).toHaveLength(3);
+
+    const list = await call(h.app, 'GET', '/admin/queues/api/queues?activeQueue=ingest&status=waiting&page=1&jobsPerPage=50', {
+      headers: operator,
+    });
+    expect(list.status, list.text).toBe(200);
+    const ingest = (list.body as { queues: { name: string; jobs: { id: string; data: unknown }[] }[] }).queues.find((q) => q.name === 'ingest');
+    // The board does list the jobs (so the checks below look at real data)...
+    expect(ingest?.jobs.map((j) => j.data)).toHaveLength(3);
+    for (const file of kb.files) expect(list.text).toContain(file.documentId);
+    // ...and nothing a tenant sent shows in them, nor the key.
+    expect(list.text).not.toContain(marker);
+    expect(list.text).not.toContain(key);
+    for (const job of ingest!.jobs) {
+      const one = await call(h.app, 'GET', `/admin/queues/api/queues/ingest/${encodeURIComponent(job.id)}`, { headers: operator });
+      if (one.status === 200) expect(one.text).not.toContain(marker);
+    }
   });
 
   it('retries failed jobs on a same-origin PUT with the right credentials', async () => {
