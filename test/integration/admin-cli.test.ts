@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { hashApiKey } from '../../shared/ids.js';
 import { connectRedis, createRedis, type RedisClient } from '../../shared/redis.js';
 import { createStore } from '../../shared/store/index.js';
 import { freePort, keysUnder } from '../helpers/redis-server.js';
@@ -80,6 +81,17 @@ describe('admin CLI keys', () => {
     expect(record).toMatchObject({ workspaceId: 'ws_a', name: 'ops', readOnly: true });
     const principal = await storeFor(prefix).apiKeys.authenticate(lines[1] ?? '');
     expect(principal).toEqual({ keyId: record.keyId, workspaceId: 'ws_a', readOnly: true });
+  });
+
+  it('stores a key only as its SHA-256 hash: the plain key is in no Redis key name or value', async () => {
+    const prefix = freshPrefix();
+    const run = await admin(prefix, ['create-key', '--workspace', 'ws_h', '--name', 'hashed']);
+    expect(run.code).toBe(0);
+    const plain = run.stdout.trimEnd().split('\n').at(-1) ?? '';
+    expect(plain.length).toBeGreaterThan(20);
+    const stored = JSON.stringify(await dump(prefix));
+    expect(stored).toContain(hashApiKey(plain));
+    expect(stored).not.toContain(plain);
   });
 
   it('list-keys shows every key of the workspace but never the key or its hash', async () => {
