@@ -133,6 +133,14 @@ describe('HTML', () => {
     expect(r.text).not.toContain('\ufffd');
   });
 
+  it('reads Shift_JIS HTML without a meta charset, served under a Content-Type that lies (application/pdf)', async () => {
+    const japanese = '吾輩は猫である。名前はまだ無い。どこで生れたかとんと見当がつかぬ。';
+    const bytes = iconv.encode(`<html><head><title>猫</title></head><body><p>${japanese}</p></body></html>`, 'Shift_JIS');
+    const r = await extractText(new Uint8Array(bytes), { ...opts, declaredType: 'application/pdf' });
+    expect(r).toMatchObject({ format: 'html', title: '猫' });
+    expect(r.text).toContain(japanese);
+  });
+
   it('fails as too_complex for 100000 nested divs instead of crashing or hanging', async () => {
     const deep = `<html><body>${'<div>'.repeat(100_000)}deep${'</div>'.repeat(100_000)}</body></html>`;
     expect((await failure(extractText(utf8(deep), opts))).code).toBe('too_complex');
