@@ -1,0 +1,121 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serveApi, type ServedApi } from '../helpers/api-server.js';
+import { filePart, multipartForm, nameField, textBytes, textsField } from '../helpers/multipart-body.js';
+import { RawClient, chunk, multipartPieces, requestHead, type RawResponse } from '../helpers/raw-http.js';
+import { waitFor } from '../helpers/wait.js';
+import { call, createKb, expectErrorBody } from './support.js';
+
+const KB_PATH = '/v1/knowledge-bases';
+const mp = multipartPieces('wire-boundary');
+/** A refused request answers at once; past this it has hung. */
+const ANSWER_MS = 5_000;
+
+/** The contract's error body, as it came over the socket. */
+function expectError(res: RawResponse, status: number, message?: string | RegExp): void {
+  expect(res.status, res.body.slice(0, 300)).toBe(status);
+  expect(res.json).toMatchObject({ status, path: KB_PATH });
+  expect(typeof res.json.timestamp).toBe('string');
+  if (message !== undefined) expect(res.json.message).toMatch(message);
+}
+
+/** What a refused request must leave as it was: every key, the queue, the knowledge base. */
+async function snapshot(s: ServedApi, key: string, kbId: string) {
+  const kb = await call(s.h.app, 'GET', `${KB_PATH}/${kbId}`, { key });
+  expect(kb.status).toBe(200);
+  return { kb: kb.body, keys: (await s.h.allKeys()).sort(), jobs: await s.h.queue.getJobCounts() };
+}
+
+const stageKeys = async (s: ServedApi): Promise<string[]> => (await s.h.allKeys()).filter((k) => k.includes(':stage:'));
+
+const patchHead = (kbId: string, key: string, headers: Record<string, string | number>): string =>
+  requestHead('PATCH', `${KB_PATH}/${kbId}`, { 'X-API-Key': key, 'Content-Type': mp.contentType, ...headers });
+
+/** `data` as a chunked body of one-byte chunks. */
+function oneByteChunks(data: Buffer): Buffer {
+  return Buffer.concat([...data].map((b) => chunk(Buffer.from([b]))));
+}
+
+describe('chunked bodies and Content-Length with Transfer-Encoding', () => {
+  const LIMIT = 2 * 1024 * 1024;
+  let s: ServedApi;
+  let key: string;
+  beforeAll(async () => {
+    s = await serveApi({ MAX_REQUEST_BYTES: String(LIMIT) });
+    key = await s.h.key('ws-chunked');
+  });
+  afterAll(async () => s.close());
+
+  it('answers 413 to a chunked body that passes MAX_REQUEST_BYTES in 64 KB chunks, and stages and commits nothing', async () => {
+    const kb = await createKb(s.h, key, 'Chunked');
+    const before = await snapshot(s, key, kb.kbId);
+    const client = await RawClient.open(s.port);
+    await client.write(patchHead(kb.kbId, key, { 'Transfer-Encoding': 'chunked' }));
+    // A rename the handler would commit if it ever ran to the end.
+    await client.write(chunk(mp.field('knowledge_base_name', 'Renamed by an over-limit body') + mp.fileHead('big.txt')));
+    const piece = chunk(textBytes(64 * 1024));
+    while (client.sent < 8 * LIMIT && client.responses.length === 0 && !client.isClosed) await client.write(piece);
+    const res = await client.response(0, ANSWER_MS);
+    expectError(res, 413, `The request body is larger than the ${LIMIT}-byte limit`);
+    // Answered while the body was still coming, not after reading all of it.
+    expect(client.sent).toBeLessThan(8 * LIMIT);
+    expect(await client.closesWithin(ANSWER_MS)).toBe(true);
+    expect(await snapshot(s, key, kb.kbId)).toEqual(before);
+  });
+
+  it.each([
+    ['Content-Length before Transfer-Encoding', true],
+    ['Transfer-Encoding before Content-Length', false],
+  ])('answers 400 and closes the connection for %s, running neither the request nor one smuggled in its body', async (_label, clFirst) => {
+    const wsKey = await s.h.key(`ws-smuggle-${clFirst ? 'cl' : 'te'}`);
+    const smuggledBody = mp.field('knowledge_base_name', 'smuggled') + mp.end;
+    const smuggled = requestHead('POST', KB_PATH, { 'X-API-Key': wsKey, 'Content-Type': mp.contentType, 'Content-Length': Buffer.byteLength(smuggledBody) }) + smuggledBody;
+    // Read by Content-Length, the body is one create; read as chunks, it ends at once and a second create follows.
+    const body = `0\r\n\r\n${smuggled}`;
+    const framing: Record<string, string | number> = clFirst
+      ? { 'Content-Length': Buffer.byteLength(body), 'Transfer-Encoding': 'chunked' }
+      : { 'Transfer-Encoding': 'chunked', 'Content-Length': Buffer.byteLength(body) };
+    const client = await RawClient.open(s.port);
+    await client.write(requestHead('POST', KB_PATH, { 'X-API-Key': wsKey, 'Content-Type': mp.contentType, ...framing }) + body);
+    expect(await client.closesWithin(ANSWER_MS)).toBe(true);
+    expect(client.responses.map((r) => r.status)).toEqual([400]);
+    const list = await call(s.h.app, 'GET', KB_PATH, { key: wsKey });
+    expect(list.body.totalCount).toBe(0);
+  });
+
+  it('accepts 2 MB sent in one-byte chunks (a texts field and a file) and keeps the memory it holds bounded', async () => {
+    const kb = await createKb(s.h, key, 'One byte at a time');
+    const TEXT = 1_000_000;
+    const FILE = 1_000_000;
+    const BLOCK = 10_000;
+    // Framed once and sent again and again, so the client itself holds almost nothing.
+    const textBlock = oneByteChunks(Buffer.alloc(BLOCK, 'a'));
+    const fileBlock = oneByteChunks(textBytes(BLOCK));
+    const client = await RawClient.open(s.port);
+    const baseline = process.memoryUsage().rss;
+    let peak = baseline;
+    const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
+    try {
+      await client.write(patchHead(kb.kbId, key, { 'Transfer-Encoding': 'chunked' }));
+      await client.write(chunk(`--wire-boundary\r\nContent-Disposition: form-data; name="knowledge_base_texts"\r\n\r\n`));
+      await client.write(oneByteChunks(Buffer.from('["')));
+      for (let sent = 0; sent < TEXT; sent += BLOCK) await client.write(textBlock);
+      await client.write(oneByteChunks(Buffer.from('"]')));
+      await client.write(chunk(`\r\n${mp.fileHead('trickle.txt')}`));
+      for (let sent = 0; sent < FILE; sent += BLOCK) await client.write(fileBlock);
+      await client.write(Buffer.concat([chunk(mp.close), chunk('')]));
+      const res = await client.response(0, 60_000);
+      expect(res.status, res.body.slice(0, 300)).toBe(200);
+      const added = res.json.files as { type: string; content: string; sizeBytes?: number }[];
+      expect(added.find((f) => f.type === 'text')?.content.length).toBe(TEXT);
+      expect(added.find((f) => f.type === 'file')?.sizeBytes).toBe(FILE);
+    } finally {
+      clearInterval(sampler);
+      client.destroy();
+    }
+    // An object kept per one-byte chunk would cost some 200 bytes per byte of body (400 MB
+    // here); the bound is the body twice over plus room for the heap's own growth.
+    const growthMb = (peak - baseline) / 2 ** 20;
+    console.info(`RSS growth while 2 MB arrived in one-byte chunks: ${growthMb.toFixed(1)} MB`);
+    expect(growthMb).toBeLessThan(2 * 2 + 60);
+  }, 120_000);
+});
