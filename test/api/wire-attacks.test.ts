@@ -119,3 +119,144 @@ describe('chunked bodies and Content-Length with Transfer-Encoding', () => {
     expect(growthMb).toBeLessThan(2 * 2 + 60);
   }, 120_000);
 });
+
+describe('part-count bombs and odd boundaries', () => {
+  let s: ServedApi;
+  let key: string;
+  beforeAll(async () => {
+    s = await serveApi({ MAX_UPLOADS_PER_KEY: '1' });
+    key = await s.h.key('ws-parts');
+  });
+  afterAll(async () => s.close());
+
+  /**
+   * Sends a tenth of `body` (by Content-Length, the whole is expected) and
+   * waits for the answer without sending the rest.
+   */
+  async function answerToFirstTenth(kbId: string, body: string): Promise<{ res: RawResponse; client: RawClient }> {
+    const client = await RawClient.open(s.port);
+    await client.write(patchHead(kbId, key, { 'Content-Length': Buffer.byteLength(body) }));
+    await client.write(body.slice(0, Math.floor(body.length / 10)));
+    const res = await client.response(0, ANSWER_MS);
+    client.destroy();
+    return { res, client };
+  }
+
+  it('answers 400 to 10,000 one-byte fields before the client has sent a tenth of them, and stages nothing', async () => {
+    const kb = await createKb(s.h, key, 'Fields');
+    const before = await snapshot(s, key, kb.kbId);
+    const body = Array.from({ length: 10_000 }, (_, i) => mp.field(`f${i}`, 'x')).join('') + mp.end;
+    const { res } = await answerToFirstTenth(kb.kbId, body);
+    expectError(res, 400, 'The request has too many fields');
+    expect(await snapshot(s, key, kb.kbId)).toEqual(before);
+  });
+
+  it.each([
+    ['empty', ''],
+    ['one-byte', 'x'],
+  ])('refuses 10,000 %s file parts before the client has sent a tenth of them, stages nothing and frees the upload slot', async (_label, content) => {
+    const kb = await createKb(s.h, key, 'Files');
+    const before = await snapshot(s, key, kb.kbId);
+    const body = Array.from({ length: 10_000 }, (_, i) => `${mp.fileHead(`e${i}.txt`)}${content}\r\n`).join('') + mp.end;
+    const { res } = await answerToFirstTenth(kb.kbId, body);
+    // More files than MAX_SOURCES_PER_REQUEST; an empty first file may be refused (415) before the count trips.
+    if (content === '') expect([413, 415]).toContain(res.status);
+    else expectError(res, 413, 'The request has more than 100 files');
+    expect(res.json.status).toBe(res.status);
+    await waitFor('staged bytes to be dropped', async () => (await stageKeys(s)).length === 0);
+    expect(await snapshot(s, key, kb.kbId)).toEqual(before);
+    // MAX_UPLOADS_PER_KEY is 1: this upload is accepted only if the refused one gave its slot back.
+    const next = await call(s.wire, 'PATCH', `${KB_PATH}/${kb.kbId}`, { key, body: multipartForm([filePart('next.txt', 'the slot is free')]) });
+    expect(next.status, next.text).toBe(200);
+  });
+
+  it('answers 400 at once to a boundary of 5,000 characters (RFC 2046 allows 70)', async () => {
+    const kb = await createKb(s.h, key, 'Long boundary');
+    const before = await snapshot(s, key, kb.kbId);
+    const long = multipartPieces('b'.repeat(5_000));
+    const body = long.field('knowledge_base_name', 'Renamed') + long.end;
+    const client = await RawClient.open(s.port);
+    await client.write(requestHead('PATCH', `${KB_PATH}/${kb.kbId}`, { 'X-API-Key': key, 'Content-Type': long.contentType, 'Content-Length': Buffer.byteLength(body) }));
+    const res = await client.response(0, ANSWER_MS);
+    client.destroy();
+    expectError(res, 400, 'The multipart boundary must be at most 70 characters');
+    expect(await snapshot(s, key, kb.kbId)).toEqual(before);
+  });
+
+  it('accepts a boundary of exactly 70 characters (control)', async () => {
+    const kb = await createKb(s.h, key, 'Longest boundary');
+    const longest = multipartPieces('b'.repeat(70));
+    const res = await call(s.wire, 'PATCH', `${KB_PATH}/${kb.kbId}`, {
+      key,
+      headers: { 'Content-Type': longest.contentType },
+      body: longest.field('knowledge_base_name', 'Renamed') + longest.end,
+    });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.name).toBe('Renamed');
+  });
+});
+
+describe('malformed multipart', () => {
+  let s: ServedApi;
+  let key: string;
+  beforeAll(async () => {
+    s = await serveApi({ MAX_UPLOADS_PER_KEY: '1' });
+    key = await s.h.key('ws-malformed');
+  });
+  afterAll(async () => s.close());
+
+  it('answers 400 to a part header line that starts with a space (the dicer crash), and keeps serving', async () => {
+    const kb = await createKb(s.h, key, 'Dicer');
+    const before = await snapshot(s, key, kb.kbId);
+    const body = '--wire-boundary\r\n Content-Disposition: form-data; name="knowledge_base_name"\r\n\r\n\r\n--wire-boundary--';
+    const res = await call(s.wire, 'PATCH', `${KB_PATH}/${kb.kbId}`, { key, headers: { 'Content-Type': mp.contentType }, body });
+    expectErrorBody(res, 400, KB_PATH, { message: 'The multipart body is malformed' });
+    const alive = await call(s.wire, 'GET', `${KB_PATH}/${kb.kbId}`, { key });
+    expect(alive.status).toBe(200);
+    expect(await snapshot(s, key, kb.kbId)).toEqual(before);
+  });
+
+  it('answers 415 with the error body to multipart/form-data without a boundary', async () => {
+    const kb = await createKb(s.h, key, 'No boundary');
+    const res = await call(s.wire, 'PATCH', `${KB_PATH}/${kb.kbId}`, {
+      key,
+      headers: { 'Content-Type': 'multipart/form-data' },
+      body: mp.field('knowledge_base_name', 'Renamed') + mp.end,
+    });
+    expectErrorBody(res, 415, KB_PATH, { message: 'The request body must be multipart/form-data with a boundary' });
+  });
+
+  it.each([
+    ['in a text field', `${mp.field('knowledge_base_name', 'Renamed')}--wire-boundary\r\nContent-Disposition: form-data; name="knowledge_base_texts"\r\n\r\n["cut`],
+    ['in a file part past its first staged piece', `${mp.field('knowledge_base_name', 'Renamed')}${mp.fileHead('cut.txt')}${textBytes(600_000).toString()}`],
+  ])('answers 400 to a body that ends %s without the closing boundary, and stages, adds and enqueues nothing', async (_label, body) => {
+    const kb = await createKb(s.h, key, 'Truncated');
+    const before = await snapshot(s, key, kb.kbId);
+    const client = await RawClient.open(s.port);
+    await client.write(patchHead(kb.kbId, key, { 'Content-Length': Buffer.byteLength(body) }) + body);
+    const res = await client.response(0, ANSWER_MS);
+    client.destroy();
+    expectError(res, 400, 'The multipart body is malformed');
+    expect(await snapshot(s, key, kb.kbId)).toEqual(before);
+  });
+
+  it('drops the staged bytes and frees the upload slot when the client goes away in the middle of a file', async () => {
+    const kb = await createKb(s.h, key, 'Aborted');
+    const before = await snapshot(s, key, kb.kbId);
+    const client = await RawClient.open(s.port);
+    await client.write(patchHead(kb.kbId, key, { 'Content-Length': 10 * 1024 * 1024 }));
+    await client.write(mp.fileHead('aborted.txt'));
+    // Past one flush of the stage, so bytes are in Redis when the client leaves.
+    await client.write(textBytes(600_000));
+    await waitFor('the first piece of the file to be staged', async () => (await stageKeys(s)).length > 0);
+    client.destroy();
+    await waitFor('the staged bytes to be dropped', async () => (await stageKeys(s)).length === 0, { timeoutMs: ANSWER_MS });
+    expect(await snapshot(s, key, kb.kbId)).toEqual(before);
+    // MAX_UPLOADS_PER_KEY is 1: accepted only once the aborted upload's slot is back.
+    const next = await waitFor('an upload from the same key to be accepted', async () => {
+      const res = await call(s.wire, 'PATCH', `${KB_PATH}/${kb.kbId}`, { key, body: multipartForm([filePart('next.txt', 'after the abort')]) });
+      return res.status === 429 ? undefined : res;
+    }, { timeoutMs: ANSWER_MS });
+    expect(next.status, next.text).toBe(200);
+  });
+});
