@@ -260,3 +260,68 @@ describe('malformed multipart', () => {
     expect(next.status, next.text).toBe(200);
   });
 });
+
+describe('JSON-array fields: prototype keys, the per-text limit and long fields', () => {
+  const MAX_TEXT = 1024 * 1024;
+  let s: ServedApi;
+  let key: string;
+  let kbId: string;
+  beforeAll(async () => {
+    s = await serveApi();
+    key = await s.h.key('ws-json-fields');
+    kbId = (await createKb(s.h, key, 'JSON fields')).kbId;
+  });
+  afterAll(async () => s.close());
+
+  const patchTexts = (value: string) =>
+    call(s.wire, 'PATCH', `${KB_PATH}/${kbId}`, { key, body: multipartForm([{ name: 'knowledge_base_texts', value }]) });
+
+  it.each([
+    ['an object with a __proto__ key instead of an array', '{"__proto__":{"x":1}}', 'knowledge_base_texts', 'must be a JSON array string'],
+    ['a text object with a __proto__ key', '[{"__proto__":{"polluted":1},"text":"x"}]', 'knowledge_base_texts[0]', 'unknown key "__proto__"; allowed: title, text'],
+    ['a text object with a constructor.prototype key', '["fine",{"text":"x","constructor":{"prototype":{"polluted":1}}}]', 'knowledge_base_texts[1]', 'unknown key "constructor"; allowed: title, text'],
+  ])('answers 400 naming the field for %s, adds nothing and leaves Object.prototype alone', async (_label, value, field, message) => {
+    const before = await snapshot(s, key, kbId);
+    const res = await patchTexts(value);
+    expectErrorBody(res, 400, KB_PATH, { fields: [field] });
+    expect(res.body.validationErrors[field]).toBe(message);
+    const probe: Record<string, unknown> = {};
+    expect(probe.polluted).toBeUndefined();
+    expect(probe.x).toBeUndefined();
+    expect(Object.getPrototypeOf(probe)).toBe(Object.prototype);
+    expect(await snapshot(s, key, kbId)).toEqual(before);
+  });
+
+  it.each([
+    ['exactly 1 MiB of ASCII', 'a'.repeat(MAX_TEXT)],
+    ['exactly 1 MiB of two-byte characters', 'é'.repeat(MAX_TEXT / 2)],
+  ])('accepts a text of %s (the per-text limit counts UTF-8 bytes)', async (_label, text) => {
+    const res = await patchTexts(JSON.stringify([text]));
+    expect(res.status, res.text.slice(0, 300)).toBe(200);
+    expect(res.body.files.at(-1).content).toBe(text);
+  });
+
+  it.each([
+    ['1 MiB and one byte of ASCII', 'b'.repeat(MAX_TEXT + 1)],
+    ['1 MiB of two-byte characters and one byte', `${'ü'.repeat(MAX_TEXT / 2)}b`],
+    ['2 MB', 'c'.repeat(2_000_000)],
+  ])('answers 400 naming knowledge_base_texts[1] for a text of %s, and adds nothing', async (_label, text) => {
+    const before = await snapshot(s, key, kbId);
+    const res = await patchTexts(JSON.stringify(['a fine first text', { title: 'Too long', text }]));
+    expectErrorBody(res, 400, KB_PATH, { fields: ['knowledge_base_texts[1]'] });
+    expect(res.body.validationErrors['knowledge_base_texts[1]']).toBe(`text must be at most ${MAX_TEXT} bytes`);
+    expect(await snapshot(s, key, kbId)).toEqual(before);
+  });
+
+  it("reads a 1.5 MiB texts field whole (past busboy's 1 MiB default field size), never cut and parsed", async () => {
+    const first = `${'d'.repeat(800_000)}first-end`;
+    const second = `${'e'.repeat(800_000)}second-end`;
+    const value = JSON.stringify([first, second]);
+    expect(value.length).toBeGreaterThan(1.5 * 1024 * 1024);
+    const res = await patchTexts(value);
+    expect(res.status, res.text.slice(0, 300)).toBe(200);
+    const contents = (res.body.files as { content: string }[]).map((f) => f.content);
+    expect(contents).toContain(first);
+    expect(contents).toContain(second);
+  });
+});
