@@ -17,11 +17,13 @@ const TICK_MS = 1000;
  */
 const PIECE_BYTES = 64 * 1024;
 /**
- * Chunks smaller than this are copied together and passed on as one piece
- * once this many bytes are gathered, `GATHER_MS` after the first of them, or
- * at the end of the body. A chunked body can arrive in one-byte chunks, and
- * the parser keeps an object per chunk it is given while a field lasts: a
- * 10 MiB field sent byte by byte would cost far more memory than its bytes.
+ * A small chunk that follows a quiet spell is passed on at once; small chunks
+ * that come sooner than `GATHER_MS` after the last piece are copied together
+ * and passed on as one piece once this many bytes are gathered, once
+ * `GATHER_MS` has passed, or at the end of the body. A chunked body can
+ * arrive in one-byte chunks, and the parser keeps an object per chunk it is
+ * given while a field lasts: a 10 MiB field sent byte by byte would cost far
+ * more memory than its bytes.
  */
 const GATHER_BYTES = 16 * 1024;
 const GATHER_MS = 20;
@@ -42,6 +44,7 @@ export class BodyMeter extends Transform {
   private readonly gathered = Buffer.allocUnsafe(GATHER_BYTES);
   private gatheredBytes = 0;
   private gatherTimer: NodeJS.Timeout | undefined;
+  private lastRelease = 0;
 
   constructor(
     private readonly source: Readable,
@@ -78,8 +81,11 @@ export class BodyMeter extends Transform {
     if (this.gatheredBytes + chunk.length > GATHER_BYTES) this.release();
     chunk.copy(this.gathered, this.gatheredBytes);
     this.gatheredBytes += chunk.length;
-    if (this.gatheredBytes === GATHER_BYTES) this.release();
-    else this.gatherTimer ??= setTimeout(() => this.release(), GATHER_MS);
+    if (this.gatheredBytes === GATHER_BYTES) return this.release();
+    if (this.gatherTimer) return;
+    const quietMs = performance.now() - this.lastRelease;
+    if (quietMs >= GATHER_MS) this.release();
+    else this.gatherTimer = setTimeout(() => this.release(), GATHER_MS - quietMs);
   }
 
   /** Passes on the gathered bytes as one piece of their own (a copy, so no piece holds the whole gather buffer). */
@@ -89,6 +95,7 @@ export class BodyMeter extends Transform {
     if (this.gatheredBytes === 0 || this.destroyed) return;
     const piece = Buffer.from(this.gathered.subarray(0, this.gatheredBytes));
     this.gatheredBytes = 0;
+    this.lastRelease = performance.now();
     this.push(piece);
   }
 
