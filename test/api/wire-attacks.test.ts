@@ -62,6 +62,18 @@ describe('chunked bodies and Content-Length with Transfer-Encoding', () => {
     expect(await snapshot(s, key, kb.kbId)).toEqual(before);
   });
 
+  it('answers a route that reads no body and closes the connection instead of reading a 200 MB chunked body', async () => {
+    const kb = await createKb(s.h, key, 'No body read');
+    const client = await RawClient.open(s.port);
+    await client.write(requestHead('POST', `${KB_PATH}/${kb.kbId}/documents/doc_missing/retry`, { 'X-API-Key': key, 'Transfer-Encoding': 'chunked' }));
+    const piece = chunk(Buffer.alloc(64 * 1024, 'q'));
+    while (client.sent < 200 * 1024 * 1024 && !client.isClosed) await client.write(piece);
+    expect(client.responses.map((r) => r.status)).toEqual([404]);
+    expect(client.responses[0]!.json).toMatchObject({ status: 404, path: KB_PATH });
+    // The server reads a little of what nobody wants (at most 64 MiB or half a second), then hangs up.
+    expect(client.sent).toBeLessThan(100 * 1024 * 1024);
+  });
+
   it.each([
     ['Content-Length before Transfer-Encoding', true],
     ['Transfer-Encoding before Content-Length', false],
