@@ -20,6 +20,9 @@ const PART_HEADER_BYTES = 16 * 1024;
 /** Slack for boundaries and for file bytes on their way from the meter to a stage. */
 const IN_FLIGHT_BYTES = 1024 * 1024;
 const DEFAULT_FILE_LIMIT = 26_214_400;
+/** RFC 2046: a boundary is 1 to 70 characters. A longer one only makes every search for it dearer. */
+const MAX_BOUNDARY_CHARS = 70;
+const BOUNDARY_PARAM = /;\s*boundary\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^;\s]*))/i;
 
 export interface FormLimits {
   /** Per-file byte limit; exactly this many bytes is accepted. */
@@ -95,6 +98,10 @@ export async function parseMultipart(body: Readable, headers: Record<string, str
   const unknown: string[] = [];
   const maxParts = limits.maxFiles + MAX_TEXT_PARTS;
 
+  const boundary = BOUNDARY_PARAM.exec(headers['content-type'] ?? '');
+  if ((boundary?.[1] ?? boundary?.[2] ?? '').length > MAX_BOUNDARY_CHARS) {
+    throw new BadRequestError(`The multipart boundary must be at most ${MAX_BOUNDARY_CHARS} characters`);
+  }
   let bb: busboy.Busboy;
   try {
     bb = busboy({

@@ -13,9 +13,15 @@ export interface RunningApi {
   close(): Promise<void>;
 }
 
+/** How often Node looks for connections past their timeouts, at most (its own default is 30 s). */
+const TIMEOUT_CHECK_MS = 1000;
+
 /**
  * Starts the HTTP server. Node's own timeouts bound slow clients
- * (slowloris): headers must arrive within 30 s and a whole request within 5 min.
+ * (slowloris): headers must arrive within `HTTP_HEADERS_TIMEOUT_MS` (30 s)
+ * and a whole request within `HTTP_REQUEST_TIMEOUT_MS` (5 min). Node checks
+ * them on an interval, here at least once a second, so a connection is closed
+ * close to its deadline rather than up to 30 s past it.
  */
 export async function startApi(config: Config, logger: Logger): Promise<RunningApi> {
   const runtime = await openRuntime(config, 'api', logger);
@@ -30,11 +36,14 @@ export async function startApi(config: Config, logger: Logger): Promise<RunningA
     ingestQueue: queue,
   });
   const server = await new Promise<Server>((resolve) => {
-    const s = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, () => resolve(s as Server)) as Server;
+    const serverOptions = {
+      headersTimeout: config.HTTP_HEADERS_TIMEOUT_MS,
+      requestTimeout: config.HTTP_REQUEST_TIMEOUT_MS,
+      connectionsCheckingInterval: Math.min(TIMEOUT_CHECK_MS, Math.floor(config.HTTP_HEADERS_TIMEOUT_MS / 2)),
+      keepAliveTimeout: 5_000,
+    };
+    const s = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST, serverOptions }, () => resolve(s as Server)) as Server;
   });
-  server.headersTimeout = 30_000;
-  server.requestTimeout = 300_000;
-  server.keepAliveTimeout = 5_000;
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   logger.info({ port, host: config.HOST }, 'api listening');

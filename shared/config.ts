@@ -18,6 +18,8 @@ const envSchema = z
   .object({
     PORT: int(0, 65535).default(3000),
     HOST: z.string().min(1).default('0.0.0.0'),
+    HTTP_HEADERS_TIMEOUT_MS: int(1000, 3_600_000).default(30_000),
+    HTTP_REQUEST_TIMEOUT_MS: int(1000, 3_600_000).default(300_000),
     REDIS_URL: z
       .string()
       .regex(/^rediss?:\/\//, 'must start with redis:// or rediss://')
@@ -68,6 +70,9 @@ const envSchema = z
     WEBHOOK_CONCURRENCY: int(1, 256).default(8),
   })
   .superRefine((env, ctx) => {
+    if (env.HTTP_HEADERS_TIMEOUT_MS > env.HTTP_REQUEST_TIMEOUT_MS) {
+      ctx.addIssue({ code: 'custom', path: ['HTTP_HEADERS_TIMEOUT_MS'], message: 'must not be above HTTP_REQUEST_TIMEOUT_MS' });
+    }
     if (env.CHUNK_OVERLAP_TOKENS >= env.CHUNK_MAX_TOKENS) {
       ctx.addIssue({ code: 'custom', path: ['CHUNK_OVERLAP_TOKENS'], message: 'must be less than CHUNK_MAX_TOKENS' });
     }

@@ -27,6 +27,17 @@ describe('configuration', () => {
     expect(() => loadConfig({ BULL_BOARD_USER: 'ops' })).toThrow(/BULL_BOARD_PASSWORD: BULL_BOARD_USER and BULL_BOARD_PASSWORD must be set together/);
   });
 
+  it('bounds slow clients by default: headers within 30 s, a whole request within 5 min', () => {
+    expect(loadConfig({})).toMatchObject({ HTTP_HEADERS_TIMEOUT_MS: 30_000, HTTP_REQUEST_TIMEOUT_MS: 300_000 });
+  });
+
+  it('refuses a headers timeout above the request timeout, and a timeout under one second', () => {
+    expect(() => loadConfig({ HTTP_HEADERS_TIMEOUT_MS: '60000', HTTP_REQUEST_TIMEOUT_MS: '30000' })).toThrow(
+      /HTTP_HEADERS_TIMEOUT_MS: must not be above HTTP_REQUEST_TIMEOUT_MS/,
+    );
+    expect(() => loadConfig({ HTTP_REQUEST_TIMEOUT_MS: '0' })).toThrow(/HTTP_REQUEST_TIMEOUT_MS: must be at least 1000/);
+  });
+
   it('treats an empty value as unset', () => {
     expect(loadConfig({ PORT: '', BULL_BOARD_USER: '', BULL_BOARD_PASSWORD: '' }).PORT).toBe(3000);
   });
