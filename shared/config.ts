@@ -40,6 +40,8 @@ const envSchema = z
     BULL_BOARD_USER: z.string().min(1).optional(),
     BULL_BOARD_PASSWORD: z.string().min(1).optional(),
     URL_FETCH_TIMEOUT_MS: int(1000, 600_000).default(30_000),
+    URL_FETCH_MAX_PER_HOST: int(1, 1000).default(2),
+    URL_FETCH_HOST_SPACING_MS: int(0, 60_000).default(250),
     EXTRACT_TIMEOUT_MS: int(1000, 600_000).default(60_000),
     EXTRACT_MEMORY_MB: int(64, 16_384).default(1024),
     SANDBOX_MAX_JOBS: int(1, 1_000_000).default(200),

@@ -23,6 +23,7 @@ export const COMMANDS = {
   webhookReserve: { file: 'reserveWebhook', keys: 1 },
   webhookDelete: { file: 'deleteWebhook', keys: 2 },
   webhookRecordDelivery: { file: 'recordDelivery', keys: 2 },
+  hostAcquireSlot: { file: 'acquireHostSlot', keys: 2 },
 } as const;
 
 export type CommandName = keyof typeof COMMANDS;
