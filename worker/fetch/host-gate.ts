@@ -94,7 +94,12 @@ export class HostGate {
         const base = attempt.reason === 'spacing' ? attempt.retryInMs : this.handBackMs;
         throw new HostBusyError(host, Math.round(base * (1 + Math.random())));
       }
-      await sleep(pause, undefined, signal ? { signal } : undefined);
+      try {
+        await sleep(pause, undefined, signal ? { signal } : undefined);
+      } catch (err) {
+        signal?.throwIfAborted(); // the signal's own reason, not the timer's AbortError
+        throw err;
+      }
     }
   }
 
