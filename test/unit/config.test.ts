@@ -27,6 +27,12 @@ describe('configuration', () => {
     expect(() => loadConfig({ BULL_BOARD_USER: 'ops' })).toThrow(/BULL_BOARD_PASSWORD: BULL_BOARD_USER and BULL_BOARD_PASSWORD must be set together/);
   });
 
+  it('limits URL fetches per host by default and refuses a limit of zero', () => {
+    expect(loadConfig({})).toMatchObject({ URL_FETCH_MAX_PER_HOST: 2, URL_FETCH_HOST_SPACING_MS: 250 });
+    expect(() => loadConfig({ URL_FETCH_MAX_PER_HOST: '0' })).toThrow(/URL_FETCH_MAX_PER_HOST: must be at least 1/);
+    expect(() => loadConfig({ URL_FETCH_HOST_SPACING_MS: '-5' })).toThrow(/URL_FETCH_HOST_SPACING_MS: must be at least 0/);
+  });
+
   it('treats an empty value as unset', () => {
     expect(loadConfig({ PORT: '', BULL_BOARD_USER: '', BULL_BOARD_PASSWORD: '' }).PORT).toBe(3000);
   });
