@@ -159,6 +159,8 @@ export async function startWorker(config: Config, logger: Logger, opts: WorkerOp
         // runs it, as if this process had died.
         await sandbox.close({ abandonRunning: !finished });
         await flushMetrics();
+        // Fetches cut short end with this process: their host slots are free for the replica that takes the jobs over.
+        await Promise.race([hosts.releaseAll(), new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
         if (!finished) {
           logger.warn({ graceMs: config.SHUTDOWN_GRACE_MS }, 'active jobs did not finish in time; leaving them to another replica');
           return;

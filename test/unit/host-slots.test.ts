@@ -155,6 +155,19 @@ describe('the host gate', () => {
     await held.release();
   });
 
+  it('gives back every lease still held when its worker stops, and only those', async () => {
+    const [a, b] = [freshHost(), freshHost()];
+    const gate = new HostGate(slots, { ...limits, maxWaitMs: 1_000 });
+    const done = await gate.acquire(a);
+    await done.release();
+    await gate.acquire(a);
+    await gate.acquire(b);
+    await slots.tryAcquire(b, 'another-worker', limits);
+    await gate.releaseAll();
+    expect(await redis.exists(keys.hostLeases(a))).toBe(0);
+    expect(await redis.zrange(keys.hostLeases(b), 0, -1)).toEqual(['another-worker']);
+  });
+
   it('fails with HostLimiterUnavailableError, never a lease, when Redis cannot be asked', async () => {
     const lost = createRedis(server.url, 'cli');
     await connectRedis(lost);

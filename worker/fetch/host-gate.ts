@@ -63,6 +63,8 @@ export class HostGate {
   private readonly maxWaitMs: number;
   private readonly pollMs: number;
   private readonly handBackMs: number;
+  /** Leases taken here and not yet released, for a worker that stops with fetches still running. */
+  private readonly held = new Set<HostLease>();
 
   constructor(
     private readonly slots: HostSlots,
@@ -103,16 +105,27 @@ export class HostGate {
     }
   }
 
+  /**
+   * Gives back every lease still held: a worker that stops and leaves its
+   * running jobs to another replica ends their fetches with its process.
+   */
+  async releaseAll(): Promise<void> {
+    await Promise.all([...this.held].map((lease) => lease.release()));
+  }
+
   private lease(host: string, token: string): HostLease {
     let released = false;
-    return {
+    const lease: HostLease = {
       host,
       release: async () => {
         if (released) return;
         released = true;
+        this.held.delete(lease);
         // A lease that cannot be given back now (Redis away) expires on its own.
         await this.slots.release(host, token).catch(() => undefined);
       },
     };
+    this.held.add(lease);
+    return lease;
   }
 }
