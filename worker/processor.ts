@@ -110,7 +110,7 @@ export function createProcessor(deps: ProcessorDeps) {
       // A redirect to a saturated host: the source stays processing under this run, and the job comes back.
       if (err instanceof HostBusyError) return handBack(job, token, err, log);
       const failure = isSourceError(err) ? err : new SourceError('internal', 'Processing failed unexpectedly; it can be retried', true);
-      if (err instanceof HostLimiterUnavailableError) log.warn('per-host fetch limiter unavailable; will retry');
+      if (err instanceof HostLimiterUnavailableError) log.warn('per-host fetch limiter unavailable');
       else if (!isSourceError(err)) log.error({ err }, 'unexpected processing error');
       const attempts = job.opts.attempts ?? 1;
       const last = !failure.retryable || job.attemptsMade + 1 >= attempts;
