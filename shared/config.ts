@@ -78,6 +78,14 @@ const envSchema = z
         ctx.addIssue({ code: 'custom', path: ['REDIS_CLUSTER_NODES'], message: `port of ${node.host} must be 1 to 65535` });
       }
     }
+    // Slot holders of one host start one spacing apart, so the last waits this long within its fetch's deadline.
+    if ((env.URL_FETCH_MAX_PER_HOST - 1) * env.URL_FETCH_HOST_SPACING_MS > env.URL_FETCH_TIMEOUT_MS / 2) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['URL_FETCH_HOST_SPACING_MS'],
+        message: '(URL_FETCH_MAX_PER_HOST - 1) x URL_FETCH_HOST_SPACING_MS must be at most half of URL_FETCH_TIMEOUT_MS',
+      });
+    }
     if (env.SANDBOX_RECYCLE_RSS_MB !== undefined && env.SANDBOX_RECYCLE_RSS_MB >= env.EXTRACT_MEMORY_MB) {
       ctx.addIssue({
         code: 'custom',

@@ -65,8 +65,9 @@ const DEFAULT_USER_AGENT = 'kb-ingest/0.1 (+url-source)';
  * user-facing messages, except those of the per-host gate (`HostBusyError`,
  * `HostLimiterUnavailableError`), which are the caller's to handle.
  *
- * With `hosts`, a slot of the host is held while it is being talked to: a
- * redirect to the same host stays in the slot, one to another host gives the
+ * With `hosts`, a slot of the host is held while it is being talked to, and
+ * the first request to it waits for the host's spacing: a redirect to the
+ * same host stays in the slot (no new start), one to another host gives the
  * slot back and then takes the new host's (never two at once, so two
  * fetches redirecting to each other's hosts cannot wait on each other).
  */
@@ -86,11 +87,14 @@ export async function fetchUrl(url: string, opts: FetchUrlOptions): Promise<Fetc
   let lease = opts.lease;
   const hosts = opts.hosts;
   const enterHost = async (hop: URL): Promise<void> => {
+    if (hosts === undefined) return;
     const host = hostKey(hop);
-    if (lease?.host === host || hosts === undefined) return;
-    await lease?.release();
-    lease = undefined;
-    lease = await hosts.acquire(host, deadline);
+    if (lease?.host !== host) {
+      await lease?.release();
+      lease = undefined;
+      lease = await hosts.acquire(host, deadline);
+    }
+    await lease.start(deadline);
   };
   try {
     const redirectOptions = {

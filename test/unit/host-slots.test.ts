@@ -25,7 +25,7 @@ afterAll(async () => {
 let n = 0;
 /** A host of its own for each test. */
 const freshHost = () => `h${++n}.example:443`;
-const limits = { maxPerHost: 2, leaseMs: 60_000, spacingMs: 0 };
+const limits = { maxPerHost: 2, leaseMs: 60_000 };
 
 describe('the acquire script', () => {
   it('grants at most maxPerHost leases of one host, answers busy with the time to the first expiry, and frees a slot on release', async () => {
@@ -61,23 +61,33 @@ describe('the acquire script', () => {
     expect(await slots.tryAcquire(free, 'b', one)).toEqual({ ok: true });
   });
 
-  it('answers spacing until the spacing after the last start has passed, then grants', async () => {
+  it('records a start only once the spacing after the last one has passed', async () => {
     const host = freshHost();
-    const spaced = { ...limits, spacingMs: 400 };
-    expect(await slots.tryAcquire(host, 'a', spaced)).toEqual({ ok: true });
-    const second = await slots.tryAcquire(host, 'b', spaced);
+    expect(await slots.tryStart(host, 400)).toEqual({ ok: true });
+    const second = await slots.tryStart(host, 400);
     expect(second).toMatchObject({ ok: false, reason: 'spacing' });
     if (second.ok) throw new Error('unreachable');
     expect(second.retryInMs).toBeGreaterThan(0);
     expect(second.retryInMs).toBeLessThanOrEqual(400);
     // The marker of the next start expires with the spacing, so an idle host leaves nothing behind.
     expect(await redis.pttl(keys.hostNextStart(host))).toBeLessThanOrEqual(400);
-    await waitFor('the spacing to pass', async () => (await slots.tryAcquire(host, 'b', spaced)).ok, { timeoutMs: 5_000 });
+    await waitFor('the spacing to pass', async () => (await slots.tryStart(host, 400)).ok, { timeoutMs: 5_000 });
+    expect(await slots.tryStart(host, 400)).toMatchObject({ ok: false, reason: 'spacing' });
+  });
+
+  it('records nothing without spacing, and spacing never takes a slot', async () => {
+    const host = freshHost();
+    expect(await slots.tryStart(host, 0)).toEqual({ ok: true });
+    expect(await slots.tryStart(host, 0)).toEqual({ ok: true });
+    expect(await redis.exists(keys.hostNextStart(host))).toBe(0);
+    await slots.tryStart(host, 60_000);
+    expect(await slots.tryAcquire(host, 'a', limits)).toEqual({ ok: true });
+    expect(await slots.tryAcquire(host, 'b', limits)).toEqual({ ok: true });
   });
 
   it('drops a lease its holder never released once it expires, and the key with it', async () => {
     const host = freshHost();
-    const short = { maxPerHost: 1, leaseMs: 300, spacingMs: 0 };
+    const short = { maxPerHost: 1, leaseMs: 300 };
     expect(await slots.tryAcquire(host, 'dead-holder', short)).toEqual({ ok: true });
     expect(await slots.tryAcquire(host, 'b', short)).toMatchObject({ ok: false, reason: 'busy' });
     const ttl = await redis.pttl(keys.hostLeases(host));
@@ -122,15 +132,22 @@ describe('hostKey', () => {
 });
 
 describe('the host gate', () => {
-  it('waits in process through the spacing and gives the slot back on release, once', async () => {
+  it('spaces the first request of each slot holder, once per lease, and gives the slot back on release, once', async () => {
     const host = freshHost();
-    const gate = new HostGate(slots, { maxPerHost: 1, leaseMs: 60_000, spacingMs: 200, maxWaitMs: 5_000, pollMs: 50 });
-    const first = await gate.acquire(host);
-    await first.release();
-    const second = await gate.acquire(host); // held back by the spacing only, within the wait
-    expect(await redis.zcard(keys.hostLeases(host))).toBe(1);
-    await second.release();
-    await second.release();
+    const gate = new HostGate(slots, { maxPerHost: 2, leaseMs: 60_000, spacingMs: 300, maxWaitMs: 5_000, pollMs: 50 });
+    const [a, b] = [await gate.acquire(host), await gate.acquire(host)]; // spacing never holds back a slot
+    await a.start();
+    expect(await slots.tryStart(host, 300)).toMatchObject({ ok: false, reason: 'spacing' });
+    await b.start(); // waits for the spacing after a's start, then records its own
+    expect(await slots.tryStart(host, 300)).toMatchObject({ ok: false, reason: 'spacing' });
+    await waitFor('the spacing to pass', async () => (await redis.exists(keys.hostNextStart(host))) === 0, { timeoutMs: 5_000 });
+    await b.start(); // a redirect to the same host: no new start
+    expect(await redis.exists(keys.hostNextStart(host))).toBe(0);
+
+    expect(await redis.zcard(keys.hostLeases(host))).toBe(2);
+    await a.release();
+    await b.release();
+    await b.release();
     expect(await redis.exists(keys.hostLeases(host))).toBe(0);
   });
 
@@ -157,7 +174,7 @@ describe('the host gate', () => {
 
   it('gives back every lease still held when its worker stops, and only those', async () => {
     const [a, b] = [freshHost(), freshHost()];
-    const gate = new HostGate(slots, { ...limits, maxWaitMs: 1_000 });
+    const gate = new HostGate(slots, { ...limits, spacingMs: 0, maxWaitMs: 1_000 });
     const done = await gate.acquire(a);
     await done.release();
     await gate.acquire(a);
@@ -171,7 +188,7 @@ describe('the host gate', () => {
   it('fails with HostLimiterUnavailableError, never a lease, when Redis cannot be asked', async () => {
     const lost = createRedis(server.url, 'cli');
     await connectRedis(lost);
-    const gate = new HostGate(new HostSlots(lost, keys), { ...limits, maxWaitMs: 1_000 });
+    const gate = new HostGate(new HostSlots(lost, keys), { ...limits, spacingMs: 0, maxWaitMs: 1_000 });
     lost.disconnect();
     await expect(gate.acquire(freshHost())).rejects.toBeInstanceOf(HostLimiterUnavailableError);
   });

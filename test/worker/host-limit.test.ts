@@ -201,7 +201,7 @@ describe('URL fetches per host, across worker replicas', { timeout: 90_000 }, ()
     // Both slots taken as a worker takes them, then never released, as when it is killed mid-fetch.
     const leaseMs = 3_000;
     for (const token of ['killed-1', 'killed-2']) {
-      expect(await h.store.hostSlots.tryAcquire(host, token, { maxPerHost: MAX_PER_HOST, leaseMs, spacingMs: 0 })).toEqual({ ok: true });
+      expect(await h.store.hostSlots.tryAcquire(host, token, { maxPerHost: MAX_PER_HOST, leaseMs })).toEqual({ ok: true });
     }
     const before = handBacks();
     const { kbId, docs } = await addUrls([site.url('/after-expiry')]);
@@ -218,7 +218,7 @@ describe('URL fetches per host, across worker replicas', { timeout: 90_000 }, ()
     const first = await origin(0, target.url('/moved'));
     const targetHost = `127.0.0.1:${target.port}`;
     for (const token of ['other-1', 'other-2']) {
-      await h.store.hostSlots.tryAcquire(targetHost, token, { maxPerHost: MAX_PER_HOST, leaseMs: 60_000, spacingMs: 0 });
+      await h.store.hostSlots.tryAcquire(targetHost, token, { maxPerHost: MAX_PER_HOST, leaseMs: 60_000 });
     }
     const firstHost = `127.0.0.1:${first.port}`;
 

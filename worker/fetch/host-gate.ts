@@ -15,6 +15,12 @@ export function hostKey(url: URL): string {
 /** A fetch slot of one host, held until released or until its lease expires. */
 export interface HostLease {
   readonly host: string;
+  /**
+   * Waits until the host's last request started at least the spacing ago and
+   * records this one's start; called right before the first request to the
+   * host (later calls return at once). `signal` is the fetch's deadline.
+   */
+  start(signal?: AbortSignal): Promise<void>;
   /** Gives the slot back; safe to call twice, and never throws (an unreleased lease expires). */
   release(): Promise<void>;
 }
@@ -44,6 +50,8 @@ export class HostLimiterUnavailableError extends Error {
 
 /** Options of {@link HostGate}. */
 export interface HostGateOptions extends HostSlotLimits {
+  /** Least time between two request starts to one host, in ms (0: no spacing). */
+  spacingMs: number;
   /** How long {@link HostGate.acquire} waits in this process before giving up with HostBusyError. Default 2000. */
   maxWaitMs?: number;
   /** Longest pause between two tries while a host is saturated. Default 100. */
@@ -54,10 +62,16 @@ export interface HostGateOptions extends HostSlotLimits {
 
 /**
  * Waits for a fetch slot of a host, shared by every worker replica. Waiting
- * is brief and bounded: tries spaced by at most `pollMs` with jitter (so the
- * waiters of one host do not ask in lockstep), then {@link HostBusyError}, on
- * which the processor hands the job back to the queue delayed rather than
- * holding a worker slot or spending an attempt.
+ * for a slot is brief and bounded: tries spaced by at most `pollMs` with
+ * jitter (so the waiters of one host do not ask in lockstep), then
+ * {@link HostBusyError}, on which the processor hands the job back to the
+ * queue delayed rather than holding a worker slot or spending an attempt.
+ *
+ * The spacing of starts is taken apart from the slot, by the holder right
+ * before its request ({@link HostLease.start}), so the time between taking
+ * the slot and sending the request does not shorten the gap the host sees.
+ * Only slot holders wait for it, at most `maxPerHost - 1` starts of
+ * `spacingMs` each, within the fetch's deadline.
  */
 export class HostGate {
   private readonly maxWaitMs: number;
@@ -78,30 +92,28 @@ export class HostGate {
   /** A lease on a slot of `host`; `signal` (the fetch's deadline) ends the wait early with its reason. */
   async acquire(host: string, signal?: AbortSignal): Promise<HostLease> {
     const token = randomUUID();
-    const limits = { maxPerHost: this.opts.maxPerHost, leaseMs: this.opts.leaseMs, spacingMs: this.opts.spacingMs };
+    const limits = { maxPerHost: this.opts.maxPerHost, leaseMs: this.opts.leaseMs };
     const started = Date.now();
     for (;;) {
       signal?.throwIfAborted();
-      let attempt;
-      try {
-        attempt = await this.slots.tryAcquire(host, token, limits);
-      } catch (err) {
-        throw new HostLimiterUnavailableError(err);
-      }
+      const attempt = await ask(() => this.slots.tryAcquire(host, token, limits));
       if (attempt.ok) return this.lease(host, token);
-      const jitter = Math.random() * this.pollMs * 0.5;
-      const pause = Math.min(attempt.retryInMs, this.pollMs) + jitter;
+      // A full host frees a slot at an unknown time: poll, not the first lease's expiry.
+      const pause = Math.min(attempt.retryInMs, this.pollMs) + Math.random() * this.pollMs * 0.5;
       if (Date.now() - started + pause > this.maxWaitMs) {
-        // A start held back only by the spacing may come right after it; a full host frees a slot at some unknown time.
-        const base = attempt.reason === 'spacing' ? attempt.retryInMs : this.handBackMs;
-        throw new HostBusyError(host, Math.round(base * (1 + Math.random())));
+        throw new HostBusyError(host, Math.round(this.handBackMs * (1 + Math.random())));
       }
-      try {
-        await sleep(pause, undefined, signal ? { signal } : undefined);
-      } catch (err) {
-        signal?.throwIfAborted(); // the signal's own reason, not the timer's AbortError
-        throw err;
-      }
+      await pauseFor(pause, signal);
+    }
+  }
+
+  /** Waits for the spacing after the host's last start and records this start. */
+  private async spaceStart(host: string, signal?: AbortSignal): Promise<void> {
+    for (;;) {
+      signal?.throwIfAborted();
+      const attempt = await ask(() => this.slots.tryStart(host, this.opts.spacingMs));
+      if (attempt.ok) return;
+      await pauseFor(attempt.retryInMs + Math.random() * this.pollMs * 0.5, signal);
     }
   }
 
@@ -115,8 +127,14 @@ export class HostGate {
 
   private lease(host: string, token: string): HostLease {
     let released = false;
+    let started = false;
     const lease: HostLease = {
       host,
+      start: async (signal) => {
+        if (started) return;
+        await this.spaceStart(host, signal);
+        started = true;
+      },
       release: async () => {
         if (released) return;
         released = true;
@@ -127,5 +145,24 @@ export class HostGate {
     };
     this.held.add(lease);
     return lease;
+  }
+}
+
+/** One question to the limiter; a Redis failure becomes HostLimiterUnavailableError. */
+async function ask<T>(question: () => Promise<T>): Promise<T> {
+  try {
+    return await question();
+  } catch (err) {
+    throw new HostLimiterUnavailableError(err);
+  }
+}
+
+/** Sleeps `ms`; an abort of `signal` ends it with the signal's own reason, not the timer's AbortError. */
+async function pauseFor(ms: number, signal?: AbortSignal): Promise<void> {
+  try {
+    await sleep(ms, undefined, signal ? { signal } : undefined);
+  } catch (err) {
+    signal?.throwIfAborted();
+    throw err;
   }
 }
