@@ -27,6 +27,10 @@ describe('configuration', () => {
     expect(() => loadConfig({ BULL_BOARD_USER: 'ops' })).toThrow(/BULL_BOARD_PASSWORD: BULL_BOARD_USER and BULL_BOARD_PASSWORD must be set together/);
   });
 
+  it('treats an empty value as unset', () => {
+    expect(loadConfig({ PORT: '', BULL_BOARD_USER: '', BULL_BOARD_PASSWORD: '' }).PORT).toBe(3000);
+  });
+
   it('limits URL fetches per host by default and refuses a limit of zero', () => {
     expect(loadConfig({})).toMatchObject({ URL_FETCH_MAX_PER_HOST: 2, URL_FETCH_HOST_SPACING_MS: 250 });
     expect(() => loadConfig({ URL_FETCH_MAX_PER_HOST: '0' })).toThrow(/URL_FETCH_MAX_PER_HOST: must be at least 1/);
@@ -34,9 +38,5 @@ describe('configuration', () => {
     // 99 holders one second apart: the last would wait past its own fetch deadline.
     expect(() => loadConfig({ URL_FETCH_MAX_PER_HOST: '100', URL_FETCH_HOST_SPACING_MS: '1000' })).toThrow(/URL_FETCH_HOST_SPACING_MS: \(URL_FETCH_MAX_PER_HOST - 1\)/);
     expect(loadConfig({ URL_FETCH_MAX_PER_HOST: '100', URL_FETCH_HOST_SPACING_MS: '100' }).URL_FETCH_MAX_PER_HOST).toBe(100);
-  });
-
-  it('treats an empty value as unset', () => {
-    expect(loadConfig({ PORT: '', BULL_BOARD_USER: '', BULL_BOARD_PASSWORD: '' }).PORT).toBe(3000);
   });
 });
