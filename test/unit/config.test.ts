@@ -31,7 +31,7 @@ describe('configuration', () => {
     expect(loadConfig({ PORT: '', BULL_BOARD_USER: '', BULL_BOARD_PASSWORD: '' }).PORT).toBe(3000);
   });
 
-  it('limits URL fetches per host by default and refuses a limit of zero', () => {
+  it('limits URL fetches per host by default, and refuses a zero limit or a spacing the slot holders could not wait out', () => {
     expect(loadConfig({})).toMatchObject({ URL_FETCH_MAX_PER_HOST: 2, URL_FETCH_HOST_SPACING_MS: 250 });
     expect(() => loadConfig({ URL_FETCH_MAX_PER_HOST: '0' })).toThrow(/URL_FETCH_MAX_PER_HOST: must be at least 1/);
     expect(() => loadConfig({ URL_FETCH_HOST_SPACING_MS: '-5' })).toThrow(/URL_FETCH_HOST_SPACING_MS: must be at least 0/);
