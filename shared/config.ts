@@ -42,6 +42,8 @@ const envSchema = z
     BULL_BOARD_USER: z.string().min(1).optional(),
     BULL_BOARD_PASSWORD: z.string().min(1).optional(),
     URL_FETCH_TIMEOUT_MS: int(1000, 600_000).default(30_000),
+    URL_FETCH_MAX_PER_HOST: int(1, 1000).default(2),
+    URL_FETCH_HOST_SPACING_MS: int(0, 60_000).default(250),
     EXTRACT_TIMEOUT_MS: int(1000, 600_000).default(60_000),
     EXTRACT_MEMORY_MB: int(64, 16_384).default(1024),
     SANDBOX_MAX_JOBS: int(1, 1_000_000).default(200),
@@ -80,6 +82,14 @@ const envSchema = z
       if (node.port < 1 || node.port > 65535) {
         ctx.addIssue({ code: 'custom', path: ['REDIS_CLUSTER_NODES'], message: `port of ${node.host} must be 1 to 65535` });
       }
+    }
+    // Slot holders of one host start one spacing apart, so the last waits this long within its fetch's deadline.
+    if ((env.URL_FETCH_MAX_PER_HOST - 1) * env.URL_FETCH_HOST_SPACING_MS > env.URL_FETCH_TIMEOUT_MS / 2) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['URL_FETCH_HOST_SPACING_MS'],
+        message: '(URL_FETCH_MAX_PER_HOST - 1) x URL_FETCH_HOST_SPACING_MS must be at most half of URL_FETCH_TIMEOUT_MS',
+      });
     }
     if (env.SANDBOX_RECYCLE_RSS_MB !== undefined && env.SANDBOX_RECYCLE_RSS_MB >= env.EXTRACT_MEMORY_MB) {
       ctx.addIssue({

@@ -3,6 +3,7 @@ import { Agent } from 'undici';
 import { header, readCapped } from './fetch/capped-body.js';
 import { toSourceError } from './fetch/fetch-errors.js';
 import { guardedConnector, type ConnectFunction } from './fetch/guarded-connector.js';
+import { HostBusyError, hostKey, HostLimiterUnavailableError, type HostGate, type HostLease } from './fetch/host-gate.js';
 import { requestFollowingRedirects } from './fetch/redirects.js';
 import { responseFilename } from './fetch/response-filename.js';
 
@@ -29,6 +30,14 @@ export interface FetchUrlOptions {
   connect?: ConnectFunction;
   /** User-Agent header. Default `kb-ingest/0.1 (+url-source)`. */
   userAgent?: string;
+  /**
+   * Per-host fetch slots. Each host the fetch talks to (the URL's, then each
+   * redirect target on another host) is entered through it; without it the
+   * fetch is not limited per host.
+   */
+  hosts?: HostGate;
+  /** A slot already taken for the URL's host; the fetch takes it over and releases it when done. */
+  lease?: HostLease;
 }
 
 /** A fetched response body with what type detection and naming need. */
@@ -53,7 +62,14 @@ const DEFAULT_USER_AGENT = 'kb-ingest/0.1 (+url-source)';
  * connector for both schemes, and the socket goes to the address that was
  * checked; redirects followed by hand and re-checked; the decoded body
  * capped; one deadline over it all. Failures are `SourceError`s with
- * user-facing messages.
+ * user-facing messages, except those of the per-host gate (`HostBusyError`,
+ * `HostLimiterUnavailableError`), which are the caller's to handle.
+ *
+ * With `hosts`, a slot of the host is held while it is being talked to, and
+ * the first request to it waits for the host's spacing: a redirect to the
+ * same host stays in the slot (no new start), one to another host gives the
+ * slot back and then takes the new host's (never two at once, so two
+ * fetches redirecting to each other's hosts cannot wait on each other).
  */
 export async function fetchUrl(url: string, opts: FetchUrlOptions): Promise<FetchedUrl> {
   const deadline = AbortSignal.timeout(opts.timeoutMs);
@@ -68,12 +84,25 @@ export async function fetchUrl(url: string, opts: FetchUrlOptions): Promise<Fetc
   });
   const agent = new Agent({ connect, headersTimeout: opts.timeoutMs, bodyTimeout: opts.timeoutMs });
   const trail: URL[] = [];
+  let lease = opts.lease;
+  const hosts = opts.hosts;
+  const enterHost = async (hop: URL): Promise<void> => {
+    if (hosts === undefined) return;
+    const host = hostKey(hop);
+    if (lease?.host !== host) {
+      await lease?.release();
+      lease = undefined;
+      lease = await hosts.acquire(host, deadline);
+    }
+    await lease.start(deadline);
+  };
   try {
     const redirectOptions = {
       allowPrivate: opts.allowPrivate,
       maxRedirects: opts.maxRedirects ?? 5,
       userAgent: opts.userAgent ?? DEFAULT_USER_AGENT,
       deadline,
+      enterHost,
     };
     const { res, url: final } = await requestFollowingRedirects(agent, url, redirectOptions, trail);
     const bytes = await readCapped(res.body, res.headers, opts.maxBytes, deadline);
@@ -87,10 +116,12 @@ export async function fetchUrl(url: string, opts: FetchUrlOptions): Promise<Fetc
       ...(filename !== undefined && { filename }),
     };
   } catch (err) {
+    if (err instanceof HostBusyError || err instanceof HostLimiterUnavailableError) throw err;
     throw toSourceError(err, deadline, trail.at(-1)?.hostname ?? '', opts.timeoutMs);
   } finally {
     // The agent closes the sockets it owns; this also catches one still connecting.
     for (const socket of sockets) socket.destroy();
     await agent.destroy().catch(() => undefined);
+    await lease?.release();
   }
 }

@@ -8,13 +8,15 @@ import type { SourceOutcome, StoredSource } from '../shared/store/kb-records.js'
 import type { KbStore } from '../shared/store/kb-store.js';
 import type { Extraction } from './extractors/index.js';
 import { normalizeText, truncate } from './extractors/normalize.js';
+import type { HostLease } from './fetch/host-gate.js';
 import type { FetchedUrl } from './fetch-url.js';
 
 /** The two outside effects of ingestion, injectable for tests. */
 export interface IngestDeps {
   config: Config;
   kbs: KbStore;
-  fetch(url: string): Promise<FetchedUrl>;
+  /** Fetches a URL source; `lease`, a slot of the URL's host already taken, is the fetch's to release. */
+  fetch(url: string, lease?: HostLease): Promise<FetchedUrl>;
   extract(
     bytes: Uint8Array,
     hints: { filename?: string; declaredType?: string },

@@ -6,6 +6,7 @@ import type { Logger } from '../shared/logger.js';
 import { createRedis } from '../shared/redis.js';
 import { isMain, runRole } from '../shared/process.js';
 import { openIngestQueue, openRuntime } from '../shared/runtime.js';
+import { HostGate, type HostGateOptions } from './fetch/host-gate.js';
 import { fetchUrl, type FetchUrlOptions } from './fetch-url.js';
 import { createProcessor, type ProcessorDeps } from './processor.js';
 import { buildActiveIndexOnce, reconcile } from './reconciler.js';
@@ -27,7 +28,16 @@ export interface WorkerOptions {
   fetchOverrides?: Pick<FetchUrlOptions, 'lookup' | 'connect'>;
   /** Test seams of webhook delivery (a shorter retry schedule). */
   webhooks?: WebhookWorkerOptions;
+  /** Test seams of the per-host gate (its in-process wait and hand-back delay). */
+  hostGate?: Pick<HostGateOptions, 'maxWaitMs' | 'pollMs' | 'handBackMs'>;
 }
+
+/**
+ * A fetch holds its host's slot for at most its own deadline; the margin
+ * covers what happens around it (the claim before, closing the connection
+ * after) so a live fetch never outlasts its lease.
+ */
+export const HOST_LEASE_MARGIN_MS = 5_000;
 
 /**
  * Starts a queue consumer. Parsing runs in sandboxed child processes, so this
@@ -67,6 +77,12 @@ export async function startWorker(config: Config, logger: Logger, opts: WorkerOp
   }
 
   const webhooks = startWebhooks(config, runtime, logger, opts.webhooks);
+  const hosts = new HostGate(runtime.store.hostSlots, {
+    maxPerHost: config.URL_FETCH_MAX_PER_HOST,
+    spacingMs: config.URL_FETCH_HOST_SPACING_MS,
+    leaseMs: config.URL_FETCH_TIMEOUT_MS + HOST_LEASE_MARGIN_MS,
+    ...opts.hostGate,
+  });
   const processor = createProcessor({
     config,
     events: webhooks.events,
@@ -77,11 +93,14 @@ export async function startWorker(config: Config, logger: Logger, opts: WorkerOp
       opts.onOutcome?.(o);
       metrics.record(o);
     },
-    fetch: (url) =>
+    hosts,
+    fetch: (url, lease) =>
       fetchUrl(url, {
         maxBytes: config.MAX_FILE_BYTES,
         timeoutMs: config.URL_FETCH_TIMEOUT_MS,
         allowPrivate: config.URL_FETCH_ALLOW_PRIVATE,
+        hosts,
+        ...(lease && { lease }),
         ...opts.fetchOverrides,
       }),
     extract: (bytes, hints, onProgress) => sandbox.extract(bytes, hints, undefined, onProgress),
@@ -140,6 +159,8 @@ export async function startWorker(config: Config, logger: Logger, opts: WorkerOp
         // runs it, as if this process had died.
         await sandbox.close({ abandonRunning: !finished });
         await flushMetrics();
+        // Fetches cut short end with this process: their host slots are free for the replica that takes the jobs over.
+        await Promise.race([hosts.releaseAll(), new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
         if (!finished) {
           logger.warn({ graceMs: config.SHUTDOWN_GRACE_MS }, 'active jobs did not finish in time; leaving them to another replica');
           return;

@@ -1,9 +1,11 @@
-import { UnrecoverableError, type Job } from 'bullmq';
+import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import type { JobOutcome } from '../shared/job-metrics.js';
-import { extractSourceJobSchema, REFRESH_KB_JOB, refreshKbJobSchema, type SourceQueue } from '../shared/jobs.js';
+import { extractSourceJobSchema, REFRESH_KB_JOB, type ExtractSourceJob, refreshKbJobSchema, type SourceQueue } from '../shared/jobs.js';
 import type { Logger } from '../shared/logger.js';
 import type { SourceProgress } from '../shared/schemas/knowledge-base.js';
 import { SourceError, isSourceError, type SourceErrorCode } from '../shared/source-errors.js';
+import { checkSourceUrl } from '../shared/url-policy.js';
+import { HostBusyError, hostKey, HostLimiterUnavailableError, type HostGate, type HostLease } from './fetch/host-gate.js';
 import { ingestSource, type IngestDeps } from './ingest-source.js';
 import { refreshKnowledgeBase } from './refresh-kb.js';
 import type { SourceEvents } from './webhooks/events.js';
@@ -23,6 +25,8 @@ export interface ProcessorDeps extends IngestDeps {
   onOutcome?(o: JobOutcome): void;
   /** Completion events for webhooks, emitted only after a finish that wrote. */
   events?: SourceEvents;
+  /** Per-host fetch slots shared by every replica; without it URL fetches are not limited per host. */
+  hosts?: HostGate;
 }
 
 export interface JobResult {
@@ -36,9 +40,14 @@ export interface JobResult {
  * re-run under a newer run writes nothing. Permanent failures end the source
  * `failed` at once (UnrecoverableError: no retry); transient ones are thrown
  * for BullMQ to retry with backoff, and end it `failed` on the last attempt.
+ *
+ * A URL source takes a slot of its host before it is claimed, so one waiting
+ * for its host stays `pending`. When the host stays saturated past a brief
+ * wait, the job goes back to the queue delayed (`DelayedError`), which is not
+ * an attempt; the same happens when a redirect leads to a saturated host.
  */
 export function createProcessor(deps: ProcessorDeps) {
-  return async (job: Job): Promise<JobResult> => {
+  return async (job: Job, token?: string): Promise<JobResult> => {
     if (job.name === REFRESH_KB_JOB) {
       const refresh = refreshKbJobSchema.safeParse(job.data);
       if (!refresh.success) throw new UnrecoverableError('invalid job data');
@@ -54,6 +63,22 @@ export function createProcessor(deps: ProcessorDeps) {
     // not match the knowledge base's owner is refused, never processed.
     const meta = await deps.kbs.getMeta(kbId);
     if (!meta || meta.workspaceId !== workspaceId) return { status: 'skipped', reason: 'gone' };
+    let lease: HostLease | undefined;
+    try {
+      lease = await takeHostSlot(deps, kbId, documentId, run);
+    } catch (err) {
+      if (err instanceof HostBusyError) return handBack(job, token, err, log);
+      throw err; // the limiter is unavailable: this attempt fails before the claim, as with any Redis outage
+    }
+    try {
+      return await processClaimed(job, token, parsed.data, log, lease);
+    } finally {
+      await lease?.release();
+    }
+  };
+
+  async function processClaimed(job: Job, token: string | undefined, data: ExtractSourceJob, log: Logger, lease: HostLease | undefined): Promise<JobResult> {
+    const { workspaceId, kbId, documentId, run } = data;
     const claimed = await deps.kbs.startSource(kbId, documentId, run, new Date().toISOString());
     if (claimed !== 'ok') {
       // This very run already finished: its events may not have been queued before a crash.
@@ -66,7 +91,8 @@ export function createProcessor(deps: ProcessorDeps) {
 
     const started = performance.now();
     try {
-      const outcome = await ingestSource(deps, kbId, source, progressWriter(deps, kbId, documentId, run));
+      const fetch = (url: string) => deps.fetch(url, lease);
+      const outcome = await ingestSource({ ...deps, fetch }, kbId, source, progressWriter(deps, kbId, documentId, run));
       const report = await deps.kbs.finishSourceReport(kbId, documentId, run, outcome, new Date().toISOString());
       const res = report.result;
       const seconds = (performance.now() - started) / 1000;
@@ -81,8 +107,11 @@ export function createProcessor(deps: ProcessorDeps) {
       }
       return { status: 'ready' };
     } catch (err) {
+      // A redirect to a saturated host: the source stays processing under this run, and the job comes back.
+      if (err instanceof HostBusyError) return handBack(job, token, err, log);
       const failure = isSourceError(err) ? err : new SourceError('internal', 'Processing failed unexpectedly; it can be retried', true);
-      if (!isSourceError(err)) log.error({ err }, 'unexpected processing error');
+      if (err instanceof HostLimiterUnavailableError) log.warn('per-host fetch limiter unavailable');
+      else if (!isSourceError(err)) log.error({ err }, 'unexpected processing error');
       const attempts = job.opts.attempts ?? 1;
       const last = !failure.retryable || job.attemptsMade + 1 >= attempts;
       if (!last) {
@@ -106,7 +135,28 @@ export function createProcessor(deps: ProcessorDeps) {
       }
       throw new UnrecoverableError(`${failure.code}: ${failure.message}`);
     }
-  };
+  }
+}
+
+/**
+ * For a URL source this run will fetch, a slot of its host (after the same
+ * URL check the fetch makes; a URL the check refuses is refused by the fetch
+ * without a slot). Undefined for other sources or when there is nothing to do.
+ */
+async function takeHostSlot(deps: ProcessorDeps, kbId: string, documentId: string, run: number): Promise<HostLease | undefined> {
+  if (!deps.hosts) return undefined;
+  const source = await deps.kbs.getSource(kbId, documentId);
+  if (!source || source.type !== 'url' || source.run !== run) return undefined;
+  if (source.status !== 'pending' && source.status !== 'processing') return undefined;
+  const checked = checkSourceUrl(source.content, { allowPrivate: deps.config.URL_FETCH_ALLOW_PRIVATE });
+  return checked.ok ? deps.hosts.acquire(hostKey(new URL(checked.url))) : undefined;
+}
+
+/** Puts the job back in the queue for later without spending an attempt (BullMQ's DelayedError). */
+async function handBack(job: Job, token: string | undefined, err: HostBusyError, log: Logger): Promise<never> {
+  log.debug({ host: err.host, delayMs: err.delayMs }, 'host busy; job delayed');
+  await job.moveToDelayed(Date.now() + err.delayMs, token);
+  throw new DelayedError();
 }
 
 /** Progress is written to the source at most this often. */

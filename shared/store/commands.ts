@@ -23,6 +23,8 @@ export const COMMANDS = {
   webhookReserve: { file: 'reserveWebhook', keys: 1 },
   webhookDelete: { file: 'deleteWebhook', keys: 2 },
   webhookRecordDelivery: { file: 'recordDelivery', keys: 2 },
+  hostAcquireSlot: { file: 'acquireHostSlot', keys: 1 },
+  hostStartFetch: { file: 'startHostFetch', keys: 1 },
 } as const;
 
 export type CommandName = keyof typeof COMMANDS;

@@ -1,6 +1,7 @@
 import type { RedisClient } from '../redis.js';
 import { CatalogStore } from './catalog-store.js';
 import { KbStore } from './kb-store.js';
+import { HostSlots } from './host-slots.js';
 import { KeySpace } from './keys.js';
 import { IdempotencyStore } from './idempotency-store.js';
 import { KeyStore } from './key-store.js';
@@ -17,6 +18,8 @@ export interface Store {
   /** Completion webhooks, their delivery history and pending event bodies. */
   webhooks: WebhookStore;
   idempotency: IdempotencyStore;
+  /** Fetch slots per host, shared by every worker replica. */
+  hostSlots: HostSlots;
 }
 
 export interface StoreOptions {
@@ -37,5 +40,6 @@ export function createStore(redis: RedisClient, opts: StoreOptions): Store {
     stages: new StageStore(redis, keys),
     webhooks: new WebhookStore(redis, keys),
     idempotency: new IdempotencyStore(redis, keys),
+    hostSlots: new HostSlots(redis, keys),
   };
 }

@@ -2,7 +2,8 @@
  * Every Redis key the store uses, in one place. Keys of one knowledge base share
  * the hash tag `{kb:<id>}` so its multi-key scripts run on Redis Cluster too;
  * API keys share `{keys}` and the admin-loaded catalog shares `{catalog}`;
- * webhooks use `{wh:<id>}` and `{whws:<workspaceId>}`.
+ * webhooks use `{wh:<id>}` and `{whws:<workspaceId>}`; a fetched host's
+ * slots use `{host:<host:port>}`.
  * Ids are validated against ID_PATTERN before they get here, so they never
  * contain `{`, `}` or `:`.
  */
@@ -150,6 +151,24 @@ export class KeySpace {
   /** The recorded outcome of one Idempotency-Key of a workspace (`keyHash`: SHA-256 of the key). */
   idempotency(workspaceId: string, keyHash: string): string {
     return `${this.prefix}:{idem:${workspaceId}}:${keyHash}`;
+  }
+
+  /**
+   * One fetched host's keys share `{host:<host:port>}`, so taking a slot is a
+   * single-slot script. A host name may hold `{` or `}` (the URL parser
+   * allows them), which would end the hash tag early: they are
+   * percent-encoded, and `%` never appears in a parsed host name.
+   */
+  hostTag(host: string): string {
+    return `${this.prefix}:{host:${host.replace(/[{}]/g, encodeURIComponent)}}`;
+  }
+  /** The host's fetch leases: tokens scored by expiry (ms). */
+  hostLeases(host: string): string {
+    return `${this.hostTag(host)}:leases`;
+  }
+  /** When the host's next fetch may start (ms); expires with the spacing. */
+  hostNextStart(host: string): string {
+    return `${this.hostTag(host)}:next`;
   }
 
   /** Job counts by type, status and error code, written by every worker. */

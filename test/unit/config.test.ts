@@ -41,4 +41,13 @@ describe('configuration', () => {
   it('treats an empty value as unset', () => {
     expect(loadConfig({ PORT: '', BULL_BOARD_USER: '', BULL_BOARD_PASSWORD: '' }).PORT).toBe(3000);
   });
+
+  it('limits URL fetches per host by default, and refuses a zero limit or a spacing the slot holders could not wait out', () => {
+    expect(loadConfig({})).toMatchObject({ URL_FETCH_MAX_PER_HOST: 2, URL_FETCH_HOST_SPACING_MS: 250 });
+    expect(() => loadConfig({ URL_FETCH_MAX_PER_HOST: '0' })).toThrow(/URL_FETCH_MAX_PER_HOST: must be at least 1/);
+    expect(() => loadConfig({ URL_FETCH_HOST_SPACING_MS: '-5' })).toThrow(/URL_FETCH_HOST_SPACING_MS: must be at least 0/);
+    // 99 holders one second apart: the last would wait past its own fetch deadline.
+    expect(() => loadConfig({ URL_FETCH_MAX_PER_HOST: '100', URL_FETCH_HOST_SPACING_MS: '1000' })).toThrow(/URL_FETCH_HOST_SPACING_MS: \(URL_FETCH_MAX_PER_HOST - 1\)/);
+    expect(loadConfig({ URL_FETCH_MAX_PER_HOST: '100', URL_FETCH_HOST_SPACING_MS: '100' }).URL_FETCH_MAX_PER_HOST).toBe(100);
+  });
 });

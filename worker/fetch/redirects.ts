@@ -13,6 +13,8 @@ export interface RedirectOptions {
   userAgent: string;
   /** The fetch's total deadline, shared by every hop. */
   deadline: AbortSignal;
+  /** Called with each hop's URL before its request (the per-host slot); may wait or throw. */
+  enterHost?: (hop: URL) => Promise<void>;
 }
 
 /**
@@ -27,6 +29,7 @@ export async function requestFollowingRedirects(agent: Agent, url: string, opts:
   let current = checkHop(url, opts.allowPrivate, 'the URL');
   trail.push(current);
   for (let redirects = 0; ; redirects++) {
+    await opts.enterHost?.(current);
     const res: Dispatcher.ResponseData = await agent.request({
       origin: current.origin,
       path: current.pathname + current.search,

@@ -1,0 +1,48 @@
+import type { RedisClient } from '../redis.js';
+import { withCommands, type StoreRedis } from './commands.js';
+import type { KeySpace } from './keys.js';
+
+/** How many fetches of one host may run at once, and how long a lease on one of them lasts. */
+export interface HostSlotLimits {
+  /** Leases of one host at once. */
+  maxPerHost: number;
+  /** Lease length in ms: a slot whose holder never releases it is free again after this. */
+  leaseMs: number;
+}
+
+/** The answer to a request for a slot or a start: granted, or how long until trying again could succeed. */
+export type SlotAttempt = { ok: true } | { ok: false; reason: 'busy' | 'spacing'; retryInMs: number };
+
+/**
+ * Fetch slots per host, shared by every worker replica through Redis: a
+ * sorted set of lease tokens scored by expiry, and the time the next request
+ * may start. A holder releases its lease when its fetch ends; one that died
+ * holding it loses it when the lease expires.
+ */
+export class HostSlots {
+  private readonly redis: StoreRedis;
+
+  constructor(
+    redis: RedisClient,
+    private readonly keys: KeySpace,
+  ) {
+    this.redis = withCommands(redis);
+  }
+
+  /** Takes a slot of `host` (`hostname:port`) under `token`, or says why not. Taking one already held is a success. */
+  async tryAcquire(host: string, token: string, limits: HostSlotLimits): Promise<SlotAttempt> {
+    const [res, ms] = (await this.redis.hostAcquireSlot(this.keys.hostLeases(host), token, limits.leaseMs, limits.maxPerHost)) as [string, number?];
+    return res === 'ok' ? { ok: true } : { ok: false, reason: 'busy', retryInMs: Number(ms) };
+  }
+
+  /** Records a request start to `host` if the last one began at least `spacingMs` ago, or says how long to wait. */
+  async tryStart(host: string, spacingMs: number): Promise<SlotAttempt> {
+    const [res, ms] = (await this.redis.hostStartFetch(this.keys.hostNextStart(host), spacingMs)) as [string, number?];
+    return res === 'ok' ? { ok: true } : { ok: false, reason: 'spacing', retryInMs: Number(ms) };
+  }
+
+  /** Gives a slot back; releasing one that expired or was never taken changes nothing. */
+  async release(host: string, token: string): Promise<void> {
+    await this.redis.zrem(this.keys.hostLeases(host), token);
+  }
+}
