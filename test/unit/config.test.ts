@@ -27,6 +27,12 @@ describe('configuration', () => {
     expect(() => loadConfig({ BULL_BOARD_USER: 'ops' })).toThrow(/BULL_BOARD_PASSWORD: BULL_BOARD_USER and BULL_BOARD_PASSWORD must be set together/);
   });
 
+  it('caps the start-up wait for Redis at 10 s unless set, and refuses a cap under 100 ms', () => {
+    expect(loadConfig({}).REDIS_STARTUP_BACKOFF_MAX_MS).toBe(10_000);
+    expect(loadConfig({ REDIS_STARTUP_BACKOFF_MAX_MS: '1000' }).REDIS_STARTUP_BACKOFF_MAX_MS).toBe(1_000);
+    expect(() => loadConfig({ REDIS_STARTUP_BACKOFF_MAX_MS: '50' })).toThrow(/REDIS_STARTUP_BACKOFF_MAX_MS: must be at least 100/);
+  });
+
   it('treats an empty value as unset', () => {
     expect(loadConfig({ PORT: '', BULL_BOARD_USER: '', BULL_BOARD_PASSWORD: '' }).PORT).toBe(3000);
   });
