@@ -6,9 +6,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../shared/config.js';
 import { connectRedis, createRedis } from '../../shared/redis.js';
 import { createStore } from '../../shared/store/index.js';
+import { startWorker } from '../../worker/main.js';
 import { createHarness, type Harness } from '../helpers/app-harness.js';
+import { startCuttingProxy } from '../helpers/cutting-proxy.js';
+import { capturingLogger } from '../helpers/log-capture.js';
 import { freePort, startRedisServer, type RedisServerHandle } from '../helpers/redis-server.js';
 import { waitFor } from '../helpers/wait.js';
 import { createKbWith, waitForDocument } from '../helpers/worker-harness.js';
@@ -207,6 +211,29 @@ describe('a worker whose start-up overlaps a Redis outage', () => {
     expect(startedBeforeKill, 'Redis was killed after start-up had finished').toBe(0);
     expect(worker.child.exitCode, worker.output()).toBeNull();
     expect(logged(worker, 'worker failed to start')).toEqual([]);
+  });
+});
+
+describe('a worker that loses Redis at a given step of its start-up', () => {
+  it('goes back to waiting at the eviction check, at queue creation and at worker creation, then starts and processes a source', { timeout: 120_000 }, async () => {
+    const redis = await redisOn(await freePort());
+    const h = await harnessOn(redis, prefix());
+    // The first attempt loses Redis at CONFIG GET, the second at its second connection (a queue), the third at its sixth (a BullMQ worker's).
+    const proxy = await startCuttingProxy(redis.port, [{ command: 'CONFIG' }, { connection: 2 }, { connection: 6 }]);
+    cleanups.push(() => proxy.close());
+    const { logger, lines } = capturingLogger('info');
+    const config = loadConfig({ REDIS_URL: proxy.url, REDIS_KEY_PREFIX: h.prefix, REDIS_STARTUP_BACKOFF_MAX_MS: String(BACKOFF_MAX_MS), WORKER_CONCURRENCY: '1' });
+    const worker = await startWorker(config, logger, { reconcileIntervalMs: 3_600_000 });
+    cleanups.push(() => worker.close());
+
+    expect(proxy.cuts()).toBe(3);
+    const parsed = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+    const answered = parsed.find((l) => l.msg === 'Redis answered; starting');
+    expect(answered?.attempts).toBeGreaterThanOrEqual(4);
+    expect(parsed.filter((l) => l.msg === 'waiting for Redis').length).toBeGreaterThanOrEqual(1);
+    const key = await h.key('ws_startup');
+    const { kbId, docs } = await createKbWith(h, key, (f) => f.set('knowledge_base_texts', JSON.stringify(['Through the proxy.'])));
+    expect(await waitForDocument(h, key, kbId, docs[0]!, 30_000)).toMatchObject({ status: 'ready', text: 'Through the proxy.' });
   });
 });
 
