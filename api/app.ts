@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { MethodNotAllowedError, NotFoundError } from '../shared/errors.js';
 import { apiKeyAuth } from './auth.js';
@@ -9,14 +8,13 @@ import { handleError } from './errors.js';
 import { createMetrics } from './metrics.js';
 import { mountDocs } from './openapi.js';
 import { rateLimit } from './rate-limit.js';
+import { requestContext } from './request-context.js';
 import { agentRoutes } from './routes/agents.js';
 import { healthRoutes } from './routes/health.js';
 import { knowledgeBaseRoutes } from './routes/knowledge-bases.js';
 import { qaIssueRoutes } from './routes/qa-issues.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { createRouter } from './router.js';
-
-const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
 /**
  * Builds the HTTP application. It starts nothing: `server.ts` listens, tests
@@ -25,19 +23,7 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   const app = createRouter();
 
-  app.use('*', async (c, next) => {
-    const incoming = c.req.header('x-request-id');
-    const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();
-    c.set('requestId', requestId);
-    c.set('logger', deps.logger.child({ requestId }));
-    const started = performance.now();
-    await next();
-    c.header('X-Request-Id', requestId);
-    c.get('logger').info(
-      { method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started) },
-      'request',
-    );
-  });
+  app.use('*', requestContext(deps.logger));
 
   const metrics = createMetrics(deps.redis, deps.store.keys, deps.ingestQueue);
   app.use('*', metrics.middleware);

@@ -18,16 +18,23 @@ async function main(): Promise<void> {
   const config: Config = { ...base, redisUrl: redis.url };
   let api: RunningApi | undefined;
   let worker: RunningWorker | undefined;
+  const stopping = new AbortController();
   onShutdownSignals(logger, config.SHUTDOWN_GRACE_MS, async () => {
+    stopping.abort();
     await Promise.allSettled([api?.close(), worker?.close()]);
     await redis.stop();
   });
   try {
+    // The API listens at once and both wait for Redis side by side.
     api = await startApi(config, logger);
-    worker = await startWorker(config, logger);
+    worker = await startWorker(config, logger, { signal: stopping.signal });
+    await api.ready;
     process.stdout.write(`kb-ingest is up: http://127.0.0.1:${api.port} (docs at /docs), Redis at ${describeTarget(config)}\n`);
   } catch (err) {
-    logger.fatal({ err: { message: err instanceof Error ? err.message : String(err) } }, 'failed to start');
+    // A shutdown during start-up exits through its own handler.
+    if (stopping.signal.aborted) return;
+    logger.fatal({ reason: err instanceof Error ? err.message : String(err) }, 'failed to start');
+    await api?.close().catch(() => undefined);
     await redis.stop();
     process.exit(1);
   }

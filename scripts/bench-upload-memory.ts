@@ -43,7 +43,7 @@ async function main(): Promise<void> {
   });
   const base = `http://127.0.0.1:${port}`;
   try {
-    await waitFor(`${base}/healthz`);
+    await waitFor(`${base}/readyz`);
     const redis = new Redis(redisServer.url);
     const store = createStore(redis, { prefix, blobTtlSeconds: 3600 });
     const { key } = await store.apiKeys.create('bench', 'bench', false);

@@ -63,6 +63,7 @@ const envSchema = z
     REDIS_UPLOAD_HIGH_WATER_PERCENT: int(1, 100).default(90),
     RATE_LIMIT_PER_MINUTE: int(0, 1_000_000).default(600),
     SHUTDOWN_GRACE_MS: int(0, 3_600_000).default(25_000),
+    REDIS_STARTUP_BACKOFF_MAX_MS: int(100, 600_000).default(10_000),
     STAGING_TTL_SECONDS: int(60, 30 * 86_400).default(7 * 86_400),
     WORKER_LOCK_DURATION_MS: int(1_000, 600_000).default(30_000),
     JOB_ATTEMPTS: int(1, 50).default(5),

@@ -55,20 +55,34 @@ export function isMain(url: string): boolean {
   }
 }
 
+/** A started role: `ready`, when given, settles once it serves (an API listens before Redis is reached). */
+export interface RunningRole {
+  ready?: Promise<void>;
+  close(): Promise<void>;
+}
+
 /**
  * Runs a process role: loads the configuration, handles signals from the
- * start (so a stop during start-up is clean too), starts the role, and exits
- * with one log line if it cannot start.
+ * start (a stop during start-up, while waiting for Redis too, aborts `signal`
+ * and exits cleanly), starts the role, and exits with one log line if it
+ * cannot start.
  */
-export async function runRole(role: string, start: (config: Config, logger: Logger) => Promise<{ close(): Promise<void> }>): Promise<void> {
+export async function runRole(role: string, start: (config: Config, logger: Logger, signal: AbortSignal) => Promise<RunningRole>): Promise<void> {
   const config = configOrExit();
   const logger = createLogger(config.LOG_LEVEL, { role });
-  let running: { close(): Promise<void> } | undefined;
-  onShutdownSignals(logger, config.SHUTDOWN_GRACE_MS, async () => running?.close());
+  const stopping = new AbortController();
+  let running: RunningRole | undefined;
+  onShutdownSignals(logger, config.SHUTDOWN_GRACE_MS, async () => {
+    stopping.abort();
+    await running?.close();
+  });
   try {
-    running = await start(config, logger);
+    running = await start(config, logger, stopping.signal);
+    await running.ready;
   } catch (err) {
-    logger.fatal({ err: { message: err instanceof Error ? err.message : String(err) } }, `${role} failed to start`);
+    // A shutdown during start-up exits through its own handler.
+    if (stopping.signal.aborted) return;
+    logger.fatal({ reason: err instanceof Error ? err.message : String(err) }, `${role} failed to start`);
     process.exit(1);
   }
 }

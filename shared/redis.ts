@@ -82,12 +82,18 @@ export async function connectRedis(redis: RedisClient): Promise<void> {
 /** Redis reply codes that mean "not now": out of memory, loading, a failover under way. */
 const UNAVAILABLE_REPLIES = new Set(['OOM', 'EXECABORT', 'LOADING', 'READONLY', 'CLUSTERDOWN', 'MASTERDOWN', 'TRYAGAIN', 'BUSY', 'NOREPLICAS']);
 /** Socket error codes of a connection that failed or broke. */
-const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTCONN', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNABORTED']);
+const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTCONN', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNABORTED', 'EAI_AGAIN']);
 /**
  * ioredis rejects a command with a plain Error carrying one of these exact
  * messages when the connection is closed or not writable (no class or code).
  */
-const CLOSED_MESSAGES = new Set(['Connection is closed.', "Stream isn't writeable and enableOfflineQueue options is false"]);
+const CLOSED_MESSAGES = new Set([
+  'Connection is closed.',
+  "Stream isn't writeable and enableOfflineQueue options is false",
+  // A cluster none of whose nodes answers.
+  'None of startup nodes is available',
+  "Cluster isn't ready and enableOfflineQueue options is false",
+]);
 
 /**
  * True for errors that mean "Redis is unreachable, full or failing over",
@@ -98,7 +104,7 @@ const CLOSED_MESSAGES = new Set(['Connection is closed.', "Stream isn't writeabl
  */
 export function isRedisUnavailable(err: unknown): boolean {
   if (!(err instanceof Error)) return false;
-  if (err.name === 'MaxRetriesPerRequestError') return true;
+  if (err.name === 'MaxRetriesPerRequestError' || err.name === 'ClusterAllFailedError') return true;
   if (err instanceof ReplyError) return UNAVAILABLE_REPLIES.has(err.message.split(' ', 1)[0] ?? '');
   const code = (err as NodeJS.ErrnoException).code;
   if (code && CONNECTION_CODES.has(code)) return true;

@@ -2,7 +2,8 @@ import { Queue } from 'bullmq';
 import type { Config } from './config.js';
 import { INGEST_QUEUE, queuePrefix, WEBHOOK_QUEUE } from './jobs.js';
 import type { Logger } from './logger.js';
-import { connectRedis, createRedis, masters, type RedisClient } from './redis.js';
+import { connectRedis, createRedis, isRedisUnavailable, masters, type RedisClient } from './redis.js';
+import type { StartupAttempt } from './redis-wait.js';
 import { createStore, type Store } from './store/index.js';
 
 /** The connections and store a process role shares. */
@@ -14,12 +15,15 @@ export interface Runtime {
 
 /**
  * Connects to Redis and checks it is fit for queues: an eviction policy other
- * than `noeviction` silently drops jobs and locks, so start-up
- * refuses it.
+ * than `noeviction` silently drops jobs and locks, so start-up refuses it.
+ * The connection belongs to `attempt` until it is committed (see
+ * `waitForRedis`), so a Redis lost meanwhile fails the attempt instead of the
+ * process.
  */
-export async function openRuntime(config: Config, role: 'api' | 'worker' | 'cli', logger: Logger): Promise<Runtime> {
-  const redis = createRedis(config, role);
-  redis.on('error', (err) => logger.warn({ err: { message: err.message } }, 'redis connection error'));
+export async function openRuntime(config: Config, role: 'api' | 'worker' | 'cli', logger: Logger, attempt: StartupAttempt): Promise<Runtime> {
+  const redis = attempt.own(createRedis(config, role), (r) => r.disconnect());
+  attempt.watch(redis);
+  attempt.logErrors(redis, logger, 'redis connection error');
   await connectRedis(redis);
   await assertNoEviction(redis, logger);
   const store = createStore(redis, { prefix: config.REDIS_KEY_PREFIX, blobTtlSeconds: config.STAGING_TTL_SECONDS });
@@ -39,7 +43,8 @@ export async function assertNoEviction(redis: RedisClient, logger: Logger): Prom
     try {
       const res = (await node.config('GET', 'maxmemory-policy')) as string[];
       policy = res[1];
-    } catch {
+    } catch (err) {
+      if (isRedisUnavailable(err)) throw err;
       logger.warn('cannot read maxmemory-policy (CONFIG is disabled); make sure it is noeviction');
       continue;
     }
@@ -62,6 +67,20 @@ export class ServiceQueue extends Queue {
     const connection = createRedis(config, role);
     super(name, { connection, prefix: queuePrefix(config.REDIS_KEY_PREFIX) });
     this.connection = connection;
+  }
+
+  /** Waits until the queue reaches Redis; a queue built while Redis was away stays broken, so an attempt drops it. */
+  async opened(attempt: StartupAttempt, logger: Logger): Promise<this> {
+    attempt.own(this, (q) => q.abandon());
+    attempt.logErrors(this, logger, 'queue connection error');
+    await this.waitUntilReady();
+    return this;
+  }
+
+  /** Drops the connection at once and closes without waiting for Redis. */
+  abandon(): Promise<void> {
+    this.connection.disconnect();
+    return super.close();
   }
 
   override async close(): Promise<void> {

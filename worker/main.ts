@@ -3,7 +3,8 @@ import type { Config } from '../shared/config.js';
 import { JobMetricsBatcher } from '../shared/job-metrics.js';
 import { bullSourceQueue, INGEST_QUEUE, queuePrefix } from '../shared/jobs.js';
 import type { Logger } from '../shared/logger.js';
-import { createRedis } from '../shared/redis.js';
+import { createRedis, describeTarget } from '../shared/redis.js';
+import { waitForRedis, type StartupAttempt } from '../shared/redis-wait.js';
 import { isMain, runRole } from '../shared/process.js';
 import { openIngestQueue, openRuntime } from '../shared/runtime.js';
 import { HostGate, type HostGateOptions } from './fetch/host-gate.js';
@@ -11,7 +12,7 @@ import { fetchUrl, type FetchUrlOptions } from './fetch-url.js';
 import { createProcessor, type ProcessorDeps } from './processor.js';
 import { buildActiveIndexOnce, reconcile } from './reconciler.js';
 import { SandboxPool } from './sandbox-pool.js';
-import { startWebhooks, type WebhookWorkerOptions } from './webhooks/worker.js';
+import { openWebhooks, type WebhookWorkerOptions } from './webhooks/worker.js';
 
 export interface RunningWorker {
   worker: Worker;
@@ -30,6 +31,8 @@ export interface WorkerOptions {
   webhooks?: WebhookWorkerOptions;
   /** Test seams of the per-host gate (its in-process wait and hand-back delay). */
   hostGate?: Pick<HostGateOptions, 'maxWaitMs' | 'pollMs' | 'handBackMs'>;
+  /** Stops waiting for Redis at start-up (a shutdown meanwhile). */
+  signal?: AbortSignal;
 }
 
 /**
@@ -42,17 +45,11 @@ export const HOST_LEASE_MARGIN_MS = 5_000;
 /**
  * Starts a queue consumer. Parsing runs in sandboxed child processes, so this
  * process's event loop stays free to renew job locks. Several replicas may
- * run against one Redis.
+ * run against one Redis. While Redis is unavailable it waits (see
+ * `waitForRedis`), the sandbox children warming up meanwhile; `signal` stops
+ * the wait.
  */
 export async function startWorker(config: Config, logger: Logger, opts: WorkerOptions = {}): Promise<RunningWorker> {
-  const runtime = await openRuntime(config, 'worker', logger);
-  const prefix = queuePrefix(config.REDIS_KEY_PREFIX);
-  const queue = openIngestQueue(config, 'worker');
-  queue.on('error', (err) => logger.warn({ err: { message: err.message } }, 'queue connection error'));
-  const sourceQueue = bullSourceQueue(queue, config.JOB_ATTEMPTS, config.JOB_BACKOFF_MS);
-  const metrics = new JobMetricsBatcher(runtime.redis, runtime.store.keys, (err) =>
-    logger.warn({ err: { message: err instanceof Error ? err.message : String(err) } }, 'could not record job metrics'),
-  );
   // One warm child per concurrent job, started before the first job is taken.
   const sandbox = new SandboxPool({
     size: config.WORKER_CONCURRENCY,
@@ -68,55 +65,34 @@ export async function startWorker(config: Config, logger: Logger, opts: WorkerOp
       chunking: { maxTokens: config.CHUNK_MAX_TOKENS, overlapTokens: config.CHUNK_OVERLAP_TOKENS },
     },
   });
+  const sandboxReady = sandbox.ready();
+  sandboxReady.catch(() => undefined);
+  let onOutcome: NonNullable<ProcessorDeps['onOutcome']> = () => undefined;
+
+  let opened: Awaited<ReturnType<typeof openConnections>> | undefined;
   try {
-    await sandbox.ready();
+    opened = await waitForRedis(
+      (attempt) => openConnections(config, logger, attempt, opts, sandbox, (o) => onOutcome(o)),
+      { target: describeTarget(config), logger, maxDelayMs: config.REDIS_STARTUP_BACKOFF_MAX_MS, ...(opts.signal && { signal: opts.signal }) },
+    );
+    await sandboxReady;
   } catch (err) {
-    await Promise.all([sandbox.close(), metrics.close(), queue.close()]);
-    await runtime.close();
+    await sandbox.close();
+    await opened?.close();
     throw err;
   }
-
-  const webhooks = startWebhooks(config, runtime, logger, opts.webhooks);
-  const hosts = new HostGate(runtime.store.hostSlots, {
-    maxPerHost: config.URL_FETCH_MAX_PER_HOST,
-    spacingMs: config.URL_FETCH_HOST_SPACING_MS,
-    leaseMs: config.URL_FETCH_TIMEOUT_MS + HOST_LEASE_MARGIN_MS,
-    ...opts.hostGate,
-  });
-  const processor = createProcessor({
-    config,
-    events: webhooks.events,
-    kbs: runtime.store.kbs,
-    queue: sourceQueue,
-    logger,
-    onOutcome: (o) => {
-      opts.onOutcome?.(o);
-      metrics.record(o);
-    },
-    hosts,
-    fetch: (url, lease) =>
-      fetchUrl(url, {
-        maxBytes: config.MAX_FILE_BYTES,
-        timeoutMs: config.URL_FETCH_TIMEOUT_MS,
-        allowPrivate: config.URL_FETCH_ALLOW_PRIVATE,
-        hosts,
-        ...(lease && { lease }),
-        ...opts.fetchOverrides,
-      }),
-    extract: (bytes, hints, onProgress) => sandbox.extract(bytes, hints, undefined, onProgress),
-  });
-
-  const worker = new Worker(INGEST_QUEUE, processor, {
-    connection: createRedis(config, 'worker'),
-    prefix,
-    concurrency: config.WORKER_CONCURRENCY,
-    lockDuration: opts.lockDurationMs ?? config.WORKER_LOCK_DURATION_MS,
-    stalledInterval: opts.stalledIntervalMs ?? config.WORKER_LOCK_DURATION_MS,
-    maxStalledCount: config.WORKER_MAX_STALLED_COUNT,
-  });
-  worker.on('error', (err) => logger.warn({ err: { message: err.message } }, 'worker connection error'));
+  const { runtime, queue, sourceQueue, webhooks, worker, connection, hosts } = opened;
+  const metrics = new JobMetricsBatcher(runtime.redis, runtime.store.keys, (err) =>
+    logger.warn({ reason: err instanceof Error ? err.message : String(err) }, 'could not record job metrics'),
+  );
+  onOutcome = (o) => {
+    opts.onOutcome?.(o);
+    metrics.record(o);
+  };
   worker.on('stalled', (jobId) => logger.warn({ jobId }, 'job stalled; it will be processed again'));
   worker.on('failed', (job, err) => logger.debug({ jobId: job?.id, reason: err.message }, 'job failed'));
+  worker.run().catch((err: unknown) => worker.emit('error', err instanceof Error ? err : new Error(String(err))));
+  webhooks.run();
 
   // The deadline covers every attempt with its fetch, extraction and backoff.
   const processingDeadlineMs =
@@ -127,7 +103,7 @@ export async function startWorker(config: Config, logger: Logger, opts: WorkerOp
       const report = await reconcile({ redis: runtime.redis, kbs: runtime.store.kbs, queue, sourceQueue, logger, processingDeadlineMs, events: webhooks.events });
       if (report.requeued + report.timedOut > 0) logger.info(report, 'reconciled sources');
     } catch (err) {
-      logger.warn({ err: { message: err instanceof Error ? err.message : String(err) } }, 'reconcile failed');
+      logger.warn({ reason: err instanceof Error ? err.message : String(err) }, 'reconcile failed');
     }
   };
   const interval = opts.reconcileIntervalMs ?? 60_000;
@@ -168,6 +144,7 @@ export async function startWorker(config: Config, logger: Logger, opts: WorkerOp
         await queue.close();
         // After the ingest worker: its last jobs may still be emitting events.
         await webhooks.close();
+        await connection.quit().catch(() => connection.disconnect());
         await runtime.close();
       })();
       return closing;
@@ -175,4 +152,78 @@ export async function startWorker(config: Config, logger: Logger, opts: WorkerOp
   };
 }
 
-if (isMain(import.meta.url)) void runRole('worker', (config, logger) => startWorker(config, logger));
+/**
+ * Everything of a worker that talks to Redis, opened in one start-up attempt:
+ * the connections, both queues and both BullMQ Workers, ready but not yet
+ * taking jobs.
+ */
+async function openConnections(
+  config: Config,
+  logger: Logger,
+  attempt: StartupAttempt,
+  opts: WorkerOptions,
+  sandbox: SandboxPool,
+  onOutcome: NonNullable<ProcessorDeps['onOutcome']>,
+) {
+  const runtime = await openRuntime(config, 'worker', logger, attempt);
+  const queue = await openIngestQueue(config, 'worker').opened(attempt, logger);
+  const sourceQueue = bullSourceQueue(queue, config.JOB_ATTEMPTS, config.JOB_BACKOFF_MS);
+  const webhooks = await openWebhooks(config, runtime, logger, attempt, opts.webhooks);
+  const hosts = new HostGate(runtime.store.hostSlots, {
+    maxPerHost: config.URL_FETCH_MAX_PER_HOST,
+    spacingMs: config.URL_FETCH_HOST_SPACING_MS,
+    leaseMs: config.URL_FETCH_TIMEOUT_MS + HOST_LEASE_MARGIN_MS,
+    ...opts.hostGate,
+  });
+  const processor = createProcessor({
+    config,
+    events: webhooks.events,
+    kbs: runtime.store.kbs,
+    queue: sourceQueue,
+    logger,
+    onOutcome,
+    hosts,
+    fetch: (url, lease) =>
+      fetchUrl(url, {
+        maxBytes: config.MAX_FILE_BYTES,
+        timeoutMs: config.URL_FETCH_TIMEOUT_MS,
+        allowPrivate: config.URL_FETCH_ALLOW_PRIVATE,
+        hosts,
+        ...(lease && { lease }),
+        ...opts.fetchOverrides,
+      }),
+    extract: (bytes, hints, onProgress) => sandbox.extract(bytes, hints, undefined, onProgress),
+  });
+  const connection = attempt.own(createRedis(config, 'worker'), (c) => c.disconnect());
+  const worker = new Worker(INGEST_QUEUE, processor, {
+    connection,
+    prefix: queuePrefix(config.REDIS_KEY_PREFIX),
+    concurrency: config.WORKER_CONCURRENCY,
+    lockDuration: opts.lockDurationMs ?? config.WORKER_LOCK_DURATION_MS,
+    stalledInterval: opts.stalledIntervalMs ?? config.WORKER_LOCK_DURATION_MS,
+    maxStalledCount: config.WORKER_MAX_STALLED_COUNT,
+    autorun: false,
+  });
+  attempt.own(worker, (w) => w.close(true));
+  attempt.logErrors(worker, logger, 'worker connection error');
+  await worker.waitUntilReady();
+  return {
+    runtime,
+    queue,
+    sourceQueue,
+    webhooks,
+    worker,
+    connection,
+    hosts,
+    /** Closes what was opened, for a start-up that fails after Redis was reached. */
+    async close() {
+      await worker.close(true);
+      await webhooks.close();
+      await queue.close();
+      connection.disconnect();
+      await runtime.close();
+    },
+  };
+}
+
+if (isMain(import.meta.url)) void runRole('worker', (config, logger, signal) => startWorker(config, logger, { signal }));

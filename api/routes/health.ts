@@ -1,6 +1,11 @@
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import type { AppEnv } from '../context.js';
 import type { AppDeps } from '../deps.js';
+
+/** The readiness answer while Redis cannot be reached. */
+export function notReady(c: Context<AppEnv>): Response {
+  return c.json({ status: 'unavailable', redis: 'down' }, 503, { 'Retry-After': '5' });
+}
 
 /** Liveness and readiness, outside `/v1` and without a key. */
 export function healthRoutes(deps: AppDeps) {
@@ -14,7 +19,7 @@ export function healthRoutes(deps: AppDeps) {
       ]);
       return c.json({ status: 'ok', redis: 'up' });
     } catch {
-      return c.json({ status: 'unavailable', redis: 'down' }, 503, { 'Retry-After': '5' });
+      return notReady(c);
     }
   });
   return app;

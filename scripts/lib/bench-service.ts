@@ -32,7 +32,7 @@ export class BenchService {
       HOST: '127.0.0.1',
     });
     const base = `http://127.0.0.1:${port}`;
-    await waitFor(async () => (await fetch(`${base}/healthz`).catch(() => undefined))?.ok === true, 30_000, 'the API', 100);
+    await waitFor(async () => (await fetch(`${base}/readyz`).catch(() => undefined))?.ok === true, 30_000, 'the API', 100);
     const redis = new Redis(redisServer.url);
     const store = createStore(redis, { prefix: PREFIX, blobTtlSeconds: 3600 });
     const { key } = await store.apiKeys.create('ws_bench', 'bench', false);

@@ -29,7 +29,8 @@ export interface Harness {
  * queue. `close()` deletes exactly the keys it created.
  */
 export async function createHarness(env: Record<string, string> = {}): Promise<Harness> {
-  const prefix = `t${randomBytes(5).toString('hex')}`;
+  // A test whose processes must know the prefix before the harness exists passes REDIS_KEY_PREFIX.
+  const prefix = env.REDIS_KEY_PREFIX ?? `t${randomBytes(5).toString('hex')}`;
   // Tests poll freely, so the per-key rate limit is off unless a test sets it.
   const cluster = inject('redisClusterNodes');
   // A test that brings its own Redis (REDIS_URL in env) gets exactly that one.

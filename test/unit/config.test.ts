@@ -38,6 +38,12 @@ describe('configuration', () => {
     expect(() => loadConfig({ HTTP_REQUEST_TIMEOUT_MS: '0' })).toThrow(/HTTP_REQUEST_TIMEOUT_MS: must be at least 1000/);
   });
 
+  it('caps the start-up wait for Redis at 10 s unless set, and refuses a cap under 100 ms', () => {
+    expect(loadConfig({}).REDIS_STARTUP_BACKOFF_MAX_MS).toBe(10_000);
+    expect(loadConfig({ REDIS_STARTUP_BACKOFF_MAX_MS: '1000' }).REDIS_STARTUP_BACKOFF_MAX_MS).toBe(1_000);
+    expect(() => loadConfig({ REDIS_STARTUP_BACKOFF_MAX_MS: '50' })).toThrow(/REDIS_STARTUP_BACKOFF_MAX_MS: must be at least 100/);
+  });
+
   it('treats an empty value as unset', () => {
     expect(loadConfig({ PORT: '', BULL_BOARD_USER: '', BULL_BOARD_PASSWORD: '' }).PORT).toBe(3000);
   });

@@ -84,7 +84,7 @@ export function createSourceEvents(deps: SourceEventsDeps): SourceEvents {
     try {
       await work();
     } catch (err) {
-      deps.logger.warn({ ...log, err: { message: err instanceof Error ? err.message : String(err) } }, `could not emit ${what}`);
+      deps.logger.warn({ ...log, reason: err instanceof Error ? err.message : String(err) }, `could not emit ${what}`);
     }
   }
 

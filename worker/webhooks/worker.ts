@@ -4,6 +4,7 @@ import type { Config } from '../../shared/config.js';
 import { queuePrefix, WEBHOOK_BACKOFF, WEBHOOK_QUEUE, WEBHOOK_RETRY_DELAYS_MS, webhookRetryDelay } from '../../shared/jobs.js';
 import type { Logger } from '../../shared/logger.js';
 import { createRedis } from '../../shared/redis.js';
+import type { StartupAttempt } from '../../shared/redis-wait.js';
 import { openWebhookQueue, type Runtime } from '../../shared/runtime.js';
 import type { ConnectFunction } from '../fetch/guarded-connector.js';
 import { createDeliveryProcessor } from './deliver.js';
@@ -23,6 +24,8 @@ export interface RunningWebhooks {
   /** What the ingest processor emits completion events through. */
   events: SourceEvents;
   worker: Worker;
+  /** Starts taking deliveries. */
+  run(): void;
   close(): Promise<void>;
 }
 
@@ -30,14 +33,19 @@ export interface RunningWebhooks {
  * The delivery side of a worker process: a queue to emit events into and a
  * BullMQ Worker of its own, with WEBHOOK_CONCURRENCY parallel deliveries,
  * so a slow or dead receiver holds up only other deliveries, never
- * extraction.
+ * extraction. Resolves once both reach Redis; deliveries start with `run()`.
  */
-export function startWebhooks(config: Config, runtime: Runtime, logger: Logger, opts: WebhookWorkerOptions = {}): RunningWebhooks {
+export async function openWebhooks(
+  config: Config,
+  runtime: Runtime,
+  logger: Logger,
+  attempt: StartupAttempt,
+  opts: WebhookWorkerOptions = {},
+): Promise<RunningWebhooks> {
   const delays = opts.retryDelaysMs ?? WEBHOOK_RETRY_DELAYS_MS;
   const log = logger.child({ queue: WEBHOOK_QUEUE });
-  const queue = openWebhookQueue(config, 'worker');
-  queue.on('error', (err) => log.warn({ err: { message: err.message } }, 'queue connection error'));
-  const connection = createRedis(config, 'worker');
+  const queue = await openWebhookQueue(config, 'worker').opened(attempt, log);
+  const connection = attempt.own(createRedis(config, 'worker'), (c) => c.disconnect());
   const processor = createDeliveryProcessor({
     webhooks: runtime.store.webhooks,
     logger: log,
@@ -50,17 +58,23 @@ export function startWebhooks(config: Config, runtime: Runtime, logger: Logger, 
     connection,
     prefix: queuePrefix(config.REDIS_KEY_PREFIX),
     concurrency: config.WEBHOOK_CONCURRENCY,
+    autorun: false,
     settings: {
       backoffStrategy: (attemptsMade, type) => (type === WEBHOOK_BACKOFF ? webhookRetryDelay(attemptsMade, delays) : 0),
     },
   });
-  worker.on('error', (err) => log.warn({ err: { message: err.message } }, 'worker connection error'));
+  attempt.own(worker, (w) => w.close(true));
+  attempt.logErrors(worker, log, 'worker connection error');
+  await worker.waitUntilReady();
   const events = createSourceEvents({ kbs: runtime.store.kbs, webhooks: runtime.store.webhooks, queue, logger: log, retryDelaysMs: delays });
 
   let closing: Promise<void> | undefined;
   return {
     events,
     worker,
+    run() {
+      worker.run().catch((err: unknown) => worker.emit('error', err instanceof Error ? err : new Error(String(err))));
+    },
     close() {
       closing ??= (async () => {
         await worker.close();
