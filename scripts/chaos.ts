@@ -8,7 +8,8 @@
  * duplicated, nothing left pending. Loopback only.
  *
  *   npm run chaos -- [--duration 60] [--seed N] [--settle 300] [--kbs 3] [--clients 2]
- *                    [--concurrency 1] [--lock-ms 5000] [--reconcile-ms 5000] [--no-build]
+ *                    [--pause-ms 3000] [--concurrency 1] [--lock-ms 5000] [--reconcile-ms 5000]
+ *                    [--no-build]
  *
  * Exits 1 when a source was lost or duplicated, or did not settle in time.
  * The seed is printed first: the same seed repeats the same choices.
@@ -40,6 +41,8 @@ const durationS = flag('duration', 60);
 const settleS = flag('settle', 300);
 const kbCount = Math.max(1, flag('kbs', 3));
 const clients = Math.max(1, flag('clients', 2));
+// About as many new sources a second as two workers of concurrency 1 finish, so most are processed while faults happen.
+const pauseMs = Math.max(10, flag('pause-ms', 3000));
 const concurrency = Math.max(1, flag('concurrency', 1));
 const lockMs = flag('lock-ms', 5000);
 const reconcileMs = flag('reconcile-ms', 5000);
@@ -148,7 +151,7 @@ async function main(): Promise<number> {
   const chaosRng = rng.fork();
   const loadStarted = Date.now();
   const [load] = await Promise.all([
-    runLoad({ base, apiKey: loadKey, kbIds, origin, corpusPaths, clients, maxPauseMs: 800 }, loadRngs, loadStop.signal),
+    runLoad({ base, apiKey: loadKey, kbIds, origin, corpusPaths, clients, maxPauseMs: pauseMs }, loadRngs, loadStop.signal),
     chaosLoop(chaosRng, redis, workers, loadStop.signal),
   ]);
   clearTimeout(timer);

@@ -25,7 +25,7 @@ export interface LoadOptions {
   corpusPaths: string[];
   /** Concurrent clients, each sending one PATCH at a time. */
   clients: number;
-  /** Largest pause between one client's requests. */
+  /** Largest pause between one client's requests; the smallest is a third of it. */
   maxPauseMs: number;
 }
 
@@ -89,7 +89,7 @@ export async function runLoad(opts: LoadOptions, rngs: SeededRandom[], signal: A
       sentTexts.set(kbId, [...(sentTexts.get(kbId) ?? []), ...items.filter((it) => it.kind === 'text')].slice(-20));
       const idemKey = rng.chance(0.3) ? `chaos-${rng.seed}-${client}-${n}` : undefined;
       await patchWithRetries(kbId, items, idemKey, rng.chance(0.25));
-      await sleep(rng.int(50, opts.maxPauseMs), signal);
+      await sleep(rng.int(Math.floor(opts.maxPauseMs / 3), opts.maxPauseMs), signal);
     }
   }
 
