@@ -8,8 +8,8 @@
  * duplicated, nothing left pending. Loopback only.
  *
  *   npm run chaos -- [--duration 60] [--seed N] [--settle 300] [--kbs 3] [--clients 2]
- *                    [--pause-ms 3000] [--concurrency 1] [--lock-ms 5000] [--reconcile-ms 5000]
- *                    [--no-build]
+ *                    [--pause-ms 3000] [--fault-every-ms 5000] [--concurrency 1] [--lock-ms 5000]
+ *                    [--reconcile-ms 5000] [--no-build]
  *
  * Exits 1 when a source was lost or duplicated, or did not settle in time.
  * The seed is printed first: the same seed repeats the same choices.
@@ -21,7 +21,8 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { corpusDir, corpusFiles, corpusPresent } from '../test/corpus/corpus-files.js';
 import { freePort, startRedisServer } from '../test/helpers/redis-server.js';
-import { checkChaosRun, type ChaosVerdict, type FinalSource } from './lib/chaos-check.js';
+import { checkChaosRun, type ChaosVerdict } from './lib/chaos-check.js';
+import { createKb, readFinalState, waitSettled } from './lib/chaos-observe.js';
 import { runLoad, type LoadStats } from './lib/chaos-load.js';
 import { startChaosOrigin, type ChaosOrigin } from './lib/chaos-origin.js';
 import { spawnNode, Supervised } from './lib/chaos-supervisor.js';
@@ -45,6 +46,7 @@ const clients = Math.max(1, flag('clients', 2));
 const pauseMs = Math.max(10, flag('pause-ms', 3000));
 const concurrency = Math.max(1, flag('concurrency', 1));
 const lockMs = flag('lock-ms', 5000);
+const faultEveryMs = Math.max(100, flag('fault-every-ms', 5000));
 const reconcileMs = flag('reconcile-ms', 5000);
 const MAX_CORPUS_BYTES = 1024 * 1024;
 const DIST = resolve('dist');
@@ -98,7 +100,7 @@ async function main(): Promise<number> {
     say,
   );
   processes.push(redis);
-  await redis.start();
+  await redis.start(true);
   origin = await startChaosOrigin();
 
   const apiPort = await freePort();
@@ -133,7 +135,7 @@ async function main(): Promise<number> {
       ),
   );
   processes.push(api, ...workers);
-  await Promise.all([api.start(), ...workers.map((w) => w.start())]);
+  await Promise.all([api.start(true), ...workers.map((w) => w.start(true))]);
   firstStart = false;
   const base = `http://127.0.0.1:${apiPort}`;
 
@@ -160,11 +162,15 @@ async function main(): Promise<number> {
 
   for (const p of processes) await p.waitUp(60_000);
   const settleStarted = Date.now();
-  const settled = await waitSettled(base, readKey, kbIds, settleS * 1000);
+  const settled = await waitSettled(base, readKey, kbIds, settleS * 1000, say);
   const settleSeconds = (Date.now() - settleStarted) / 1000;
   const final = await readFinalState(base, readKey, kbIds);
   const verdict = checkChaosRun({ accepted: load.acceptedIds, final });
-  report({ load, verdict, loadSeconds, settleSeconds, settled, processes, origin });
+  // Failures that a fault rather than the input may have caused, named so a run can be looked into.
+  const suspicious = [...final.values()].flatMap((sources) =>
+    (sources ?? []).filter((s) => s.errorCode === 'timeout' || s.errorCode === 'internal').map((s) => `${s.documentId} ${s.errorCode} (${s.type} ${s.content.slice(0, 80)})`),
+  );
+  report({ load, verdict, loadSeconds, settleSeconds, settled, processes, origin, suspicious });
 
   const ok = verdict.ok && settled && load.replayMismatches.length === 0 && load.missingFromAnswer.length === 0;
   if (!ok) {
@@ -182,7 +188,7 @@ async function main(): Promise<number> {
  */
 async function chaosLoop(rng: SeededRandom, redis: Supervised, workers: Supervised[], signal: AbortSignal): Promise<void> {
   while (!signal.aborted) {
-    await pause(rng.int(2000, 8000), signal);
+    await pause(rng.int(Math.floor(faultEveryMs * 0.4), Math.floor(faultEveryMs * 1.6)), signal);
     if (signal.aborted) return;
     const action = rng.weighted([['kill-worker', 4], ['freeze-worker', 3], ['kill-redis', 2]] as const);
     const delayMs = rng.int(500, action === 'freeze-worker' ? 12_000 : 6000);
@@ -207,53 +213,16 @@ async function chaosLoop(rng: SeededRandom, redis: Supervised, workers: Supervis
   }
 }
 
-/** Polls until no knowledge base has a pending or processing source; false past the timeout. */
-async function waitSettled(base: string, key: string, kbIds: string[], timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  let lastSaid = 0;
-  for (;;) {
-    let busy = 0;
-    let readable = true;
-    for (const kbId of kbIds) {
-      const kb = await getJson<{ sourceCounts: Record<string, number> }>(base, key, `/v1/knowledge-bases/${kbId}`);
-      if (!kb) readable = false;
-      else busy += (kb.sourceCounts.pending ?? 0) + (kb.sourceCounts.processing ?? 0);
-    }
-    if (readable && busy === 0) return true;
-    if (Date.now() > deadline) return false;
-    if (Date.now() - lastSaid > 10_000) {
-      say(`${readable ? busy : '?'} sources pending or processing`);
-      lastSaid = Date.now();
-    }
-    await new Promise((r) => setTimeout(r, 1000));
-  }
-}
-
-/** Every source of every knowledge base, through the API; each ready one's text is read too. */
-async function readFinalState(base: string, key: string, kbIds: string[]): Promise<Map<string, FinalSource[] | undefined>> {
-  type Doc = { documentId: string; type: string; content: string; title?: string | null; status: string; error?: { code?: string } };
-  const final = new Map<string, FinalSource[] | undefined>();
-  for (const kbId of kbIds) {
-    const sources: FinalSource[] = [];
-    for (let page = 0; ; page++) {
-      const body = await getJson<{ data: Doc[]; totalPages: number }>(base, key, `/v1/knowledge-bases/${kbId}/documents?page=${page}&size=100`, 5);
-      if (!body) throw new Error(`could not read the sources of ${kbId}`);
-      for (const d of body.data) {
-        const source: FinalSource = { documentId: d.documentId, type: d.type, content: d.content, title: d.title, status: d.status, ...(d.error?.code ? { errorCode: d.error.code } : {}) };
-        if (d.status === 'ready') {
-          const doc = await getJson<{ text: string | null }>(base, key, `/v1/knowledge-bases/${kbId}/documents/${d.documentId}`, 5);
-          source.hasText = typeof doc?.text === 'string' && doc.text.length > 0;
-        }
-        sources.push(source);
-      }
-      if (page + 1 >= body.totalPages) break;
-    }
-    final.set(kbId, sources);
-  }
-  return final;
-}
-
-function report(r: { load: LoadStats; verdict: ChaosVerdict; loadSeconds: number; settleSeconds: number; settled: boolean; processes: Supervised[]; origin: ChaosOrigin }): void {
+function report(r: {
+  load: LoadStats;
+  verdict: ChaosVerdict;
+  loadSeconds: number;
+  settleSeconds: number;
+  settled: boolean;
+  processes: Supervised[];
+  origin: ChaosOrigin;
+  suspicious: string[];
+}): void {
   const { load, verdict: v } = r;
   const byKey = (o: Record<string, number>): string =>
     Object.entries(o)
@@ -268,7 +237,7 @@ function report(r: { load: LoadStats; verdict: ChaosVerdict; loadSeconds: number
     `sources: accepted ${v.accepted} (items: text ${load.acceptedItems.text}, url ${load.acceptedItems.url}, file ${load.acceptedItems.file}), ready ${v.ready}, failed ${v.failed} (${byKey(v.failedByCode)})`,
     `checks: lost ${v.lost.length}, duplicated ${v.duplicated.length + v.duplicatedContent.length}, unsettled ${v.unsettled.length}, failed without a code ${v.failedWithoutCode.length}, ready without text ${v.readyWithoutText.length}, accepted items missing from their answer ${load.missingFromAnswer.length}, present but never acknowledged ${v.unacknowledged}`,
     `restarts: worker kills ${chaos.workerKills}, worker freezes ${chaos.workerFreezes}, Redis kills ${chaos.redisKills}, self-exits ${r.processes.reduce((n, p) => n + p.selfExits, 0)} (${r.processes.map((p) => `${p.name} ${p.selfExits}`).join(', ')}), failed starts ${r.processes.reduce((n, p) => n + p.failedStarts, 0)}`,
-    `origin answers: ${byKey(Object.fromEntries(Object.entries(r.origin.answered).map(([k, n]) => [k, n])))}`,
+    `origin answers: ${byKey(r.origin.answered)}`,
   ];
   const problems: Array<[string, string[]]> = [
     ['lost', v.lost],
@@ -278,6 +247,7 @@ function report(r: { load: LoadStats; verdict: ChaosVerdict; loadSeconds: number
     ['ready without text', v.readyWithoutText],
     ['replayed answers that differed', load.replayMismatches],
     ['accepted items missing from their answer', load.missingFromAnswer],
+    ['failed with timeout or internal (not counted against the run)', r.suspicious],
   ];
   for (const [what, ids] of problems) if (ids.length) lines.push(`${what}: ${ids.slice(0, 20).join('; ')}${ids.length > 20 ? ` and ${ids.length - 20} more` : ''}`);
   const ok = v.ok && r.settled && load.replayMismatches.length === 0 && load.missingFromAnswer.length === 0;
@@ -292,28 +262,6 @@ async function createKey(env: Record<string, string>, name: string): Promise<str
   const key = stdout.trim().split('\n').at(-1);
   if (!key) throw new Error('create-key printed no key');
   return key;
-}
-
-async function createKb(base: string, key: string, name: string): Promise<string> {
-  const form = new FormData();
-  form.set('knowledge_base_name', name);
-  const res = await fetch(`${base}/v1/knowledge-bases`, { method: 'POST', body: form, headers: { 'X-API-Key': key } });
-  if (res.status !== 201) throw new Error(`create knowledge base: ${res.status} ${await res.text()}`);
-  return ((await res.json()) as { kbId: string }).kbId;
-}
-
-async function getJson<T>(base: string, key: string, path: string, tries = 1): Promise<T | undefined> {
-  for (let i = 0; i < tries; i++) {
-    try {
-      const res = await fetch(`${base}${path}`, { headers: { 'X-API-Key': key }, signal: AbortSignal.timeout(30_000) });
-      if (res.status === 200) return (await res.json()) as T;
-      await res.arrayBuffer();
-    } catch {
-      // no answer: try again
-    }
-    if (i + 1 < tries) await new Promise((r) => setTimeout(r, 1000));
-  }
-  return undefined;
 }
 
 /** Corpus files of at most 1 MB (a modest load on two cores), or none when the corpus is absent. */

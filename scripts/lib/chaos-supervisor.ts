@@ -44,8 +44,11 @@ export class Supervised {
     return this.state === 'frozen';
   }
 
-  /** Starts the process, trying again every second until it comes up (or the supervisor closes). */
-  async start(): Promise<void> {
+  /**
+   * Starts the process, trying again (1 to 5 s apart) until it comes up or
+   * the supervisor closes; with `failFast`, a failed first start throws instead.
+   */
+  async start(failFast = false): Promise<void> {
     this.state = 'starting';
     for (let attempt = 0; !this.closed; attempt++) {
       try {
@@ -57,6 +60,7 @@ export class Supervised {
         this.watch(proc);
         return;
       } catch (err) {
+        if (failFast) throw err;
         this.failedStarts += 1;
         this.say(`${this.name} did not start (${err instanceof Error ? err.message.split('\n')[0] : String(err)}); trying again`);
         await new Promise((r) => setTimeout(r, Math.min(1000 * (attempt + 1), 5000)));
