@@ -130,7 +130,7 @@ async function main(): Promise<number> {
       new Supervised(
         `worker-${i}`,
         // Restarts do not wait for readiness: a worker that cannot start exits, and is restarted again.
-        () => spawnNode(['--import', 'tsx', 'scripts/lib/chaos-worker.ts', DIST, String(reconcileMs)], env, join(tmp, `worker-${i}.log`), firstStart ? '"worker started"' : undefined),
+        () => spawnNode([join(DIST, 'worker/main.js')], { ...env, RECONCILE_INTERVAL_MS: String(reconcileMs) }, join(tmp, `worker-${i}.log`), firstStart ? '"worker started"' : undefined),
         say,
       ),
   );

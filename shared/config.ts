@@ -69,6 +69,7 @@ const envSchema = z
     JOB_ATTEMPTS: int(1, 50).default(5),
     JOB_BACKOFF_MS: int(10, 600_000).default(2_000),
     WORKER_MAX_STALLED_COUNT: int(0, 100).default(2),
+    RECONCILE_INTERVAL_MS: int(1_000, 3_600_000).default(60_000),
     MAX_WEBHOOKS_PER_WORKSPACE: int(1, 1000).default(20),
     WEBHOOK_CONCURRENCY: int(1, 256).default(8),
   })

@@ -101,12 +101,12 @@ export async function startWorker(config: Config, logger: Logger, opts: WorkerOp
     try {
       await buildActiveIndexOnce({ redis: runtime.redis, kbs: runtime.store.kbs, logger });
       const report = await reconcile({ redis: runtime.redis, kbs: runtime.store.kbs, queue, sourceQueue, logger, processingDeadlineMs, events: webhooks.events });
-      if (report.requeued + report.timedOut > 0) logger.info(report, 'reconciled sources');
+      if (report.requeued + report.timedOut + report.abandoned + report.interrupted > 0) logger.info(report, 'reconciled sources');
     } catch (err) {
       logger.warn({ reason: err instanceof Error ? err.message : String(err) }, 'reconcile failed');
     }
   };
-  const interval = opts.reconcileIntervalMs ?? 60_000;
+  const interval = opts.reconcileIntervalMs ?? config.RECONCILE_INTERVAL_MS;
   const firstRun = setTimeout(() => void reconcileOnce(), Math.min(5_000, interval));
   const timer = setInterval(() => void reconcileOnce(), interval);
   firstRun.unref();

@@ -24,6 +24,8 @@ export interface ReconcileReport {
   timedOut: number;
   /** Pending sources ended `failed/internal` because their job kept ending without claiming them. */
   abandoned: number;
+  /** Processing sources ended `failed/internal` because their job ended without finishing them. */
+  interrupted: number;
 }
 
 /** Knowledge bases read from the active index per round trip. */
@@ -46,9 +48,14 @@ const UNMARK_AFTER_MS = 60_000;
  * `failed/timeout`. A source still `pending` whose job has already ended
  * (failed or completed without claiming it) gets a fresh job under the same
  * id; one that has waited past the deadline ends `failed/internal` instead.
+ * A source still `processing` whose job has ended ends `failed/internal` at
+ * once: nothing will finish it. BullMQ fails a job without running it again
+ * once it has stalled more than WORKER_MAX_STALLED_COUNT times (its workers
+ * died or froze with it each time), and a run's last write can be lost to a
+ * Redis outage. Running it again could kill more workers; a user's retry can.
  */
 export async function reconcile(deps: ReconcilerDeps, now = Date.now()): Promise<ReconcileReport> {
-  const report: ReconcileReport = { scanned: 0, requeued: 0, timedOut: 0, abandoned: 0 };
+  const report: ReconcileReport = { scanned: 0, requeued: 0, timedOut: 0, abandoned: 0, interrupted: 0 };
   for (let cursor = 0; ; cursor += PAGE) {
     const page = await deps.kbs.activeKbs(cursor, PAGE);
     for (const { kbId, markedMs } of page) {
@@ -87,6 +94,12 @@ async function reconcileKb(deps: ReconcilerDeps, kbId: string, now: number, repo
     } else if (source.status === 'pending' && (state === 'failed' || state === 'completed')) {
       // The job ended without ever claiming the source (Redis failed before the claim on every attempt).
       await requeueOrGiveUp(deps, job!, data, sinceMs, now, report);
+    } else if (source.status === 'processing' && (state === 'failed' || state === 'completed')) {
+      const error = { code: 'internal' as const, message: 'Processing was interrupted more often than allowed; it can be retried' };
+      if (await failSource(deps, data, error, now)) {
+        report.interrupted += 1;
+        deps.logger.warn({ kbId, documentId, run: source.run, jobState: state }, 'a processing source whose job had ended was marked failed');
+      }
     }
   }
   return active.length > 0;
