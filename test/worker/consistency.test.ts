@@ -76,6 +76,22 @@ describe('idempotent and conditional write-back', () => {
     expect(meta?.sourceCounts).toEqual({ pending: 0, processing: 0, ready: 1, failed: 0 });
   });
 
+  it('refuses the finish and progress of an attempt whose source another attempt of the same run has claimed since', async () => {
+    const { kbId, docs } = await createKbWith(h, key, (f) => f.set('knowledge_base_texts', JSON.stringify(['claimed twice'])));
+    const doc = docs[0]!;
+    const now = new Date().toISOString();
+    const ready = { status: 'ready' as const, text: 'late', truncated: false };
+    expect(await h.store.kbs.startSource(kbId, doc, 1, now, 'lock-a')).toBe('ok');
+    // The job stalled and another worker took it over under a new lock token.
+    expect(await h.store.kbs.startSource(kbId, doc, 1, now, 'lock-b')).toBe('ok');
+    expect(await h.store.kbs.setProgress(kbId, doc, 1, { bytesDone: 1, bytesTotal: 2 }, 'lock-a')).toBe('stale');
+    expect(await h.store.kbs.finishSource(kbId, doc, 1, ready, now, 'lock-a')).toBe('stale');
+    expect((await h.store.kbs.getSource(kbId, doc))?.status).toBe('processing');
+    expect(await h.store.kbs.finishSource(kbId, doc, 1, { ...ready, text: 'current' }, now, 'lock-b')).toBe('ok');
+    expect(await h.redis.get(h.store.keys.text(kbId, doc))).toBe('current');
+    expect(await h.redis.hexists(h.store.keys.doc(kbId, doc), 'claim')).toBe(0);
+  });
+
   it('refuses a job whose workspace does not own the knowledge base', async () => {
     const { kbId, docs } = await createKbWith(h, key, (f) => f.set('knowledge_base_texts', JSON.stringify(['mine'])));
     const forged = fakeJob({ workspaceId: 'ws_other', kbId, documentId: docs[0]!, run: 1 });
