@@ -70,18 +70,29 @@ export interface HeldRequest {
  */
 export interface HoldingOrigin {
   port: number;
+  /** Every request so far, answered or not, in order. */
   held: HeldRequest[];
   url(path: string): string;
+  /** Answers every held request, and from now on every new one at once, with this page. */
+  release(title: string, paragraph: string): void;
   close(): Promise<void>;
 }
 
 export async function startHoldingOrigin(): Promise<HoldingOrigin> {
   const held: HeldRequest[] = [];
+  let released: [string, string] | undefined;
   const server = http.createServer((req, res) => {
-    held.push({
+    let answered = false;
+    const request: HeldRequest = {
       url: req.url ?? '',
-      answer: (title, paragraph) => res.writeHead(200, { 'content-type': 'text/html' }).end(`<title>${title}</title><p>${paragraph}</p>`),
-    });
+      answer: (title, paragraph) => {
+        if (answered) return;
+        answered = true;
+        res.writeHead(200, { 'content-type': 'text/html' }).end(`<title>${title}</title><p>${paragraph}</p>`);
+      },
+    };
+    held.push(request);
+    if (released) request.answer(...released);
   });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
@@ -90,6 +101,10 @@ export async function startHoldingOrigin(): Promise<HoldingOrigin> {
     port,
     held,
     url: (path) => `http://127.0.0.1:${port}${path}`,
+    release(title, paragraph) {
+      released = [title, paragraph];
+      for (const r of held) r.answer(title, paragraph);
+    },
     async close() {
       server.closeAllConnections();
       server.close();
