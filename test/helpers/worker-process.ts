@@ -31,7 +31,7 @@ export async function startWorkerProcess(env: Record<string, string>, children: 
     if (process.env.TEST_WORKER_LOG) process.stderr.write(d);
   });
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`worker did not start:\n${log}`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`worker did not start:\n${log}`)), 60_000);
     const onData = (): void => {
       if (log.includes('"worker started"')) {
         clearTimeout(timer);

@@ -105,7 +105,7 @@ async function killRestartAndFinish(fsync: 'always' | 'everysec'): Promise<void>
   }
 }
 
-describe('sources accepted just before Redis is killed', () => {
+describe('sources accepted just before Redis is killed', { timeout: 120_000 }, () => {
   it('keeps every accepted source and its job through a SIGKILL of Redis with appendfsync always, and a worker then ends them all ready', async () => {
     await killRestartAndFinish('always');
   });

@@ -42,7 +42,8 @@ const startWorker = (): Promise<WorkerProcess> =>
       REDIS_KEY_PREFIX: h.prefix,
       URL_FETCH_ALLOW_PRIVATE: 'true',
       URL_FETCH_TIMEOUT_MS: '60000',
-      WORKER_LOCK_DURATION_MS: '2000',
+      // Short enough for a quick takeover, long enough that the busy machine's pauses do not lose a lock.
+      WORKER_LOCK_DURATION_MS: '4000',
       WORKER_CONCURRENCY: '1',
       SHUTDOWN_GRACE_MS: '500',
     },
@@ -74,7 +75,7 @@ async function frozenWorkerAndTakeover(path: string) {
   const documentId = docs[0]!;
   const requests = () => origin.held.filter((r) => r.url === path);
   const frozen = await startWorker();
-  await waitFor('the first worker to fetch the page', () => requests().length === 1);
+  await waitFor('the first worker to fetch the page', () => requests().length === 1, { timeoutMs: 30_000 });
   const takeover = await startWorker();
   process.kill(frozen.pid, 'SIGSTOP');
   await waitFor('the second worker to take the stalled job over and fetch the page', () => requests().length === 2, { timeoutMs: 30_000 });
@@ -82,7 +83,7 @@ async function frozenWorkerAndTakeover(path: string) {
   return { kbId, documentId, frozen, takeover, late, current, requests };
 }
 
-describe('a worker that lost its job lock while it was frozen', () => {
+describe('a worker that lost its job lock while it was frozen', { timeout: 150_000 }, () => {
   it('writes nothing when it resumes after the worker that took the job over has finished it (SIGSTOP past the lock, then SIGCONT)', async () => {
     const { kbId, documentId, frozen, late, current, requests } = await frozenWorkerAndTakeover('/after-takeover');
     current.answer('Fresh', 'fresh copy');

@@ -65,7 +65,7 @@ async function slowSource(path: string): Promise<{ kbId: string; documentId: str
   return { kbId, documentId: docs[0]! };
 }
 
-describe('worker crashes and restarts', () => {
+describe('worker crashes and restarts', { timeout: 120_000 }, () => {
   it('completes a job once on another worker after the first is killed with SIGKILL mid-job', async () => {
     const { kbId, documentId } = await slowSource('/slow?kill');
     const first = await startWorkerProcess();
