@@ -22,7 +22,10 @@ export interface ReconcileReport {
   scanned: number;
   requeued: number;
   timedOut: number;
-  /** Pending sources ended `failed/internal` because their job kept ending without claiming them. */
+  /**
+   * Sources ended `failed/internal`: pending ones whose job kept ending without
+   * claiming them, and processing ones whose job failed without ending them.
+   */
   abandoned: number;
 }
 
@@ -87,6 +90,11 @@ async function reconcileKb(deps: ReconcilerDeps, kbId: string, now: number, repo
     } else if (source.status === 'pending' && (state === 'failed' || state === 'completed')) {
       // The job ended without ever claiming the source (Redis failed before the claim on every attempt).
       await requeueOrGiveUp(deps, job!, data, sinceMs, now, report);
+    } else if (source.status === 'processing' && state === 'failed') {
+      // Nothing will end this source any more: its job failed without writing the
+      // outcome (it stalled past WORKER_MAX_STALLED_COUNT, or its last finish met a Redis error).
+      const error = { code: 'internal' as const, message: 'Processing stopped unexpectedly; it can be retried' };
+      if (await failSource(deps, data, error, now)) report.abandoned += 1;
     }
   }
   return active.length > 0;

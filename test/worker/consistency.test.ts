@@ -234,6 +234,24 @@ describe('reconciler', () => {
     expect(await h.store.kbs.getSource(kbId, docs[0]!)).toMatchObject({ status: 'failed', error: { code: 'internal' } });
   });
 
+  it('ends a processing source whose job failed without ending it (stalled past its limit) as failed/internal at once', async () => {
+    const { kbId, docs } = await createKbWith(h, key, (f) => f.set('knowledge_base_texts', JSON.stringify(['left processing'])));
+    const jobId = extractSourceJobId({ workspaceId: 'ws_consistency', kbId, documentId: docs[0]!, run: 1 });
+    // Claimed by an attempt that never wrote an outcome, then the job failed under it.
+    expect(await h.store.kbs.startSource(kbId, docs[0]!, 1, new Date().toISOString(), 'lost-lock')).toBe('ok');
+    const failing = startFailingConsumer(h, 'job stalled more than allowable limit');
+    try {
+      await waitForJobState(h, jobId, 'failed');
+    } finally {
+      await failing.close();
+    }
+    const deps = { redis: h.redis, kbs: h.store.kbs, queue: h.queue, sourceQueue: bullSourceQueue(h.queue, 2, 50), logger: silent, processingDeadlineMs: 60_000 };
+    const report = await reconcile(deps);
+    expect(report.abandoned).toBeGreaterThanOrEqual(1);
+    expect(await h.store.kbs.getSource(kbId, docs[0]!)).toMatchObject({ status: 'failed', error: { code: 'internal' } });
+    expect((await h.store.kbs.getMeta(kbId))?.sourceCounts).toMatchObject({ processing: 0, failed: 1 });
+  });
+
   it('keeps an index of active sources that follows each source from pending to its end', async () => {
     const { kbId, docs } = await createKbWith(h, key, (f) => f.set('knowledge_base_texts', JSON.stringify(['one', 'two'])));
     const ids = async (): Promise<string[]> => (await h.store.kbs.activeSources(kbId)).map((a) => a.documentId).sort();
