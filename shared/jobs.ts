@@ -26,17 +26,30 @@ export const extractSourceJobId = (d: ExtractSourceJob): string => `${d.kbId}.${
 /** BullMQ key prefix; the hash tag keeps one queue's keys in one cluster slot. */
 export const queuePrefix = (keyPrefix: string): string => `${keyPrefix}:{queue}`;
 
+/** How many finished jobs BullMQ keeps, and for how long (seconds): the newest `count` younger than `age`. */
+export interface JobHistory {
+  completed: { age: number; count: number };
+  failed: { age: number; count: number };
+}
+
+/** Completed jobs a day, at most 1,000; failed ones a week, at most 5,000. */
+export const JOB_HISTORY: JobHistory = {
+  completed: { age: 24 * 3600, count: 1_000 },
+  failed: { age: 7 * 24 * 3600, count: 5_000 },
+};
+
 /**
  * Retries with exponential backoff (2 s, 4 s, 8 s, ... with jitter) for
  * transient errors; permanent ones are thrown as UnrecoverableError by the
- * processor. Finished jobs are trimmed so history cannot grow without bound.
+ * processor. Finished jobs are trimmed to `history` (default
+ * {@link JOB_HISTORY}), so Redis memory levels off however many jobs run.
  */
-export function defaultJobOptions(attempts: number, backoffMs = 2_000): JobsOptions {
+export function defaultJobOptions(attempts: number, backoffMs = 2_000, history: JobHistory = JOB_HISTORY): JobsOptions {
   return {
     attempts,
     backoff: { type: 'exponential', delay: backoffMs, jitter: 0.2 },
-    removeOnComplete: { age: 24 * 3600, count: 1_000 },
-    removeOnFail: { age: 7 * 24 * 3600, count: 5_000 },
+    removeOnComplete: { ...history.completed },
+    removeOnFail: { ...history.failed },
   };
 }
 
@@ -53,9 +66,9 @@ export interface SourceQueue {
   scheduleRefresh(job: RefreshKbJob, hours: number): Promise<void>;
 }
 
-/** A SourceQueue over a BullMQ Queue. */
-export function bullSourceQueue(queue: Queue, attempts: number, backoffMs?: number): SourceQueue {
-  const opts = defaultJobOptions(attempts, backoffMs);
+/** A SourceQueue over a BullMQ Queue, adding jobs with {@link defaultJobOptions}. */
+export function bullSourceQueue(queue: Queue, attempts: number, backoffMs?: number, history?: JobHistory): SourceQueue {
+  const opts = defaultJobOptions(attempts, backoffMs, history);
   return {
     async enqueue(jobs) {
       if (jobs.length === 0) return;

@@ -13,7 +13,12 @@ const MAX_CAUSE_DEPTH = 3;
  * its `previousErrors` with theirs.
  */
 export function serializeError(err: unknown, depth = 0): Record<string, unknown> {
-  if (!(err instanceof Error)) return { message: typeof err === 'string' ? err : `non-error value (${typeof err})` };
+  if (!(err instanceof Error)) {
+    if (typeof err === 'string') return { message: err };
+    // Connection handlers log `{ message }` alone, on purpose without the driver error's other fields.
+    const message = (err as { message?: unknown } | null)?.message;
+    return { message: typeof message === 'string' ? message : `non-error value (${typeof err})` };
+  }
   const out: Record<string, unknown> = { type: err.constructor.name, name: err.name, message: err.message };
   const code = (err as { code?: unknown }).code;
   if (typeof code === 'string' || typeof code === 'number') out.code = code;

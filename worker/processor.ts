@@ -47,6 +47,9 @@ export interface JobResult {
  * an attempt; the same happens when a redirect leads to a saturated host.
  */
 export function createProcessor(deps: ProcessorDeps) {
+  // `token` is the attempt's job lock token; claiming the source with it
+  // fences off an attempt whose lock lapsed (a frozen worker whose job was
+  // taken over), so only the current holder's result is written.
   return async (job: Job, token?: string): Promise<JobResult> => {
     if (job.name === REFRESH_KB_JOB) {
       const refresh = refreshKbJobSchema.safeParse(job.data);
@@ -79,7 +82,8 @@ export function createProcessor(deps: ProcessorDeps) {
 
   async function processClaimed(job: Job, token: string | undefined, data: ExtractSourceJob, log: Logger, lease: HostLease | undefined): Promise<JobResult> {
     const { workspaceId, kbId, documentId, run } = data;
-    const claimed = await deps.kbs.startSource(kbId, documentId, run, new Date().toISOString());
+    const claim = token ?? '';
+    const claimed = await deps.kbs.startSource(kbId, documentId, run, new Date().toISOString(), claim);
     if (claimed !== 'ok') {
       // This very run already finished: its events may not have been queued before a crash.
       if (claimed === 'ready' || claimed === 'failed') await deps.events?.replay(workspaceId, kbId, documentId, run);
@@ -92,19 +96,22 @@ export function createProcessor(deps: ProcessorDeps) {
     const started = performance.now();
     try {
       const fetch = (url: string) => deps.fetch(url, lease);
-      const outcome = await ingestSource({ ...deps, fetch }, kbId, source, progressWriter(deps, kbId, documentId, run));
-      const report = await deps.kbs.finishSourceReport(kbId, documentId, run, outcome, new Date().toISOString());
+      const outcome = await ingestSource({ ...deps, fetch }, kbId, source, progressWriter(deps, kbId, documentId, run, claim));
+      const report = await deps.kbs.finishSourceReport(kbId, documentId, run, outcome, new Date().toISOString(), claim);
       const res = report.result;
       const seconds = (performance.now() - started) / 1000;
-      log.info({ result: res, chars: outcome.text.length, mimeType: outcome.mimeType, seconds }, 'source ready');
-      if (res === 'ok') {
-        deps.onOutcome?.({ type: source.type, status: 'ready', mimeType: outcome.mimeType, bytes: outcome.sizeBytes, seconds });
-        if (source.type === 'file' && source.sha256) {
-          // Later uploads of the same bytes in this workspace take this extraction over.
-          await deps.kbs.recordExtractedFile(workspaceId, source.sha256, kbId, documentId).catch(() => undefined);
-        }
-        await deps.events?.finished({ workspaceId, kbId, documentId, run, status: 'ready' }, report);
+      if (res !== 'ok') {
+        // Another attempt finished or holds the source: this result is not written.
+        log.info({ result: res, seconds }, 'result not written; the source has moved on');
+        return { status: 'skipped', reason: res };
       }
+      log.info({ result: res, chars: outcome.text.length, mimeType: outcome.mimeType, seconds }, 'source ready');
+      deps.onOutcome?.({ type: source.type, status: 'ready', mimeType: outcome.mimeType, bytes: outcome.sizeBytes, seconds });
+      if (source.type === 'file' && source.sha256) {
+        // Later uploads of the same bytes in this workspace take this extraction over.
+        await deps.kbs.recordExtractedFile(workspaceId, source.sha256, kbId, documentId).catch(() => undefined);
+      }
+      await deps.events?.finished({ workspaceId, kbId, documentId, run, status: 'ready' }, report);
       return { status: 'ready' };
     } catch (err) {
       // A redirect to a saturated host: the source stays processing under this run, and the job comes back.
@@ -125,6 +132,7 @@ export function createProcessor(deps: ProcessorDeps) {
         run,
         { status: 'failed', error, keepBlob: KEEP_BYTES_FOR.has(failure.code) },
         new Date().toISOString(),
+        claim,
       );
       const res = report.result;
       const seconds = (performance.now() - started) / 1000;
@@ -167,12 +175,12 @@ const PROGRESS_WRITE_MS = 1000;
  * then at most once a second. A failed write is dropped; the next one, or
  * the result, makes up for it.
  */
-function progressWriter(deps: ProcessorDeps, kbId: string, documentId: string, run: number): (progress: SourceProgress) => void {
+function progressWriter(deps: ProcessorDeps, kbId: string, documentId: string, run: number, claim: string): (progress: SourceProgress) => void {
   let writtenAt = 0;
   return (progress) => {
     const now = Date.now();
     if (now - writtenAt < PROGRESS_WRITE_MS) return;
     writtenAt = now;
-    deps.kbs.setProgress(kbId, documentId, run, progress).catch(() => undefined);
+    deps.kbs.setProgress(kbId, documentId, run, progress, claim).catch(() => undefined);
   };
 }

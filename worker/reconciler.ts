@@ -48,7 +48,7 @@ const UNMARK_AFTER_MS = 60_000;
  * `failed/timeout`. A source still `pending` whose job has already ended
  * (failed or completed without claiming it) gets a fresh job under the same
  * id; one that has waited past the deadline ends `failed/internal` instead.
- * A source still `processing` whose job has ended ends `failed/internal` at
+ * A source still `processing` whose job has failed ends `failed/internal` at
  * once: nothing will finish it. BullMQ fails a job without running it again
  * once it has stalled more than WORKER_MAX_STALLED_COUNT times (its workers
  * died or froze with it each time), and a run's last write can be lost to a
@@ -94,11 +94,13 @@ async function reconcileKb(deps: ReconcilerDeps, kbId: string, now: number, repo
     } else if (source.status === 'pending' && (state === 'failed' || state === 'completed')) {
       // The job ended without ever claiming the source (Redis failed before the claim on every attempt).
       await requeueOrGiveUp(deps, job!, data, sinceMs, now, report);
-    } else if (source.status === 'processing' && (state === 'failed' || state === 'completed')) {
-      const error = { code: 'internal' as const, message: 'Processing was interrupted more often than allowed; it can be retried' };
+    } else if (source.status === 'processing' && state === 'failed') {
+      // Nothing will end this source any more: its job failed without writing the
+      // outcome (it stalled past WORKER_MAX_STALLED_COUNT, or its last finish met a Redis error).
+      const error = { code: 'internal' as const, message: 'Processing stopped unexpectedly; it can be retried' };
       if (await failSource(deps, data, error, now)) {
         report.interrupted += 1;
-        deps.logger.warn({ kbId, documentId, run: source.run, jobState: state }, 'a processing source whose job had ended was marked failed');
+        deps.logger.warn({ kbId, documentId, run: source.run }, 'a processing source whose job had failed was marked failed');
       }
     }
   }

@@ -333,22 +333,30 @@ export class KbStore {
     return Number(detail);
   }
 
-  /** Worker: how far a processing source's extraction has got; written only while this run owns it. */
-  async setProgress(kbId: string, documentId: string, run: number, progress: SourceProgress): Promise<TransitionResult | 'not_processing'> {
-    const [res] = await this.redis.kbSetProgress(this.keys.kb(kbId), this.keys.doc(kbId, documentId), String(run), JSON.stringify(progress));
+  /**
+   * Worker: how far a processing source's extraction has got; written only
+   * while this run owns it (and, given `claim`, while that attempt holds it).
+   */
+  async setProgress(kbId: string, documentId: string, run: number, progress: SourceProgress, claim = ''): Promise<TransitionResult | 'not_processing'> {
+    const [res] = await this.redis.kbSetProgress(this.keys.kb(kbId), this.keys.doc(kbId, documentId), String(run), JSON.stringify(progress), claim);
     return res as TransitionResult | 'not_processing';
   }
 
-  /** Worker: marks a source processing if this run still owns it. */
-  async startSource(kbId: string, documentId: string, run: number, now: string): Promise<TransitionResult> {
+  /**
+   * Worker: marks a source processing if this run still owns it. `claim` is
+   * the attempt's job lock token: the source is then held by this attempt,
+   * and a finish or progress write given another token is refused as
+   * 'stale'. A job taken over after it stalled claims the source anew.
+   */
+  async startSource(kbId: string, documentId: string, run: number, now: string, claim = ''): Promise<TransitionResult> {
     const k = this.keys;
-    const [res] = await this.redis.kbStartDoc(k.kb(kbId), k.doc(kbId, documentId), k.active(kbId), String(run), now, Date.parse(now), documentId);
+    const [res] = await this.redis.kbStartDoc(k.kb(kbId), k.doc(kbId, documentId), k.active(kbId), String(run), now, Date.parse(now), documentId, claim);
     return res as TransitionResult;
   }
 
-  /** Worker: records the outcome once; a duplicate or stale run writes nothing. */
-  async finishSource(kbId: string, documentId: string, run: number, outcome: SourceOutcome, now: string): Promise<TransitionResult> {
-    return (await this.finishSourceReport(kbId, documentId, run, outcome, now)).result;
+  /** Worker: records the outcome once; a duplicate or stale run (or attempt, given `claim`) writes nothing. */
+  async finishSource(kbId: string, documentId: string, run: number, outcome: SourceOutcome, now: string, claim = ''): Promise<TransitionResult> {
+    return (await this.finishSourceReport(kbId, documentId, run, outcome, now, claim)).result;
   }
 
   /**
@@ -356,7 +364,7 @@ export class KbStore {
    * base: its source counts after it, and its settle number when it left no
    * source pending or processing (what completion events are built from).
    */
-  async finishSourceReport(kbId: string, documentId: string, run: number, outcome: SourceOutcome, now: string): Promise<FinishReport> {
+  async finishSourceReport(kbId: string, documentId: string, run: number, outcome: SourceOutcome, now: string, claim = ''): Promise<FinishReport> {
     const k = this.keys;
     const keepBlobSeconds = outcome.status === 'failed' && outcome.keepBlob ? String(KEPT_BYTES_TTL_SECONDS) : '0';
     const ready = outcome.status === 'ready' ? outcome : undefined;
@@ -379,6 +387,7 @@ export class KbStore {
       ready?.markdown ?? ready?.text ?? '',
       chunks,
       ready?.unchanged ? '1' : '0',
+      claim,
     );
     if (res !== 'ok') return { result: res as TransitionResult };
     const [pending, processing, readyCount, failed, settled] = rest.map(Number) as [number, number, number, number, number];

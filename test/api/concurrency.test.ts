@@ -68,6 +68,16 @@ describe('concurrent changes of one knowledge base', () => {
     expect(await jobsOf(h, kb.kbId)).toHaveLength(10);
   });
 
+  it('adds one source and one job when the same PATCH is sent twice at once without an Idempotency-Key (a double click)', async () => {
+    const kb = await createKb(h, key, 'Double click');
+    const parts = () => [textsField(['clicked twice']), filePart('twice.txt', 'the same bytes twice\n')];
+    const [a, b] = await Promise.all([patchKb(h, key, kb.kbId, parts()), patchKb(h, key, kb.kbId, parts())]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    const final = (await call(h.app, 'GET', `/v1/knowledge-bases/${kb.kbId}`, { key })).body;
+    expect(final.files.map((f: { content: string }) => f.content).sort()).toEqual(['clicked twice', 'twice.txt']);
+    expect(await jobsOf(h, kb.kbId)).toHaveLength(2);
+  });
+
   it('keeps every text and file when six PATCHes each adding both overlap', async () => {
     const kb = await createKb(h, key, 'Mixed writers');
     const responses = await Promise.all(

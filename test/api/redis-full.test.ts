@@ -79,6 +79,11 @@ describe('serializeError', () => {
     expect(JSON.stringify(out)).not.toContain('secret payload');
   });
 
+  it('keeps the message of a plain { message } object, as connection error handlers log it, and nothing else of it', () => {
+    expect(serializeError({ message: 'connect ECONNREFUSED 127.0.0.1:6390', args: ['hidden'] })).toEqual({ message: 'connect ECONNREFUSED 127.0.0.1:6390' });
+    expect(serializeError(42)).toEqual({ message: 'non-error value (number)' });
+  });
+
   it('follows a cause through the same filter', () => {
     const inner = Object.assign(new Error('inner'), { args: ['hidden'] });
     const out = serializeError(new Error('outer', { cause: inner }));

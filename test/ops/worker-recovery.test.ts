@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../helpers/app-harness.js';
 import { waitFor } from '../helpers/wait.js';
 import { createKbWith, waitForDocument } from '../helpers/worker-harness.js';
+import { startWorkerProcess as startProcess } from '../helpers/worker-process.js';
 
 /**
  * Worker processes are real child processes here, killed with real signals.
@@ -42,40 +43,21 @@ afterAll(async () => {
   await h.close();
 });
 
-/** Spawns `worker/main.ts` and resolves once it logs that it has started (its signal handlers are in place). */
+/** A worker process on this file's Redis prefix, with a short job lock. */
 async function startWorkerProcess(extra: Record<string, string> = {}): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'worker/main.ts'], {
-    env: {
-      ...process.env,
+  const worker = await startProcess(
+    {
       REDIS_URL: h.config.redisUrl,
       REDIS_KEY_PREFIX: h.prefix,
       URL_FETCH_ALLOW_PRIVATE: 'true',
       URL_FETCH_TIMEOUT_MS: '60000',
       WORKER_LOCK_DURATION_MS: '2000',
       SHUTDOWN_GRACE_MS: '500',
-      LOG_LEVEL: 'info',
       ...extra,
     },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  children.add(child);
-  let log = '';
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`worker did not start:\n${log}`)), 30_000);
-    child.stdout!.on('data', (d: Buffer) => {
-      log += d.toString();
-      if (process.env.TEST_WORKER_LOG) process.stderr.write(d);
-      if (log.includes('"worker started"')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`worker exited with ${code} before starting:\n${log}`));
-    });
-  });
-  return child;
+    children,
+  );
+  return worker.child;
 }
 
 async function slowSource(path: string): Promise<{ kbId: string; documentId: string }> {
@@ -83,7 +65,7 @@ async function slowSource(path: string): Promise<{ kbId: string; documentId: str
   return { kbId, documentId: docs[0]! };
 }
 
-describe('worker crashes and restarts', () => {
+describe('worker crashes and restarts', { timeout: 120_000 }, () => {
   it('completes a job once on another worker after the first is killed with SIGKILL mid-job', async () => {
     const { kbId, documentId } = await slowSource('/slow?kill');
     const first = await startWorkerProcess();

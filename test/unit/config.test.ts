@@ -44,6 +44,12 @@ describe('configuration', () => {
     expect(() => loadConfig({ REDIS_STARTUP_BACKOFF_MAX_MS: '50' })).toThrow(/REDIS_STARTUP_BACKOFF_MAX_MS: must be at least 100/);
   });
 
+  it('reconciles every minute unless set, and refuses an interval under a second', () => {
+    expect(loadConfig({}).RECONCILE_INTERVAL_MS).toBe(60_000);
+    expect(loadConfig({ RECONCILE_INTERVAL_MS: '5000' }).RECONCILE_INTERVAL_MS).toBe(5_000);
+    expect(() => loadConfig({ RECONCILE_INTERVAL_MS: '999' })).toThrow(/RECONCILE_INTERVAL_MS: must be at least 1000/);
+  });
+
   it('treats an empty value as unset', () => {
     expect(loadConfig({ PORT: '', BULL_BOARD_USER: '', BULL_BOARD_PASSWORD: '' }).PORT).toBe(3000);
   });

@@ -12,6 +12,8 @@ import { guardStubs, startCanary, type Canary } from '../helpers/canary-server.j
 import { waitFor } from '../helpers/wait.js';
 import { createKbWith, startFailingConsumer, startTestWorker, waitForDocument, waitForJobState } from '../helpers/worker-harness.js';
 import { fetchUrl } from '../../worker/fetch-url.js';
+import type { FinishReport } from '../../shared/store/kb-store.js';
+import type { SourceEvents } from '../../worker/webhooks/events.js';
 
 let h: Harness;
 let key: string;
@@ -31,10 +33,11 @@ const silent = createLogger('silent');
 const limits = { timeoutMs: 20_000, memoryMb: 1024, maxTextChars: 1_000_000, maxPdfPages: 100 };
 
 /** A processor wired like the worker's, but called directly. */
-function processor() {
+function processor(events?: SourceEvents) {
   const stubs = guardStubs(canary);
   return createProcessor({
     config: h.config,
+    ...(events ? { events } : {}),
     kbs: h.store.kbs,
     queue: bullSourceQueue(h.queue, 2, 50),
     logger: silent,
@@ -74,6 +77,59 @@ describe('idempotent and conditional write-back', () => {
     expect(results.filter((r) => r.status === 'ready').length).toBeGreaterThanOrEqual(1);
     const meta = await h.store.kbs.getMeta(kbId);
     expect(meta?.sourceCounts).toEqual({ pending: 0, processing: 0, ready: 1, failed: 0 });
+  });
+
+  it('refuses the finish and progress of an attempt whose source another attempt of the same run has claimed since', async () => {
+    const { kbId, docs } = await createKbWith(h, key, (f) => f.set('knowledge_base_texts', JSON.stringify(['claimed twice'])));
+    const doc = docs[0]!;
+    const now = new Date().toISOString();
+    const ready = { status: 'ready' as const, text: 'late', truncated: false };
+    expect(await h.store.kbs.startSource(kbId, doc, 1, now, 'lock-a')).toBe('ok');
+    // The job stalled and another worker took it over under a new lock token.
+    expect(await h.store.kbs.startSource(kbId, doc, 1, now, 'lock-b')).toBe('ok');
+    expect(await h.store.kbs.setProgress(kbId, doc, 1, { bytesDone: 1, bytesTotal: 2 }, 'lock-a')).toBe('stale');
+    expect(await h.store.kbs.finishSource(kbId, doc, 1, ready, now, 'lock-a')).toBe('stale');
+    expect((await h.store.kbs.getSource(kbId, doc))?.status).toBe('processing');
+    expect(await h.store.kbs.finishSource(kbId, doc, 1, { ...ready, text: 'current' }, now, 'lock-b')).toBe('ok');
+    expect(await h.redis.get(h.store.keys.text(kbId, doc))).toBe('current');
+    expect(await h.redis.hexists(h.store.keys.doc(kbId, doc), 'claim')).toBe(0);
+  });
+
+  it('adds one job when the same run of a source is enqueued twice', async () => {
+    const { kbId, docs } = await createKbWith(h, key, (f) => f.set('knowledge_base_texts', JSON.stringify(['enqueued twice'])));
+    const data = { workspaceId: 'ws_consistency', kbId, documentId: docs[0]!, run: 1 };
+    const before = await h.queue.getJobCounts('waiting');
+    await bullSourceQueue(h.queue, 2, 50).enqueue([data, data]);
+    expect(await h.queue.getJobCounts('waiting')).toEqual(before);
+    expect((await h.queue.getWaiting()).filter((j) => j.id === extractSourceJobId(data))).toHaveLength(1);
+  });
+
+  it('ends 50 sources of one knowledge base ready, each written once and the knowledge base settled once, when their 50 jobs run at once', async () => {
+    const { kbId } = await createKbWith(h, key, () => undefined);
+    // Fifty requests at once, each adding one source, then fifty jobs at once.
+    const added = await Promise.all(
+      Array.from({ length: 50 }, async (_, i) => {
+        const form = new FormData();
+        form.set('knowledge_base_texts', JSON.stringify([`parallel text ${i}`]));
+        const res = await call(h.app, 'PATCH', `/v1/knowledge-bases/${kbId}`, { key, body: form });
+        expect(res.status).toBe(200);
+        return ((res.body as { files: { documentId: string; content: string }[] }).files).find((f) => f.content === `parallel text ${i}`)!.documentId;
+      }),
+    );
+    expect(new Set(added).size).toBe(50);
+    const reports: FinishReport[] = [];
+    const events: SourceEvents = { finished: async (_source, report) => void reports.push(report), replay: async () => undefined };
+    const results = await Promise.all(added.map((documentId, i) => processor(events)(fakeJob({ workspaceId: 'ws_consistency', kbId, documentId, run: 1 }), `lock-${i}`)));
+    expect(results.every((r) => r.status === 'ready')).toBe(true);
+    expect(reports).toHaveLength(50);
+    expect(reports.filter((r) => r.settledSeq !== undefined)).toHaveLength(1);
+    const meta = await h.store.kbs.getMeta(kbId);
+    expect(meta?.sourceCounts).toEqual({ pending: 0, processing: 0, ready: 50, failed: 0 });
+    const list = await call(h.app, 'GET', `/v1/knowledge-bases/${kbId}`, { key });
+    const files = (list.body as { files: { documentId: string; status: string }[] }).files;
+    expect(files.map((f) => f.documentId).sort()).toEqual([...added].sort());
+    expect(files.every((f) => f.status === 'ready')).toBe(true);
+    for (const [i, documentId] of added.entries()) expect(await h.redis.get(h.store.keys.text(kbId, documentId))).toBe(`parallel text ${i}`);
   });
 
   it('refuses a job whose workspace does not own the knowledge base', async () => {
@@ -176,6 +232,24 @@ describe('reconciler', () => {
     const report = await reconcile(deps, Date.now() + 61_000);
     expect(report.abandoned).toBeGreaterThanOrEqual(1);
     expect(await h.store.kbs.getSource(kbId, docs[0]!)).toMatchObject({ status: 'failed', error: { code: 'internal' } });
+  });
+
+  it('ends a processing source whose job failed without ending it (stalled past its limit) as failed/internal at once', async () => {
+    const { kbId, docs } = await createKbWith(h, key, (f) => f.set('knowledge_base_texts', JSON.stringify(['left processing'])));
+    const jobId = extractSourceJobId({ workspaceId: 'ws_consistency', kbId, documentId: docs[0]!, run: 1 });
+    // Claimed by an attempt that never wrote an outcome, then the job failed under it.
+    expect(await h.store.kbs.startSource(kbId, docs[0]!, 1, new Date().toISOString(), 'lost-lock')).toBe('ok');
+    const failing = startFailingConsumer(h, 'job stalled more than allowable limit');
+    try {
+      await waitForJobState(h, jobId, 'failed');
+    } finally {
+      await failing.close();
+    }
+    const deps = { redis: h.redis, kbs: h.store.kbs, queue: h.queue, sourceQueue: bullSourceQueue(h.queue, 2, 50), logger: silent, processingDeadlineMs: 60_000 };
+    const report = await reconcile(deps);
+    expect(report.interrupted).toBeGreaterThanOrEqual(1);
+    expect(await h.store.kbs.getSource(kbId, docs[0]!)).toMatchObject({ status: 'failed', error: { code: 'internal' } });
+    expect((await h.store.kbs.getMeta(kbId))?.sourceCounts).toMatchObject({ processing: 0, failed: 1 });
   });
 
   it('keeps an index of active sources that follows each source from pending to its end', async () => {

@@ -10,6 +10,7 @@
     ARGV[6] seconds the blob is kept at most for a later retry ('0' drops it)   ARGV[7] document id
     ARGV[8] Markdown (ready only)   ARGV[9] JSON array of chunk entries, each a JSON string (ready only)
     ARGV[10] '1' when a refresh found the content unchanged: text, Markdown and chunks stay
+    ARGV[11] the attempt's job lock token ('' for none: the claim is not checked)
 
   Output: {'ok', pending, processing, ready, failed, settled} | {'gone'} | {'stale'} | {'ready'} | {'failed'}
     The counts are the knowledge base's after this change; `settled` is the
@@ -20,9 +21,9 @@
 --- @include "checkRun"
 --- @include "hsetTable"
 
-local st, refused = checkRun(KEYS[1], KEYS[2], ARGV[1])
+local st, refused = checkRun(KEYS[1], KEYS[2], ARGV[1], ARGV[11])
 if not st then return {refused} end
-redis.call('HDEL', KEYS[2], 'error', 'refreshFrom', 'progress')
+redis.call('HDEL', KEYS[2], 'error', 'refreshFrom', 'progress', 'claim')
 hsetTable(KEYS[2], cjson.decode(ARGV[4]))
 redis.call('HSET', KEYS[2], 'status', ARGV[3], 'updatedAt', ARGV[2])
 local keep = ARGV[10] == '1'

@@ -6,12 +6,13 @@
   Input:
     KEYS[1] meta hash   KEYS[2] source hash
     ARGV[1] run   ARGV[2] progress as JSON ({pagesDone, pagesTotal} or {bytesDone, bytesTotal})
+    ARGV[3] the attempt's job lock token ('' for none: the claim is not checked)
 
   Output: {'ok'} | {'gone'} | {'stale'} | {'ready'} | {'failed'} | {'not_processing'}
 ]]
 --- @include "checkRun"
 
-local st, refused = checkRun(KEYS[1], KEYS[2], ARGV[1])
+local st, refused = checkRun(KEYS[1], KEYS[2], ARGV[1], ARGV[3])
 if not st then return {refused} end
 if st ~= 'processing' then return {'not_processing'} end
 redis.call('HSET', KEYS[2], 'progress', ARGV[2])

@@ -2,14 +2,22 @@
   The guard of every worker transition: the knowledge base and the source
   still exist and the job belongs to the source's current run. A finished
   source is never changed again, so a duplicate or late job is a no-op.
+  With `claim` (the job lock token of the attempt that calls), the source
+  must also still be claimed by that attempt: a worker whose lock lapsed
+  while it was frozen, and whose job another worker has claimed since, is
+  'stale' too. Sources claimed without a token are not checked.
   Returns the source's status when the transition may go on, else nil and
   the reason: 'gone', 'stale', or the final status ('ready' or 'failed').
 ]]
-local function checkRun(metaKey, docKey, run)
+local function checkRun(metaKey, docKey, run, claim)
   if redis.call('EXISTS', metaKey) == 0 then return nil, 'gone' end
   local st = redis.call('HGET', docKey, 'status')
   if not st then return nil, 'gone' end
   if redis.call('HGET', docKey, 'run') ~= run then return nil, 'stale' end
   if st == 'ready' or st == 'failed' then return nil, st end
+  if claim and claim ~= '' then
+    local holder = redis.call('HGET', docKey, 'claim')
+    if holder and holder ~= claim then return nil, 'stale' end
+  end
   return st
 end
