@@ -5,7 +5,8 @@
  * process can bound the damage they run through `extractInSandbox` under the
  * worker's own limits (config defaults); every such case checks the error
  * code, that the run ended within the wall-clock limit, and that the next
- * extraction in a fresh child still works.
+ * extraction in a fresh child still works. `TEST_BOMB_FIGURES=1` prints the
+ * outcome, wall time and peak RSS of each sandboxed run.
  */
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -14,13 +15,14 @@ import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../shared/config.js';
-import { SourceError } from '../../shared/source-errors.js';
 import { extractText, type Extraction } from '../../worker/extractors/index.js';
-import { extractInSandbox, SandboxPool, type SandboxLimits, type SandboxStats } from '../../worker/sandbox.js';
-import { buildDocx, docxParts, docxWithEntries } from '../fixtures/docx.js';
-import { buildPdf, writePdf, type PdfObject } from '../fixtures/pdf.js';
+import { SandboxPool } from '../../worker/sandbox.js';
+import { buildDocx, docxParts, docxWithEntries, docxWithPrototypeStyles } from '../fixtures/docx.js';
+import { pdfOfDenseText, pdfWithContent, pdfWithHugeImage, pdfWithRemoteReferences } from '../fixtures/hostile-pdf.js';
+import { buildPdf } from '../fixtures/pdf.js';
 import { buildZip, deflateRun, type RawZipInput, type ZipInput } from '../fixtures/zip.js';
 import { startCanary, type Canary } from '../helpers/canary-server.js';
+import { BOMB_TEST_MS, expectParentCarriesOn, figures, runSandboxed, WORKER_LIMITS, type SandboxedRun } from '../helpers/sandboxed-run.js';
 
 // Every getDocument call of the in-process extractor is recorded (the real one still runs).
 const pdfjs = vi.hoisted(() => ({ calls: [] as Record<string, unknown>[] }));
@@ -38,64 +40,12 @@ vi.mock('pdfjs-dist/legacy/build/pdf.mjs', async (importOriginal) => {
 const MiB = 1024 * 1024;
 const GiB = 1024 * MiB;
 const config = loadConfig({});
-// What worker/main.ts gives its pool.
-const LIMITS: SandboxLimits = {
-  timeoutMs: config.EXTRACT_TIMEOUT_MS,
-  memoryMb: config.EXTRACT_MEMORY_MB,
-  maxTextChars: config.MAX_TEXT_CHARS,
-  maxPdfPages: config.MAX_PDF_PAGES,
-  maxDocxUnpackedBytes: config.DOCX_MAX_UNPACKED_MB * MiB,
-  maxHtmlDepth: config.HTML_MAX_DEPTH,
-  chunking: { maxTokens: config.CHUNK_MAX_TOKENS, overlapTokens: config.CHUNK_OVERLAP_TOKENS },
-};
-// A child that is killed or answers still ends this long after the wall-clock limit at most.
-const ENDS_WITHIN_MS = LIMITS.timeoutMs + 10_000;
-const BOMB_TEST_MS = LIMITS.timeoutMs * 2 + 30_000;
 const utf8 = (s: string) => new Uint8Array(Buffer.from(s, 'utf8'));
 
-interface Run {
-  value?: Extraction;
-  error?: SourceError;
-  stats: SandboxStats;
-}
-
-/** Wall time and peak RSS of each sandboxed bomb, printed as a table with TEST_BOMB_FIGURES=1. */
-const figures: Record<string, { outcome: string; code: string; wallMs: number; peakRssMb: number }> = {};
 afterAll(() => {
+  // Wall time and peak RSS of each bomb.
   if (process.env.TEST_BOMB_FIGURES) console.table(figures);
 });
-
-async function sandboxed(name: string, bytes: Uint8Array, hints: { filename?: string } = {}, limits: SandboxLimits = LIMITS): Promise<Run> {
-  let stats: SandboxStats | undefined;
-  const run = await extractInSandbox(bytes, hints, limits, (s) => (stats = s)).then(
-    (value): Omit<Run, 'stats'> => ({ value }),
-    (error: unknown): Omit<Run, 'stats'> => {
-      if (!(error instanceof SourceError)) throw error;
-      return { error };
-    },
-  );
-  expect(stats, 'the pool reports how the run went').toBeDefined();
-  figures[name] = { outcome: stats!.outcome, code: run.error?.code ?? 'ok', wallMs: Math.round(stats!.wallMs), peakRssMb: stats!.peakRssMb };
-  expect(stats!.wallMs).toBeLessThan(ENDS_WITHIN_MS);
-  return { ...run, stats: stats! };
-}
-
-function isAlive(pid: number | undefined): boolean {
-  if (pid === undefined) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** The child that ran the bomb is gone and a fresh one extracts an ordinary document. */
-async function expectParentCarriesOn(run: Run): Promise<void> {
-  await expect.poll(() => isAlive(run.stats.pid), { timeout: 10_000 }).toBe(false);
-  const after = await extractInSandbox(buildDocx([{ para: 'still working' }]), {}, LIMITS);
-  expect(after.text).toBe('still working');
-}
 
 /** The parts of a small valid DOCX with `replace` swapping or adding parts by name. */
 function docxWith(replace: ReadonlyArray<ZipInput | RawZipInput>, body = 'Ordinary text'): Uint8Array {
@@ -112,7 +62,7 @@ describe('DOCX zip bombs', () => {
   it('refuses a DOCX whose document.xml declares 1 GiB of spaces (about 1 MB deflated) from its ZIP directory, without inflating it', async () => {
     const bomb = docxWith([{ name: 'word/document.xml', compressed: spaces.compressed, crc: spaces.crc, uncompressedSize: GiB }]);
     expect(bomb.length).toBeLessThan(2 * MiB);
-    const run = await sandboxed('C2 DOCX, 1 GiB declared', bomb, { filename: 'bomb.docx' });
+    const run = await runSandboxed('C2 DOCX, 1 GiB declared', bomb, { filename: 'bomb.docx' });
     expect(run.error).toMatchObject({ code: 'too_complex', retryable: false, message: expect.stringContaining('1024 MB') });
     expect(run.stats.outcome).toBe('failed');
     await expectParentCarriesOn(run);
@@ -120,16 +70,16 @@ describe('DOCX zip bombs', () => {
 
   it('stops the same 1 GiB bomb when its headers claim 4 kB, before it fills the memory limit', async () => {
     const bomb = docxWith([{ name: 'word/document.xml', compressed: spaces.compressed, crc: spaces.crc, uncompressedSize: 4096 }]);
-    const run = await sandboxed('C2 DOCX, 1 GiB declared 4 kB', bomb, { filename: 'bomb.docx' });
+    const run = await runSandboxed('C2 DOCX, 1 GiB declared 4 kB', bomb, { filename: 'bomb.docx' });
     expect(run.error).toMatchObject({ code: 'too_complex', retryable: false });
     expect(run.stats.outcome).toBe('failed');
-    expect(run.stats.peakRssMb).toBeLessThan(LIMITS.memoryMb);
+    expect(run.stats.peakRssMb).toBeLessThan(WORKER_LIMITS.memoryMb);
     await expectParentCarriesOn(run);
   }, BOMB_TEST_MS);
 
   it('refuses a DOCX of 50,000 tiny entries from the entry count', async () => {
     const bomb = docxWithEntries(50_000);
-    const run = await sandboxed('C2 DOCX, 50,000 entries', bomb, { filename: 'many.docx' });
+    const run = await runSandboxed('C2 DOCX, 50,000 entries', bomb, { filename: 'many.docx' });
     expect(run.error).toMatchObject({ code: 'too_complex', retryable: false, message: expect.stringMatching(/holds 50\d{3} files/) });
     expect(run.stats.outcome).toBe('failed');
     await expectParentCarriesOn(run);
@@ -150,7 +100,7 @@ describe('DOCX zip bombs', () => {
       { name: 'word/embeddings/inner.docx', data: inner, deflate: false },
       { name: 'word/media/image1.zip', data: inner },
     ]);
-    const run = await sandboxed('C2 DOCX, nested 1 GiB bomb', outer, { filename: 'outer.docx' });
+    const run = await runSandboxed('C2 DOCX, nested 1 GiB bomb', outer, { filename: 'outer.docx' });
     expect(run.error).toBeUndefined();
     expect(run.value?.text).toBe('Outer text');
     expect(run.stats.outcome).toBe('ok');
@@ -167,7 +117,7 @@ describe('DOCX external files and styles', () => {
 
   it('never reads an external image whose target is /dev/zero, and ends within the time limit', async () => {
     const docx = buildDocx([{ para: 'Before' }, { externalImage: 'file:///dev/zero' }, { externalImage: '/dev/zero' }, { para: 'After' }]);
-    const run = await sandboxed('C3 DOCX, external /dev/zero', docx, { filename: 'zero.docx' });
+    const run = await runSandboxed('C3 DOCX, external /dev/zero', docx, { filename: 'zero.docx' });
     expect(run.value?.text).toBe('Before\n\nAfter');
     expect(run.stats.outcome).toBe('ok');
     await expectParentCarriesOn(run);
@@ -179,27 +129,9 @@ describe('DOCX external files and styles', () => {
     expect(major * 1e6 + minor * 1e3 + patch, `mammoth ${version}`).toBeGreaterThanOrEqual(1_012_002);
   });
 
-  /** Styles named after Object.prototype's members, one of them claiming to turn external file access on. */
-  function pollutingDocx(): Uint8Array {
-    const W = 'http://schemas.openxmlformats.org/wordprocessingml/2006/main';
-    const ids = ['__proto__', 'constructor', 'prototype', 'hasOwnProperty', 'toString'];
-    const styles = ids.flatMap((id) => [
-      `<w:style w:type="paragraph" w:styleId="${id}"><w:name w:val="externalFileAccess"/><w:basedOn w:val="__proto__"/></w:style>`,
-      `<w:style w:type="character" w:styleId="${id}"><w:name w:val="${id}"/></w:style>`,
-      `<w:style w:type="table" w:styleId="${id}"><w:name w:val="${id}"/></w:style>`,
-      `<w:style w:type="numbering" w:styleId="${id}"><w:name w:val="${id}"/><w:pPr><w:numPr><w:numId w:val="1"/></w:numPr></w:pPr></w:style>`,
-    ]);
-    const paragraphs = ids.map((id) => `<w:p><w:pPr><w:pStyle w:val="${id}"/></w:pPr><w:r><w:rPr><w:rStyle w:val="${id}"/></w:rPr><w:t>Styled ${id}</w:t></w:r></w:p>`);
-    const [document] = docxParts([{ para: 'x' }]).filter((p) => p.name === 'word/document.xml');
-    return docxWith([
-      { name: 'word/styles.xml', data: `<?xml version="1.0" encoding="UTF-8"?><w:styles xmlns:w="${W}">${styles.join('')}</w:styles>` },
-      { name: 'word/document.xml', data: String(document!.data).replace(/<w:body>.*<\/w:body>/, `<w:body>${paragraphs.join('')}</w:body>`) },
-    ]);
-  }
-
   it('leaves Object.prototype as it was after a document whose style ids are __proto__, constructor and prototype', async () => {
     const before = Object.getOwnPropertyNames(Object.prototype).sort();
-    const r = await extractText(pollutingDocx(), { maxTextChars: 100_000, maxPdfPages: 10 });
+    const r = await extractText(docxWithPrototypeStyles(), { maxTextChars: 100_000, maxPdfPages: 10 });
     expect(r.text).toContain('Styled __proto__');
     expect(Object.getOwnPropertyNames(Object.prototype).sort()).toEqual(before);
     expect(({} as Record<string, unknown>).externalFileAccess).toBeUndefined();
@@ -208,10 +140,10 @@ describe('DOCX external files and styles', () => {
   it('reads no external file in a document converted after a style-polluting one in the same child', async () => {
     const secret = join(dir, 'secret.txt');
     await writeFile(secret, 'SECRET-MARKER-7f3a');
-    const pool = new SandboxPool({ size: 1, limits: LIMITS, warm: false, maxJobs: 10 });
+    const pool = new SandboxPool({ size: 1, limits: WORKER_LIMITS, warm: false, maxJobs: 10 });
     try {
       const pids: (number | undefined)[] = [];
-      const first = await pool.extract(pollutingDocx(), { filename: 'styles.docx' }, (s) => pids.push(s.pid));
+      const first = await pool.extract(docxWithPrototypeStyles(), { filename: 'styles.docx' }, (s) => pids.push(s.pid));
       expect(first.text).toContain('Styled constructor');
       const docx = buildDocx([{ para: 'Second' }, { externalImage: `file://${secret}` }, { externalImage: secret }]);
       const second = await pool.extract(docx, { filename: 'second.docx' }, (s) => pids.push(s.pid));
@@ -271,7 +203,7 @@ describe('XML entities in DOCX parts', () => {
   for (const name of cases) {
     it(`fetches nothing, reads no file and expands nothing for ${name} in word/document.xml (mammoth's xmldom)`, async () => {
       const [dtd, ref] = doctypes('w:document')[name];
-      const run = await sandboxed(`C4 document.xml, ${name}`, docxWith([{ name: 'word/document.xml', data: documentXml(dtd, ref) }]), { filename: 'entities.docx' });
+      const run = await runSandboxed(`C4 document.xml, ${name}`, docxWith([{ name: 'word/document.xml', data: documentXml(dtd, ref) }]), { filename: 'entities.docx' });
       // xmldom resolves no entity it was not given: the part is either refused or read without them.
       if (run.error) expect(run.error.code).toBe('corrupt');
       else expect(run.stats.outcome).toBe('ok');
@@ -290,17 +222,6 @@ describe('XML entities in DOCX parts', () => {
   });
 });
 
-/** A one-page PDF whose content stream is `content` under `filter`. */
-function pdfWithContent(content: Uint8Array, filter: string): Uint8Array {
-  return writePdf([
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>',
-    { dict: `<< /Filter ${filter} >>`, data: content },
-    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
-  ]);
-}
-
 describe('PDF decompression bombs', () => {
   let zeros: Buffer;
   beforeAll(async () => {
@@ -316,7 +237,7 @@ describe('PDF decompression bombs', () => {
       const content = filter.startsWith('[') ? deflateSync(zeros, { level: 9 }) : zeros;
       const pdf = pdfWithContent(content, filter);
       expect(pdf.length).toBeLessThan(2 * MiB);
-      const run = await sandboxed(`C5 PDF, 1 GiB of zeros, ${label}`, pdf, { filename: 'bomb.pdf' });
+      const run = await runSandboxed(`C5 PDF, 1 GiB of zeros, ${label}`, pdf, { filename: 'bomb.pdf' });
       expect(['too_complex', 'timeout']).toContain(run.error?.code);
       expect(run.error?.retryable).toBe(false);
       expect(['memory', 'timeout', 'failed']).toContain(run.stats.outcome);
@@ -330,7 +251,7 @@ describe('PDF scale', () => {
     // Words that differ from page to page, so no line looks like a running header.
     const words = ['amber', 'birch', 'cedar', 'delta', 'ember', 'fjord', 'grove', 'heath', 'inlet', 'juniper', 'kelp', 'larch', 'maple', 'nettle', 'oak', 'pine', 'quartz', 'rowan', 'sedge', 'thyme'];
     const pdf = buildPdf({ pages: Array.from({ length: 10_000 }, (_, i) => `Entry ${i + 1} is about ${words[i % 20]} and ${words[Math.floor(i / 20) % 20]}.`) });
-    const run = await sandboxed('C7 PDF, 10,000 pages (200 read)', pdf, { filename: 'long.pdf' }, { ...LIMITS, maxPdfPages: 200 });
+    const run = await runSandboxed('C7 PDF, 10,000 pages (200 read)', pdf, { filename: 'long.pdf' }, { ...WORKER_LIMITS, maxPdfPages: 200 });
     expect(run.value).toMatchObject({ pageCount: 10_000, truncated: true });
     expect(run.value?.text).toContain('Entry 200 is about thyme and juniper.');
     expect(run.value?.text).not.toContain('Entry 201 ');
@@ -339,35 +260,19 @@ describe('PDF scale', () => {
   }, BOMB_TEST_MS);
 
   it('reads the text of a PDF with a 60000 x 60000 image page without decoding the image', async () => {
-    const pdf = writePdf([
-      '<< /Type /Catalog /Pages 2 0 R >>',
-      '<< /Type /Pages /Kids [3 0 R 6 0 R] /Count 2 >>',
-      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>',
-      { dict: '<< >>', data: utf8('BT /F1 12 Tf 72 720 Td (A page of ordinary text before the picture.) Tj 0 -14 Td (It has enough letters not to look scanned.) Tj ET') },
-      '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
-      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /XObject << /Im1 8 0 R >> >> /Contents 7 0 R >>',
-      { dict: '<< >>', data: utf8('q 612 0 0 792 0 0 cm /Im1 Do Q') },
-      { dict: '<< /Type /XObject /Subtype /Image /Width 60000 /Height 60000 /ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /FlateDecode >>', data: deflateSync(Buffer.alloc(MiB)) },
-    ]);
-    const run = await sandboxed('C7 PDF, 60000 x 60000 image', pdf, { filename: 'picture.pdf' });
+    const pdf = pdfWithHugeImage(60_000, 60_000);
+    const run = await runSandboxed('C7 PDF, 60000 x 60000 image', pdf, { filename: 'picture.pdf' });
     expect(run.value).toMatchObject({ pageCount: 2, text: 'A page of ordinary text before the picture. It has enough letters not to look scanned.' });
     expect(run.stats.outcome).toBe('ok');
     await expectParentCarriesOn(run);
   }, BOMB_TEST_MS);
 
   it('stops reading a PDF whose text passes maxTextChars and marks it truncated', async () => {
-    // 2,000 pages sharing one content stream of 120 lines: about 45 million characters from 70 kB.
-    const lines = Array.from({ length: 120 }, (_, i) => `BT /F1 6 Tf 10 ${780 - i * 6} Td (${'Lorem ipsum dolor sit amet consectetur '.repeat(4)}line ${i}) Tj ET`);
+    // About 45 million characters from 70 kB.
     const pages = 2000;
-    const objects: PdfObject[] = [
-      '<< /Type /Catalog /Pages 2 0 R >>',
-      `<< /Type /Pages /Kids [${Array.from({ length: pages }, (_, i) => `${i + 5} 0 R`).join(' ')}] /Count ${pages} >>`,
-      '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
-      { dict: '<< /Filter /FlateDecode >>', data: deflateSync(lines.join('\n')) },
-      ...Array.from({ length: pages }, () => '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents 4 0 R >>'),
-    ];
+    const pdf = pdfOfDenseText(pages);
     const maxTextChars = 200_000;
-    const run = await sandboxed('C7 PDF, 45 M characters (200,000 kept)', writePdf(objects), { filename: 'wordy.pdf' }, { ...LIMITS, maxTextChars });
+    const run = await runSandboxed('C7 PDF, 45 M characters (200,000 kept)', pdf, { filename: 'wordy.pdf' }, { ...WORKER_LIMITS, maxTextChars });
     expect(run.error).toBeUndefined();
     expect(run.value).toMatchObject({ pageCount: pages, truncated: true });
     expect(run.value!.text.length).toBeLessThanOrEqual(maxTextChars);
@@ -398,23 +303,8 @@ describe('PDF active content and self-fetching', () => {
   });
 
   it('follows no link, action, remote font or external stream of a PDF', async () => {
-    const url = (path: string) => `(${canary.url(path)})`;
-    const pdf = writePdf([
-      `<< /Type /Catalog /Pages 2 0 R /AcroForm << /Fields [9 0 R] >> /OpenAction << /S /JavaScript /JS (app.launchURL\\("${canary.url('/js')}"\\);) >> /URI << /Base ${url('/base/')} >> >>`,
-      '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R /F2 6 0 R >> /XObject << /Im1 8 0 R >> >> /Contents 4 0 R /Annots [7 0 R 9 0 R 10 0 R 11 0 R] >>',
-      { dict: '<< >>', data: utf8('BT /F1 12 Tf 72 720 Td (Links and remote things are never followed.) Tj ET BT /F2 12 Tf 72 700 Td (Remote font text.) Tj ET q 10 0 0 10 72 600 cm /Im1 Do Q') },
-      '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
-      `<< /Type /Font /Subtype /TrueType /BaseFont /Remote /FirstChar 32 /LastChar 126 /Widths [${'500 '.repeat(95)}] /FontDescriptor 12 0 R >>`,
-      `<< /Type /Annot /Subtype /Link /Rect [72 700 300 730] /A << /S /URI /URI ${url('/uri')} >> >>`,
-      `<< /Type /XObject /Subtype /Image /Width 1 /Height 1 /ColorSpace /DeviceGray /BitsPerComponent 8 /Length 0 /F << /FS /URL /F ${url('/image')} >> >>\nstream\n\nendstream`,
-      `<< /Type /Annot /Subtype /Widget /FT /Tx /T (field) /V (Field value) /Rect [72 100 300 120] /AA << /F << /S /SubmitForm /F << /FS /URL /F ${url('/submit')} >> >> >> >>`,
-      `<< /Type /Annot /Subtype /Link /Rect [72 600 300 630] /A << /S /GoToR /F << /FS /URL /F ${url('/remote.pdf')} >> /D [0 /Fit] >> >>`,
-      `<< /Type /Annot /Subtype /Link /Rect [72 500 300 530] /A << /S /Launch /F ${url('/launch')} >> >>`,
-      `<< /Type /FontDescriptor /FontName /Remote /Flags 32 /FontBBox [0 0 1000 1000] /ItalicAngle 0 /Ascent 800 /Descent -200 /CapHeight 700 /StemV 80 /FontFile2 13 0 R >>`,
-      `<< /Length 0 /F << /FS /URL /F ${url('/font.ttf')} >> >>\nstream\n\nendstream`,
-    ]);
-    const run = await sandboxed('C8 PDF, links, actions, remote font', pdf, { filename: 'links.pdf' });
+    const pdf = pdfWithRemoteReferences((path) => canary.url(path));
+    const run = await runSandboxed('C8 PDF, links, actions, remote font', pdf, { filename: 'links.pdf' });
     expect(run.error).toBeUndefined();
     expect(run.value?.text).toContain('Links and remote things are never followed.');
     expect(canary.connections()).toBe(0);
@@ -434,7 +324,7 @@ describe('HTML and Markdown parser DoS', () => {
     const bytes = utf8(html);
     expect(bytes.length).toBeGreaterThan(20_000_000);
     expect(bytes.length).toBeLessThanOrEqual(config.MAX_FILE_BYTES);
-    const run = await sandboxed('C9 HTML, 20 MB, 1e6 elements', bytes, { filename: 'big.html' });
+    const run = await runSandboxed('C9 HTML, 20 MB, 1e6 elements', bytes, { filename: 'big.html' });
     if (run.error) expect(['too_complex', 'timeout']).toContain(run.error.code);
     else expect(run.value?.truncated).toBe(true);
     await expectParentCarriesOn(run);
@@ -450,13 +340,13 @@ describe('HTML and Markdown parser DoS', () => {
       <embed src="${u('/embed')}"><video poster="${u('/poster.png')}" src="${u('/video.mp4')}"></video><svg><image href="${u('/svg.png')}"/></svg>
       <a href="${u('/link')}" ping="${u('/ping')}">a link</a><form action="${u('/form')}"><input type="image" src="${u('/input.png')}"></form>
       <p>Body text</p></body></html>`;
-    const run = await sandboxed('C9 HTML, references to a canary', utf8(html), { filename: 'refs.html' });
+    const run = await runSandboxed('C9 HTML, references to a canary', utf8(html), { filename: 'refs.html' });
     expect(run.value?.text).toContain('Body text');
     expect(canary.connections()).toBe(0);
     await expectParentCarriesOn(run);
   }, BOMB_TEST_MS);
 
-  const markdown: [string, string, (run: Run) => void][] = [
+  const markdown: [string, string, (run: SandboxedRun) => void][] = [
     ["'['.repeat(5e4)", '['.repeat(50_000), (run) => expect(run.value?.text).toBe('['.repeat(50_000))],
     // A line of asterisks is a thematic break: no words at all.
     ["'*'.repeat(1e5)", '*'.repeat(100_000), (run) => expect(run.error?.code).toBe('no_text')],
@@ -464,7 +354,7 @@ describe('HTML and Markdown parser DoS', () => {
   ];
   for (const [label, source, check] of markdown) {
     it(`ends the Markdown ${label} within the limits with text or a refusal`, async () => {
-      const run = await sandboxed(`C9 Markdown ${label}`, utf8(source), { filename: 'hostile.md' });
+      const run = await runSandboxed(`C9 Markdown ${label}`, utf8(source), { filename: 'hostile.md' });
       expect(run.stats.outcome).not.toBe('timeout');
       check(run);
       await expectParentCarriesOn(run);
