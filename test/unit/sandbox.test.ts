@@ -86,7 +86,8 @@ describe('extractInSandbox', () => {
     expect(bomb.length).toBeLessThan(3 * 1024 * 1024);
     const r = await run((observe) => extractInSandbox(bomb, { filename: 'bomb.docx' }, { ...limits, memoryMb: 300 }, observe));
     expect(r.error).toMatchObject({ code: 'too_complex' });
-    expect(r.stats.outcome).toBe('memory');
+    // The extractor's inflate check refuses it before mammoth reads it; the memory cap is the backstop.
+    expect(['failed', 'memory']).toContain(r.stats.outcome);
     await expect.poll(() => isAlive(r.stats.pid), { timeout: 10_000 }).toBe(false);
 
     const after = await extractInSandbox(buildDocx([{ para: 'still working' }]), {}, limits);

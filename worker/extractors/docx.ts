@@ -6,13 +6,14 @@ import { listNumbers } from './docx-numbering.js';
 import { nodesToMarkdownAndText } from './html-markdown.js';
 import { decodeEntities } from './html-text.js';
 import type { RawExtraction } from './types.js';
-import { DEFAULT_ZIP_LIMITS, readZipEntry, scanZip, type ZipEntry } from './zip-scan.js';
+import { checkInflatedSizes, DEFAULT_ZIP_LIMITS, readZipEntry, scanZip, type ZipEntry } from './zip-scan.js';
 
 // Images are never read: their bytes are not text, and a linked one could point outside the file.
 const NO_IMAGES = mammoth.images.imgElement(async () => ({ src: '' }));
 
 /**
- * Extracts a DOCX: the ZIP directory is checked for bombs first, then mammoth
+ * Extracts a DOCX: the ZIP directory is checked for bombs first (declared
+ * sizes, then that no part inflates past its declared size), then mammoth
  * converts the body (with footnotes and endnotes) to HTML, which becomes
  * Markdown: heading styles as `#` headings, numbered and nested lists, tables,
  * text boxes in place, and the notes as a numbered list at the end without
@@ -22,6 +23,8 @@ const NO_IMAGES = mammoth.images.imgElement(async () => ({ src: '' }));
  */
 export async function extractDocx(bytes: Uint8Array, maxUnpackedBytes = DEFAULT_ZIP_LIMITS.maxTotalBytes): Promise<RawExtraction> {
   const entries = scanZip(bytes, { ...DEFAULT_ZIP_LIMITS, maxTotalBytes: maxUnpackedBytes });
+  // mammoth's jszip inflates each part in full and compares the size only afterwards.
+  await checkInflatedSizes(bytes, entries);
   const title = readTitle(bytes, entries);
   let html: string;
   try {

@@ -8,7 +8,7 @@ export type { ExtractOptions, Extraction } from './types.js';
 
 // Each parser is loaded on first use, so a sandbox child pays only for the one it needs.
 const EXTRACTORS: Record<SourceFormat, (bytes: Uint8Array, opts: ExtractOptions) => Promise<RawExtraction>> = {
-  pdf: async (bytes, opts) => (await import('./pdf.js')).extractPdf(bytes, opts.maxPdfPages, opts.onProgress),
+  pdf: async (bytes, opts) => (await import('./pdf.js')).extractPdf(bytes, opts.maxPdfPages, opts.onProgress, opts.maxTextChars),
   docx: async (bytes, opts) => (await import('./docx.js')).extractDocx(bytes, opts.maxDocxUnpackedBytes),
   html: async (bytes, opts) => (await import('./html.js')).extractHtml(bytes, opts.maxHtmlDepth),
   markdown: async (bytes) => (await import('./markdown.js')).extractMarkdown(bytes),

@@ -35,7 +35,8 @@ const IMAGE_OPS = new Set<number>([OPS.paintImageXObject, OPS.paintInlineImageXO
 
 /**
  * Extracts a PDF with pdf.js from bytes only (never a URL): up to `maxPages`
- * pages, each as Markdown rebuilt from the positions of its text items
+ * pages, and no page after the one where the text read passes `maxChars`
+ * (the result is then `truncated`), each as Markdown rebuilt from the positions of its text items
  * (words, lines, columns, paragraphs, headings; running headers and footers
  * kept once at most), followed by its filled form fields. CMaps and standard
  * fonts are loaded so CJK text decodes. The Info Title is the title. An
@@ -47,6 +48,7 @@ export async function extractPdf(
   bytes: Uint8Array,
   maxPages: number,
   onProgress?: (progress: { pagesDone: number; pagesTotal: number }) => void,
+  maxChars = Number.POSITIVE_INFINITY,
 ): Promise<RawExtraction> {
   let task: ReturnType<typeof getDocument> | undefined;
   try {
@@ -54,8 +56,8 @@ export async function extractPdf(
     task = getDocument({ data: new Uint8Array(bytes), ...PDFJS_OPTIONS });
     const doc = await task.promise;
     const pageCount = doc.numPages;
-    const pages = Math.min(pageCount, maxPages);
-    const { lines, fields } = await readPages(doc, pages, onProgress);
+    const { lines, fields } = await readPages(doc, Math.min(pageCount, maxPages), maxChars, onProgress);
+    const pages = lines.length;
     const kept = removeRunningLines(lines);
     const style = documentStyle(kept);
     const bodies = joinPagesAtHyphens(kept.map((pageLines) => pageMarkdown(pageLines, style)), style.vocabulary);
@@ -77,16 +79,23 @@ export async function extractPdf(
   }
 }
 
+/**
+ * Reads pages 1 to `count`, stopping early once the text read passes
+ * `maxChars`: the rest would be cut anyway, and laying out a few thousand
+ * dense pages takes longer than any extraction may run.
+ */
 async function readPages(
   doc: PDFDocumentProxy,
   count: number,
+  maxChars: number,
   onProgress?: (progress: { pagesDone: number; pagesTotal: number }) => void,
 ): Promise<{ lines: PdfLine[][]; fields: string[][] }> {
   // Listing a page's annotations costs a round trip; only documents with a form need it.
   const hasForm = (await doc.getFieldObjects().catch(() => null)) !== null;
   const lines: PdfLine[][] = [];
   const fields: string[][] = [];
-  for (let n = 1; n <= count; n++) {
+  let chars = 0;
+  for (let n = 1; n <= count && chars <= maxChars; n++) {
     const page = await doc.getPage(n);
     try {
       const content = await page.getTextContent();
@@ -94,8 +103,12 @@ async function readPages(
       const items = content.items.filter((item) => 'str' in item && item.str !== '') as Array<PdfTextItem & { fontName: string }>;
       const vertical = new Set(Object.keys(content.styles).filter((name) => content.styles[name]?.vertical));
       if (vertical.size) for (const item of items) item.vertical = vertical.has(item.fontName);
-      lines.push(pageLines(items, page.view));
-      fields.push(hasForm ? formFieldLines((await page.getAnnotations({ intent: 'display' })) as PdfAnnotation[]) : []);
+      const pageText = pageLines(items, page.view);
+      const pageFields = hasForm ? formFieldLines((await page.getAnnotations({ intent: 'display' })) as PdfAnnotation[]) : [];
+      lines.push(pageText);
+      fields.push(pageFields);
+      for (const line of pageText) chars += line.text.length + 1;
+      for (const field of pageFields) chars += field.length + 1;
     } finally {
       page.cleanup();
     }

@@ -7,7 +7,7 @@ export interface ExtractOptions {
   filename?: string;
   /** Content type the client declared; only tells Markdown from plain text. */
   declaredType?: string;
-  /** Longer text is cut to this many UTF-16 code units and marked `truncated`. */
+  /** Longer text is cut to this many UTF-16 code units and marked `truncated`; a PDF's pages after the one where its text passes this are not read. */
   maxTextChars: number;
   /** PDF pages after this many are not read; the result is marked `truncated`. */
   maxPdfPages: number;

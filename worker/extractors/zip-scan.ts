@@ -1,4 +1,4 @@
-import { inflateRawSync } from 'node:zlib';
+import { createInflateRaw, inflateRawSync } from 'node:zlib';
 import { SourceError } from '../../shared/source-errors.js';
 import { LIMIT_DEFAULTS } from '../../shared/config.js';
 
@@ -30,7 +30,8 @@ const LOCAL = 0x04034b50;
 /**
  * Reads the central directory and rejects archives whose declared sizes make
  * them a decompression bomb (`too_complex`); an archive without a readable
- * central directory is `corrupt`. Declared sizes can lie: the sandbox's
+ * central directory is `corrupt`. Declared sizes can lie:
+ * {@link checkInflatedSizes} holds the archive to them, and the sandbox's
  * memory cap is the backstop.
  */
 export function scanZip(bytes: Uint8Array, limits: ZipLimits = DEFAULT_ZIP_LIMITS): ZipEntry[] {
@@ -70,13 +71,53 @@ export function scanZip(bytes: Uint8Array, limits: ZipLimits = DEFAULT_ZIP_LIMIT
   return entries;
 }
 
-/** Inflates one small entry (at most `maxBytes`), or undefined when it cannot be read. */
-export function readZipEntry(bytes: Uint8Array, entry: ZipEntry, maxBytes = 1024 * 1024): Buffer | undefined {
+/**
+ * Inflates every deflated entry without keeping its bytes and refuses the
+ * archive (`too_complex`) as soon as one yields more than its directory entry
+ * declares, so the sizes {@link scanZip} judged hold for whatever reads the
+ * archive next. Costs one inflate pass, stopped at the first lie; data that
+ * does not inflate is left for the real reader to call corrupt.
+ */
+export async function checkInflatedSizes(bytes: Uint8Array, entries: readonly ZipEntry[]): Promise<void> {
+  for (const entry of entries) {
+    if (entry.method !== 8) continue;
+    const data = entryData(bytes, entry);
+    if (data && !(await inflatesWithin(data, entry.uncompressedSize))) {
+      throw new SourceError('too_complex', 'A part of the DOCX inflates to more than its ZIP header declares, which looks like a ZIP bomb.');
+    }
+  }
+}
+
+function inflatesWithin(data: Buffer, limit: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const inflate = createInflateRaw({ chunkSize: 64 * 1024 });
+    let produced = 0;
+    inflate.on('data', (chunk: Buffer) => {
+      produced += chunk.length;
+      if (produced > limit) {
+        inflate.destroy();
+        resolve(false);
+      }
+    });
+    inflate.on('end', () => resolve(true));
+    inflate.on('error', () => resolve(true));
+    inflate.end(data);
+  });
+}
+
+/** The stored bytes of an entry, or undefined when its local header is not where the directory says. */
+function entryData(bytes: Uint8Array, entry: ZipEntry): Buffer | undefined {
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const p = entry.localHeaderOffset;
-  if (p + 30 > buf.length || buf.readUInt32LE(p) !== LOCAL || entry.uncompressedSize > maxBytes) return undefined;
+  if (p + 30 > buf.length || buf.readUInt32LE(p) !== LOCAL) return undefined;
   const start = p + 30 + buf.readUInt16LE(p + 26) + buf.readUInt16LE(p + 28);
-  const data = buf.subarray(start, start + entry.compressedSize);
+  return buf.subarray(start, start + entry.compressedSize);
+}
+
+/** Inflates one small entry (at most `maxBytes`), or undefined when it cannot be read. */
+export function readZipEntry(bytes: Uint8Array, entry: ZipEntry, maxBytes = 1024 * 1024): Buffer | undefined {
+  const data = entry.uncompressedSize > maxBytes ? undefined : entryData(bytes, entry);
+  if (!data) return undefined;
   try {
     if (entry.method === 0) return data;
     if (entry.method === 8) return inflateRawSync(data, { maxOutputLength: maxBytes });
