@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { chunkMarkdown, type Chunk } from '../../worker/chunking/chunk-markdown.js';
+import { Tiktoken } from 'js-tiktoken/lite';
+import cl100k from 'js-tiktoken/ranks/cl100k_base';
 import { countTokens } from '../../worker/chunking/tokenizer.js';
 import { extractText } from '../../worker/extractors/index.js';
 import { buildPdf } from '../fixtures/pdf.js';
@@ -102,6 +104,26 @@ describe('chunkMarkdown', () => {
     for (const c of r.chunks!) {
       expect(c.pageStart).toBeLessThanOrEqual(c.pageEnd!);
       expect(r.markdown.slice(r.pageStarts![c.pageStart! - 1], r.pageStarts![c.pageStart!] ?? r.markdown.length)).toContain(c.text.slice(0, 20));
+    }
+  });
+
+  it('chunks 50,000 characters without a break (one letter, brackets, a base64 blob) in seconds, each chunk within the limit', () => {
+    const blob = Buffer.from(Array.from({ length: 37_500 }, (_, i) => (i * 7919) % 251)).toString('base64');
+    for (const md of ['a'.repeat(50_000), '['.repeat(50_000), `Before the blob.\n\n${blob}\n\nAfter the blob.`]) {
+      const started = performance.now();
+      const chunks = chunkMarkdown(md, { maxTokens: 512 });
+      // A liveness bound: counting such a run in one piece took minutes.
+      expect(performance.now() - started).toBeLessThan(30_000);
+      expectWellFormed(md, chunks, 512);
+    }
+  });
+
+  it('counts tokens exactly for ordinary text, and never fewer than the exact count for a long run', () => {
+    const exact = new Tiktoken(cl100k);
+    const prose = paragraph(1, 40);
+    expect(countTokens(prose)).toBe(exact.encode(prose, [], []).length);
+    for (const run of ['a'.repeat(300), '-'.repeat(700), 'ACGT'.repeat(100), `word ${'x'.repeat(257)} word`]) {
+      expect(countTokens(run)).toBeGreaterThanOrEqual(exact.encode(run, [], []).length);
     }
   });
 
