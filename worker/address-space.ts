@@ -3,16 +3,36 @@ import { accessSync, constants } from 'node:fs';
 
 /**
  * Address space a sandbox child needs beyond `EXTRACT_MEMORY_MB`, in MB.
- * Measured with Node 20: a warm child (pdf.js with its canvas module,
- * mammoth, cheerio, the tokenizer) holds about 1,270 MB of address space at
- * about 100 MB resident, the rest being reservations never touched (thread
- * arenas, V8's heap and code ranges); under tsx it is about 1,930 MB at 190
- * MB. Extracting the corpus added at most 200 MB of address space beyond
- * what became resident. 2,048 MB covers both with room; the RSS watchdog
- * stays the tighter, finer bound, and this limit is the ceiling no single
- * allocation can jump past.
+ * Measured with Node 20 and {@link LIMITED_NODE_FLAGS}: a warm compiled
+ * child (pdf.js with its canvas module, mammoth, cheerio, the tokenizer)
+ * holds 1,270 MB of address space at 100 MB resident, the rest being
+ * reservations it never touches (V8's heap and code ranges, thread stacks
+ * and malloc arenas); under tsx, 2,140 MB at 190 MB. Extracting the corpus
+ * added at most MEASURE_GROWTH MB beyond that. 2,048 MB covers the compiled child with
+ * 750 MB to spare and still leaves a tsx child room for the corpus. The RSS
+ * watchdog stays the finer bound; this limit is the ceiling that no
+ * allocation, however fast, gets past.
  */
 export const ADDRESS_SPACE_HEADROOM_MB = 2048;
+
+/**
+ * Node flags for a child under the limit. Some reservations are greedy: they
+ * try for a large range and settle for what the limit leaves, so without
+ * these a child would fill its headroom before reading a document. With the
+ * trap handler, every WebAssembly memory reserves 10 GB for guard pages;
+ * with bounds checks instead, it still reserves its maximum (4 GB unless
+ * capped), hence the cap at 64 MB (1,024 pages). The only WebAssembly a
+ * child runs is the TypeScript loader's module lexers in development: pdf.js
+ * gets no `wasmUrl`, so its JPX and ICC decoders stay off.
+ */
+export const LIMITED_NODE_FLAGS = ['--disable-wasm-trap-handler', '--wasm-max-mem-pages=1024'];
+
+/**
+ * Environment for a child under the limit: mimalloc, the allocator of
+ * pdf.js's canvas module, otherwise reserves a 1 GB arena at its first
+ * allocation (or whatever part of it the limit still allows).
+ */
+export const LIMITED_ENV: Readonly<Record<string, string>> = { MIMALLOC_ARENA_RESERVE: '0' };
 
 /** How to start a program under an address-space limit: the command and the arguments before the program's own argv. */
 export interface LimitedCommand {

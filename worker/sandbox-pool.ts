@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { SourceProgress } from '../shared/schemas/knowledge-base.js';
 import { SourceError } from '../shared/source-errors.js';
-import { ADDRESS_SPACE_HEADROOM_MB, withAddressSpaceLimit } from './address-space.js';
+import { ADDRESS_SPACE_HEADROOM_MB, LIMITED_ENV, LIMITED_NODE_FLAGS, withAddressSpaceLimit } from './address-space.js';
 import type { ChunkingOptions } from './extractors/types.js';
 import type { Extraction } from './extractors/index.js';
 import type { ChildMessage, ChildReply, ChildRequest } from './sandbox-protocol.js';
@@ -281,9 +281,7 @@ export class SandboxPool {
       process.execPath,
       `--max-old-space-size=${this.limits.memoryMb}`,
       '--expose-gc',
-      // With the trap handler every WebAssembly memory reserves 10 GB of address space for guard
-      // pages (tsx's module lexer makes one), which the limit would refuse; bounds checks need none.
-      '--disable-wasm-trap-handler',
+      ...LIMITED_NODE_FLAGS,
       ...(TS_LOADER ? ['--import', TS_LOADER] : []),
       this.childModule,
       String(this.recycleRssMb),
@@ -292,7 +290,7 @@ export class SandboxPool {
     // The wrapper execs node, so the pid is node's and the IPC channel (fd 3) passes through.
     const { command, args } = (this.addressSpaceMb > 0 && this.limitCommand(this.addressSpaceMb, argv)) || { command: argv[0], args: argv.slice(1) };
     const proc = spawn(command, args, {
-      env: CHILD_ENV,
+      env: { ...CHILD_ENV, ...LIMITED_ENV },
       serialization: 'advanced',
       stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
     });

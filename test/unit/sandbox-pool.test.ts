@@ -250,7 +250,7 @@ describe('SandboxPool', () => {
       const names = environ.map((e) => e.slice(0, e.indexOf('=')));
       expect(environ.join('\n')).not.toContain('do-not-leak-3c1e');
       // fork() itself adds the two NODE_CHANNEL_* variables that name the IPC channel.
-      expect(names.filter((n) => !n.startsWith('NODE_CHANNEL_')).sort()).toEqual(['LANG', 'NODE_ENV', 'TZ']);
+      expect(names.filter((n) => !n.startsWith('NODE_CHANNEL_')).sort()).toEqual(['LANG', 'MIMALLOC_ARENA_RESERVE', 'NODE_ENV', 'TZ']);
       expect(names).not.toContain('REDIS_URL');
       expect(names).not.toContain('PATH');
     } finally {
