@@ -109,7 +109,7 @@ const envSchema = z
       ctx.addIssue({
         code: 'custom',
         path: ['SANDBOX_ADDRESS_SPACE_MB'],
-        message: `must be 0 (no limit) or at least EXTRACT_MEMORY_MB + ${MIN_ADDRESS_SPACE_HEADROOM_MB}: a sandbox child holds about 1.3 GB of address space before it reads a document`,
+        message: `must be 0 (no limit) or at least EXTRACT_MEMORY_MB + ${MIN_ADDRESS_SPACE_HEADROOM_MB}: a sandbox child holds about 1.2 GB of address space before it reads a document`,
       });
     }
     if (Boolean(env.BULL_BOARD_USER) !== Boolean(env.BULL_BOARD_PASSWORD)) {

@@ -3,15 +3,19 @@ import { accessSync, constants } from 'node:fs';
 
 /**
  * Address space a sandbox child needs beyond `EXTRACT_MEMORY_MB`, in MB.
- * Measured with Node 20 and {@link LIMITED_NODE_FLAGS}: a warm compiled
- * child (pdf.js with its canvas module, mammoth, cheerio, the tokenizer)
- * holds 1,270 MB of address space at 100 MB resident, the rest being
- * reservations it never touches (V8's heap and code ranges, thread stacks
- * and malloc arenas); under tsx, 2,140 MB at 190 MB. Extracting the corpus
- * added at most MEASURE_GROWTH MB beyond that. 2,048 MB covers the compiled child with
- * 750 MB to spare and still leaves a tsx child room for the corpus. The RSS
- * watchdog stays the finer bound; this limit is the ceiling that no
- * allocation, however fast, gets past.
+ * Measured with Node 20, {@link LIMITED_NODE_FLAGS} and {@link LIMITED_ENV}:
+ * a warm compiled child (pdf.js with its canvas module, mammoth, cheerio,
+ * the tokenizer) holds 1,240 MB of address space at 100 MB resident, the
+ * rest being reservations it never touches (V8's heap and code ranges,
+ * thread stacks and malloc arenas); under tsx, 2,140 MB at 190 MB. Over the
+ * 142 corpus files, one per fresh child, extraction added at most 280 MB of
+ * address space that never became resident (a scanned PDF's images), and the
+ * largest child peaked at 2,021 MB with 830 MB resident (a DOCX mammoth
+ * takes 11 s over). So a compiled child at the RSS cap holds about 1,140 +
+ * `EXTRACT_MEMORY_MB` + 280 MB: 2,048 MB of headroom leaves 600 MB to spare
+ * (under tsx, in development and tests, the limit may bind some 200 MB below
+ * the RSS cap). The RSS watchdog stays the finer bound; this limit is the
+ * ceiling that no allocation, however fast, gets past.
  */
 export const ADDRESS_SPACE_HEADROOM_MB = 2048;
 
