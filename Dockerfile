@@ -25,6 +25,10 @@ COPY --from=build --chown=node:node /app/package.json ./package.json
 COPY --from=build --chown=node:node /app/node_modules ./node_modules
 COPY --from=build --chown=node:node /app/dist ./dist
 COPY --chown=node:node examples ./examples
+# Sandbox children start under an address-space limit set by util-linux's
+# prlimit, which Debian images carry (util-linux is essential there): fail the
+# build here rather than run workers that only log that the limit is missing.
+RUN prlimit --version
 USER node
 EXPOSE 3000
 CMD ["node", "dist/api/server.js"]

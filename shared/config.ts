@@ -14,6 +14,9 @@ const int = (min: number, max: number) =>
 /** Defaults that code outside this module also falls back on (extractors called directly, in tests and tools). */
 export const LIMIT_DEFAULTS = { HTML_MAX_DEPTH: 4096, DOCX_MAX_UNPACKED_MB: 256 } as const;
 
+/** Below EXTRACT_MEMORY_MB plus this, sandbox children could not even start under SANDBOX_ADDRESS_SPACE_MB. */
+const MIN_ADDRESS_SPACE_HEADROOM_MB = 1536;
+
 const envSchema = z
   .object({
     PORT: int(0, 65535).default(3000),
@@ -48,6 +51,7 @@ const envSchema = z
     EXTRACT_MEMORY_MB: int(64, 16_384).default(1024),
     SANDBOX_MAX_JOBS: int(1, 1_000_000).default(200),
     SANDBOX_RECYCLE_RSS_MB: int(32, 16_384).optional(),
+    SANDBOX_ADDRESS_SPACE_MB: int(0, 1_048_576).optional(),
     MAX_TEXT_CHARS: int(1000, 100_000_000).default(5_000_000),
     CHUNK_MAX_TOKENS: int(16, 8192).default(512),
     CHUNK_OVERLAP_TOKENS: int(0, 4096).default(0),
@@ -98,6 +102,14 @@ const envSchema = z
         code: 'custom',
         path: ['SANDBOX_RECYCLE_RSS_MB'],
         message: 'must be below EXTRACT_MEMORY_MB',
+      });
+    }
+    const space = env.SANDBOX_ADDRESS_SPACE_MB;
+    if (space !== undefined && space !== 0 && space < env.EXTRACT_MEMORY_MB + MIN_ADDRESS_SPACE_HEADROOM_MB) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SANDBOX_ADDRESS_SPACE_MB'],
+        message: `must be 0 (no limit) or at least EXTRACT_MEMORY_MB + ${MIN_ADDRESS_SPACE_HEADROOM_MB}: a sandbox child holds about 1.2 GB of address space before it reads a document`,
       });
     }
     if (Boolean(env.BULL_BOARD_USER) !== Boolean(env.BULL_BOARD_PASSWORD)) {

@@ -38,3 +38,15 @@ export class SourceError extends Error {
 export function isSourceError(err: unknown): err is SourceError {
   return err instanceof SourceError;
 }
+
+const ALLOCATION_FAILED = /Array buffer allocation failed|could not allocate memory|Cannot allocate Wasm memory/i;
+
+/**
+ * True for an error a refused memory allocation raised: an ArrayBuffer or a
+ * WebAssembly memory the OS would not map (the sandbox's address-space
+ * limit). Matched on the message, because a library may pass the error on
+ * under a class of its own (pdf.js does).
+ */
+export function isAllocationFailure(err: unknown): boolean {
+  return err instanceof Error && ALLOCATION_FAILED.test(err.message);
+}

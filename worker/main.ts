@@ -11,7 +11,7 @@ import { HostGate, type HostGateOptions } from './fetch/host-gate.js';
 import { fetchUrl, type FetchUrlOptions } from './fetch-url.js';
 import { createProcessor, type ProcessorDeps } from './processor.js';
 import { buildActiveIndexOnce, reconcile } from './reconciler.js';
-import { SandboxPool } from './sandbox-pool.js';
+import { SandboxPool, type SandboxPoolOptions } from './sandbox-pool.js';
 import { openWebhooks, type WebhookWorkerOptions } from './webhooks/worker.js';
 
 export interface RunningWorker {
@@ -33,6 +33,8 @@ export interface WorkerOptions {
   hostGate?: Pick<HostGateOptions, 'maxWaitMs' | 'pollMs' | 'handBackMs'>;
   /** Stops waiting for Redis at start-up (a shutdown meanwhile). */
   signal?: AbortSignal;
+  /** Test seams of the sandbox pool (a child with fault hooks). */
+  sandbox?: Pick<SandboxPoolOptions, 'childModule'>;
 }
 
 /**
@@ -55,9 +57,12 @@ export async function startWorker(config: Config, logger: Logger, opts: WorkerOp
     size: config.WORKER_CONCURRENCY,
     maxJobs: config.SANDBOX_MAX_JOBS,
     ...(config.SANDBOX_RECYCLE_RSS_MB !== undefined ? { recycleRssMb: config.SANDBOX_RECYCLE_RSS_MB } : {}),
+    onWarning: (message) => logger.warn(message),
+    ...opts.sandbox,
     limits: {
       timeoutMs: config.EXTRACT_TIMEOUT_MS,
       memoryMb: config.EXTRACT_MEMORY_MB,
+      ...(config.SANDBOX_ADDRESS_SPACE_MB !== undefined ? { addressSpaceMb: config.SANDBOX_ADDRESS_SPACE_MB } : {}),
       maxTextChars: config.MAX_TEXT_CHARS,
       maxPdfPages: config.MAX_PDF_PAGES,
       maxDocxUnpackedBytes: config.DOCX_MAX_UNPACKED_MB * 1024 * 1024,

@@ -1,9 +1,10 @@
-import { fork, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { SourceProgress } from '../shared/schemas/knowledge-base.js';
 import { SourceError } from '../shared/source-errors.js';
+import { ADDRESS_SPACE_HEADROOM_MB, LIMITED_ENV, LIMITED_NODE_FLAGS, withAddressSpaceLimit } from './address-space.js';
 import type { ChunkingOptions } from './extractors/types.js';
 import type { Extraction } from './extractors/index.js';
 import type { ChildMessage, ChildReply, ChildRequest } from './sandbox-protocol.js';
@@ -14,6 +15,12 @@ export interface SandboxLimits {
   timeoutMs: number;
   /** JS heap cap and resident-set cap of a child; over it, SIGKILL and `too_complex`. */
   memoryMb: number;
+  /**
+   * Address-space limit (RLIMIT_AS) of a child in MB, set by the OS before
+   * node starts, so no allocation, however fast, gets past it. Default
+   * `memoryMb` + {@link ADDRESS_SPACE_HEADROOM_MB}; 0 leaves it unlimited.
+   */
+  addressSpaceMb?: number;
   maxTextChars: number;
   maxPdfPages: number;
   maxDocxUnpackedBytes?: number;
@@ -44,6 +51,12 @@ export interface SandboxPoolOptions {
   warm?: boolean;
   /** Path of the child's entry module. Default `extract-child`; tests pass a child with fault hooks. */
   childModule?: string;
+  /** How often the RSS watchdog samples a busy child, in ms. Default 100; 0 turns the watchdog off. */
+  rssPollMs?: number;
+  /** Told once when the address-space limit cannot be set on this platform (the worker logs it). */
+  onWarning?: (message: string) => void;
+  /** Wraps a child's command line in the address-space limit; tests pass one that finds no way to. */
+  limitCommand?: typeof withAddressSpaceLimit;
 }
 
 // Under vitest or tsx this module is TypeScript, and so is the child it starts.
@@ -73,13 +86,18 @@ interface Waiter {
 }
 
 /**
- * A bounded pool of long-lived sandbox children. Each job gets one child to
- * itself: a timer bounds its wall clock and a watchdog polls the child's RSS
- * every 100 ms (ArrayBuffers escape the heap cap); either SIGKILLs the child,
- * which takes only that job down, and a fresh child takes its place. A child
- * is also replaced after `maxJobs` jobs or when its memory stays high, so a
- * slow leak in a parser cannot build up. Errors thrown in the child come back
- * as {@link SourceError} with the same code.
+ * A bounded pool of long-lived sandbox children. Each child starts under an
+ * address-space limit set by the OS (`prlimit`, or `ulimit -v`), so an
+ * allocation past it fails at once, whatever its speed. Each job gets one
+ * child to itself: a timer bounds its wall clock and a watchdog polls the
+ * child's RSS every 100 ms (ArrayBuffers escape the heap cap); either
+ * SIGKILLs the child, which takes only that job down, and a fresh child takes
+ * its place. A refused allocation or a V8 heap abort ends the job as the
+ * memory limit too, and the child is replaced. A child is also replaced after
+ * `maxJobs` jobs or when its memory stays high, so a slow leak in a parser
+ * cannot build up. Errors thrown in the child come back as
+ * {@link SourceError} with the same code; a child that dies otherwise fails
+ * its job as `internal`, retryable.
  */
 export class SandboxPool {
   readonly size: number;
@@ -88,6 +106,9 @@ export class SandboxPool {
   private readonly recycleRssMb: number;
   private readonly warm: boolean;
   private readonly childModule: string;
+  private readonly rssPollMs: number;
+  private readonly addressSpaceMb: number;
+  private readonly limitCommand: typeof withAddressSpaceLimit;
   private readonly children: (Child | undefined)[];
   private readonly free: number[];
   private readonly waiters: Waiter[] = [];
@@ -101,6 +122,12 @@ export class SandboxPool {
     this.recycleRssMb = opts.recycleRssMb ?? Math.floor(opts.limits.memoryMb / 2);
     this.warm = opts.warm ?? true;
     this.childModule = opts.childModule ?? EXTRACT_CHILD;
+    this.rssPollMs = opts.rssPollMs ?? WATCH_MS;
+    this.addressSpaceMb = opts.limits.addressSpaceMb ?? opts.limits.memoryMb + ADDRESS_SPACE_HEADROOM_MB;
+    this.limitCommand = opts.limitCommand ?? withAddressSpaceLimit;
+    if (this.addressSpaceMb > 0 && !this.limitCommand(this.addressSpaceMb, [process.execPath])) {
+      opts.onWarning?.('neither prlimit nor a shell with ulimit -v was found: sandbox children run without an address-space limit, under the RSS watchdog alone');
+    }
     this.children = Array.from({ length: this.size }, () => (this.warm ? this.spawn() : undefined));
     this.free = Array.from({ length: this.size }, (_, i) => i);
   }
@@ -200,18 +227,23 @@ export class SandboxPool {
       const timer = setTimeout(() => {
         finish('timeout', new SourceError('timeout', `Extraction took longer than ${timeoutMs} ms and was stopped.`));
       }, timeoutMs);
-      const watchdog = setInterval(() => {
-        void residentKb(c.proc.pid).then((kb) => {
-          peakKb = Math.max(peakKb, kb);
-          if (kb > memoryMb * 1024) finish('memory', overMemory(memoryMb));
-        });
-      }, WATCH_MS);
+      const watchdog =
+        this.rssPollMs > 0
+          ? setInterval(() => {
+              void residentKb(c.proc.pid).then((kb) => {
+                peakKb = Math.max(peakKb, kb);
+                if (kb > memoryMb * 1024) finish('memory', overMemory(memoryMb));
+              });
+            }, this.rssPollMs)
+          : undefined;
 
       c.onProgress = onProgress;
       c.onReply = (reply) => {
-        peakKb = Math.max(peakKb, reply.rssMb * 1024);
+        peakKb = Math.max(peakKb, reply.peakRssMb * 1024);
         const keep = c.jobs + 1 < this.maxJobs && reply.rssMb <= this.recycleRssMb;
         if (reply.ok) finish('ok', reply.extraction, keep);
+        // The OS refused an allocation: whatever else the child holds, it goes.
+        else if (reply.outOfMemory) finish('memory', overMemory(memoryMb));
         else finish('failed', new SourceError(reply.code, reply.message, reply.retryable), keep);
       };
       c.onExit = (code, signal) => {
@@ -220,9 +252,11 @@ export class SandboxPool {
           clearTimeout(timer);
           clearInterval(watchdog);
         } else if (this.closed) finish('crashed', shuttingDown());
-        // V8 aborts the process when the heap cap is hit.
+        // V8 aborts the process when the heap cap is hit, or when the OS refuses it more heap.
         else if (signal === 'SIGABRT' || signal === 'SIGTRAP' || code === 134) finish('memory', overMemory(memoryMb));
-        else finish('crashed', new SourceError('internal', `The extraction process exited unexpectedly (${signal ?? `code ${code}`}).`));
+        // Retryable: the same bytes may get through next time (the kernel's OOM killer picks on
+        // whoever is big at the moment); a file that kills every child fails after JOB_ATTEMPTS.
+        else finish('crashed', new SourceError('internal', `The extraction process exited unexpectedly (${signal ?? `code ${code}`}).`, true));
       };
       c.ready.then(
         () => {
@@ -243,9 +277,20 @@ export class SandboxPool {
   }
 
   private spawn(): Child {
-    const proc = fork(this.childModule, [String(this.recycleRssMb), this.warm ? 'warm' : 'lazy'], {
-      execArgv: [`--max-old-space-size=${this.limits.memoryMb}`, '--expose-gc', ...(TS_LOADER ? ['--import', TS_LOADER] : [])],
-      env: CHILD_ENV,
+    const argv: [string, ...string[]] = [
+      process.execPath,
+      `--max-old-space-size=${this.limits.memoryMb}`,
+      '--expose-gc',
+      ...LIMITED_NODE_FLAGS,
+      ...(TS_LOADER ? ['--import', TS_LOADER] : []),
+      this.childModule,
+      String(this.recycleRssMb),
+      this.warm ? 'warm' : 'lazy',
+    ];
+    // The wrapper execs node, so the pid is node's and the IPC channel (fd 3) passes through.
+    const { command, args } = (this.addressSpaceMb > 0 && this.limitCommand(this.addressSpaceMb, argv)) || { command: argv[0], args: argv.slice(1) };
+    const proc = spawn(command, args, {
+      env: { ...CHILD_ENV, ...LIMITED_ENV },
       serialization: 'advanced',
       stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
     });

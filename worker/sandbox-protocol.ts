@@ -3,7 +3,7 @@
  * loop a child runs. A child announces `ready` once its parsers are loaded,
  * then answers one request at a time, as long as the pool keeps it.
  */
-import { isSourceError, type SourceErrorCode } from '../shared/source-errors.js';
+import { isAllocationFailure, isSourceError, type SourceErrorCode } from '../shared/source-errors.js';
 import type { SourceProgress } from '../shared/schemas/knowledge-base.js';
 import type { ExtractOptions, Extraction } from './extractors/index.js';
 
@@ -13,10 +13,14 @@ export interface ChildRequest {
   opts: ExtractOptions;
 }
 
-/** The child's answer to one request; `rssMb` is its resident set once the job's garbage is gone. */
-export type ChildReply = { type: 'reply'; rssMb: number } & (
+/**
+ * The child's answer to one request. `rssMb` is its resident set once the
+ * job's garbage is gone, `peakRssMb` the same before that collection.
+ * `outOfMemory` marks a job stopped by an allocation the OS refused.
+ */
+export type ChildReply = { type: 'reply'; rssMb: number; peakRssMb: number } & (
   | { ok: true; extraction: Extraction }
-  | { ok: false; code: SourceErrorCode; message: string; retryable: boolean }
+  | { ok: false; code: SourceErrorCode; message: string; retryable: boolean; outOfMemory?: true }
 );
 
 /** How far the current request has got; sent at most every {@link PROGRESS_EVERY_MS}. */
@@ -48,23 +52,28 @@ export function serveRequests(handle: ExtractHandler): void {
       process.send?.({ type: 'progress', progress } satisfies ChildProgress);
     };
     void answer(handle, request).then((outcome) => {
-      let rssMb = process.memoryUsage.rss() / 1024 / 1024;
+      const peakRssMb = process.memoryUsage.rss() / 1024 / 1024;
+      let rssMb = peakRssMb;
       if (rssMb > collectAboveMb && typeof globalThis.gc === 'function') {
         globalThis.gc();
         rssMb = process.memoryUsage.rss() / 1024 / 1024;
       }
-      process.send?.({ type: 'reply', rssMb: Math.round(rssMb), ...outcome } satisfies ChildReply);
+      process.send?.({ type: 'reply', rssMb: Math.round(rssMb), peakRssMb: Math.round(peakRssMb), ...outcome } satisfies ChildReply);
     });
   });
   process.send({ type: 'ready' } satisfies ChildMessage);
 }
 
-type Outcome = { ok: true; extraction: Extraction } | { ok: false; code: SourceErrorCode; message: string; retryable: boolean };
+type Outcome =
+  | { ok: true; extraction: Extraction }
+  | { ok: false; code: SourceErrorCode; message: string; retryable: boolean; outOfMemory?: true };
 
 async function answer(handle: ExtractHandler, request: ChildRequest): Promise<Outcome> {
   try {
     return { ok: true, extraction: await handle(request) };
   } catch (err) {
+    // The parent words the memory message (it knows the limit) and replaces this child.
+    if (isAllocationFailure(err)) return { ok: false, code: 'too_complex', message: 'out of memory', retryable: false, outOfMemory: true };
     if (isSourceError(err)) return { ok: false, code: err.code, message: err.message, retryable: err.retryable };
     const name = err instanceof Error ? err.name : typeof err;
     // Library messages can quote document content; only the error's class leaves the child.

@@ -1,11 +1,16 @@
 /**
- * A sandbox child with fault hooks, for the pool tests: the bytes are a
- * command. `hang` never answers; `alloc:N` holds N MiB of ArrayBuffers and
- * never answers; `retain:N` keeps N MiB for good and answers; `crash` exits;
- * `sleep:N` answers after N ms with its pid and the span it was busy; `pid`
- * answers with its pid; `progress:N` reports pages 1 to N, 300 ms apart, then
- * answers. Anything else is extracted as in production.
+ * A sandbox child with fault hooks, for the pool and worker tests: the bytes
+ * are a command. `hang` never answers; `alloc:N` holds N MiB of ArrayBuffers
+ * and never answers; `grow:N` adds 8 MiB of ArrayBuffers every 20 ms up to N
+ * MiB and never answers; `heap` fills the JS heap until V8 gives up; `reserve:N` asks for one ArrayBuffer of N MiB in one
+ * step, never touches it, and never answers; `retain:N` keeps N MiB for good
+ * and answers; `crash` exits; `signal:NAME:FILE` appends a line to FILE (an
+ * absolute path), then kills itself with signal NAME; `sleep:N` answers
+ * after N ms with its pid and the span it was busy; `pid` answers with its
+ * pid; `progress:N` reports pages 1 to N, 300 ms apart, then answers.
+ * Anything else is extracted as in production.
  */
+import { appendFileSync } from 'node:fs';
 import { extractText, type Extraction } from '../../worker/extractors/index.js';
 import { serveRequests } from '../../worker/sandbox-protocol.js';
 
@@ -22,7 +27,7 @@ function allocate(mb: number, into: Uint8Array[]): void {
 }
 
 serveRequests(async ({ bytes, opts }) => {
-  const [command = '', arg = '0'] = Buffer.from(bytes).toString('utf8').split(':');
+  const [command = '', arg = '0', file] = Buffer.from(bytes).toString('utf8').trim().split(':');
   switch (command) {
     case 'hang':
       return new Promise<never>(() => setInterval(() => undefined, 1000));
@@ -32,6 +37,24 @@ serveRequests(async ({ bytes, opts }) => {
       allocate(Number(arg), hold);
       return new Promise<never>(() => setInterval(() => hold.length, 1000));
     }
+    case 'grow': {
+      const hold: Uint8Array[] = [];
+      const timer = setInterval(() => (hold.length < Number(arg) ? allocate(8, hold) : clearInterval(timer)), 20);
+      return new Promise<never>(() => setInterval(() => hold.length, 1000));
+    }
+    case 'heap': {
+      const hold: number[][] = [];
+      for (;;) hold.push(new Array<number>(4096).fill(hold.length));
+    }
+    case 'reserve': {
+      // Untouched, the buffer costs address space only: without an OS limit it is granted and the job hangs.
+      const hold = new ArrayBuffer(Number(arg) * 2 ** 20);
+      return new Promise<never>(() => setInterval(() => hold.byteLength, 1000));
+    }
+    case 'signal':
+      if (file) appendFileSync(file, `${process.pid}\n`);
+      process.kill(process.pid, arg as NodeJS.Signals);
+      return new Promise<never>(() => setInterval(() => undefined, 1000));
     case 'retain':
       allocate(Number(arg), retained);
       return answer(`retained ${retained.length}`);

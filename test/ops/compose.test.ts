@@ -276,6 +276,13 @@ describe('Dockerfile', () => {
     expect(userAt).toBeLessThan(cmdAt);
   });
 
+  it('checks in the runtime stage that prlimit, which sandbox children start through, is there', () => {
+    const runtime = stages.at(-1)!;
+    expect(runtime.from, 'a Debian-based node image, where util-linux (prlimit) is essential').toMatch(/^node:\S*-(bookworm|trixie|bullseye)(-slim)?$/);
+    const runs = runtime.body.filter((i) => i.op === 'RUN').map((i) => i.args);
+    expect(runs.some((r) => /^prlimit\b|\bcommand -v prlimit\b|\btest -x \S*prlimit\b/.test(r)), runs.join('\n')).toBe(true);
+  });
+
   it('starts the runtime stage with node directly, in exec form, on the entry point of npm run start:api', () => {
     const cmd = stages.at(-1)!.body.filter((i) => i.op === 'CMD').at(-1);
     expect(cmd, 'a CMD in the last stage').toBeDefined();

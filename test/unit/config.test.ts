@@ -50,6 +50,17 @@ describe('configuration', () => {
     expect(() => loadConfig({ RECONCILE_INTERVAL_MS: '999' })).toThrow(/RECONCILE_INTERVAL_MS: must be at least 1000/);
   });
 
+  it('accepts SANDBOX_ADDRESS_SPACE_MB of 0 (no limit) or of at least EXTRACT_MEMORY_MB + 1536, and refuses less', () => {
+    expect(loadConfig({}).SANDBOX_ADDRESS_SPACE_MB).toBeUndefined();
+    expect(loadConfig({ SANDBOX_ADDRESS_SPACE_MB: '0' }).SANDBOX_ADDRESS_SPACE_MB).toBe(0);
+    expect(loadConfig({ EXTRACT_MEMORY_MB: '512', SANDBOX_ADDRESS_SPACE_MB: '2048' }).SANDBOX_ADDRESS_SPACE_MB).toBe(2048);
+    expect(() => loadConfig({ EXTRACT_MEMORY_MB: '512', SANDBOX_ADDRESS_SPACE_MB: '2047' })).toThrow(
+      /SANDBOX_ADDRESS_SPACE_MB: must be 0 \(no limit\) or at least EXTRACT_MEMORY_MB \+ 1536/,
+    );
+    expect(() => loadConfig({ SANDBOX_ADDRESS_SPACE_MB: '2048' })).toThrow(/SANDBOX_ADDRESS_SPACE_MB/);
+    expect(() => loadConfig({ SANDBOX_ADDRESS_SPACE_MB: '-1' })).toThrow(/SANDBOX_ADDRESS_SPACE_MB: must be at least 0/);
+  });
+
   it('treats an empty value as unset', () => {
     expect(loadConfig({ PORT: '', BULL_BOARD_USER: '', BULL_BOARD_PASSWORD: '' }).PORT).toBe(3000);
   });

@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ADDRESS_SPACE_HEADROOM_MB } from '../../worker/address-space.js';
 import { SandboxPool, type SandboxLimits, type SandboxPoolOptions, type SandboxStats } from '../../worker/sandbox-pool.js';
 import { buildDocx } from '../fixtures/docx.js';
 import { buildPdf } from '../fixtures/pdf.js';
@@ -33,6 +34,12 @@ function isAlive(pid: number | undefined): boolean {
 }
 
 const command = (c: string): Uint8Array => Buffer.from(c);
+
+/** The soft RLIMIT_AS of a process in bytes, from /proc, or 'unlimited'. */
+function addressSpaceLimit(pid: number): number | 'unlimited' {
+  const soft = /^Max address space\s+(\S+)/m.exec(readFileSync(`/proc/${pid}/limits`, 'utf8'))?.[1];
+  return soft === 'unlimited' ? soft : Number(soft);
+}
 
 async function run(pool: SandboxPool, bytes: Uint8Array) {
   let stats: SandboxStats | undefined;
@@ -66,6 +73,8 @@ describe('SandboxPool', () => {
     expect(hung.error).toMatchObject({ code: 'timeout', message: expect.stringContaining('1000 ms') });
     expect(hung.stats.outcome).toBe('timeout');
     await expect.poll(() => isAlive(hung.stats.pid), { timeout: 10_000 }).toBe(false);
+    // The successor's start-up would count against the next job's one second on a loaded machine.
+    await pool.ready();
 
     const next = await run(pool, command('pid'));
     expect(next.stats.outcome).toBe('ok');
@@ -90,11 +99,11 @@ describe('SandboxPool', () => {
     expect([a.stats.pid, b.stats.pid]).toContain(calm.stats.pid);
   });
 
-  it('replaces a child that crashes, failing only the job it ran', async () => {
+  it('replaces a child that crashes, failing only the job it ran, as a failure a retry may get past', async () => {
     const pool = testPool();
     await pool.ready();
     const crashed = await run(pool, command('crash'));
-    expect(crashed.error).toMatchObject({ code: 'internal', message: expect.stringContaining('code 3') });
+    expect(crashed.error).toMatchObject({ code: 'internal', retryable: true, message: expect.stringContaining('code 3') });
     expect(crashed.stats.outcome).toBe('crashed');
     await expect.poll(() => pool.pids.length, { timeout: 10_000 }).toBe(1);
     expect(pool.pids).not.toContain(crashed.stats.pid);
@@ -102,6 +111,77 @@ describe('SandboxPool', () => {
     const next = await run(pool, command('pid'));
     expect(next.stats.outcome).toBe('ok');
     expect(next.stats.pid).not.toBe(crashed.stats.pid);
+  });
+
+  it('replaces a child killed by a signal, naming the signal', async () => {
+    const pool = testPool();
+    await pool.ready();
+    const killed = await run(pool, command('signal:SIGSEGV'));
+    expect(killed.error).toMatchObject({ code: 'internal', retryable: true, message: expect.stringContaining('SIGSEGV') });
+    expect(killed.stats.outcome).toBe('crashed');
+    const next = await run(pool, command('pid'));
+    expect(next.stats.outcome).toBe('ok');
+    expect(next.stats.pid).not.toBe(killed.stats.pid);
+  });
+
+  it('starts each child under an address-space limit of memoryMb plus the headroom, or the one given', async () => {
+    const pool = testPool();
+    await pool.ready();
+    expect(addressSpaceLimit(pool.pids[0]!)).toBe((limits.memoryMb + ADDRESS_SPACE_HEADROOM_MB) * 2 ** 20);
+    const given = testPool({ limits: { ...limits, addressSpaceMb: 3000 } });
+    await given.ready();
+    expect(addressSpaceLimit(given.pids[0]!)).toBe(3000 * 2 ** 20);
+  });
+
+  it('stops a child that asks for 4 GB in one step at the OS limit, with the RSS watchdog off, and the next job runs', async () => {
+    const pool = testPool({ rssPollMs: 0 });
+    await pool.ready();
+    // Never touched, the buffer costs no RAM: were the limit missing, the job would hang until its timeout.
+    const hog = await run(pool, command('reserve:4096'));
+    expect(hog.error).toMatchObject({ code: 'too_complex', message: `Extraction needed more than the ${limits.memoryMb} MB memory limit and was stopped.` });
+    expect(hog.stats.outcome).toBe('memory');
+    await expect.poll(() => isAlive(hog.stats.pid), { timeout: 10_000 }).toBe(false);
+
+    const next = await run(pool, buildPdf({ pages: ['after the refused allocation'] }));
+    expect(next.value?.text).toBe('after the refused allocation');
+    expect(next.stats.pid).not.toBe(hog.stats.pid);
+  });
+
+  it('ends a job as the memory limit when the OS refuses the V8 heap more room, and replaces the child', async () => {
+    // A heap cap above the address-space limit: V8 runs out of address space before it reaches its own cap.
+    const pool = testPool({ rssPollMs: 0, limits: { ...limits, timeoutMs: 60_000, memoryMb: 4096, addressSpaceMb: 2600 } });
+    await pool.ready();
+    const hog = await run(pool, command('heap'));
+    expect(hog.error).toMatchObject({ code: 'too_complex', message: expect.stringContaining('memory limit') });
+    expect(hog.stats.outcome).toBe('memory');
+    const next = await run(pool, command('pid'));
+    expect(next.stats.outcome).toBe('ok');
+    expect(next.stats.pid).not.toBe(hog.stats.pid);
+  }, 90_000);
+
+  it('still kills a child whose memory grows slowly past the limit, without the OS limit', async () => {
+    const pool = testPool({ limits: { ...limits, memoryMb: 300, addressSpaceMb: 0 }, recycleRssMb: 250 });
+    await pool.ready();
+    expect(addressSpaceLimit(pool.pids[0]!)).toBe('unlimited');
+    const hog = await run(pool, command('grow:1000'));
+    expect(hog.error).toMatchObject({ code: 'too_complex', message: expect.stringContaining('300 MB') });
+    expect(hog.stats.outcome).toBe('memory');
+    expect(hog.stats.peakRssMb).toBeGreaterThan(300);
+    expect(hog.stats.peakRssMb).toBeLessThan(1000);
+    await expect.poll(() => isAlive(hog.stats.pid), { timeout: 10_000 }).toBe(false);
+  });
+
+  it('runs children without the OS limit, warning once, where no way to set it is found', async () => {
+    const warnings: string[] = [];
+    const pool = testPool({ size: 2, limitCommand: () => undefined, onWarning: (m) => warnings.push(m) });
+    await pool.ready();
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/address-space limit/);
+    for (const pid of pool.pids) expect(addressSpaceLimit(pid)).toBe('unlimited');
+    const crashed = await run(pool, command('crash'));
+    expect(crashed.stats.outcome).toBe('crashed');
+    expect((await run(pool, command('pid'))).stats.outcome).toBe('ok');
+    expect(warnings).toHaveLength(1);
   });
 
   it('recycles a child after maxJobs jobs', async () => {
@@ -151,6 +231,7 @@ describe('SandboxPool', () => {
 
   it('never runs more jobs at once than it has children', async () => {
     const pool = testPool({ size: 2 });
+    await pool.ready();
     const results = await Promise.all(Array.from({ length: 6 }, () => run(pool, command('sleep:150'))));
     const spans = results.map((r) => JSON.parse(r.value!.text) as { pid: number; start: number; end: number });
     // The most jobs at once is reached at some job's start: count the jobs running at each start.
@@ -169,7 +250,7 @@ describe('SandboxPool', () => {
       const names = environ.map((e) => e.slice(0, e.indexOf('=')));
       expect(environ.join('\n')).not.toContain('do-not-leak-3c1e');
       // fork() itself adds the two NODE_CHANNEL_* variables that name the IPC channel.
-      expect(names.filter((n) => !n.startsWith('NODE_CHANNEL_')).sort()).toEqual(['LANG', 'NODE_ENV', 'TZ']);
+      expect(names.filter((n) => !n.startsWith('NODE_CHANNEL_')).sort()).toEqual(['LANG', 'MIMALLOC_ARENA_RESERVE', 'NODE_ENV', 'TZ']);
       expect(names).not.toContain('REDIS_URL');
       expect(names).not.toContain('PATH');
     } finally {

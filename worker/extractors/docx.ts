@@ -1,5 +1,5 @@
 import mammoth from 'mammoth';
-import { SourceError } from '../../shared/source-errors.js';
+import { isAllocationFailure, SourceError } from '../../shared/source-errors.js';
 import { load } from 'cheerio/slim';
 import type { AnyNode, Element } from 'domhandler';
 import { listNumbers } from './docx-numbering.js';
@@ -35,6 +35,7 @@ export async function extractDocx(bytes: Uint8Array, maxUnpackedBytes = DEFAULT_
     );
     html = result.value;
   } catch (err) {
+    if (isAllocationFailure(err)) throw err;
     if (err instanceof RangeError) throw new SourceError('too_complex', 'The DOCX is too complex to read.');
     throw new SourceError('corrupt', 'The DOCX is damaged or is not a Word document that can be read.');
   }

@@ -1,6 +1,6 @@
 import { load, type CheerioAPI } from 'cheerio/slim';
 import type { AnyNode, Element } from 'domhandler';
-import { SourceError } from '../../shared/source-errors.js';
+import { isAllocationFailure, SourceError } from '../../shared/source-errors.js';
 import { decodeText } from '../text-decode.js';
 import { nodesToMarkdownAndText, type MarkdownOptions } from './html-markdown.js';
 import { findMainContent, isPageTool } from './main-content.js';
@@ -42,6 +42,7 @@ export async function extractHtml(bytes: Uint8Array, maxDepth = MAX_DEPTH): Prom
     if (main?.nodes) return { ...nodesToMarkdownAndText(main.nodes, { skip: (el) => main.removed.has(el) }), title };
     return { ...nodesToMarkdownAndText([body], { skip: (el, inContent) => isChrome(el, inContent) || isPageTool(el) }), title };
   } catch (err) {
+    if (isAllocationFailure(err)) throw err;
     if (err instanceof RangeError) throw new SourceError('too_complex', 'The HTML is nested too deeply to read.');
     throw err;
   }

@@ -1,5 +1,5 @@
 import { Lexer, type Token, type Tokens } from 'marked';
-import { SourceError } from '../../shared/source-errors.js';
+import { isAllocationFailure, SourceError } from '../../shared/source-errors.js';
 import { decodeText } from '../text-decode.js';
 import { escapeLineStart, escapeText } from './html-markdown.js';
 import { htmlBlock, itemNumber, tokensToText } from './markdown-text.js';
@@ -29,6 +29,7 @@ export async function extractMarkdown(bytes: Uint8Array): Promise<RawExtraction>
     const title = h1 ? tokensToText([h1]).replace(/\s+/g, ' ').trim() : '';
     return { markdown: blocks(tokens), text: tokensToText(tokens), ...(title ? { title } : {}) };
   } catch (err) {
+    if (isAllocationFailure(err)) throw err;
     if (err instanceof RangeError) throw new SourceError('too_complex', 'The Markdown is nested too deeply to read.');
     throw err;
   }

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { getDocument, OPS, type PDFDocumentProxy, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
-import { SourceError } from '../../shared/source-errors.js';
+import { isAllocationFailure, SourceError } from '../../shared/source-errors.js';
 import { documentStyle, joinPagesAtHyphens, pageMarkdown } from './pdf-blocks.js';
 import { formFieldLines, type PdfAnnotation } from './pdf-fields.js';
 import { pageLines, type PdfLine, type PdfTextItem } from './pdf-lines.js';
@@ -73,7 +73,8 @@ export async function extractPdf(
     const warnings = pdfWarnings(texts, imageOnly);
     return { pages: texts, title: await infoTitle(doc), pageCount, truncated: pageCount > pages, ...(warnings.length ? { warnings } : {}) };
   } catch (err) {
-    throw toSourceError(err);
+    // A refused allocation goes up as it is: the sandbox reports it as the memory limit.
+    throw isAllocationFailure(err) ? err : toSourceError(err);
   } finally {
     await task?.destroy().catch(() => undefined);
   }
