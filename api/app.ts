@@ -15,6 +15,7 @@ import { knowledgeBaseRoutes } from './routes/knowledge-bases.js';
 import { qaIssueRoutes } from './routes/qa-issues.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { createRouter } from './router.js';
+import { closeUnreadBodies } from './unread-body.js';
 
 /**
  * Builds the HTTP application. It starts nothing: `server.ts` listens, tests
@@ -24,6 +25,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   const app = createRouter();
 
   app.use('*', requestContext(deps.logger));
+  app.use('*', closeUnreadBodies());
 
   const metrics = createMetrics(deps.redis, deps.store.keys, deps.ingestQueue);
   app.use('*', metrics.middleware);

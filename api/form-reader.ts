@@ -7,6 +7,7 @@ import type { RequestDigest } from './idempotency.js';
 import { parseMultipart, type FormLimits, type StageSink } from './multipart.js';
 import { readSourceForm, type SourceForm } from './source-form.js';
 import { UploadGate } from './upload-gate.js';
+import { closeIfBodyUnread } from './unread-body.js';
 
 /** Keeps nothing: the sink of a parse that only wants the body's digest. */
 class DiscardingSink implements StageSink {
@@ -48,11 +49,6 @@ export function createFormReader(deps: AppDeps) {
     return { body, headers: { 'content-type': type } };
   }
 
-  /** The rest of a refused body is not worth reading: close the connection once answered. */
-  function closeAfterAnswer(c: Context<AppEnv>): void {
-    if (c.env?.incoming && !c.env.incoming.complete) c.env.outgoing?.setHeader('Connection', 'close');
-  }
-
   return {
     async read<T>(c: Context<AppEnv>, kbId: string, requireName: boolean, digest: RequestDigest, commit: (form: SourceForm) => Promise<T>): Promise<T> {
       const { body, headers } = bodyOf(c);
@@ -68,7 +64,7 @@ export function createFormReader(deps: AppDeps) {
         return await commit(readSourceForm(raw, config.MAX_SOURCES_PER_REQUEST, requireName));
       } catch (err) {
         await store.stages.discard(stages);
-        closeAfterAnswer(c);
+        closeIfBodyUnread(c);
         throw err;
       } finally {
         release?.();
@@ -81,7 +77,7 @@ export function createFormReader(deps: AppDeps) {
       try {
         return (await parseMultipart(body, headers, limits, { openStage: () => new DiscardingSink(), verifyOnly: true })).digest;
       } catch (err) {
-        closeAfterAnswer(c);
+        closeIfBodyUnread(c);
         throw err;
       }
     },

@@ -21,6 +21,8 @@ export async function serveApi(env: Record<string, string> = {}): Promise<Served
   let api: RunningApi;
   try {
     api = await startApi(h.config, createLogger('silent'));
+    // It listens at once; the routes serve once Redis has been reached.
+    await api.ready;
   } catch (err) {
     await h.close();
     throw err;

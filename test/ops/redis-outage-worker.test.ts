@@ -78,7 +78,7 @@ describe('Redis killed while a worker process runs a job', { timeout: 150_000 },
     expect(worker.alive()).toBe(true);
     // The outage is in the log with what the driver said, and nothing fatal.
     const outage = worker.lines().filter((l) => /connection error/.test(String(l.msg)));
-    expect(outage.some((l) => /ECONNREFUSED|ECONNRESET|closed/.test(String((l.err as { message?: string } | undefined)?.message)))).toBe(true);
+    expect(outage.some((l) => /ECONNREFUSED|ECONNRESET|closed/.test(String(l.reason)))).toBe(true);
     expect(worker.lines().filter((l) => Number(l.level) >= 60)).toEqual([]);
   });
 });
