@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { load } from 'cheerio/slim';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { detectType, SNIFF_BYTES } from '../../shared/detect-type.js';
 import type { Extraction } from '../../worker/extractors/index.js';
-import { extractInSandbox } from '../../worker/sandbox.js';
+import { SandboxPool } from '../../worker/sandbox.js';
 import { corpusDir, corpusFiles, corpusPresent, type CorpusFile, type Outcome } from './corpus-files.js';
 import { recallPrecision } from './word-bags.js';
 
@@ -24,13 +24,13 @@ const files = present ? corpusFiles(root) : [];
 const results = new Map<string, Result>();
 const textOf = (rel: string) => results.get(rel)?.extraction?.text ?? '';
 
-async function runOne(file: CorpusFile): Promise<Result> {
+async function runOne(pool: SandboxPool, file: CorpusFile): Promise<Result> {
   const bytes = readFileSync(file.path);
   // As the API does: the first SNIFF_BYTES while the upload streams, the whole file when it is shorter.
   const sniff = await detectType(bytes.subarray(0, SNIFF_BYTES), { filename: file.filename }, bytes.length <= SNIFF_BYTES);
   const upload = sniff.ok ? 'accepted' : 415;
   try {
-    const extraction = await extractInSandbox(bytes, { filename: file.filename }, LIMITS);
+    const extraction = await pool.extract(bytes, { filename: file.filename });
     return { upload, outcome: 'ready', extraction };
   } catch (err) {
     const e = err as { code?: string; message?: string };
@@ -44,11 +44,15 @@ const recall = (expected: string, actual: string): number => recallPrecision(exp
 if (!present) console.warn(`corpus tests skipped: no corpus at ${root} (set CORPUS_DIR to run them)`);
 const suite = present ? describe : describe.skip;
 suite(present ? `real-world corpus (${files.length} files)` : `real-world corpus: SKIPPED, no corpus at ${root} (set CORPUS_DIR)`, () => {
+  // Warm children, as a worker keeps them: a child per file would spend most of the time starting.
+  let pool: SandboxPool;
+  afterAll(async () => pool?.close());
   beforeAll(async () => {
     const started = Date.now();
+    pool = new SandboxPool({ size: CONCURRENCY, limits: LIMITS });
     let next = 0;
     await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-      for (let i = next++; i < files.length; i = next++) results.set(files[i]!.rel, await runOne(files[i]!));
+      for (let i = next++; i < files.length; i = next++) results.set(files[i]!.rel, await runOne(pool, files[i]!));
     }));
     console.info(`corpus: ${files.length} files through detectType and the sandbox in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   }, 20 * 60_000);
