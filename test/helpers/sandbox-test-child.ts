@@ -7,7 +7,9 @@
  * and answers; `crash` exits; `signal:NAME:FILE` appends a line to FILE (an
  * absolute path), then kills itself with signal NAME; `sleep:N` answers
  * after N ms with its pid and the span it was busy; `pid` answers with its
- * pid; `progress:N` reports pages 1 to N, 300 ms apart, then answers.
+ * pid; `progress:N` reports pages 1 to N, 300 ms apart, then answers;
+ * `spin:N:FILE` appends a line to FILE, then keeps the CPU busy for N ms
+ * without yielding (as a long synchronous parse does) and answers.
  * Anything else is extracted as in production.
  */
 import { appendFileSync } from 'node:fs';
@@ -64,6 +66,13 @@ serveRequests(async ({ bytes, opts }) => {
       const start = Date.now();
       await new Promise((resolve) => setTimeout(resolve, Number(arg)));
       return answer(JSON.stringify({ pid: process.pid, start, end: Date.now() }));
+    }
+    case 'spin': {
+      if (file) appendFileSync(file, `${process.pid}\n`);
+      const until = Date.now() + Number(arg);
+      let turns = 0;
+      while (Date.now() < until) turns += 1;
+      return answer(`spun ${turns > 0 ? 'busy' : 'idle'} for ${arg} ms`);
     }
     case 'pid':
       return answer(String(process.pid));
