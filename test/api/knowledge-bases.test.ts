@@ -363,6 +363,10 @@ describe('PATCH /v1/knowledge-bases/{kbId}', () => {
       ['none of the fields', [], []],
       ['an unknown text field', [textsField(['ok']), { name: 'colour', value: 'blue' }], ['colour']],
       ['an unknown file field', [filePart('a.txt', 'x', { field: 'attachment' })], ['attachment']],
+      // The workspace comes from the key and the knowledge base from the path, never from the body.
+      ['a tenantId field naming another workspace', [textsField(['ok']), { name: 'tenantId', value: 'ws_other' }], ['tenantId']],
+      ['a workspaceId field naming another workspace', [textsField(['ok']), { name: 'workspaceId', value: 'ws_other' }], ['workspaceId']],
+      ['a kbId field naming another knowledge base', [{ name: 'kbId', value: 'kb_other' }, textsField(['ok'])], ['kbId']],
       ['invalid JSON in knowledge_base_texts', [{ name: 'knowledge_base_texts', value: '["unterminated' }], ['knowledge_base_texts']],
       ['an object instead of an array in knowledge_base_texts', [{ name: 'knowledge_base_texts', value: '{"text":"x"}' }], ['knowledge_base_texts']],
       ['a string instead of an array in knowledge_base_texts', [{ name: 'knowledge_base_texts', value: 'just words' }], ['knowledge_base_texts']],
