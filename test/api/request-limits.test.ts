@@ -3,7 +3,7 @@ import { createHarness, type Harness } from '../helpers/app-harness.js';
 import { waitFor } from '../helpers/wait.js';
 import { startRedisServer, type RedisServerHandle } from '../helpers/redis-server.js';
 import { filePart, textBytes, textsField, urlsField } from '../helpers/multipart-body.js';
-import { call, createKb, expectErrorBody, patchKb, withDeadline, type ApiResponse } from './support.js';
+import { call, createKb, expectErrorBody, kbKeys, patchKb, withDeadline, type ApiResponse } from './support.js';
 
 const KB_PATH = '/v1/knowledge-bases';
 const ANSWER_MS = 10_000;
@@ -224,6 +224,47 @@ describe('upload slots and slow bodies', () => {
     const res = await withDeadline(pending, ANSWER_MS, 'steady upload');
     expect(res.status, res.text).toBe(200);
     expect(res.body.files.at(-1).sizeBytes).toBe(8 * 64 * 1024);
+  });
+});
+
+describe('upload slots of one API process', () => {
+  let h: Harness;
+  let keyA: string;
+  let keyB: string;
+  beforeAll(async () => {
+    h = await createHarness({ MAX_UPLOAD_CONCURRENCY: '2', MAX_UPLOADS_PER_KEY: '2', UPLOAD_MIN_BYTES_PER_SECOND: '0' });
+    keyA = await h.key('ws-process-a');
+    keyB = await h.key('ws-process-b');
+  });
+  afterAll(async () => h.close());
+
+  it('answers 503 with Retry-After to any key once the process streams MAX_UPLOAD_CONCURRENCY uploads, stages nothing for it, and takes uploads again once they end', async () => {
+    const kbA = await createKb(h, keyA, 'Holds every slot');
+    const kbB = await createKb(h, keyB, 'Turned away');
+    const slow = [handFedBody(), handFedBody()];
+    const held = slow.map((b) => sendHandFed(h, keyA, kbA.kbId, b.stream));
+    for (const b of slow) b.send(`${fileHead('slow.txt')}first bytes of a slow file`);
+    const before = (await kbKeys(h, kbB.kbId)).sort();
+    const refused = await waitFor(
+      'an upload from another key to be refused while the process is full',
+      async () => {
+        const res = await patchKb(h, keyB, kbB.kbId, [filePart('b.txt', 'tenant B file')]);
+        return res.status !== 200 ? res : undefined;
+      },
+      { timeoutMs: ANSWER_MS },
+    );
+    expectErrorBody(refused, 503, KB_PATH, { message: 'any' });
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await kbKeys(h, kbB.kbId)).sort()).toEqual(before);
+
+    // Requests without files need no slot.
+    const textOnly = await patchKb(h, keyB, kbB.kbId, [textsField(['no file here'])]);
+    expect(textOnly.status, textOnly.text).toBe(200);
+
+    for (const b of slow) b.abort();
+    for (const res of await Promise.all(held)) expect(res.status).toBe(400);
+    const after = await patchKb(h, keyB, kbB.kbId, [filePart('b.txt', 'slots are free again')]);
+    expect(after.status, after.text).toBe(200);
   });
 });
 
