@@ -99,6 +99,11 @@ export async function startCanary(): Promise<Canary> {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not here');
     } else if ((m = /^\/status\/(\d{3})$/.exec(path))) {
       res.writeHead(Number(m[1])).end();
+    } else if ((m = /^\/fails\/(\d+)\/[\w-]+$/.exec(path))) {
+      // 503 for the first N requests of this exact path, then 200.
+      const seen = requests.filter((r) => r.path === path).length;
+      if (seen <= Number(m[1])) res.writeHead(503, { 'retry-after': '1' }).end('busy');
+      else res.writeHead(200, { 'content-type': 'text/plain' }).end('recovered');
     } else if (path === '/flaky') {
       if (flaky++ === 0) res.writeHead(503, { 'retry-after': '1' }).end('busy');
       else res.writeHead(200, { 'content-type': 'text/plain' }).end('recovered');

@@ -1,7 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { extractSourceJobId } from '../../shared/jobs.js';
 import { createHarness, type Harness } from '../helpers/app-harness.js';
 import { guardStubs, startCanary, tinyPng, type Canary, type GuardStubs } from '../helpers/canary-server.js';
 import { createKbWith, startTestWorker, waitForDocument } from '../helpers/worker-harness.js';
+import { waitFor } from '../helpers/wait.js';
 import type { RunningWorker } from '../../worker/main.js';
 
 let h: Harness;
@@ -107,6 +109,52 @@ describe('failures end with a code and a message', () => {
     const doc = await waitForDocument(h, key, kbId, docs[0]!);
     expect(doc).toMatchObject({ status: 'ready', text: 'recovered' });
     expect(canary.requests.filter((r) => r.path === '/flaky').length).toBe(2);
+  });
+
+  describe('retry policy', () => {
+    const attemptsOf = async (kbId: string, documentId: string): Promise<number | undefined> => {
+      const jobId = extractSourceJobId({ workspaceId: 'ws_worker', kbId, documentId, run: 1 });
+      const job = await waitFor('the job to finish', async () => {
+        const j = await h.queue.getJob(jobId);
+        return j && (await j.isCompleted() || await j.isFailed()) ? j : undefined;
+      });
+      return job.attemptsMade;
+    };
+
+    it('retries 503, 503 and ends ready on the third attempt (JOB_ATTEMPTS 3)', async () => {
+      const path = '/fails/2/twice';
+      const { kbId, docs } = await createKbWith(h, key, (f) => f.set('knowledge_base_urls', JSON.stringify([`http://public.test${path}`])));
+      const doc = await waitForDocument(h, key, kbId, docs[0]!);
+      expect(doc).toMatchObject({ status: 'ready', text: 'recovered' });
+      expect(canary.requests.filter((r) => r.path === path)).toHaveLength(3);
+      expect(await attemptsOf(kbId, docs[0]!)).toBe(3);
+    });
+
+    it('fails a source whose origin answers 503 past JOB_ATTEMPTS as http_status after exactly 3 attempts', async () => {
+      const path = '/fails/9/always';
+      const { kbId, docs } = await createKbWith(h, key, (f) => f.set('knowledge_base_urls', JSON.stringify([`http://public.test${path}`])));
+      const doc = await waitForDocument(h, key, kbId, docs[0]!);
+      expect(doc).toMatchObject({ status: 'failed', error: { code: 'http_status' } });
+      expect(await attemptsOf(kbId, docs[0]!)).toBe(3);
+      expect(canary.requests.filter((r) => r.path === path)).toHaveLength(3);
+    });
+
+    const permanent: [string, string, string][] = [
+      ['a 404', 'http://public.test/status/404', 'http_status'],
+      ['a blocked address', 'http://10.0.0.1/', 'fetch_blocked'],
+      ['a PNG', 'http://public.test/png', 'unsupported_media_type'],
+    ];
+    for (const [label, url, code] of permanent) {
+      it(`fails ${label} (${code}) after one attempt, without a retry`, async () => {
+        const path = new URL(url).pathname;
+        const before = canary.requests.filter((r) => r.path === path).length;
+        const { kbId, docs } = await createKbWith(h, key, (f) => f.set('knowledge_base_urls', JSON.stringify([url])));
+        const doc = await waitForDocument(h, key, kbId, docs[0]!);
+        expect(doc).toMatchObject({ status: 'failed', error: { code } });
+        expect(await attemptsOf(kbId, docs[0]!)).toBe(1);
+        if (url.includes('public.test')) expect(canary.requests.filter((r) => r.path === path).length - before).toBe(1);
+      });
+    }
   });
 
   it('lets a failed source be retried and records the new outcome', async () => {
