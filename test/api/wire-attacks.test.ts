@@ -132,6 +132,40 @@ describe('chunked bodies and Content-Length with Transfer-Encoding', () => {
   }, 120_000);
 });
 
+describe('the key is checked before the body is read', () => {
+  const BODY = 30 * 1024 * 1024;
+  let s: ServedApi;
+  let key: string;
+  beforeAll(async () => {
+    s = await serveApi({});
+    key = await s.h.key('ws-auth-first');
+  });
+  afterAll(async () => s?.close());
+
+  it.each([
+    ['no X-API-Key', undefined],
+    ['an unknown X-API-Key', 'kb_live_not-a-key-of-this-service'],
+  ])('answers 401 to a 30 MB upload with %s before reading it, and hangs up', async (_label, badKey) => {
+    const kb = await createKb(s.h, key, 'Auth first');
+    const before = await snapshot(s, key, kb.kbId);
+    const head = requestHead('PATCH', `${KB_PATH}/${kb.kbId}`, {
+      ...(badKey === undefined ? {} : { 'X-API-Key': badKey }),
+      'Content-Type': mp.contentType,
+      'Content-Length': BODY,
+    });
+    const client = await RawClient.open(s.port);
+    await client.write(head + mp.field('knowledge_base_name', 'Renamed without a key') + mp.fileHead('big.txt'));
+    const piece = Buffer.alloc(64 * 1024, 'k');
+    while (client.sent < BODY && !client.isClosed && client.responses.length === 0) await client.write(piece);
+    expect(await client.closesWithin(ANSWER_MS)).toBe(true);
+    expect(client.responses.map((r) => r.status)).toEqual([401]);
+    expect(client.responses[0]!.json).toMatchObject({ status: 401, path: KB_PATH });
+    // The answer came while most of the body was still unsent: nothing waited for it.
+    expect(client.sent).toBeLessThan(BODY / 2);
+    expect(await snapshot(s, key, kb.kbId)).toEqual(before);
+  });
+});
+
 describe('part-count bombs and odd boundaries', () => {
   let s: ServedApi;
   let key: string;
