@@ -56,7 +56,7 @@ describe('addresses', () => {
   it.each([
     'http://127.0.0.1:PORT/ok', 'http://[::1]:PORT/ok', 'http://0.0.0.0:PORT/ok',
     'http://[::ffff:127.0.0.1]:PORT/ok', 'http://2130706433:PORT/ok', 'http://127.1:PORT/ok',
-    'http://0x7f.1:PORT/ok', 'http://017700000001:PORT/ok', 'http://0:PORT/ok', 'http://10.0.0.1/',
+    'http://0x7f.1:PORT/ok', 'http://017700000001:PORT/ok', 'http://①②⑦.0.0.1:PORT/ok', 'http://0:PORT/ok', 'http://10.0.0.1/',
     'http://100.64.0.1/', 'http://169.254.169.254/', 'http://169.254.169.254/latest/meta-data/',
     'https://169.254.169.254/latest/meta-data/', 'http://[::ffff:a9fe:a9fe]/', 'http://[64:ff9b::a9fe:a9fe]/',
     'http://[fd00::1]/', 'http://[fe80::1]/', 'http://[fd00:ec2::254]/', 'http://100.100.100.200/',
@@ -99,7 +99,7 @@ describe('addresses', () => {
     expect(h.connects.map((c) => c.address)).toEqual([PUBLIC]);
   });
 
-  it('connects to the address it validated: a rebinding lookup (public, then 127.0.0.1) never gets the private one', async () => {
+  it('connects to the address it validated: a rebinding lookup (injected: public, then 127.0.0.1; real DNS rebinding is simulated, not reproduced) never gets the private one', async () => {
     let answers = 0;
     h.names['rebind.test'] = () => (answers++ === 0 ? [PUBLIC] : ['127.0.0.1']);
     // Connection: close on the redirect forces a second connection, hence a second lookup.

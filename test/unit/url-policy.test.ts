@@ -11,7 +11,7 @@ describe('checkSourceUrl', () => {
   });
 
   it('normalizes odd IPv4 spellings to a dotted quad (the address rule applies at fetch time)', () => {
-    for (const raw of ['http://2130706433/', 'http://127.1/', 'http://0x7f.1/', 'http://017700000001/']) {
+    for (const raw of ['http://2130706433/', 'http://127.1/', 'http://0x7f.1/', 'http://017700000001/', 'http://①②⑦.0.0.1/']) {
       expect(checkSourceUrl(raw)).toEqual({ ok: true, url: 'http://127.0.0.1/' });
     }
     expect(checkSourceUrl('http://0/')).toEqual({ ok: true, url: 'http://0.0.0.0/' });
