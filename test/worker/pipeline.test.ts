@@ -114,11 +114,14 @@ describe('failures end with a code and a message', () => {
   describe('retry policy', () => {
     const attemptsOf = async (kbId: string, documentId: string): Promise<number | undefined> => {
       const jobId = extractSourceJobId({ workspaceId: 'ws_worker', kbId, documentId, run: 1 });
-      const job = await waitFor('the job to finish', async () => {
-        const j = await h.queue.getJob(jobId);
-        return j && (await j.isCompleted() || await j.isFailed()) ? j : undefined;
+      const state = await waitFor('the job to finish', async () => {
+        const s = await h.queue.getJobState(jobId);
+        return s === 'completed' || s === 'failed' ? s : undefined;
       });
-      return job.attemptsMade;
+      // Read once the job has finished, so its attempts are the final count.
+      const job = await h.queue.getJob(jobId);
+      expect(job, `the ${state} job`).toBeDefined();
+      return job!.attemptsMade;
     };
 
     it('retries 503, 503 and ends ready on the third attempt (JOB_ATTEMPTS 3)', async () => {
