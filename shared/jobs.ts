@@ -32,6 +32,12 @@ export interface JobHistory {
   failed: { age: number; count: number };
 }
 
+/**
+ * A failed attempt keeps its reason (`failedReason`), never its stack: BullMQ
+ * stores the stacks of failed attempts in the job, and Bull Board shows them.
+ */
+export const NO_STACK_TRACES = 0;
+
 /** Completed jobs a day, at most 1,000; failed ones a week, at most 5,000. */
 export const JOB_HISTORY: JobHistory = {
   completed: { age: 24 * 3600, count: 1_000 },
@@ -50,6 +56,7 @@ export function defaultJobOptions(attempts: number, backoffMs = 2_000, history: 
     backoff: { type: 'exponential', delay: backoffMs, jitter: 0.2 },
     removeOnComplete: { ...history.completed },
     removeOnFail: { ...history.failed },
+    stackTraceLimit: NO_STACK_TRACES,
   };
 }
 
@@ -87,7 +94,7 @@ export function bullSourceQueue(queue: Queue, attempts: number, backoffMs?: numb
       await queue.upsertJobScheduler(
         id,
         { every, startDate: Date.now() + every },
-        { name: REFRESH_KB_JOB, data: job, opts: { removeOnComplete: true, removeOnFail: { count: 100 } } },
+        { name: REFRESH_KB_JOB, data: job, opts: { removeOnComplete: true, removeOnFail: { count: 100 }, stackTraceLimit: NO_STACK_TRACES } },
       );
     },
   };
@@ -145,5 +152,6 @@ export function webhookJobOptions(delays: readonly number[] = WEBHOOK_RETRY_DELA
     backoff: { type: WEBHOOK_BACKOFF },
     removeOnComplete: { age: 7 * 24 * 3600, count: 100_000 },
     removeOnFail: { age: 7 * 24 * 3600, count: 100_000 },
+    stackTraceLimit: NO_STACK_TRACES,
   };
 }

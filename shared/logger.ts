@@ -6,8 +6,28 @@ export type Logger = PinoLogger;
 const MAX_CAUSE_DEPTH = 3;
 
 /**
- * What a logged error may show: its class, message, code and stack, and the
- * same of its cause. Everything else an error carries stays out of the logs:
+ * Where an error was thrown: the first frame of its stack, with the working
+ * directory taken off (`UploadGate.admit (api/upload-gate.ts:46:13)`). One
+ * location, enough to find the line; the stack itself is never logged.
+ */
+export function throwSite(stack: string | undefined): string | undefined {
+  const frame = stack
+    ?.split('\n')
+    .map((l) => l.trim())
+    .find((l) => l.startsWith('at '));
+  if (!frame) return undefined;
+  const cwd = process.cwd();
+  return frame
+    .slice(3)
+    .replaceAll('file://', '')
+    .replaceAll(`${cwd}/`, '')
+    .slice(0, 300);
+}
+
+/**
+ * What a logged error may show: its class, message, code and where it was
+ * thrown (one frame, not the stack), and the same of its cause. Everything
+ * else an error carries stays out of the logs:
  * ioredis attaches the failed command with its arguments (script payloads,
  * file bytes, document text) as `command`/`args`, and a refused transaction
  * its `previousErrors` with theirs.
@@ -22,15 +42,16 @@ export function serializeError(err: unknown, depth = 0): Record<string, unknown>
   const out: Record<string, unknown> = { type: err.constructor.name, name: err.name, message: err.message };
   const code = (err as { code?: unknown }).code;
   if (typeof code === 'string' || typeof code === 'number') out.code = code;
-  if (err.stack) out.stack = err.stack;
+  const at = throwSite(err.stack);
+  if (at) out.at = at;
   if (err.cause !== undefined && depth < MAX_CAUSE_DEPTH) out.cause = serializeError(err.cause, depth + 1);
   return out;
 }
 
 /**
  * Structured JSON logs. Errors go through {@link serializeError}; anything
- * that could carry a secret is redacted by path. Stacks go to logs only,
- * never into a response.
+ * that could carry a secret is redacted by path. No stack trace goes into a
+ * log line or a response.
  */
 export function createLogger(level: string, bindings: Record<string, unknown> = {}, destination?: DestinationStream): Logger {
   return pino(

@@ -3,10 +3,10 @@ import { request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { serve } from '@hono/node-server';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../api/app.js';
 import { bullSourceQueue } from '../../shared/jobs.js';
+import { createLogger } from '../../shared/logger.js';
 import type { Store } from '../../shared/store/index.js';
 import { createHarness, type Harness } from '../helpers/app-harness.js';
 import { filePart, multipartForm, nameField, textBytes, textsField } from '../helpers/multipart-body.js';
@@ -308,7 +308,7 @@ describe('500 answers', () => {
         cb();
       },
     });
-    const logger = pino({ level: 'info' }, sink);
+    const logger = createLogger('info', {}, sink);
     broken = createApp({ config: h.config, redis: h.redis, store, queue: bullSourceQueue(h.queue, 1), logger });
   });
 
@@ -334,13 +334,15 @@ describe('500 answers', () => {
     expect(res.text).not.toContain('hunter2');
   });
 
-  it('sets X-Request-Id on a 500 and logs the stack under the same request id', async () => {
+  it('sets X-Request-Id on a 500 and logs the error and where it was thrown, never its stack, under the same request id', async () => {
     const res = await call(broken, 'GET', '/v1/agents', { key, headers: { 'X-Request-Id': 'trace-500-agents' } });
     expect(res.status).toBe(500);
     expect(res.headers.get('X-Request-Id')).toBe('trace-500-agents');
     const logged = logLines.find((l) => l.requestId === 'trace-500-agents' && (l.level as number) >= 50);
     expect(logged, 'an error log line with the request id').toBeDefined();
     expect(JSON.stringify(logged)).toContain('redis internal detail');
+    expect((logged!.err as { at?: string }).at).toMatch(/:\d+:\d+/);
+    expect(JSON.stringify(logged)).not.toMatch(/\\n\s+at |"stack"/);
   });
 
   it('sets a generated X-Request-Id on a 500 without one', async () => {

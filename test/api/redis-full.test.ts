@@ -40,7 +40,7 @@ describe('a Redis at maxmemory', () => {
     await redis.stop();
   });
 
-  it('answers 503 with Retry-After for writes, keeps answering reads, and logs no text or file bytes', async () => {
+  it('answers 503 with Retry-After for writes, keeps answering reads, and logs no text, file bytes or stack trace', async () => {
     const kb = await createKb({ ...h, app }, key, 'Full');
     await h.redis.config('SET', 'maxmemory', '1');
     try {
@@ -62,11 +62,12 @@ describe('a Redis at maxmemory', () => {
     expect(refused.some((l) => /OOM|EXECABORT/.test(l))).toBe(true);
     const all = lines.join('\n');
     for (const marker of [...encodings(TEXT_MARKER), ...encodings(FILE_MARKER)]) expect(all).not.toContain(marker);
+    expect(all, 'no stack trace in a log line').not.toMatch(/\\n\s+at |"stack"/);
   });
 });
 
 describe('serializeError', () => {
-  it('keeps class, message, code and stack, and drops command, args and previousErrors', () => {
+  it('keeps class, message, code and the throw site, and drops the stack, command, args and previousErrors', () => {
     const err = Object.assign(new Error('EXECABORT Transaction discarded because of previous errors.'), {
       code: 'EXECABORT',
       command: { name: 'evalsha', args: ['sha', '1', 'key', 'secret payload'] },
@@ -75,7 +76,10 @@ describe('serializeError', () => {
     });
     const out = serializeError(err);
     expect(out).toMatchObject({ name: 'Error', message: err.message, code: 'EXECABORT' });
-    expect(typeof out.stack).toBe('string');
+    expect(out.stack).toBeUndefined();
+    expect(out.at).toMatch(/redis-full\.test\.ts:\d+:\d+/);
+    expect(out.at).not.toContain(process.cwd());
+    expect(JSON.stringify(out)).not.toMatch(/\n\s+at /);
     expect(JSON.stringify(out)).not.toContain('secret payload');
   });
 

@@ -57,6 +57,8 @@ describe('a file that kills its extraction child every time', () => {
     await waitForJobState(h, jobId, 'failed');
     const job = await h.queue.getJob(jobId);
     expect(job?.attemptsMade).toBe(ATTEMPTS);
+    expect(job?.failedReason).toContain('SIGSEGV');
+    expect(job?.stacktrace, 'no stack kept in the job (Bull Board shows it)').toEqual([]);
     const children = readFileSync(log, 'utf8').trim().split('\n');
     expect(children).toHaveLength(ATTEMPTS);
     expect(new Set(children).size, 'each attempt ran in a fresh child').toBe(ATTEMPTS);
