@@ -1,7 +1,11 @@
 /**
  * Measures the API's memory while it streams uploads: RSS of a real API
  * process (sampled from /proc every 20 ms) while it refuses eight concurrent
- * 100 MB uploads (413) and accepts eight concurrent 20 MB ones (200).
+ * 100 MB uploads (413), accepts eight concurrent 20 MB ones (200; one key, so
+ * past its slots some get 429), and takes twenty concurrent requests of three
+ * 25 MB files each from five keys (the process's upload slots admit
+ * MAX_UPLOAD_CONCURRENCY of them, the rest get 503; four would pass the
+ * 100 MB MAX_REQUEST_BYTES).
  * Prints the figures; it asserts nothing. Needs redis-server on PATH.
  *
  *   npm run bench:upload-memory
@@ -70,6 +74,25 @@ async function main(): Promise<void> {
     };
     await phase('refuse', 100 * MB);
     await phase('accept', 20 * MB);
+
+    // Twenty requests of 3 x 25 MB at once, from five workspaces.
+    const tenants = await Promise.all(
+      Array.from({ length: 5 }, async (_, i) => {
+        const { key: tenantKey } = await store.apiKeys.create(`bench-${i}`, `bench ${i}`, false);
+        const f = new FormData();
+        f.set('knowledge_base_name', `bench ${i}`);
+        const res = await fetch(`${base}/v1/knowledge-bases`, { method: 'POST', body: f, headers: { 'X-API-Key': tenantKey } });
+        return { key: tenantKey, url: `${base}/v1/knowledge-bases/${((await res.json()) as { kbId: string }).kbId}` };
+      }),
+    );
+    const started = performance.now();
+    const many = await Promise.all(tenants.flatMap((t) => Array.from({ length: 4 }, () => streamUpload(t.url, t.key, 25 * MB, 'part.txt', 3))));
+    const counts = new Map<string, number>();
+    for (const r of many) counts.set(String(r.status ?? r.error), (counts.get(String(r.status ?? r.error)) ?? 0) + 1);
+    const medianMs = many.map((r) => r.ms).sort((a, b) => a - b)[10];
+    console.log(
+      `many: 20 x (3 x 25 MB) from 5 keys -> ${[...counts].map(([s, n]) => `${n} x ${s}`).join(', ')}, median ${medianMs} ms, wall ${((performance.now() - started) / 1000).toFixed(2)} s, peak RSS so far ${peak.toFixed(1)} MB`,
+    );
     clearInterval(sampler);
 
     const redisMem = (await redis.info('memory')).match(/used_memory_human:(\S+)/)?.[1];
