@@ -2,7 +2,7 @@ import { startApi, type RunningApi } from '../api/server.js';
 import type { Config } from '../shared/config.js';
 import { createLogger } from '../shared/logger.js';
 import { describeTarget } from '../shared/redis.js';
-import { configOrExit, isMain, onShutdownSignals } from '../shared/process.js';
+import { configOrExit, isMain, onFatalErrors, onShutdownSignals } from '../shared/process.js';
 import { startWorker, type RunningWorker } from '../worker/main.js';
 import { ensureRedis } from './local-redis.js';
 
@@ -14,6 +14,7 @@ import { ensureRedis } from './local-redis.js';
 async function main(): Promise<void> {
   const base = configOrExit();
   const logger = createLogger(base.LOG_LEVEL, { role: 'all' });
+  onFatalErrors(logger);
   const redis = await ensureRedis(base, logger);
   const config: Config = { ...base, redisUrl: redis.url };
   let api: RunningApi | undefined;

@@ -44,6 +44,20 @@ export function onShutdownSignals(logger: Logger, graceMs: number, close: () => 
   process.once('SIGINT', () => shutdown('SIGINT'));
 }
 
+/**
+ * An exception or rejection nothing caught ends the process as Node would
+ * (exit 1), but through the logger: one fatal line with the error's class,
+ * message and throw site, not the stack Node would print.
+ */
+export function onFatalErrors(logger: Logger): void {
+  const die = (kind: string) => (err: unknown): void => {
+    logger.fatal({ err }, kind);
+    process.exit(1);
+  };
+  process.once('uncaughtException', die('uncaught exception; exiting'));
+  process.once('unhandledRejection', die('unhandled rejection; exiting'));
+}
+
 /** True when the module at `url` is the script node was started with. */
 export function isMain(url: string): boolean {
   const script = process.argv[1];
@@ -70,6 +84,7 @@ export interface RunningRole {
 export async function runRole(role: string, start: (config: Config, logger: Logger, signal: AbortSignal) => Promise<RunningRole>): Promise<void> {
   const config = configOrExit();
   const logger = createLogger(config.LOG_LEVEL, { role });
+  onFatalErrors(logger);
   const stopping = new AbortController();
   let running: RunningRole | undefined;
   onShutdownSignals(logger, config.SHUTDOWN_GRACE_MS, async () => {
