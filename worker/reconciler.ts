@@ -26,6 +26,8 @@ export interface ReconcileReport {
   abandoned: number;
   /** Processing sources ended `failed/internal` because their job ended without finishing them. */
   interrupted: number;
+  /** Ended sources a write applied in part had left in the active index (counts recounted, incomplete ones run again). */
+  repaired: number;
 }
 
 /** Knowledge bases read from the active index per round trip. */
@@ -55,7 +57,7 @@ const UNMARK_AFTER_MS = 60_000;
  * Redis outage. Running it again could kill more workers; a user's retry can.
  */
 export async function reconcile(deps: ReconcilerDeps, now = Date.now()): Promise<ReconcileReport> {
-  const report: ReconcileReport = { scanned: 0, requeued: 0, timedOut: 0, abandoned: 0, interrupted: 0 };
+  const report: ReconcileReport = { scanned: 0, requeued: 0, timedOut: 0, abandoned: 0, interrupted: 0, repaired: 0 };
   for (let cursor = 0; ; cursor += PAGE) {
     const page = await deps.kbs.activeKbs(cursor, PAGE);
     for (const { kbId, markedMs } of page) {
@@ -77,7 +79,10 @@ async function reconcileKb(deps: ReconcilerDeps, kbId: string, now: number, repo
   const active = await deps.kbs.activeSources(kbId);
   for (const { documentId, sinceMs } of active) {
     const source = await deps.kbs.getSource(kbId, documentId);
-    if (!source || (source.status !== 'pending' && source.status !== 'processing')) continue;
+    if (!source || (source.status !== 'pending' && source.status !== 'processing')) {
+      await repair(deps, { workspaceId: meta.workspaceId, kbId, documentId }, now, report);
+      continue;
+    }
     report.scanned += 1;
     const data = { workspaceId: meta.workspaceId, kbId, documentId, run: source.run };
     if (source.status === 'processing' && now - sinceMs > deps.processingDeadlineMs) {
@@ -105,6 +110,26 @@ async function reconcileKb(deps: ReconcilerDeps, kbId: string, now: number, repo
     }
   }
   return active.length > 0;
+}
+
+/**
+ * An ended source still in the active index: the scripts that end a source
+ * drop it from the index in the same step, so a write was applied in part
+ * (a torn AOF transaction after a Redis crash). Mends the counts, and runs a
+ * ready source whose extraction is incomplete again.
+ */
+async function repair(deps: ReconcilerDeps, source: Omit<ExtractSourceJob, 'run'>, now: number, report: ReconcileReport): Promise<void> {
+  const mended = await deps.kbs.repairSource(source.kbId, source.documentId, new Date(now).toISOString());
+  if (mended.result === 'active') return;
+  const log = { kbId: source.kbId, documentId: source.documentId, outcome: mended.result };
+  if (mended.result === 'gone') return;
+  report.repaired += 1;
+  if (mended.result === 'rerun') {
+    await deps.sourceQueue.enqueue([{ ...source, run: mended.run }]);
+    deps.logger.warn(log, 'an ended source left half-written was queued again, and its knowledge base recounted');
+  } else {
+    deps.logger.warn(log, 'an ended source left in the active index was mended, and its knowledge base recounted');
+  }
 }
 
 /** Ends a source `failed` as the processor would, events included; true when this call ended it. */

@@ -16,6 +16,7 @@ export const COMMANDS = {
   kbStartDoc: { file: 'startDoc', keys: 3 },
   kbFinishDoc: { file: 'finishDoc', keys: 7 },
   kbRetryDoc: { file: 'retryDoc', keys: 4 },
+  kbRepairDoc: { file: 'repairDoc', keys: 8 },
   kbRefreshDoc: { file: 'refreshDoc', keys: 3 },
   kbSetProgress: { file: 'setProgress', keys: 2 },
   kbUnmarkActive: { file: 'unmarkActive', keys: 1 },

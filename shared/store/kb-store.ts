@@ -275,6 +275,34 @@ export class KbStore {
     return Number(run);
   }
 
+  /**
+   * Mends a source the active index lists although it has ended (a write
+   * applied in part; see repairDoc.lua): recounts the knowledge base, and puts
+   * a ready source whose extraction is incomplete back to pending under a new
+   * run, or fails it when its uploaded bytes are gone.
+   */
+  async repairSource(kbId: string, documentId: string, now: string): Promise<{ result: 'active' | 'gone' | 'mended' | 'failed' } | { result: 'rerun'; run: number }> {
+    const k = this.keys;
+    const error = { code: 'internal', message: 'The extracted text was not saved completely and the uploaded file is no longer kept; upload it again' };
+    const [res, run] = await this.redis.kbRepairDoc(
+      k.kb(kbId),
+      k.doc(kbId, documentId),
+      k.active(kbId),
+      k.docs(kbId),
+      k.text(kbId, documentId),
+      k.markdown(kbId, documentId),
+      k.chunks(kbId, documentId),
+      k.blob(kbId, documentId),
+      documentId,
+      now,
+      Date.parse(now),
+      k.docPrefix(kbId),
+      JSON.stringify(error),
+    );
+    if (res === 'rerun') return { result: 'rerun', run: Number(run) };
+    return { result: res as 'active' | 'gone' | 'mended' | 'failed' };
+  }
+
   /** Remembers that a ready file source holds the extraction of these bytes, for the workspace to reuse. */
   async recordExtractedFile(workspaceId: string, sha256: string, kbId: string, documentId: string): Promise<void> {
     await this.redis.hset(this.keys.extractedFiles(workspaceId), sha256, `${kbId}/${documentId}`);

@@ -154,6 +154,74 @@ describe('idempotent and conditional write-back', () => {
 });
 
 describe('reconciler', () => {
+  describe('a source that a torn write left ended but still active (a Redis crash mid-AOF write)', () => {
+    const PAGE = '# Opening hours\n\nWe open at nine.\n\n## Holidays\n\nClosed on public holidays.\n';
+    const deps = () => ({ redis: h.redis, kbs: h.store.kbs, queue: h.queue, sourceQueue: bullSourceQueue(h.queue, 2, 50), logger: silent, processingDeadlineMs: 60_000 });
+    const counts = async (kbId: string) => (await call(h.app, 'GET', `/v1/knowledge-bases/${kbId}`, { key })).body.sourceCounts;
+
+    /** Two ready sources, then the state a torn finish leaves for the file: no Markdown or chunks, still active, counted processing. */
+    async function tear(opts: { keepBytes: boolean; dropParts: boolean }): Promise<{ kbId: string; file: string; text: string }> {
+      const { kbId, docs } = await createKbWith(h, key, (f) => {
+        f.append('knowledge_base_files', new Blob([PAGE]), 'hours.md');
+        f.set('knowledge_base_texts', JSON.stringify(['second source']));
+      });
+      const worker = await startTestWorker(h);
+      try {
+        for (const d of docs) expect((await waitForDocument(h, key, kbId, d)).status).toBe('ready');
+      } finally {
+        await worker.close();
+      }
+      const [text, file] = docs as [string, string];
+      const k = h.store.keys;
+      expect(await h.redis.llen(k.chunks(kbId, file))).toBeGreaterThan(0);
+      if (opts.dropParts) await h.redis.del(k.markdown(kbId, file), k.chunks(kbId, file));
+      if (opts.keepBytes) await h.redis.set(k.blob(kbId, file), PAGE);
+      await h.redis.zadd(k.active(kbId), Date.now(), file);
+      await h.redis.hset(k.doc(kbId, file), 'claim', 'a-lock-token:1');
+      await h.redis.hincrby(k.kb(kbId), 'n:ready', -1);
+      await h.redis.hincrby(k.kb(kbId), 'n:processing', 1);
+      expect(await counts(kbId)).toEqual({ pending: 0, processing: 1, ready: 1, failed: 0 });
+      return { kbId, file, text };
+    }
+
+    it('runs a ready file source without its chunks again, from its kept bytes, and recounts the knowledge base', async () => {
+      const { kbId, file } = await tear({ keepBytes: true, dropParts: true });
+      const report = await reconcile(deps());
+      expect(report.repaired).toBe(1);
+      expect(await h.store.kbs.getSource(kbId, file)).toMatchObject({ status: 'pending', run: 2 });
+      expect(await counts(kbId)).toEqual({ pending: 1, processing: 0, ready: 1, failed: 0 });
+      const worker = await startTestWorker(h);
+      try {
+        expect(await waitForDocument(h, key, kbId, file)).toMatchObject({ status: 'ready', text: expect.stringContaining('Closed on public holidays.') });
+      } finally {
+        await worker.close();
+      }
+      const chunks = await call(h.app, 'GET', `/v1/knowledge-bases/${kbId}/documents/${file}/chunks`, { key });
+      expect(chunks.status).toBe(200);
+      expect(chunks.body.data.length).toBeGreaterThan(0);
+      expect(await counts(kbId)).toEqual({ pending: 0, processing: 0, ready: 2, failed: 0 });
+      expect(await h.redis.zscore(h.store.keys.active(kbId), file)).toBeNull();
+    });
+
+    it('fails such a source as internal when its uploaded bytes are gone, and recounts the knowledge base', async () => {
+      const { kbId, file } = await tear({ keepBytes: false, dropParts: true });
+      expect((await reconcile(deps())).repaired).toBe(1);
+      expect(await h.store.kbs.getSource(kbId, file)).toMatchObject({ status: 'failed', error: { code: 'internal', message: expect.stringMatching(/upload it again/) } });
+      expect(await counts(kbId)).toEqual({ pending: 0, processing: 0, ready: 1, failed: 1 });
+      expect(await h.redis.zscore(h.store.keys.active(kbId), file)).toBeNull();
+    });
+
+    it('only recounts when the ended source is whole, keeping its text', async () => {
+      const { kbId, file } = await tear({ keepBytes: false, dropParts: false });
+      const before = (await call(h.app, 'GET', `/v1/knowledge-bases/${kbId}/documents/${file}`, { key })).body;
+      expect((await reconcile(deps())).repaired).toBe(1);
+      const after = (await call(h.app, 'GET', `/v1/knowledge-bases/${kbId}/documents/${file}`, { key })).body;
+      expect(after).toMatchObject({ status: 'ready', text: before.text });
+      expect(await counts(kbId)).toEqual({ pending: 0, processing: 0, ready: 2, failed: 0 });
+      expect((await reconcile(deps())).repaired, 'a second pass finds nothing to mend').toBe(0);
+    });
+  });
+
   it('re-enqueues a pending source whose job is gone, and the worker finishes it', async () => {
     const { kbId, docs } = await createKbWith(h, key, (f) => f.set('knowledge_base_texts', JSON.stringify(['lost job'])));
     const data = { workspaceId: 'ws_consistency', kbId, documentId: docs[0]!, run: 1 };
