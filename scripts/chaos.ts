@@ -22,7 +22,7 @@ import { promisify } from 'node:util';
 import { corpusDir, corpusFiles, corpusPresent } from '../test/corpus/corpus-files.js';
 import { freePort, startRedisServer } from '../test/helpers/redis-server.js';
 import { checkChaosRun, type ChaosVerdict } from './lib/chaos-check.js';
-import { createKb, readFinalState, waitSettled } from './lib/chaos-observe.js';
+import { createKb, readCounts, readFinalState, waitSettled } from './lib/chaos-observe.js';
 import { runLoad, type LoadStats } from './lib/chaos-load.js';
 import { startChaosOrigin, type ChaosOrigin } from './lib/chaos-origin.js';
 import { spawnNode, Supervised } from './lib/chaos-supervisor.js';
@@ -165,7 +165,8 @@ async function main(): Promise<number> {
   const settled = await waitSettled(base, readKey, kbIds, settleS * 1000 - (Date.now() - settleStarted), say);
   const settleSeconds = (Date.now() - settleStarted) / 1000;
   const final = await readFinalState(base, readKey, kbIds);
-  const verdict = checkChaosRun({ accepted: load.acceptedIds, final });
+  const counts = await readCounts(base, readKey, kbIds);
+  const verdict = checkChaosRun({ accepted: load.acceptedIds, final, counts });
   // Failures that a fault rather than the input may have caused, named so a run can be looked into.
   const suspicious = [...final.values()].flatMap((sources) =>
     (sources ?? []).filter((s) => s.errorCode === 'timeout' || s.errorCode === 'internal').map((s) => `${s.documentId} ${s.errorCode} (${s.type} ${s.content.slice(0, 80)})`),
@@ -240,7 +241,7 @@ function report(r: {
     `duration: load ${r.loadSeconds.toFixed(1)} s, settle ${r.settled ? `${r.settleSeconds.toFixed(1)} s` : `not within ${settleS} s`}`,
     `PATCHes: sent ${load.sent}, accepted ${load.accepted}, refused ${refused} (${byKey(load.refused)}); resent with their Idempotency-Key ${load.retried}; replays ${load.replays}, answers that differed ${load.replayMismatches.length}`,
     `sources: accepted ${v.accepted} (items: text ${load.acceptedItems.text}, url ${load.acceptedItems.url}, file ${load.acceptedItems.file}), ready ${v.ready}, failed ${v.failed} (${byKey(v.failedByCode)})`,
-    `checks: lost ${v.lost.length}, duplicated ${v.duplicated.length + v.duplicatedContent.length}, unsettled ${v.unsettled.length}, failed without a code ${v.failedWithoutCode.length}, ready without text ${v.readyWithoutText.length}, accepted items missing from their answer ${load.missingFromAnswer.length}, present but never acknowledged ${v.unacknowledged}`,
+    `checks: lost ${v.lost.length}, duplicated ${v.duplicated.length + v.duplicatedContent.length}, unsettled ${v.unsettled.length}, failed without a code ${v.failedWithoutCode.length}, ready without text ${v.readyWithoutText.length}, ready without all its chunks ${v.readyWithoutChunks.length}, knowledge bases miscounting their sources ${v.countsDisagree.length}, accepted items missing from their answer ${load.missingFromAnswer.length}, present but never acknowledged ${v.unacknowledged}`,
     `restarts: worker kills ${chaos.workerKills}, worker freezes ${chaos.workerFreezes}, Redis kills ${chaos.redisKills}, self-exits ${r.processes.reduce((n, p) => n + p.selfExits, 0)} (${r.processes.map((p) => `${p.name} ${p.selfExits}`).join(', ')}), failed starts ${r.processes.reduce((n, p) => n + p.failedStarts, 0)}`,
     `origin answers: ${byKey(r.origin.answered)}`,
   ];
@@ -250,6 +251,8 @@ function report(r: {
     ['unsettled', v.unsettled],
     ['failed without a code', v.failedWithoutCode],
     ['ready without text', v.readyWithoutText],
+    ['ready without all its chunks', v.readyWithoutChunks],
+    ['knowledge bases miscounting their sources (reported != listed, pending/processing/ready/failed)', v.countsDisagree],
     ['replayed answers that differed', load.replayMismatches],
     ['accepted items missing from their answer', load.missingFromAnswer],
     ['failed with timeout or internal (not counted against the run)', r.suspicious],

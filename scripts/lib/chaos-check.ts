@@ -9,6 +9,16 @@ export interface FinalSource {
   errorCode?: string;
   /** For a ready source: its document was read and has non-empty `text`. */
   hasText?: boolean;
+  /** For a ready source: its chunk list holds fewer chunks than its `chunkCount` says. */
+  chunksMissing?: boolean;
+}
+
+/** A knowledge base's source counts, as the API reports them. */
+export interface SourceCounts {
+  pending: number;
+  processing: number;
+  ready: number;
+  failed: number;
 }
 
 export interface ChaosCheckInput {
@@ -16,6 +26,8 @@ export interface ChaosCheckInput {
   accepted: ReadonlyMap<string, ReadonlySet<string>>;
   /** Each knowledge base's sources at the end; undefined when the knowledge base is gone. */
   final: ReadonlyMap<string, readonly FinalSource[] | undefined>;
+  /** Each knowledge base's `sourceCounts` at the end, to hold against its sources. */
+  counts?: ReadonlyMap<string, SourceCounts | undefined>;
 }
 
 /** What a chaos run ended with. Ids are written `kbId/documentId`. */
@@ -34,6 +46,9 @@ export interface ChaosVerdict {
   unsettled: string[];
   failedWithoutCode: string[];
   readyWithoutText: string[];
+  readyWithoutChunks: string[];
+  /** Knowledge bases whose reported counts differ from their sources' statuses (`kbId: reported != listed`). */
+  countsDisagree: string[];
   /** Present at the end but never named in an accepted answer (a request refused after its commit, for example). */
   unacknowledged: number;
   ok: boolean;
@@ -42,7 +57,8 @@ export interface ChaosVerdict {
 /**
  * Decides a chaos run from the accepted ids and the final state alone: every
  * accepted source is in its knowledge base exactly once, nothing is pending or
- * processing, every failed source says why and every ready one has its text.
+ * processing, every failed source says why, every ready one has its text and
+ * all its chunks, and each knowledge base counts its sources as they are.
  */
 export function checkChaosRun(input: ChaosCheckInput): ChaosVerdict {
   const v: ChaosVerdict = {
@@ -56,6 +72,8 @@ export function checkChaosRun(input: ChaosCheckInput): ChaosVerdict {
     unsettled: [],
     failedWithoutCode: [],
     readyWithoutText: [],
+    readyWithoutChunks: [],
+    countsDisagree: [],
     unacknowledged: 0,
     ok: false,
   };
@@ -79,6 +97,14 @@ export function checkChaosRun(input: ChaosCheckInput): ChaosVerdict {
       if (s.status === 'pending' || s.status === 'processing') v.unsettled.push(id);
       else if (s.status === 'failed' && !s.errorCode) v.failedWithoutCode.push(id);
       else if (s.status === 'ready' && s.hasText !== true) v.readyWithoutText.push(id);
+      else if (s.status === 'ready' && s.chunksMissing === true) v.readyWithoutChunks.push(id);
+    }
+    const reported = input.counts?.get(kbId);
+    if (reported && sources) {
+      const listed: SourceCounts = { pending: 0, processing: 0, ready: 0, failed: 0 };
+      for (const s of byId.values()) if (s.status in listed) listed[s.status as keyof SourceCounts] += 1;
+      const show = (c: SourceCounts): string => `${c.pending}/${c.processing}/${c.ready}/${c.failed}`;
+      if (show(reported) !== show(listed)) v.countsDisagree.push(`${kbId}: ${show(reported)} != ${show(listed)}`);
     }
   }
   for (const [documentId, places] of whereListed) {
@@ -112,6 +138,8 @@ export function checkChaosRun(input: ChaosCheckInput): ChaosVerdict {
     v.duplicatedContent.length === 0 &&
     v.unsettled.length === 0 &&
     v.failedWithoutCode.length === 0 &&
-    v.readyWithoutText.length === 0;
+    v.readyWithoutText.length === 0 &&
+    v.readyWithoutChunks.length === 0 &&
+    v.countsDisagree.length === 0;
   return v;
 }

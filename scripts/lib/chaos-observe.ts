@@ -1,5 +1,5 @@
 /** What a chaos run asks the API for, as a client would: knowledge bases made, then watched and read back. */
-import type { FinalSource } from './chaos-check.js';
+import type { FinalSource, SourceCounts } from './chaos-check.js';
 
 /** POSTs an empty knowledge base and returns its id. */
 export async function createKb(base: string, key: string, name: string): Promise<string> {
@@ -59,8 +59,11 @@ export async function readFinalState(base: string, key: string, kbIds: string[])
       for (const d of body.data) {
         const source: FinalSource = { documentId: d.documentId, type: d.type, content: d.content, title: d.title, status: d.status, ...(d.error?.code ? { errorCode: d.error.code } : {}) };
         if (d.status === 'ready') {
-          const doc = await getJson<{ text: string | null }>(base, key, `/v1/knowledge-bases/${kbId}/documents/${d.documentId}`, 5);
+          const path = `/v1/knowledge-bases/${kbId}/documents/${d.documentId}`;
+          const doc = await getJson<{ text: string | null; chunkCount?: number }>(base, key, path, 5);
           source.hasText = typeof doc?.text === 'string' && doc.text.length > 0;
+          const chunks = await getJson<{ totalCount?: number }>(base, key, `${path}/chunks?size=1`, 5);
+          source.chunksMissing = (chunks?.totalCount ?? 0) < (doc?.chunkCount ?? 0);
         }
         sources.push(source);
       }
@@ -69,4 +72,14 @@ export async function readFinalState(base: string, key: string, kbIds: string[])
     final.set(kbId, sources);
   }
   return final;
+}
+
+/** Each knowledge base's `sourceCounts` as the API reports them; undefined when it is gone. */
+export async function readCounts(base: string, key: string, kbIds: string[]): Promise<Map<string, SourceCounts | undefined>> {
+  const counts = new Map<string, SourceCounts | undefined>();
+  for (const kbId of kbIds) {
+    const kb = await getJson<{ sourceCounts: SourceCounts }>(base, key, `/v1/knowledge-bases/${kbId}`, 5);
+    counts.set(kbId, kb?.sourceCounts);
+  }
+  return counts;
 }

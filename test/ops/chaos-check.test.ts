@@ -109,4 +109,26 @@ describe('checkChaosRun', () => {
     expect(v.ok).toBe(false);
     expect(v.unsettled).toEqual(['kb_a/doc_9']);
   });
+
+  it('fails the run when a ready source lacks chunks its record counts', () => {
+    const v = checkChaosRun({
+      accepted: accepted({ kb_a: ['doc_1', 'doc_2'] }),
+      final: final({ kb_a: [ready('doc_1'), { ...ready('doc_2'), chunksMissing: true }] }),
+    });
+    expect(v.ok).toBe(false);
+    expect(v.readyWithoutChunks).toEqual(['kb_a/doc_2']);
+  });
+
+  it('fails the run when a knowledge base counts its sources otherwise than they are', () => {
+    const run = (reported: { pending: number; processing: number; ready: number; failed: number }) =>
+      checkChaosRun({
+        accepted: accepted({ kb_a: ['doc_1', 'doc_2'] }),
+        final: final({ kb_a: [ready('doc_1'), failed('doc_2', 'http_status')] }),
+        counts: new Map([['kb_a', reported]]),
+      });
+    expect(run({ pending: 0, processing: 0, ready: 1, failed: 1 })).toMatchObject({ ok: true, countsDisagree: [] });
+    const off = run({ pending: 0, processing: 1, ready: 0, failed: 1 });
+    expect(off.ok).toBe(false);
+    expect(off.countsDisagree).toEqual(['kb_a: 0/1/0/1 != 0/0/1/1']);
+  });
 });
