@@ -131,6 +131,16 @@ export async function kbKeys(h: Harness, kbId: string): Promise<string[]> {
   return (await h.allKeys()).filter((k) => k.includes(`{kb:${kbId}}`));
 }
 
+/** Every key of one knowledge base with its value (hashes, lists and strings), for before/after comparisons. */
+export async function kbSnapshot(h: Harness, kbId: string): Promise<Record<string, unknown>> {
+  const out: Record<string, unknown> = {};
+  for (const k of (await kbKeys(h, kbId)).sort()) {
+    const type = await h.redis.type(k);
+    out[k] = type === 'hash' ? await h.redis.hgetall(k) : type === 'list' ? await h.redis.lrange(k, 0, -1) : await h.redis.get(k);
+  }
+  return out;
+}
+
 /** Marks a source failed the way the worker does (start, then finish). */
 export async function failSource(h: Harness, kbId: string, documentId: string, run = 1): Promise<void> {
   const now = new Date().toISOString();

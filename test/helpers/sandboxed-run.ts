@@ -4,6 +4,7 @@ import { SourceError } from '../../shared/source-errors.js';
 import type { Extraction } from '../../worker/extractors/index.js';
 import { extractInSandbox, type SandboxLimits, type SandboxStats } from '../../worker/sandbox.js';
 import { buildDocx } from '../fixtures/docx.js';
+import { isAlive } from './pids.js';
 
 const config = loadConfig({});
 
@@ -57,16 +58,6 @@ export async function runSandboxed(
   figures[name] = { outcome: stats.outcome, code: run.error?.code ?? 'ok', wallMs: Math.round(stats.wallMs), peakRssMb: stats.peakRssMb };
   expect(stats.wallMs).toBeLessThan(ENDS_WITHIN_MS);
   return { ...run, stats };
-}
-
-function isAlive(pid: number | undefined): boolean {
-  if (pid === undefined) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** The child that ran `run` is gone, and a fresh child extracts an ordinary document. */

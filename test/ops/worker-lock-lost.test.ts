@@ -1,6 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { extractSourceJobId } from '../../shared/jobs.js';
+import { kbSnapshot } from '../api/support.js';
 import { createHarness, type Harness } from '../helpers/app-harness.js';
 import { waitFor } from '../helpers/wait.js';
 import { createKbWith, waitForDocument } from '../helpers/worker-harness.js';
@@ -50,17 +51,6 @@ const startWorker = (): Promise<WorkerProcess> =>
     children,
   );
 
-/** Every key of one knowledge base with its value, for before/after comparisons. */
-async function snapshot(kbId: string): Promise<Record<string, unknown>> {
-  const keys = (await h.allKeys()).filter((k) => k.includes(`{kb:${kbId}}`)).sort();
-  const out: Record<string, unknown> = {};
-  for (const k of keys) {
-    const type = await h.redis.type(k);
-    out[k] = type === 'hash' ? await h.redis.hgetall(k) : type === 'list' ? await h.redis.lrange(k, 0, -1) : await h.redis.get(k);
-  }
-  return out;
-}
-
 /** The log line in which `worker` reports what its finish script answered for `documentId`. */
 const finishLine = (worker: WorkerProcess, documentId: string): Record<string, unknown> | undefined =>
   worker.lines().find((l) => l.documentId === documentId && typeof l.result === 'string');
@@ -89,13 +79,13 @@ describe('a worker that lost its job lock while it was frozen', { timeout: 150_0
     current.answer('Fresh', 'fresh copy');
     const doc = await waitForDocument(h, key, kbId, documentId, 20_000);
     expect(doc).toMatchObject({ status: 'ready', title: 'Fresh', text: 'fresh copy' });
-    const settled = await snapshot(kbId);
+    const settled = await kbSnapshot(h, kbId);
 
     process.kill(frozen.pid, 'SIGCONT');
     late.answer('Stale', 'stale copy');
     const line = await waitFor('the resumed worker to try its late finish', () => finishLine(frozen, documentId), { timeoutMs: 20_000 });
     expect(line.result).toBe('ready'); // refused: the source already ended
-    expect(await snapshot(kbId)).toEqual(settled);
+    expect(await kbSnapshot(h, kbId)).toEqual(settled);
     expect(frozen.alive()).toBe(true);
     expect(requests()).toHaveLength(2);
     expect((await h.store.kbs.getMeta(kbId))?.sourceCounts).toEqual({ pending: 0, processing: 0, ready: 1, failed: 0 });

@@ -7,6 +7,7 @@ import { ADDRESS_SPACE_HEADROOM_MB } from '../../worker/address-space.js';
 import { SandboxPool, type SandboxLimits, type SandboxPoolOptions, type SandboxStats } from '../../worker/sandbox-pool.js';
 import { buildDocx } from '../fixtures/docx.js';
 import { buildPdf } from '../fixtures/pdf.js';
+import { isAlive } from '../helpers/pids.js';
 
 // Children run as TypeScript through tsx here, which costs start-up time and ~100 MB of RSS.
 const limits: SandboxLimits = { timeoutMs: 20_000, memoryMb: 512, maxTextChars: 100_000, maxPdfPages: 10 };
@@ -21,16 +22,6 @@ function testPool(opts: Partial<SandboxPoolOptions> = {}): SandboxPool {
   const pool = new SandboxPool({ size: 1, limits, childModule: TEST_CHILD, recycleRssMb: 450, ...opts });
   pools.push(pool);
   return pool;
-}
-
-function isAlive(pid: number | undefined): boolean {
-  if (pid === undefined) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 const command = (c: string): Uint8Array => Buffer.from(c);

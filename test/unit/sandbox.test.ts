@@ -6,19 +6,10 @@ import { extractInSandbox, SandboxPool, type SandboxLimits, type SandboxStats } 
 import { buildDocx, docxParts } from '../fixtures/docx.js';
 import { buildPdf } from '../fixtures/pdf.js';
 import { buildZip } from '../fixtures/zip.js';
+import { isAlive } from '../helpers/pids.js';
 
 // Children run as TypeScript through tsx here, which costs start-up time and ~100 MB of RSS.
 const limits: SandboxLimits = { timeoutMs: 20_000, memoryMb: 512, maxTextChars: 100_000, maxPdfPages: 10 };
-
-function isAlive(pid: number | undefined): boolean {
-  if (pid === undefined) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 async function run(promise: (observe: (s: SandboxStats) => void) => Promise<unknown>) {
   let stats: SandboxStats | undefined;

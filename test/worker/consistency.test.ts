@@ -4,7 +4,7 @@ import { createLogger } from '../../shared/logger.js';
 import { extractSourceJobId, type ExtractSourceJob } from '../../shared/jobs.js';
 import { createProcessor } from '../../worker/processor.js';
 import { buildActiveIndexOnce, reconcile } from '../../worker/reconciler.js';
-import { call, failSource, readySource } from '../api/support.js';
+import { call, failSource, kbSnapshot, readySource } from '../api/support.js';
 import { extractInSandbox } from '../../worker/sandbox.js';
 import { bullSourceQueue } from '../../shared/jobs.js';
 import { createHarness, type Harness } from '../helpers/app-harness.js';
@@ -48,26 +48,15 @@ function processor(events?: SourceEvents) {
 
 const fakeJob = (data: ExtractSourceJob): Job => ({ id: extractSourceJobId(data), data, attemptsMade: 0, opts: { attempts: 2 } }) as unknown as Job;
 
-/** Everything stored for one knowledge base, for before/after comparisons. */
-async function snapshot(kbId: string): Promise<Record<string, unknown>> {
-  const keys = (await h.allKeys()).filter((k) => k.includes(`{kb:${kbId}}`)).sort();
-  const out: Record<string, unknown> = {};
-  for (const k of keys) {
-    const type = await h.redis.type(k);
-    out[k] = type === 'hash' ? await h.redis.hgetall(k) : type === 'list' ? await h.redis.lrange(k, 0, -1) : await h.redis.get(k);
-  }
-  return out;
-}
-
 describe('idempotent and conditional write-back', () => {
   it('leaves the same state when a job runs twice, one after the other', async () => {
     const { kbId, docs } = await createKbWith(h, key, (f) => f.append('knowledge_base_files', new Blob(['<h1>Twice</h1><p>Same result.</p>']), 'twice.html'));
     const job = fakeJob({ workspaceId: 'ws_consistency', kbId, documentId: docs[0]!, run: 1 });
     const run = processor();
     expect(await run(job)).toEqual({ status: 'ready' });
-    const first = await snapshot(kbId);
+    const first = await kbSnapshot(h, kbId);
     expect(await run(job)).toMatchObject({ status: 'skipped' });
-    expect(await snapshot(kbId)).toEqual(first);
+    expect(await kbSnapshot(h, kbId)).toEqual(first);
   });
 
   it('writes once when two runs of the same job race', async () => {
@@ -149,7 +138,7 @@ describe('idempotent and conditional write-back', () => {
     const del = await h.app.request(`/v1/knowledge-bases/${kbId}`, { method: 'DELETE', headers: { 'X-API-Key': key } });
     expect(del.status).toBe(204);
     await running;
-    expect(await snapshot(kbId)).toEqual({});
+    expect(await kbSnapshot(h, kbId)).toEqual({});
   });
 });
 
