@@ -18,6 +18,7 @@ import { execFile } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { corpusDir, corpusFiles, corpusPresent } from '../test/corpus/corpus-files.js';
 import { freePort, startRedisServer } from '../test/helpers/redis-server.js';
@@ -283,16 +284,9 @@ function corpusInputs(): string[] {
     .filter((p) => statSync(p).size <= MAX_CORPUS_BYTES);
 }
 
+/** Waits `ms`, or less when `signal` aborts; never rejects. */
 function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done(): void {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done);
-  });
+  return delay(ms, undefined, { signal }).catch(() => undefined);
 }
 
 main()

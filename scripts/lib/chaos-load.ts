@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
+import { setTimeout as delay } from 'node:timers/promises';
 import { buildDocx } from '../../test/fixtures/docx.js';
 import { buildPdf } from '../../test/fixtures/pdf.js';
 import type { ChaosOrigin, OriginPage } from './chaos-origin.js';
@@ -208,15 +209,7 @@ function generatedFile(rng: SeededRandom, tag: string): FileItem {
 
 const sha256 = (b: Uint8Array): string => createHash('sha256').update(b).digest('hex');
 
+/** Waits `ms`, or less when `signal` aborts; never rejects. */
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done(): void {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done);
-  });
+  return delay(ms, undefined, { signal }).catch(() => undefined);
 }
