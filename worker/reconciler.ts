@@ -120,10 +120,9 @@ async function reconcileKb(deps: ReconcilerDeps, kbId: string, now: number, repo
  */
 async function repair(deps: ReconcilerDeps, source: Omit<ExtractSourceJob, 'run'>, now: number, report: ReconcileReport): Promise<void> {
   const mended = await deps.kbs.repairSource(source.kbId, source.documentId, new Date(now).toISOString());
-  if (mended.result === 'active') return;
-  const log = { kbId: source.kbId, documentId: source.documentId, outcome: mended.result };
-  if (mended.result === 'gone') return;
+  if (mended.result === 'active' || mended.result === 'gone') return;
   report.repaired += 1;
+  const log = { kbId: source.kbId, documentId: source.documentId, outcome: mended.result };
   if (mended.result === 'rerun') {
     await deps.sourceQueue.enqueue([{ ...source, run: mended.run }]);
     deps.logger.warn(log, 'an ended source left half-written was queued again, and its knowledge base recounted');
