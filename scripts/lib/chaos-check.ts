@@ -1,3 +1,5 @@
+import type { SourceCounts } from '../../shared/schemas/knowledge-base.js';
+
 /** One source as the API lists it at the end of a chaos run. */
 export interface FinalSource {
   documentId: string;
@@ -13,13 +15,6 @@ export interface FinalSource {
   chunksMissing?: boolean;
 }
 
-/** A knowledge base's source counts, as the API reports them. */
-export interface SourceCounts {
-  pending: number;
-  processing: number;
-  ready: number;
-  failed: number;
-}
 
 export interface ChaosCheckInput {
   /** Source ids the API accepted (named in a 200 answer to a PATCH), by knowledge base. */

@@ -1,5 +1,6 @@
 /** What a chaos run asks the API for, as a client would: knowledge bases made, then watched and read back. */
-import type { FinalSource, SourceCounts } from './chaos-check.js';
+import type { SourceCounts } from '../../shared/schemas/knowledge-base.js';
+import type { FinalSource } from './chaos-check.js';
 
 /** POSTs an empty knowledge base and returns its id. */
 export async function createKb(base: string, key: string, name: string): Promise<string> {
