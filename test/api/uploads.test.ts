@@ -114,6 +114,7 @@ describe('type by content (415)', () => {
     ['a plain zip named a.docx', 'a.docx', storedZip('hello.txt', 'hello'), DOCX_MIME],
     ['NUL-laden bytes named a.txt', 'a.txt', Buffer.from('hello\0world\0'.repeat(50), 'latin1'), 'text/plain'],
     ['random bytes named a.txt', 'a.txt', noise(4096), 'text/plain'],
+    ['a Windows executable (MZ) named a.pdf', 'a.pdf', Buffer.concat([Buffer.from('MZ\x90\x00\x03\x00\x00\x00', 'latin1'), noise(2048)]), 'application/pdf'],
   ])('returns 415 with the source message for %s', async (_label, name, bytes, type) => {
     const res = await patchKb(h, key, kbId, [filePart(name, bytes, type ? { type } : {})]);
     expectErrorBody(res, 415, '/v1/knowledge-bases');
@@ -265,6 +266,19 @@ describe('file names', () => {
     const f = await upload('\u202Eexe.pdf');
     expect(f.content).toBe('exe.pdf');
     expect(f.title).toBe('exe.pdf');
+  });
+
+  it('keeps a.pdf%00.exe and CON as plain names, never in a key', async () => {
+    expect((await upload('a.pdf%00.exe')).content).toBe('a.pdf%00.exe');
+    expect((await upload('CON')).content).toBe('CON');
+    expect((await h.allKeys()).filter((k) => k.includes('CON') || k.includes('%00'))).toEqual([]);
+  });
+
+  it('answers 400 to a raw NUL in a file name and keeps nothing', async () => {
+    const before = (await h.allKeys()).sort();
+    const res = await patchKb(h, key, kbId, [filePart('a.pdf\u0000.exe', 'plain text behind a NUL name')]);
+    expectErrorBody(res, 400, '/v1/knowledge-bases', { message: 'any' });
+    expect((await h.allKeys()).sort()).toEqual(before);
   });
 
   it('keeps a non-ASCII file name such as résumé.txt as sent', async () => {
