@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { extractSourceJobId } from '../../shared/jobs.js';
 import { buildCfb } from '../fixtures/binary.js';
 import { buildDocx, docxDeclaring } from '../fixtures/docx.js';
 import { brokenPdf, buildPdf } from '../fixtures/pdf.js';
 import { createHarness, type Harness } from '../helpers/app-harness.js';
+import { waitFor } from '../helpers/wait.js';
 import { createKbWith, startTestWorker, waitForDocument } from '../helpers/worker-harness.js';
 import type { RunningWorker } from '../../worker/main.js';
 
@@ -22,7 +24,14 @@ afterAll(async () => {
 
 async function uploadOne(bytes: Uint8Array, filename: string) {
   const { kbId, docs } = await createKbWith(h, key, (f) => f.append('knowledge_base_files', new Blob([bytes]), filename));
-  return waitForDocument(h, key, kbId, docs[0]!);
+  return { ...(await waitForDocument(h, key, kbId, docs[0]!)), kbId };
+}
+
+/** Attempts BullMQ made of a source's first run, read once its job has finished. */
+async function attemptsOf(kbId: string, documentId: string): Promise<number> {
+  const jobId = extractSourceJobId({ workspaceId: 'ws_formats', kbId, documentId, run: 1 });
+  await waitFor('the job to finish', async () => ((await h.queue.getJobState(jobId)) === 'failed' ? true : undefined));
+  return (await h.queue.getJob(jobId))!.attemptsMade;
 }
 
 describe('binary formats end to end', () => {
@@ -63,12 +72,13 @@ describe('damaged and hostile files fail with a code a user can act on', () => {
     ['a DOCX whose parts claim gigabytes (zip bomb)', () => docxDeclaring(4_000_000_000), 'bomb.docx', 'too_complex'],
   ];
   for (const [name, build, filename, code] of cases) {
-    it(`ends ${name} failed/${code}`, async () => {
+    it(`ends ${name} failed/${code} after one attempt (JOB_ATTEMPTS 2): a retry cannot fix it`, async () => {
       const doc = await uploadOne(build(), filename);
       expect(doc.status).toBe('failed');
       expect(doc.error?.code).toBe(code);
       expect(doc.error?.message).toMatch(/\w{3,}/);
       expect(doc.error?.message).not.toMatch(/\n\s+at /);
+      expect(await attemptsOf(doc.kbId, doc.documentId)).toBe(1);
     });
   }
 
