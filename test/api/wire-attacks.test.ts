@@ -143,23 +143,35 @@ describe('the key is checked before the body is read', () => {
   afterAll(async () => s?.close());
 
   it.each([
-    ['no X-API-Key', undefined],
-    ['an unknown X-API-Key', 'kb_live_not-a-key-of-this-service'],
-  ])('answers 401 to a 30 MB upload with %s before reading it, and hangs up', async (_label, badKey) => {
+    ['no X-API-Key', 401, 'none'],
+    ['an unknown X-API-Key', 401, 'unknown'],
+    ["another workspace's key", 403, 'other'],
+    ['a read-only key', 403, 'read-only'],
+    ['a valid key, for a knowledge base that does not exist', 404, 'missing-kb'],
+  ] as const)('answers %s on a 30 MB upload with %i before reading it, and hangs up', async (_label, status, who) => {
     const kb = await createKb(s.h, key, 'Auth first');
+    const keys: Record<typeof who, () => Promise<string | undefined>> = {
+      none: async () => undefined,
+      unknown: async () => 'kb_live_not-a-key-of-this-service',
+      other: () => s.h.key('ws-auth-first-other'),
+      'read-only': () => s.h.key('ws-auth-first', { readOnly: true }),
+      'missing-kb': async () => key,
+    };
+    const sent = await keys[who]();
+    const target = who === 'missing-kb' ? 'kb_does_not_exist' : kb.kbId;
     const before = await snapshot(s, key, kb.kbId);
-    const head = requestHead('PATCH', `${KB_PATH}/${kb.kbId}`, {
-      ...(badKey === undefined ? {} : { 'X-API-Key': badKey }),
+    const head = requestHead('PATCH', `${KB_PATH}/${target}`, {
+      ...(sent === undefined ? {} : { 'X-API-Key': sent }),
       'Content-Type': mp.contentType,
       'Content-Length': BODY,
     });
     const client = await RawClient.open(s.port);
-    await client.write(head + mp.field('knowledge_base_name', 'Renamed without a key') + mp.fileHead('big.txt'));
+    await client.write(head + mp.field('knowledge_base_name', 'Renamed by a refused request') + mp.fileHead('big.txt'));
     const piece = Buffer.alloc(64 * 1024, 'k');
     while (client.sent < BODY && !client.isClosed && client.responses.length === 0) await client.write(piece);
     expect(await client.closesWithin(ANSWER_MS)).toBe(true);
-    expect(client.responses.map((r) => r.status)).toEqual([401]);
-    expect(client.responses[0]!.json).toMatchObject({ status: 401, path: KB_PATH });
+    expect(client.responses.map((r) => r.status)).toEqual([status]);
+    expect(client.responses[0]!.json).toMatchObject({ status, path: KB_PATH });
     // The answer came while most of the body was still unsent: nothing waited for it.
     expect(client.sent).toBeLessThan(BODY / 2);
     expect(await snapshot(s, key, kb.kbId)).toEqual(before);
