@@ -80,3 +80,16 @@ export async function waitForJobState(h: Harness, jobId: string, state: string, 
     { timeoutMs, describe: () => last },
   );
 }
+
+/** A job's end and the attempts BullMQ made, read once it has completed or failed. */
+export async function finishedJob(h: Harness, jobId: string, timeoutMs = 20_000): Promise<{ state: string; attemptsMade: number }> {
+  let state = 'missing';
+  await waitFor(
+    `job ${jobId} to finish`,
+    async () => (state = await h.queue.getJobState(jobId)) === 'completed' || state === 'failed',
+    { timeoutMs, describe: () => state },
+  );
+  const job = await h.queue.getJob(jobId);
+  if (!job) throw new Error(`the ${state} job ${jobId} is gone`);
+  return { state, attemptsMade: job.attemptsMade };
+}

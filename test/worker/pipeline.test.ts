@@ -2,8 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { extractSourceJobId } from '../../shared/jobs.js';
 import { createHarness, type Harness } from '../helpers/app-harness.js';
 import { guardStubs, startCanary, tinyPng, type Canary, type GuardStubs } from '../helpers/canary-server.js';
-import { createKbWith, startTestWorker, waitForDocument } from '../helpers/worker-harness.js';
-import { waitFor } from '../helpers/wait.js';
+import { createKbWith, finishedJob, startTestWorker, waitForDocument } from '../helpers/worker-harness.js';
 import type { RunningWorker } from '../../worker/main.js';
 
 let h: Harness;
@@ -112,17 +111,8 @@ describe('failures end with a code and a message', () => {
   });
 
   describe('retry policy', () => {
-    const attemptsOf = async (kbId: string, documentId: string): Promise<number | undefined> => {
-      const jobId = extractSourceJobId({ workspaceId: 'ws_worker', kbId, documentId, run: 1 });
-      const state = await waitFor('the job to finish', async () => {
-        const s = await h.queue.getJobState(jobId);
-        return s === 'completed' || s === 'failed' ? s : undefined;
-      });
-      // Read once the job has finished, so its attempts are the final count.
-      const job = await h.queue.getJob(jobId);
-      expect(job, `the ${state} job`).toBeDefined();
-      return job!.attemptsMade;
-    };
+    const attemptsOf = async (kbId: string, documentId: string): Promise<number> =>
+      (await finishedJob(h, extractSourceJobId({ workspaceId: 'ws_worker', kbId, documentId, run: 1 }))).attemptsMade;
 
     it('retries 503, 503 and ends ready on the third attempt (JOB_ATTEMPTS 3)', async () => {
       const path = '/fails/2/twice';
