@@ -55,7 +55,18 @@ const BAD: Record<string, Pick<CorpusFile, 'upload' | 'outcomes'>> = {
   'png-mislabeled.pdf': UNSUPPORTED,
   'xlsx-mislabeled.docx': UNSUPPORTED,
   'zip-mislabeled.docx': UNSUPPORTED,
+  // The office and e-book files of `bad/`, under the default format policy: 415, except an
+  // encrypted XLSX, whose CFB container does not say whether a DOCX or an XLSX is inside.
+  'xlsx-encrypted-passtika.xlsx': accepted('failed/encrypted'),
+  'odt-encrypted-tika.odt': UNSUPPORTED,
+  'xlsx-hostile-xmlbomb.xlsx': UNSUPPORTED,
+  'xlsx-hostile-shared-strings-amplification.xlsx': UNSUPPORTED,
+  'pptx-truncated-divino-revelado.pptx': UNSUPPORTED,
+  'pptx-fuzzed-clusterfuzz.pptx': UNSUPPORTED,
 };
+
+/** Folders whose formats the default policy refuses (EXPECTED.md: upload 415, `unsupported_media_type` behind a URL). */
+const REFUSED_BY_DEFAULT = new Set(['pptx', 'xlsx', 'odf', 'epub']);
 
 // EXPECTED.md, exceptions among the good files.
 const GOOD_EXCEPTIONS: Record<string, Outcome[]> = {
@@ -73,18 +84,24 @@ const GOOD_EXCEPTIONS: Record<string, Outcome[]> = {
 };
 
 /**
- * Every input of the corpus with its expectations: the five good folders
- * (for HTML, each `readability-*` page's `source.html`) and `bad/`.
+ * Every input of the corpus with its expectations under the default format
+ * policy: the five good folders (for HTML, each `readability-*` page's
+ * `source.html`), CSV (text), the office and e-book folders (refused) and `bad/`.
  * `expected.*` and `reference/` are ground truth, not inputs.
  */
 export function corpusFiles(root = corpusDir()): CorpusFile[] {
   const files: CorpusFile[] = [];
-  for (const folder of ['pdf', 'docx', 'html', 'md', 'txt', 'bad']) {
+  for (const folder of ['pdf', 'docx', 'html', 'md', 'txt', 'csv', 'pptx', 'xlsx', 'odf', 'epub', 'bad']) {
+    if (!existsSync(join(root, folder))) continue;
     for (const name of readdirSync(join(root, folder)).sort()) {
       const path = join(root, folder, name);
       const isPage = statSync(path).isDirectory();
       const rel = isPage ? `${folder}/${name}/source.html` : `${folder}/${name}`;
-      const expectation = folder === 'bad' ? (BAD[name] ?? (/^pdf-encrypted-/.test(name) ? accepted('failed/encrypted') : undefined)) : accepted(...(GOOD_EXCEPTIONS[rel] ?? ['ready']));
+      // Reference folders (LibreOffice's CSV of each sheet) sit beside the office files; they are not inputs.
+      if (isPage && folder !== 'html') continue;
+      const expectation = folder === 'bad' ? (BAD[name] ?? (/^pdf-encrypted-/.test(name) ? accepted('failed/encrypted') : undefined))
+        : REFUSED_BY_DEFAULT.has(folder) ? UNSUPPORTED
+        : accepted(...(GOOD_EXCEPTIONS[rel] ?? ['ready']));
       if (!expectation) throw new Error(`EXPECTED.md has no row for ${rel}; add it to corpus-files.ts`);
       files.push({ rel, path: isPage ? join(path, 'source.html') : path, filename: basename(rel), ...expectation });
     }
