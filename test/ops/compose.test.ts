@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { loadConfig } from '../../shared/config.js';
 import { buildDist, runUntilStopped } from '../helpers/container-command.js';
+import { configurationTable } from '../helpers/doc-tables.js';
 import { startRedisServer, type RedisServerHandle } from '../helpers/redis-server.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -45,25 +46,6 @@ function environmentOf(service: Service): Record<string, string> {
 /** What compose substitutes for a value when the shell sets nothing: `${X:-d}` and `${X-d}` give d, `${X}` gives ''. */
 function composeDefault(value: string): string {
   return value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::?-([^}]*))?\}/g, (_, _name: string, fallback?: string) => fallback ?? '');
-}
-
-/** The variables of the README's configuration table, with the default column when it is a code value. */
-function readmeConfigTable(): Map<string, string | undefined> {
-  const readme = read('README.md');
-  const start = readme.search(/^## Configuration$/m);
-  if (start < 0) throw new Error('README has no "## Configuration" section');
-  const after = readme.slice(start + '## Configuration'.length);
-  const next = after.search(/^## /m);
-  const section = next < 0 ? after : after.slice(0, next);
-  const table = new Map<string, string | undefined>();
-  for (const line of section.split('\n')) {
-    const cells = line.split('|').slice(1, -1).map((c) => c.trim());
-    if (cells.length < 3 || /^-+$/.test(cells[0]!) || cells[0] === 'variable') continue;
-    const names = [...cells[0]!.matchAll(/`([A-Z][A-Z0-9_]*)`/g)].map((m) => m[1]!);
-    const fallback = /^`([^`]*)`$/.exec(cells[1]!)?.[1];
-    for (const name of names) table.set(name, fallback);
-  }
-  return table;
 }
 
 interface Instruction {
@@ -177,13 +159,13 @@ describe('docker-compose.yml', () => {
     }
   });
 
-  it('sets only variables the README configuration table lists, with the same defaults', () => {
-    const table = readmeConfigTable();
+  it('sets only variables docs/configuration.md lists, with the same defaults', () => {
+    const table = configurationTable();
     expect(table.size).toBeGreaterThan(10);
     for (const [service, s] of Object.entries(compose.services)) {
       if (service === 'redis') continue;
       for (const [name, value] of Object.entries(environmentOf(s))) {
-        expect([...table.keys()], `${service}: ${name} is in the README table`).toContain(name);
+        expect([...table.keys()], `${service}: ${name} is in docs/configuration.md`).toContain(name);
         const documented = table.get(name);
         const given = composeDefault(value);
         if (documented !== undefined && given !== '') {

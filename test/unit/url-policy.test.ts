@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { checkDestination, checkSourceUrl, INTERNAL_SERVICE_PORTS, MAX_SOURCE_URL_LENGTH } from '../../shared/url-policy.js';
+import { docTable } from '../helpers/doc-tables.js';
 
 describe('checkSourceUrl', () => {
   it('accepts an https URL and returns its normalized href', () => {
@@ -115,11 +115,10 @@ describe('checkSourceUrl with a policy (the worker, on every hop)', () => {
     expect(checkSourceUrl(`https://example.com:${port}/`, demo).ok).toBe(true);
   });
 
-  it('lists in the README every port it refuses', () => {
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    const section = readme.slice(readme.indexOf('### URL sources'), readme.indexOf('## How it works'));
-    const listed = (section.match(/^- Ports refused[\s\S]*?\.\n/m)?.[0] ?? '').match(/\b\d{2,5}\b/g)?.map(Number) ?? [];
-    expect(listed.sort((a, b) => a - b)).toEqual([...INTERNAL_SERVICE_PORTS.keys()].sort((a, b) => a - b));
+  it('lists in docs/api.md every port it refuses, with its service, and no other', () => {
+    const listed = docTable('docs/api.md', 'Ports refused').map(([port = '', service = '']) => [Number(port), service] as const);
+    const byPort = (a: readonly [number, string], b: readonly [number, string]): number => a[0] - b[0];
+    expect(listed.sort(byPort)).toEqual([...INTERNAL_SERVICE_PORTS].sort(byPort));
   });
 
   it('refuses at least the well-known internal ports', () => {
