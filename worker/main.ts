@@ -7,6 +7,7 @@ import { createRedis, describeTarget } from '../shared/redis.js';
 import { waitForRedis, type StartupAttempt } from '../shared/redis-wait.js';
 import { isMain, runRole } from '../shared/process.js';
 import { openIngestQueue, openRuntime } from '../shared/runtime.js';
+import { withTimeout } from '../shared/timeout.js';
 import { HostGate, type HostGateOptions } from './fetch/host-gate.js';
 import { fetchUrl, type FetchUrlOptions } from './fetch-url.js';
 import { createProcessor, type ProcessorDeps } from './processor.js';
@@ -43,6 +44,9 @@ export interface WorkerOptions {
  * after) so a live fetch never outlasts its lease.
  */
 export const HOST_LEASE_MARGIN_MS = 5_000;
+
+/** How long shutdown waits for a Redis write (metrics, host slots) before leaving it: Redis may be down. */
+const CLOSE_WAIT_MS = 2_000;
 
 /**
  * Starts a queue consumer. Parsing runs in sandboxed child processes, so this
@@ -119,8 +123,7 @@ export async function startWorker(config: Config, logger: Logger, opts: WorkerOp
   logger.info({ concurrency: config.WORKER_CONCURRENCY }, 'worker started');
 
   // Redis may be down at shutdown, and the worker connection waits for it forever.
-  const flushMetrics = (): Promise<unknown> =>
-    Promise.race([metrics.close(), new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
+  const flushMetrics = (): Promise<unknown> => withTimeout(metrics.close(), CLOSE_WAIT_MS, () => undefined);
   let closing: Promise<void> | undefined;
   return {
     worker,
@@ -131,17 +134,18 @@ export async function startWorker(config: Config, logger: Logger, opts: WorkerOp
         // close() waits for active jobs and has no timeout of its own. Past
         // the grace period stop waiting: the process exits, the jobs' locks
         // lapse, and another replica picks them up as stalled.
-        const finished = await Promise.race([
+        const finished = await withTimeout(
           Promise.all([worker.close(), webhooks.worker.close()]).then(() => true),
-          new Promise<boolean>((resolve) => setTimeout(() => resolve(false), config.SHUTDOWN_GRACE_MS).unref()),
-        ]);
+          config.SHUTDOWN_GRACE_MS,
+          () => false,
+        );
         // The children go either way, so none outlives this worker. A job cut
         // short is abandoned, not failed: its lock lapses and another replica
         // runs it, as if this process had died.
         await sandbox.close({ abandonRunning: !finished });
         await flushMetrics();
         // Fetches cut short end with this process: their host slots are free for the replica that takes the jobs over.
-        await Promise.race([hosts.releaseAll(), new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
+        await withTimeout(hosts.releaseAll(), CLOSE_WAIT_MS, () => undefined);
         if (!finished) {
           logger.warn({ graceMs: config.SHUTDOWN_GRACE_MS }, 'active jobs did not finish in time; leaving them to another replica');
           return;

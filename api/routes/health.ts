@@ -1,6 +1,10 @@
 import { Hono, type Context } from 'hono';
 import type { AppEnv } from '../context.js';
 import type { AppDeps } from '../deps.js';
+import { withTimeout } from '../../shared/timeout.js';
+
+/** A ping slower than this counts as Redis down: a load balancer must not hang on readiness. */
+const PING_TIMEOUT_MS = 1_000;
 
 /** The readiness answer while Redis cannot be reached. */
 export function notReady(c: Context<AppEnv>): Response {
@@ -13,10 +17,7 @@ export function healthRoutes(deps: AppDeps) {
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
   app.get('/readyz', async (c) => {
     try {
-      await Promise.race([
-        deps.redis.ping(),
-        new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), 1_000).unref()),
-      ]);
+      await withTimeout(deps.redis.ping(), PING_TIMEOUT_MS);
       return c.json({ status: 'ok', redis: 'up' });
     } catch {
       return notReady(c);
