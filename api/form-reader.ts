@@ -20,6 +20,16 @@ class DiscardingSink implements StageSink {
   async discard(): Promise<void> {}
 }
 
+/** What one {@link createFormReader} `read` is for. */
+export interface FormReadOptions {
+  /** The knowledge base the staged files belong to. */
+  kbId: string;
+  /** The name field must be present (create) rather than an optional rename (update). */
+  requireName: boolean;
+  /** Receives the body's digest for the Idempotency-Key fingerprint. */
+  digest: RequestDigest;
+}
+
 /**
  * Reads the multipart form of POST and PATCH: streams it through the limits
  * and the upload gate into staged sources, hands them to `commit`, and
@@ -50,7 +60,7 @@ export function createFormReader(deps: AppDeps) {
   }
 
   return {
-    async read<T>(c: Context<AppEnv>, kbId: string, requireName: boolean, digest: RequestDigest, commit: (form: SourceForm) => Promise<T>): Promise<T> {
+    async read<T>(c: Context<AppEnv>, { kbId, requireName, digest }: FormReadOptions, commit: (form: SourceForm) => Promise<T>): Promise<T> {
       const { body, headers } = bodyOf(c);
       let release: (() => void) | undefined;
       let stages: StageSink[] = [];
@@ -61,7 +71,7 @@ export function createFormReader(deps: AppDeps) {
         });
         digest.value = raw.digest;
         stages = raw.files.map((f) => f.stage);
-        return await commit(readSourceForm(raw, config.MAX_SOURCES_PER_REQUEST, requireName));
+        return await commit(readSourceForm(raw, { maxSources: config.MAX_SOURCES_PER_REQUEST, requireName }));
       } catch (err) {
         await store.stages.discard(stages);
         closeIfBodyUnread(c);

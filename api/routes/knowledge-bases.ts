@@ -80,7 +80,7 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
     const ws = c.get('principal').workspaceId;
     return idempotent(c, store.idempotency, () => form.digestOnly(c), async (digest) => {
       const kbId = newKbId();
-      const { view, rev } = await form.read(c, kbId, true, digest, (f) => createKnowledgeBase(kb, ws, kbId, { ...f, name: f.name! }));
+      const { view, rev } = await form.read(c, { kbId, requireName: true, digest }, (f) => createKnowledgeBase(kb, ws, kbId, { ...f, name: f.name! }));
       return c.json(view, 201, { Location: `/v1/knowledge-bases/${kbId}`, ETag: etagOf(rev) });
     });
   });
@@ -133,7 +133,7 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
       const meta = await assertOwned(kb, ws, kbId);
       // Checked before the body is read, so a stale upload fails at once; the commit checks again atomically.
       const ifRev = requiredRevision(c.req.header('if-match'), meta.rev);
-      const { view, rev } = await form.read(c, kbId, false, digest, (f) => updateKnowledgeBase(kb, ws, kbId, f, ifRev));
+      const { view, rev } = await form.read(c, { kbId, requireName: false, digest }, (f) => updateKnowledgeBase(kb, ws, kbId, f, ifRev));
       return c.json(view, 200, { ETag: etagOf(rev) });
     });
   });
