@@ -3,13 +3,14 @@ import type { Context } from 'hono';
 import { UnsupportedMediaTypeError } from '../shared/errors.js';
 import type { AppEnv } from './context.js';
 import type { AppDeps } from './deps.js';
+import { FormDigest } from './form-digest.js';
 import type { RequestDigest } from './idempotency.js';
 import { parseMultipart, type FormLimits, type StageSink } from './multipart.js';
 import { readSourceForm, type SourceForm } from './source-form.js';
 import { UploadGate } from './upload-gate.js';
 import { closeIfBodyUnread } from './unread-body.js';
 
-/** Keeps nothing: the sink of a parse that only wants the body's digest. */
+/** Keeps nothing: the sink of a read that only wants the form's digest. */
 class DiscardingSink implements StageSink {
   readonly key = '';
   bytes = 0;
@@ -64,12 +65,14 @@ export function createFormReader(deps: AppDeps) {
       const { body, headers } = bodyOf(c);
       let release: (() => void) | undefined;
       let stages: StageSink[] = [];
+      const fingerprint = new FormDigest();
       try {
         const raw = await parseMultipart(body, headers, limits, {
           openStage: () => store.stages.open(kbId),
           beforeFirstFile: async () => void (release = await gate.admit(c.get('principal').keyId)),
+          tap: fingerprint,
         });
-        digest.value = raw.digest;
+        digest.value = fingerprint.value();
         stages = raw.files.map((f) => f.stage);
         return await commit(readSourceForm(raw, { maxSources: config.MAX_SOURCES_PER_REQUEST, requireName }));
       } catch (err) {
@@ -81,11 +84,16 @@ export function createFormReader(deps: AppDeps) {
       }
     },
 
-    /** Reads a body only for its digest: nothing is staged, sniffed or admitted. */
+    /**
+     * Reads a body only for its digest (an idempotent repeat): the same
+     * limits apply, but nothing is staged, sniffed or admitted.
+     */
     async digestOnly(c: Context<AppEnv>): Promise<string> {
       const { body, headers } = bodyOf(c);
+      const fingerprint = new FormDigest();
       try {
-        return (await parseMultipart(body, headers, limits, { openStage: () => new DiscardingSink(), verifyOnly: true })).digest;
+        await parseMultipart(body, headers, limits, { openStage: () => new DiscardingSink(), sniff: false, tap: fingerprint });
+        return fingerprint.value();
       } catch (err) {
         closeIfBodyUnread(c);
         throw err;
