@@ -7,6 +7,7 @@ import { FORM_FIELD, MAX_TEXT_FIELDS_BYTES } from '../shared/schemas/source-form
 import type { Stage } from '../shared/store/stage-store.js';
 import { sanitizeFilename } from '../shared/filename.js';
 import { BodyMeter } from './body-meter.js';
+import { fileTooLargeMessage } from './limit-messages.js';
 
 const FILE_FIELDS = new Set<string>([FORM_FIELD.files, FORM_FIELD.filesItems]);
 const TEXT_FIELDS = new Set<string>([FORM_FIELD.name, FORM_FIELD.nameAlias, FORM_FIELD.texts, FORM_FIELD.urls, FORM_FIELD.autoRefresh]);
@@ -19,7 +20,6 @@ const MAX_TEXT_PARTS = TEXT_FIELDS.size;
 const PART_HEADER_BYTES = 16 * 1024;
 /** Slack for boundaries and for file bytes on their way from the meter to a stage. */
 const IN_FLIGHT_BYTES = 1024 * 1024;
-const DEFAULT_FILE_LIMIT = 26_214_400;
 /** RFC 2046: a boundary is 1 to 70 characters. A longer one only makes every search for it dearer. */
 const MAX_BOUNDARY_CHARS = 70;
 const BOUNDARY_PARAM = /;\s*boundary\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^;\s]*))/i;
@@ -89,11 +89,6 @@ export interface StagedFile {
 export interface RawForm {
   fields: Map<string, string>;
   files: StagedFile[];
-}
-
-/** The contract's 413 message, with the configured limit when it is not the default. */
-export function fileTooLargeMessage(maxFileBytes: number): string | undefined {
-  return maxFileBytes === DEFAULT_FILE_LIMIT ? undefined : `An uploaded file exceeds the per-file size limit (${maxFileBytes} bytes).`;
 }
 
 /**
