@@ -1,6 +1,8 @@
 import { Hono, type Context } from 'hono';
 import type { AppEnv } from '../context.js';
 import type { AppDeps } from '../deps.js';
+import { DEPENDENCY_RETRY_AFTER_SECONDS } from '../errors.js';
+import { CODE_STATUS } from '../status-table.js';
 import { withTimeout } from '../../shared/timeout.js';
 
 /** A ping slower than this counts as Redis down: a load balancer must not hang on readiness. */
@@ -8,7 +10,7 @@ const PING_TIMEOUT_MS = 1_000;
 
 /** The readiness answer while Redis cannot be reached. */
 export function notReady(c: Context<AppEnv>): Response {
-  return c.json({ status: 'unavailable', redis: 'down' }, 503, { 'Retry-After': '5' });
+  return c.json({ status: 'unavailable', redis: 'down' }, CODE_STATUS.unavailable, { 'Retry-After': String(DEPENDENCY_RETRY_AFTER_SECONDS) });
 }
 
 /** Liveness and readiness, outside `/v1` and without a key. */
