@@ -33,16 +33,6 @@ export function collectionPath(path: string): string {
   return path === '' ? '/' : path;
 }
 
-/** Builds the error body for a status and request path, with the table's strings. */
-export function errorBody(status: ErrorStatus, path: string, message?: string, validationErrors?: Record<string, string>): ErrorBody {
-  const { error, message: defaultMessage } = STATUS_TABLE[status];
-  const collection = collectionPath(path);
-  const fallback = status === 500 && collection === '/v1/knowledge-bases' ? KB_500_MESSAGE : defaultMessage;
-  const body: ErrorBody = { timestamp: new Date().toISOString(), status, error, message: message ?? fallback, path: collection };
-  if (validationErrors && Object.keys(validationErrors).length > 0) body.validationErrors = validationErrors;
-  return body;
-}
-
 /** Turns zod issues into `validationErrors`: field name (with indexes) to message. */
 export function zodFieldErrors(err: ZodError, fallbackField = 'request'): Record<string, string> {
   const out: Record<string, string> = {};
@@ -64,14 +54,23 @@ export interface ErrorResponseOptions {
   path?: string;
 }
 
+/** The one builder of error responses: the contract's body with the table's strings for `status`. */
+function respond(c: Context, status: ErrorStatus, opts: ErrorResponseOptions): Response {
+  const { error, message: defaultMessage } = STATUS_TABLE[status];
+  const collection = collectionPath(opts.path ?? c.req.path);
+  const fallback = status === 500 && collection === '/v1/knowledge-bases' ? KB_500_MESSAGE : defaultMessage;
+  const body: ErrorBody = { timestamp: new Date().toISOString(), status, error, message: opts.message ?? fallback, path: collection };
+  if (opts.fields && Object.keys(opts.fields).length > 0) body.validationErrors = opts.fields;
+  return c.json(body, status, opts.headers);
+}
+
 /**
  * Answers with the contract's error body for a domain code, its status from
  * the one table. For answers given without throwing (operator auth, the
  * starting app); thrown errors go through {@link handleError}.
  */
 export function errorResponse(c: Context, code: AppErrorCode | 'internal', opts: ErrorResponseOptions = {}): Response {
-  const status = CODE_STATUS[code];
-  return c.json(errorBody(status, opts.path ?? c.req.path, opts.message, opts.fields), status, opts.headers);
+  return respond(c, CODE_STATUS[code], opts);
 }
 
 /**
@@ -85,7 +84,6 @@ function httpExceptionStatus(err: HTTPException): ErrorStatus {
 
 /** Maps any thrown value to a response with the contract's error body. */
 export function handleError(err: unknown, c: Context<AppEnv>): Response {
-  const path = c.req.path;
   const headers: Record<string, string> = {};
   let status: ErrorStatus = 500;
   let message: string | undefined;
@@ -119,5 +117,5 @@ export function handleError(err: unknown, c: Context<AppEnv>): Response {
   else if (status === 503) logger?.warn({ err, status }, 'request refused: a dependency is unavailable');
   else logger?.debug({ status, code: err instanceof AppError ? err.code : 'unknown' }, 'request refused');
   if (status === 500) message = undefined;
-  return c.json(errorBody(status, path, message, fields), status, headers);
+  return respond(c, status, { message, fields, headers });
 }
