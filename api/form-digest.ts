@@ -12,6 +12,7 @@ const sha256 = (head: string): Hash => createHash('sha256').update(head);
 export class FormDigest implements PartTap {
   /** One hex digest per part; a file's slot is taken when it begins, so parts stay in order. */
   private readonly parts: string[] = [];
+  private completed = false;
 
   field(name: string, value: string): void {
     this.parts.push(sha256(`field\0${name}\0`).update(value).digest('hex'));
@@ -26,8 +27,13 @@ export class FormDigest implements PartTap {
     };
   }
 
-  /** The form's digest (hex); read it once the parse has succeeded. */
-  value(): string {
+  complete(): void {
+    this.completed = true;
+  }
+
+  /** The form's digest (hex), or undefined while the form has not been read whole and accepted. */
+  value(): string | undefined {
+    if (!this.completed) return undefined;
     return this.parts.reduce((h, d) => h.update(d), createHash('sha256')).digest('hex');
   }
 }

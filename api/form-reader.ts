@@ -3,14 +3,12 @@ import type { Context } from 'hono';
 import { UnsupportedMediaTypeError } from '../shared/errors.js';
 import type { AppEnv } from './context.js';
 import type { AppDeps } from './deps.js';
-import { FormDigest } from './form-digest.js';
-import type { RequestDigest } from './idempotency.js';
-import { parseMultipart, type FormLimits, type StageSink } from './multipart.js';
+import { parseMultipart, type FormLimits, type PartTap, type StageSink } from './multipart.js';
 import { readSourceForm, type SourceForm } from './source-form.js';
 import { UploadGate } from './upload-gate.js';
 import { closeIfBodyUnread } from './unread-body.js';
 
-/** Keeps nothing: the sink of a read that only wants the form's digest. */
+/** Keeps nothing: the sink of a read that is only observed. */
 class DiscardingSink implements StageSink {
   readonly key = '';
   bytes = 0;
@@ -27,8 +25,8 @@ export interface FormReadOptions {
   kbId: string;
   /** The name field must be present (create) rather than an optional rename (update). */
   requireName: boolean;
-  /** Receives the body's digest for the Idempotency-Key fingerprint. */
-  digest: RequestDigest;
+  /** Sees the parts as they are parsed (the Idempotency-Key fingerprint). */
+  tap?: PartTap | undefined;
 }
 
 /**
@@ -61,18 +59,16 @@ export function createFormReader(deps: AppDeps) {
   }
 
   return {
-    async read<T>(c: Context<AppEnv>, { kbId, requireName, digest }: FormReadOptions, commit: (form: SourceForm) => Promise<T>): Promise<T> {
+    async read<T>(c: Context<AppEnv>, { kbId, requireName, tap }: FormReadOptions, commit: (form: SourceForm) => Promise<T>): Promise<T> {
       const { body, headers } = bodyOf(c);
       let release: (() => void) | undefined;
       let stages: StageSink[] = [];
-      const fingerprint = new FormDigest();
       try {
         const raw = await parseMultipart(body, headers, limits, {
           openStage: () => store.stages.open(kbId),
           beforeFirstFile: async () => void (release = await gate.admit(c.get('principal').keyId)),
-          tap: fingerprint,
+          ...(tap && { tap }),
         });
-        digest.value = fingerprint.value();
         stages = raw.files.map((f) => f.stage);
         return await commit(readSourceForm(raw, { maxSources: config.MAX_SOURCES_PER_REQUEST, requireName }));
       } catch (err) {
@@ -85,15 +81,13 @@ export function createFormReader(deps: AppDeps) {
     },
 
     /**
-     * Reads a body only for its digest (an idempotent repeat): the same
-     * limits apply, but nothing is staged, sniffed or admitted.
+     * Reads a body only for `tap` (an idempotent repeat): the same limits
+     * apply, but nothing is staged, sniffed or admitted.
      */
-    async digestOnly(c: Context<AppEnv>): Promise<string> {
+    async observe(c: Context<AppEnv>, tap: PartTap): Promise<void> {
       const { body, headers } = bodyOf(c);
-      const fingerprint = new FormDigest();
       try {
-        await parseMultipart(body, headers, limits, { openStage: () => new DiscardingSink(), sniff: false, tap: fingerprint });
-        return fingerprint.value();
+        await parseMultipart(body, headers, limits, { openStage: () => new DiscardingSink(), sniff: false, tap });
       } catch (err) {
         closeIfBodyUnread(c);
         throw err;

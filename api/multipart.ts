@@ -61,12 +61,14 @@ export interface FormHooks {
 /**
  * An observer of the parts a parse accepts, in part order: a text field with
  * its value, a file part with its raw (unsanitized) name and declared type,
- * then its bytes as they stream and its end. Parts of a failed parse may be
- * left unended.
+ * then its bytes as they stream and its end; `complete` once the whole form
+ * is accepted. A failed parse never calls `complete` and may leave parts
+ * unended.
  */
 export interface PartTap {
   field(name: string, value: string): void;
   file(name: string, info: { filename: string | undefined; mimeType: string }): FileTap;
+  complete(): void;
 }
 
 /** The bytes of one file part, as {@link PartTap.file} watches them. */
@@ -217,6 +219,7 @@ export async function parseMultipart(body: Readable, headers: Record<string, str
     if (unknown.length > 0) {
       throw new ValidationError(Object.fromEntries(unknown.map((n) => [n, 'unknown field'])));
     }
+    hooks.tap?.complete();
     return { fields, files: orderByStage(files, stages) };
   } catch (err) {
     await Promise.allSettled(work);

@@ -2,9 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { FormDigest } from '../../api/form-digest.js';
 
 /** Feeds a form's parts to a digest as a parse would: files may end after later parts begin. */
-function digestOf(build: (d: FormDigest) => void): string {
+function digestOf(build: (d: FormDigest) => void): string | undefined {
   const d = new FormDigest();
   build(d);
+  d.complete();
   return d.value();
 }
 
@@ -60,5 +61,14 @@ describe('FormDigest', () => {
       base('A', 'a.txt', 'text/plain', false),
     ];
     expect(new Set(digests).size).toBe(digests.length);
+  });
+
+  it('has no value until the whole form was accepted', () => {
+    const d = new FormDigest();
+    d.field('knowledge_base_name', 'Docs');
+    d.file('knowledge_base_files', { filename: 'a.txt', mimeType: 'text/plain' }).data(Buffer.from('cut short'));
+    expect(d.value()).toBeUndefined();
+    d.complete();
+    expect(d.value()).toMatch(/^[0-9a-f]{64}$/);
   });
 });
