@@ -6,7 +6,7 @@ import { serveStatic } from '@hono/node-server/serve-static';
 import type { Queue } from 'bullmq';
 import type { Hono, MiddlewareHandler } from 'hono';
 import type { AppEnv } from './context.js';
-import { errorBody } from './errors.js';
+import { errorResponse } from './errors.js';
 
 export const BOARD_PATH = '/admin/queues';
 
@@ -50,15 +50,17 @@ export function boardAuth(user: string, password: string): MiddlewareHandler<App
     const passwordOk = safeEqual(decoded.slice(sep + 1), password);
     const ok = sep > 0 && userOk && passwordOk;
     if (!ok) {
-      return c.json(errorBody(401, BOARD_PATH, 'Operator credentials are missing or wrong'), 401, {
-        'WWW-Authenticate': 'Basic realm="kb-ingest queues", charset="UTF-8"',
+      return errorResponse(c, 'unauthenticated', {
+        path: BOARD_PATH,
+        message: 'Operator credentials are missing or wrong',
+        headers: { 'WWW-Authenticate': 'Basic realm="kb-ingest queues", charset="UTF-8"' },
       });
     }
     if (!['GET', 'HEAD'].includes(c.req.method)) {
       const origin = c.req.header('origin');
       const site = c.req.header('sec-fetch-site');
       if (site === 'cross-site' || (origin !== undefined && !sameHost(origin, c.req.url))) {
-        return c.json(errorBody(403, BOARD_PATH, 'Cross-origin request refused'), 403);
+        return errorResponse(c, 'forbidden', { path: BOARD_PATH, message: 'Cross-origin request refused' });
       }
     }
     await next();

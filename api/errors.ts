@@ -1,4 +1,5 @@
 import type { Context } from 'hono';
+import { HTTPException } from 'hono/http-exception';
 import type { ZodError } from 'zod';
 import {
   AppError,
@@ -14,34 +15,13 @@ import {
 import { isRedisUnavailable } from '../shared/redis.js';
 import type { ErrorBody } from '../shared/schemas/common.js';
 import type { AppEnv } from './context.js';
+import { CODE_STATUS, STATUS_TABLE, isErrorStatus, type ErrorStatus } from './status-table.js';
 
-/**
- * The one table from domain error codes to HTTP: status, the source's `error`
- * string and default `message` (section 7 of the source description).
- */
-const CODE_TABLE: Record<AppErrorCode | 'internal', { status: number; error: string; message: string }> = {
-  bad_request: { status: 400, error: 'Bad Request', message: 'Invalid request parameters' },
-  validation: { status: 400, error: 'Bad Request', message: 'Invalid request parameters' },
-  unauthenticated: { status: 401, error: 'Unauthorized', message: 'X-API-Key is missing or invalid' },
-  forbidden: { status: 403, error: 'Forbidden', message: 'Access denied for this resource' },
-  not_found: { status: 404, error: 'Not Found', message: 'The requested resource was not found' },
-  method_not_allowed: { status: 405, error: 'Method Not Allowed', message: 'The method is not allowed for this resource' },
-  request_timeout: { status: 408, error: 'Request Timeout', message: 'The request body arrived too slowly' },
-  conflict: { status: 409, error: 'Conflict', message: 'The request conflicts with the current state of the resource' },
-  unprocessable: { status: 422, error: 'Unprocessable Entity', message: 'The request is well-formed but cannot be processed' },
-  precondition_failed: { status: 412, error: 'Precondition Failed', message: 'The resource has changed since the If-Match revision' },
-  payload_too_large: { status: 413, error: 'Payload Too Large', message: 'An uploaded file exceeds the per-file size limit (25 MB).' },
-  unsupported_media_type: {
-    status: 415,
-    error: 'Unsupported Media Type',
-    message: 'Uploaded file type is not supported. Allowed: PDF, TXT, HTML, Markdown, DOCX.',
-  },
-  rate_limited: { status: 429, error: 'Too Many Requests', message: 'Too many requests; try again later' },
-  unavailable: { status: 503, error: 'Service Unavailable', message: 'The service is temporarily unavailable; try again shortly' },
-  internal: { status: 500, error: 'Internal Server Error', message: 'Unexpected server error' },
-};
-const BY_STATUS = new Map(Object.values(CODE_TABLE).map((row) => [row.status, row]));
+/** Seconds a client should wait when Redis is unreachable (the starting app, readiness, a lost connection). */
+export const DEPENDENCY_RETRY_AFTER_SECONDS = 5;
 const KB_500_MESSAGE = 'Something went wrong on the server';
+/** Response headers of a Hono HTTPException that say how to retry or authenticate. */
+const HTTP_EXCEPTION_HEADERS = ['allow', 'retry-after', 'www-authenticate'];
 
 /**
  * The collection path of a request path, as in the source's samples:
@@ -51,16 +31,6 @@ export function collectionPath(path: string): string {
   const parts = path.split('/').filter(Boolean);
   if (parts[0] === 'v1' && parts.length >= 2) return `/v1/${parts[1]}`;
   return path === '' ? '/' : path;
-}
-
-/** Builds the error body for a status and request path. */
-export function errorBody(status: number, path: string, message?: string, validationErrors?: Record<string, string>): ErrorBody {
-  const { error, message: defaultMessage } = BY_STATUS.get(status) ?? CODE_TABLE.internal;
-  const collection = collectionPath(path);
-  const fallback = status === 500 && collection === '/v1/knowledge-bases' ? KB_500_MESSAGE : defaultMessage;
-  const body: ErrorBody = { timestamp: new Date().toISOString(), status, error, message: message ?? fallback, path: collection };
-  if (validationErrors && Object.keys(validationErrors).length > 0) body.validationErrors = validationErrors;
-  return body;
 }
 
 /** Turns zod issues into `validationErrors`: field name (with indexes) to message. */
@@ -73,16 +43,54 @@ export function zodFieldErrors(err: ZodError, fallbackField = 'request'): Record
   return out;
 }
 
+/** What an error response says besides its status. */
+export interface ErrorResponseOptions {
+  /** Default: the table's message for the status. */
+  message?: string | undefined;
+  /** `validationErrors`: field or part name to message. */
+  fields?: Record<string, string> | undefined;
+  headers?: Record<string, string>;
+  /** The path the body names, reduced to its collection. Default: the request's path. */
+  path?: string;
+}
+
+/** The one builder of error responses: the contract's body with the table's strings for `status`. */
+function respond(c: Context, status: ErrorStatus, opts: ErrorResponseOptions): Response {
+  const { error, message: defaultMessage } = STATUS_TABLE[status];
+  const collection = collectionPath(opts.path ?? c.req.path);
+  const fallback = status === 500 && collection === '/v1/knowledge-bases' ? KB_500_MESSAGE : defaultMessage;
+  const body: ErrorBody = { timestamp: new Date().toISOString(), status, error, message: opts.message ?? fallback, path: collection };
+  if (opts.fields && Object.keys(opts.fields).length > 0) body.validationErrors = opts.fields;
+  return c.json(body, status, opts.headers);
+}
+
+/**
+ * Answers with the contract's error body for a domain code, its status from
+ * the one table. For answers given without throwing (operator auth, the
+ * starting app); thrown errors go through {@link handleError}.
+ */
+export function errorResponse(c: Context, code: AppErrorCode | 'internal', opts: ErrorResponseOptions = {}): Response {
+  return respond(c, CODE_STATUS[code], opts);
+}
+
+/**
+ * The table's status for a Hono HTTPException (from Hono's own middleware or
+ * validators): its own when the table has it, else 400 or 500.
+ */
+function httpExceptionStatus(err: HTTPException): ErrorStatus {
+  if (isErrorStatus(err.status)) return err.status;
+  return err.status >= 500 ? 500 : 400;
+}
+
 /** Maps any thrown value to a response with the contract's error body. */
 export function handleError(err: unknown, c: Context<AppEnv>): Response {
-  const path = c.req.path;
   const headers: Record<string, string> = {};
-  let status = 500;
+  let status: ErrorStatus = 500;
   let message: string | undefined;
   let fields: Record<string, string> | undefined;
 
   if (err instanceof AppError) {
-    status = CODE_TABLE[err.code].status;
+    status = CODE_STATUS[err.code];
     message = err.publicMessage;
     if (err instanceof ValidationError) fields = err.fields;
     if ((err instanceof PayloadTooLargeError || err instanceof UnsupportedMediaTypeError) && err.at) {
@@ -93,14 +101,21 @@ export function handleError(err: unknown, c: Context<AppEnv>): Response {
     if (err instanceof TooManyRequestsError || err instanceof UnavailableError) {
       headers['Retry-After'] = String(err.retryAfterSeconds);
     }
+  } else if (err instanceof HTTPException) {
+    // Its message is Hono's or a middleware's, not the contract's: the table's default is answered.
+    status = httpExceptionStatus(err);
+    for (const name of HTTP_EXCEPTION_HEADERS) {
+      const value = err.res?.headers.get(name);
+      if (value) headers[name] = value;
+    }
   } else if (isRedisUnavailable(err)) {
     status = 503;
-    headers['Retry-After'] = '5';
+    headers['Retry-After'] = String(DEPENDENCY_RETRY_AFTER_SECONDS);
   }
   const logger = c.get('logger');
   if (status === 500) logger?.error({ err, status }, 'request failed');
   else if (status === 503) logger?.warn({ err, status }, 'request refused: a dependency is unavailable');
   else logger?.debug({ status, code: err instanceof AppError ? err.code : 'unknown' }, 'request refused');
   if (status === 500) message = undefined;
-  return c.json(errorBody(status, path, message, fields), status as 400, headers);
+  return respond(c, status, { message, fields, headers });
 }

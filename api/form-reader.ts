@@ -3,13 +3,12 @@ import type { Context } from 'hono';
 import { UnsupportedMediaTypeError } from '../shared/errors.js';
 import type { AppEnv } from './context.js';
 import type { AppDeps } from './deps.js';
-import type { RequestDigest } from './idempotency.js';
-import { parseMultipart, type FormLimits, type StageSink } from './multipart.js';
+import { parseMultipart, type FormLimits, type PartTap, type StageSink } from './multipart.js';
 import { readSourceForm, type SourceForm } from './source-form.js';
 import { UploadGate } from './upload-gate.js';
 import { closeIfBodyUnread } from './unread-body.js';
 
-/** Keeps nothing: the sink of a parse that only wants the body's digest. */
+/** Keeps nothing: the sink of a read that is only observed. */
 class DiscardingSink implements StageSink {
   readonly key = '';
   bytes = 0;
@@ -18,6 +17,16 @@ class DiscardingSink implements StageSink {
   }
   async flush(): Promise<void> {}
   async discard(): Promise<void> {}
+}
+
+/** What one {@link createFormReader} `read` is for. */
+export interface FormReadOptions {
+  /** The knowledge base the staged files belong to. */
+  kbId: string;
+  /** The name field must be present (create) rather than an optional rename (update). */
+  requireName: boolean;
+  /** Sees the parts as they are parsed (the Idempotency-Key fingerprint). */
+  tap?: PartTap | undefined;
 }
 
 /**
@@ -50,7 +59,7 @@ export function createFormReader(deps: AppDeps) {
   }
 
   return {
-    async read<T>(c: Context<AppEnv>, kbId: string, requireName: boolean, digest: RequestDigest, commit: (form: SourceForm) => Promise<T>): Promise<T> {
+    async read<T>(c: Context<AppEnv>, { kbId, requireName, tap }: FormReadOptions, commit: (form: SourceForm) => Promise<T>): Promise<T> {
       const { body, headers } = bodyOf(c);
       let release: (() => void) | undefined;
       let stages: StageSink[] = [];
@@ -58,10 +67,10 @@ export function createFormReader(deps: AppDeps) {
         const raw = await parseMultipart(body, headers, limits, {
           openStage: () => store.stages.open(kbId),
           beforeFirstFile: async () => void (release = await gate.admit(c.get('principal').keyId)),
+          ...(tap && { tap }),
         });
-        digest.value = raw.digest;
         stages = raw.files.map((f) => f.stage);
-        return await commit(readSourceForm(raw, config.MAX_SOURCES_PER_REQUEST, requireName));
+        return await commit(readSourceForm(raw, { maxSources: config.MAX_SOURCES_PER_REQUEST, requireName }));
       } catch (err) {
         await store.stages.discard(stages);
         closeIfBodyUnread(c);
@@ -71,11 +80,14 @@ export function createFormReader(deps: AppDeps) {
       }
     },
 
-    /** Reads a body only for its digest: nothing is staged, sniffed or admitted. */
-    async digestOnly(c: Context<AppEnv>): Promise<string> {
+    /**
+     * Reads a body only for `tap` (an idempotent repeat): the same limits
+     * apply, but nothing is staged, sniffed or admitted.
+     */
+    async observe(c: Context<AppEnv>, tap: PartTap): Promise<void> {
       const { body, headers } = bodyOf(c);
       try {
-        return (await parseMultipart(body, headers, limits, { openStage: () => new DiscardingSink(), verifyOnly: true })).digest;
+        await parseMultipart(body, headers, limits, { openStage: () => new DiscardingSink(), sniff: false, tap });
       } catch (err) {
         closeIfBodyUnread(c);
         throw err;

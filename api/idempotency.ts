@@ -3,6 +3,8 @@ import { ConflictError, UnprocessableError, ValidationError } from '../shared/er
 import type { IdempotencyStore } from '../shared/store/idempotency-store.js';
 import type { AppEnv } from './context.js';
 import { handleError } from './errors.js';
+import { FormDigest } from './form-digest.js';
+import type { PartTap } from './multipart.js';
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 const KEY_PATTERN = /^[\x20-\x7e]{1,255}$/;
@@ -11,9 +13,13 @@ const KEPT_HEADERS = ['location', 'etag'];
 /** Outcomes a retry could change are not kept: the key is freed instead. */
 const NOT_KEPT = new Set([408, 429]);
 
-/** Filled by the request's own parse: the digest of its body, once known. */
-export interface RequestDigest {
-  value?: string;
+/** A POST or PATCH that may carry an `Idempotency-Key`. */
+export interface IdempotentRequest {
+  store: IdempotencyStore;
+  /** Reads the body of a repeat through `tap` only: nothing is staged or changed. */
+  readBody(tap: PartTap): Promise<void>;
+  /** The request itself; it feeds its body's parts to `tap` (when given) as it parses. */
+  run(tap: PartTap | undefined): Promise<Response>;
 }
 
 /**
@@ -23,19 +29,12 @@ export interface RequestDigest {
  * `Idempotent-Replayed: true` and changes nothing; the same key with another
  * request is a 422; a repeat while the first still runs is a 409. Outcomes a
  * retry could change (5xx, 408, 429, or a body never fully read) free the key
- * instead of being kept.
- *
- * @param digestOnly reads the body of a repeat only to learn its digest
- * @param run the request itself; it fills `digest` as it parses the body
+ * instead of being kept. The body's fingerprint is a {@link FormDigest} that
+ * the parse feeds; the request knows it only as a tap.
  */
-export async function idempotent(
-  c: Context<AppEnv>,
-  store: IdempotencyStore,
-  digestOnly: () => Promise<string>,
-  run: (digest: RequestDigest) => Promise<Response>,
-): Promise<Response> {
+export async function idempotent(c: Context<AppEnv>, { store, readBody, run }: IdempotentRequest): Promise<Response> {
   const key = c.req.header(IDEMPOTENCY_HEADER);
-  if (key === undefined) return run({});
+  if (key === undefined) return run(undefined);
   if (!KEY_PATTERN.test(key)) throw new ValidationError({ [IDEMPOTENCY_HEADER]: 'must be 1 to 255 printable ASCII characters' });
   const workspaceId = c.get('principal').workspaceId;
   const request = `${c.req.method} ${c.req.path}`;
@@ -43,7 +42,9 @@ export async function idempotent(
   const found = await store.claim(workspaceId, key);
   if (found?.state === 'running') throw new ConflictError('A request with this Idempotency-Key is still being processed; retry shortly');
   if (found) {
-    if (found.fingerprint !== `${request} ${await digestOnly()}`) {
+    const repeat = new FormDigest();
+    await readBody(repeat);
+    if (found.fingerprint !== `${request} ${repeat.value()}`) {
       throw new UnprocessableError('This Idempotency-Key was already used for a different request');
     }
     return new Response(found.body, {
@@ -52,21 +53,22 @@ export async function idempotent(
     });
   }
 
-  const digest: RequestDigest = {};
+  const digest = new FormDigest();
   let res: Response;
   try {
     res = await run(digest);
   } catch (err) {
     res = handleError(err, c);
   }
-  if (digest.value === undefined || res.status >= 500 || NOT_KEPT.has(res.status)) {
+  const fingerprint = digest.value();
+  if (fingerprint === undefined || res.status >= 500 || NOT_KEPT.has(res.status)) {
     await store.release(workspaceId, key);
     return res;
   }
   const headers = Object.fromEntries(KEPT_HEADERS.flatMap((h) => (res.headers.has(h) ? [[h, res.headers.get(h)!]] : [])));
   await store.complete(workspaceId, key, {
     state: 'done',
-    fingerprint: `${request} ${digest.value}`,
+    fingerprint: `${request} ${fingerprint}`,
     status: res.status,
     body: await res.clone().text(),
     headers,

@@ -1,4 +1,4 @@
-import { createHash, type Hash } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import busboy from 'busboy';
 import { BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError } from '../shared/errors.js';
@@ -7,6 +7,7 @@ import { FORM_FIELD, MAX_TEXT_FIELDS_BYTES } from '../shared/schemas/source-form
 import type { Stage } from '../shared/store/stage-store.js';
 import { sanitizeFilename } from '../shared/filename.js';
 import { BodyMeter } from './body-meter.js';
+import { fileTooLargeMessage } from './limit-messages.js';
 
 const FILE_FIELDS = new Set<string>([FORM_FIELD.files, FORM_FIELD.filesItems]);
 const TEXT_FIELDS = new Set<string>([FORM_FIELD.name, FORM_FIELD.nameAlias, FORM_FIELD.texts, FORM_FIELD.urls, FORM_FIELD.autoRefresh]);
@@ -19,7 +20,6 @@ const MAX_TEXT_PARTS = TEXT_FIELDS.size;
 const PART_HEADER_BYTES = 16 * 1024;
 /** Slack for boundaries and for file bytes on their way from the meter to a stage. */
 const IN_FLIGHT_BYTES = 1024 * 1024;
-const DEFAULT_FILE_LIMIT = 26_214_400;
 /** RFC 2046: a boundary is 1 to 70 characters. A longer one only makes every search for it dearer. */
 const MAX_BOUNDARY_CHARS = 70;
 const BOUNDARY_PARAM = /;\s*boundary\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^;\s]*))/i;
@@ -37,23 +37,45 @@ export interface FormLimits {
   rateWindowMs: number;
 }
 
-/** Where a file's bytes go: a Redis stage, or (verify-only parses) nowhere. */
+/** Where a file's bytes go: a Redis stage, or nowhere for a read that keeps nothing. */
 export type StageSink = Pick<Stage, 'key' | 'bytes' | 'write' | 'flush' | 'discard'>;
 
 export interface FormHooks {
   /** A new stage for the next file part. */
   openStage(): StageSink;
   /**
-   * Parse only to learn the request's digest: file types are not sniffed and
-   * bytes go to sinks that keep nothing (an idempotent replay compares digests).
+   * Sniff each file's type from its bytes and refuse what is not allowed
+   * (415). Default true; a read that keeps nothing may skip it.
    */
-  verifyOnly?: boolean;
+  sniff?: boolean;
+  /** Sees every accepted part go by, in order, without changing it. */
+  tap?: PartTap;
   /**
    * Runs once, before the first byte of the first file part is written: the
    * place to refuse uploads (slots, Redis memory). Requests without file
    * parts never call it.
    */
   beforeFirstFile?(): Promise<void>;
+}
+
+/**
+ * An observer of the parts a parse accepts, in part order: a text field with
+ * its value, a file part with its raw (unsanitized) name and declared type,
+ * then its bytes as they stream and its end; `complete` once the whole form
+ * is accepted. A failed parse never calls `complete` and may leave parts
+ * unended.
+ */
+export interface PartTap {
+  field(name: string, value: string): void;
+  file(name: string, info: { filename: string | undefined; mimeType: string }): FileTap;
+  complete(): void;
+}
+
+/** The bytes of one file part, as {@link PartTap.file} watches them. */
+export interface FileTap {
+  data(chunk: Buffer): void;
+  /** The part was received whole (within the limits, of an allowed type). */
+  end(): void;
 }
 
 export interface StagedFile {
@@ -69,16 +91,6 @@ export interface StagedFile {
 export interface RawForm {
   fields: Map<string, string>;
   files: StagedFile[];
-  /**
-   * SHA-256 over every part in order (name, file name and value or bytes), so
-   * the same form sent twice has the same digest whatever its boundary.
-   */
-  digest: string;
-}
-
-/** The contract's 413 message, with the configured limit when it is not the default. */
-export function fileTooLargeMessage(maxFileBytes: number): string | undefined {
-  return maxFileBytes === DEFAULT_FILE_LIMIT ? undefined : `An uploaded file exceeds the per-file size limit (${maxFileBytes} bytes).`;
 }
 
 /**
@@ -94,7 +106,6 @@ export async function parseMultipart(body: Readable, headers: Record<string, str
   const fields = new Map<string, string>();
   const files: StagedFile[] = [];
   const stages: StageSink[] = [];
-  const partDigests: string[] = [];
   const unknown: string[] = [];
   const maxParts = limits.maxFiles + MAX_TEXT_PARTS;
 
@@ -159,7 +170,7 @@ export async function parseMultipart(body: Readable, headers: Record<string, str
         const detail = `the text fields of a request may hold at most ${MAX_TEXT_FIELDS_BYTES} bytes together`;
         return fail(new PayloadTooLargeError(`The text fields of a request may hold at most ${MAX_TEXT_FIELDS_BYTES} bytes together`, { part: name, detail }));
       }
-      partDigests.push(sha256(`field\0${name}\0`).update(value).digest('hex'));
+      hooks.tap?.field(name, value);
       const key = name === FORM_FIELD.nameAlias ? FORM_FIELD.name : name;
       if (fields.has(key)) return fail(new ValidationError({ [key]: 'must be sent once' }));
       fields.set(key, value);
@@ -177,14 +188,13 @@ export async function parseMultipart(body: Readable, headers: Record<string, str
       open.add(stream);
       stream.once('close', () => open.delete(stream));
       const filename = sanitizeFilename(info.filename);
-      const slot = partDigests.push('') - 1;
-      const hash = sha256(`file\0${name}\0${info.filename}\0${info.mimeType}\0`);
-      const p: FilePart = { part, filename, declaredType: info.mimeType, maxBytes: limits.maxFileBytes, received, hash, detect: !hooks.verifyOnly };
+      const tap = hooks.tap?.file(name, { filename: info.filename, mimeType: info.mimeType });
+      const p: FilePart = { part, filename, declaredType: info.mimeType, maxBytes: limits.maxFileBytes, received, detect: hooks.sniff !== false };
       const receiving = firstFile
-        .then(() => receiveFile(stream, stage, p))
+        .then(() => receiveFile(stream, stage, p, tap))
         .then(
           (file) => {
-            partDigests[slot] = hash.digest('hex');
+            tap?.end();
             files.push(file);
           },
           (err: unknown) => fail(err),
@@ -209,8 +219,8 @@ export async function parseMultipart(body: Readable, headers: Record<string, str
     if (unknown.length > 0) {
       throw new ValidationError(Object.fromEntries(unknown.map((n) => [n, 'unknown field'])));
     }
-    const digest = partDigests.reduce((h, d) => h.update(d), createHash('sha256')).digest('hex');
-    return { fields, files: orderByStage(files, stages), digest };
+    hooks.tap?.complete();
+    return { fields, files: orderByStage(files, stages) };
   } catch (err) {
     await Promise.allSettled(work);
     await Promise.allSettled(stages.map((s) => s.discard()));
@@ -233,15 +243,11 @@ interface FilePart {
   declaredType: string;
   maxBytes: number;
   received: { fileBytes: number };
-  /** Digest of the part, fed every byte. */
-  hash: Hash;
-  /** Sniff the type (415); off when parsing only for the digest. */
+  /** Sniff the type (415); off for a read that keeps nothing. */
   detect: boolean;
 }
 
-const sha256 = (head: string): Hash => createHash('sha256').update(head);
-
-async function receiveFile(stream: Readable & { truncated?: boolean }, stage: StageSink, p: FilePart): Promise<StagedFile> {
+async function receiveFile(stream: Readable & { truncated?: boolean }, stage: StageSink, p: FilePart, tap: FileTap | undefined): Promise<StagedFile> {
   const hints = { filename: p.filename, declaredType: p.declaredType };
   const content = createHash('sha256');
   const tooLarge = (): PayloadTooLargeError =>
@@ -256,7 +262,7 @@ async function receiveFile(stream: Readable & { truncated?: boolean }, stage: St
   // limit exactly when the file is one byte too large.
   for await (const chunk of stream as AsyncIterable<Buffer>) {
     p.received.fileBytes += chunk.length;
-    p.hash.update(chunk);
+    tap?.data(chunk);
     content.update(chunk);
     if (stage.bytes + chunk.length > p.maxBytes) throw tooLarge();
     if (p.detect && !detected) {

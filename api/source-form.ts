@@ -19,13 +19,21 @@ export interface SourceForm {
   autoRefreshHours?: number;
 }
 
+/** How {@link readSourceForm} reads a form. */
+export interface SourceFormOptions {
+  /** Most sources one request may add (MAX_SOURCES_PER_REQUEST). */
+  maxSources: number;
+  /** The knowledge base name must be present (create); on update it is an optional rename. */
+  requireName: boolean;
+}
+
 /**
  * Turns the parsed multipart fields into new sources, in the contract's order:
  * texts, then URLs, then files. Problems are collected so the client sees them
  * together in `validationErrors`, at most {@link MAX_REPORTED_ERRORS} of them.
  * An array longer than `maxSources` is refused before any element is looked at.
  */
-export function readSourceForm(form: RawForm, maxSources: number, requireName: boolean): SourceForm {
+export function readSourceForm(form: RawForm, { maxSources, requireName }: SourceFormOptions): SourceForm {
   const errors = new FieldErrors();
   const out: SourceForm = { sources: [] };
 

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import type { Logger } from '../shared/logger.js';
 import type { AppEnv } from './context.js';
-import { errorBody } from './errors.js';
+import { DEPENDENCY_RETRY_AFTER_SECONDS, errorResponse } from './errors.js';
 import { requestContext } from './request-context.js';
 import { notReady } from './routes/health.js';
 
@@ -16,6 +16,6 @@ export function createStartingApp(logger: Logger): Hono<AppEnv> {
   app.use('*', requestContext(logger));
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
   app.get('/readyz', (c) => notReady(c));
-  app.all('*', (c) => c.json(errorBody(503, c.req.path), 503, { 'Retry-After': '5' }));
+  app.all('*', (c) => errorResponse(c, 'unavailable', { headers: { 'Retry-After': String(DEPENDENCY_RETRY_AFTER_SECONDS) } }));
   return app;
 }

@@ -2,6 +2,7 @@ import type { EventEmitter } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from './logger.js';
 import { isRedisUnavailable, type RedisClient } from './redis.js';
+import { withTimeout } from './timeout.js';
 
 /** How a process waits for Redis at start-up. */
 export interface RedisWaitOptions {
@@ -102,8 +103,7 @@ export class StartupAttempt {
 
 /** Waits for `p` for a bounded time, ignoring its outcome. */
 async function settle(p: unknown): Promise<void> {
-  const timer = sleep(CLOSE_WAIT_MS, undefined, { ref: false });
-  await Promise.race([Promise.resolve(p).catch(() => undefined), timer]);
+  await withTimeout(Promise.resolve(p).catch(() => undefined), CLOSE_WAIT_MS, () => undefined);
 }
 
 /**

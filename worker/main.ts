@@ -1,15 +1,17 @@
-import { Worker } from 'bullmq';
+import type { Worker } from 'bullmq';
 import type { Config } from '../shared/config.js';
 import { JobMetricsBatcher } from '../shared/job-metrics.js';
-import { bullSourceQueue, INGEST_QUEUE, queuePrefix } from '../shared/jobs.js';
+import { bullSourceQueue, INGEST_QUEUE } from '../shared/jobs.js';
 import type { Logger } from '../shared/logger.js';
-import { createRedis, describeTarget } from '../shared/redis.js';
+import { describeTarget } from '../shared/redis.js';
 import { waitForRedis, type StartupAttempt } from '../shared/redis-wait.js';
 import { isMain, runRole } from '../shared/process.js';
 import { openIngestQueue, openRuntime } from '../shared/runtime.js';
+import { withTimeout } from '../shared/timeout.js';
 import { HostGate, type HostGateOptions } from './fetch/host-gate.js';
 import { fetchUrl, type FetchUrlOptions } from './fetch-url.js';
 import { createProcessor, type ProcessorDeps } from './processor.js';
+import { openQueueWorker } from './queue-worker.js';
 import { buildActiveIndexOnce, reconcile } from './reconciler.js';
 import { SandboxPool, type SandboxPoolOptions } from './sandbox-pool.js';
 import { openWebhooks, type WebhookWorkerOptions } from './webhooks/worker.js';
@@ -43,6 +45,9 @@ export interface WorkerOptions {
  * after) so a live fetch never outlasts its lease.
  */
 export const HOST_LEASE_MARGIN_MS = 5_000;
+
+/** How long shutdown waits for a Redis write (metrics, host slots) before leaving it: Redis may be down. */
+const CLOSE_WAIT_MS = 2_000;
 
 /**
  * Starts a queue consumer. Parsing runs in sandboxed child processes, so this
@@ -86,7 +91,8 @@ export async function startWorker(config: Config, logger: Logger, opts: WorkerOp
     await opened?.close();
     throw err;
   }
-  const { runtime, queue, sourceQueue, webhooks, worker, connection, hosts } = opened;
+  const { runtime, queue, sourceQueue, webhooks, ingest, hosts } = opened;
+  const { worker } = ingest;
   const metrics = new JobMetricsBatcher(runtime.redis, runtime.store.keys, (err) =>
     logger.warn({ reason: err instanceof Error ? err.message : String(err) }, 'could not record job metrics'),
   );
@@ -96,7 +102,7 @@ export async function startWorker(config: Config, logger: Logger, opts: WorkerOp
   };
   worker.on('stalled', (jobId) => logger.warn({ jobId }, 'job stalled; it will be processed again'));
   worker.on('failed', (job, err) => logger.debug({ jobId: job?.id, reason: err.message }, 'job failed'));
-  worker.run().catch((err: unknown) => worker.emit('error', err instanceof Error ? err : new Error(String(err))));
+  ingest.run();
   webhooks.run();
 
   // The deadline covers every attempt with its fetch, extraction and backoff.
@@ -119,8 +125,7 @@ export async function startWorker(config: Config, logger: Logger, opts: WorkerOp
   logger.info({ concurrency: config.WORKER_CONCURRENCY }, 'worker started');
 
   // Redis may be down at shutdown, and the worker connection waits for it forever.
-  const flushMetrics = (): Promise<unknown> =>
-    Promise.race([metrics.close(), new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
+  const flushMetrics = (): Promise<unknown> => withTimeout(metrics.close(), CLOSE_WAIT_MS, () => undefined);
   let closing: Promise<void> | undefined;
   return {
     worker,
@@ -131,17 +136,18 @@ export async function startWorker(config: Config, logger: Logger, opts: WorkerOp
         // close() waits for active jobs and has no timeout of its own. Past
         // the grace period stop waiting: the process exits, the jobs' locks
         // lapse, and another replica picks them up as stalled.
-        const finished = await Promise.race([
-          Promise.all([worker.close(), webhooks.worker.close()]).then(() => true),
-          new Promise<boolean>((resolve) => setTimeout(() => resolve(false), config.SHUTDOWN_GRACE_MS).unref()),
-        ]);
+        const finished = await withTimeout(
+          Promise.all([ingest.drain(), webhooks.drain()]).then(() => true),
+          config.SHUTDOWN_GRACE_MS,
+          () => false,
+        );
         // The children go either way, so none outlives this worker. A job cut
         // short is abandoned, not failed: its lock lapses and another replica
         // runs it, as if this process had died.
         await sandbox.close({ abandonRunning: !finished });
         await flushMetrics();
         // Fetches cut short end with this process: their host slots are free for the replica that takes the jobs over.
-        await Promise.race([hosts.releaseAll(), new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
+        await withTimeout(hosts.releaseAll(), CLOSE_WAIT_MS, () => undefined);
         if (!finished) {
           logger.warn({ graceMs: config.SHUTDOWN_GRACE_MS }, 'active jobs did not finish in time; leaving them to another replica');
           return;
@@ -149,7 +155,7 @@ export async function startWorker(config: Config, logger: Logger, opts: WorkerOp
         await queue.close();
         // After the ingest worker: its last jobs may still be emitting events.
         await webhooks.close();
-        await connection.quit().catch(() => connection.disconnect());
+        await ingest.disconnect();
         await runtime.close();
       })();
       return closing;
@@ -199,33 +205,26 @@ async function openConnections(
       }),
     extract: (bytes, hints, onProgress) => sandbox.extract(bytes, hints, undefined, onProgress),
   });
-  const connection = attempt.own(createRedis(config, 'worker'), (c) => c.disconnect());
-  const worker = new Worker(INGEST_QUEUE, processor, {
-    connection,
-    prefix: queuePrefix(config.REDIS_KEY_PREFIX),
+  const ingest = await openQueueWorker(config, attempt, logger, {
+    queue: INGEST_QUEUE,
+    processor,
     concurrency: config.WORKER_CONCURRENCY,
-    lockDuration: opts.lockDurationMs ?? config.WORKER_LOCK_DURATION_MS,
-    stalledInterval: opts.stalledIntervalMs ?? config.WORKER_LOCK_DURATION_MS,
+    lockDurationMs: opts.lockDurationMs ?? config.WORKER_LOCK_DURATION_MS,
+    stalledIntervalMs: opts.stalledIntervalMs ?? config.WORKER_LOCK_DURATION_MS,
     maxStalledCount: config.WORKER_MAX_STALLED_COUNT,
-    autorun: false,
   });
-  attempt.own(worker, (w) => w.close(true));
-  attempt.logErrors(worker, logger, 'worker connection error');
-  await worker.waitUntilReady();
   return {
     runtime,
     queue,
     sourceQueue,
     webhooks,
-    worker,
-    connection,
+    ingest,
     hosts,
     /** Closes what was opened, for a start-up that fails after Redis was reached. */
     async close() {
-      await worker.close(true);
+      await ingest.abort();
       await webhooks.close();
       await queue.close();
-      connection.disconnect();
       await runtime.close();
     },
   };

@@ -1,10 +1,16 @@
 import { Hono, type Context } from 'hono';
 import type { AppEnv } from '../context.js';
 import type { AppDeps } from '../deps.js';
+import { DEPENDENCY_RETRY_AFTER_SECONDS } from '../errors.js';
+import { CODE_STATUS } from '../status-table.js';
+import { withTimeout } from '../../shared/timeout.js';
+
+/** A ping slower than this counts as Redis down: a load balancer must not hang on readiness. */
+const PING_TIMEOUT_MS = 1_000;
 
 /** The readiness answer while Redis cannot be reached. */
 export function notReady(c: Context<AppEnv>): Response {
-  return c.json({ status: 'unavailable', redis: 'down' }, 503, { 'Retry-After': '5' });
+  return c.json({ status: 'unavailable', redis: 'down' }, CODE_STATUS.unavailable, { 'Retry-After': String(DEPENDENCY_RETRY_AFTER_SECONDS) });
 }
 
 /** Liveness and readiness, outside `/v1` and without a key. */
@@ -13,10 +19,7 @@ export function healthRoutes(deps: AppDeps) {
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
   app.get('/readyz', async (c) => {
     try {
-      await Promise.race([
-        deps.redis.ping(),
-        new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), 1_000).unref()),
-      ]);
+      await withTimeout(deps.redis.ping(), PING_TIMEOUT_MS);
       return c.json({ status: 'ok', redis: 'up' });
     } catch {
       return notReady(c);

@@ -78,10 +78,14 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
   });
   app.post('/knowledge-bases', async (c) => {
     const ws = c.get('principal').workspaceId;
-    return idempotent(c, store.idempotency, () => form.digestOnly(c), async (digest) => {
-      const kbId = newKbId();
-      const { view, rev } = await form.read(c, kbId, true, digest, (f) => createKnowledgeBase(kb, ws, kbId, { ...f, name: f.name! }));
-      return c.json(view, 201, { Location: `/v1/knowledge-bases/${kbId}`, ETag: etagOf(rev) });
+    return idempotent(c, {
+      store: store.idempotency,
+      readBody: (tap) => form.observe(c, tap),
+      run: async (tap) => {
+        const kbId = newKbId();
+        const { view, rev } = await form.read(c, { kbId, requireName: true, tap }, (f) => createKnowledgeBase(kb, ws, kbId, { ...f, name: f.name! }));
+        return c.json(view, 201, { Location: `/v1/knowledge-bases/${kbId}`, ETag: etagOf(rev) });
+      },
     });
   });
 
@@ -129,12 +133,16 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
     if (!params.success) throw new ValidationError(zodFieldErrors(params.error));
     const { kbId } = params.data;
     const ws = c.get('principal').workspaceId;
-    return idempotent(c, store.idempotency, () => form.digestOnly(c), async (digest) => {
-      const meta = await assertOwned(kb, ws, kbId);
-      // Checked before the body is read, so a stale upload fails at once; the commit checks again atomically.
-      const ifRev = requiredRevision(c.req.header('if-match'), meta.rev);
-      const { view, rev } = await form.read(c, kbId, false, digest, (f) => updateKnowledgeBase(kb, ws, kbId, f, ifRev));
-      return c.json(view, 200, { ETag: etagOf(rev) });
+    return idempotent(c, {
+      store: store.idempotency,
+      readBody: (tap) => form.observe(c, tap),
+      run: async (tap) => {
+        const meta = await assertOwned(kb, ws, kbId);
+        // Checked before the body is read, so a stale upload fails at once; the commit checks again atomically.
+        const ifRev = requiredRevision(c.req.header('if-match'), meta.rev);
+        const { view, rev } = await form.read(c, { kbId, requireName: false, tap }, (f) => updateKnowledgeBase(kb, ws, kbId, f, ifRev));
+        return c.json(view, 200, { ETag: etagOf(rev) });
+      },
     });
   });
 

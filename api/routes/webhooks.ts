@@ -49,7 +49,8 @@ export function webhookRoutes(deps: AppDeps) {
       path: '/webhooks',
       summary: 'Register a webhook',
       description:
-        'Registers a URL to receive `source.ready`, `source.failed` and/or `knowledge_base.settled` events of this workspace, signed as the Standard Webhooks specification says. The `secret` is in this response only. The URL must pass the same address rules as URL sources; at most MAX_WEBHOOKS_PER_WORKSPACE (20) per workspace, then 409.',
+        'Registers a URL to receive `source.ready`, `source.failed` and/or `knowledge_base.settled` events of this workspace, signed as the Standard Webhooks specification says. The `secret` is in this response only. The URL must pass the same address rules as URL sources; ' +
+        `at most MAX_WEBHOOKS_PER_WORKSPACE (${config.MAX_WEBHOOKS_PER_WORKSPACE}) per workspace, then 409.`,
       security,
       request: { body: { content: { 'application/json': { schema: webhookCreateSchema } }, required: true } },
       responses: {

@@ -130,6 +130,24 @@ describe('/openapi.json', () => {
     expect(Object.keys(schema.properties).sort()).toEqual(['data', 'hasNext', 'hasPrevious', 'page', 'size', 'totalCount', 'totalPages']);
   });
 
+  it('names the webhook limit with the configured value', () => {
+    const description = doc.paths?.['/v1/webhooks']?.post?.description as string;
+    expect(description).toContain(`MAX_WEBHOOKS_PER_WORKSPACE (${h.config.MAX_WEBHOOKS_PER_WORKSPACE})`);
+  });
+
+  it('describes an error status the same way on every operation', () => {
+    const seen = new Map<string, string>();
+    for (const [path, method, op] of operations()) {
+      for (const [status, res] of Object.entries(op?.responses ?? {}) as [string, any][]) {
+        if (Number(status) < 400) continue;
+        const first = seen.get(status) ?? res.description;
+        seen.set(status, first);
+        expect(res.description, `${method} ${path} ${status}`).toBe(first);
+      }
+    }
+    expect(seen.get('413')).toContain('MAX_FILE_BYTES');
+  });
+
   it('documents the QA issue with its qaRuleSnapshot', () => {
     const schema = resolve(doc.paths?.['/v1/qa-issues/{qaIssueId}']?.get?.responses?.['200']?.content?.['application/json']?.schema);
     expect(Object.keys(schema.properties)).toContain('qaRuleSnapshot');

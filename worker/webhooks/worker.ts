@@ -1,12 +1,12 @@
 import type { LookupFunction } from 'node:net';
-import { Worker } from 'bullmq';
+import type { Worker } from 'bullmq';
 import type { Config } from '../../shared/config.js';
-import { queuePrefix, WEBHOOK_BACKOFF, WEBHOOK_QUEUE, WEBHOOK_RETRY_DELAYS_MS, webhookRetryDelay } from '../../shared/jobs.js';
+import { WEBHOOK_BACKOFF, WEBHOOK_QUEUE, WEBHOOK_RETRY_DELAYS_MS, webhookRetryDelay } from '../../shared/jobs.js';
 import type { Logger } from '../../shared/logger.js';
-import { createRedis } from '../../shared/redis.js';
 import type { StartupAttempt } from '../../shared/redis-wait.js';
 import { openWebhookQueue, type Runtime } from '../../shared/runtime.js';
 import type { ConnectFunction } from '../fetch/guarded-connector.js';
+import { openQueueWorker } from '../queue-worker.js';
 import { createDeliveryProcessor } from './deliver.js';
 import { createSourceEvents, type SourceEvents } from './events.js';
 
@@ -26,6 +26,8 @@ export interface RunningWebhooks {
   worker: Worker;
   /** Starts taking deliveries. */
   run(): void;
+  /** Stops taking deliveries and waits for those under way (no timeout of its own). */
+  drain(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -45,7 +47,6 @@ export async function openWebhooks(
   const delays = opts.retryDelaysMs ?? WEBHOOK_RETRY_DELAYS_MS;
   const log = logger.child({ queue: WEBHOOK_QUEUE });
   const queue = await openWebhookQueue(config, 'worker').opened(attempt, log);
-  const connection = attempt.own(createRedis(config, 'worker'), (c) => c.disconnect());
   const processor = createDeliveryProcessor({
     webhooks: runtime.store.webhooks,
     logger: log,
@@ -54,32 +55,27 @@ export async function openWebhooks(
     ...(opts.lookup && { lookup: opts.lookup }),
     ...(opts.connect && { connect: opts.connect }),
   });
-  const worker = new Worker(WEBHOOK_QUEUE, processor, {
-    connection,
-    prefix: queuePrefix(config.REDIS_KEY_PREFIX),
+  const consumer = await openQueueWorker(config, attempt, log, {
+    queue: WEBHOOK_QUEUE,
+    processor,
     concurrency: config.WEBHOOK_CONCURRENCY,
-    autorun: false,
     settings: {
       backoffStrategy: (attemptsMade, type) => (type === WEBHOOK_BACKOFF ? webhookRetryDelay(attemptsMade, delays) : 0),
     },
   });
-  attempt.own(worker, (w) => w.close(true));
-  attempt.logErrors(worker, log, 'worker connection error');
-  await worker.waitUntilReady();
   const events = createSourceEvents({ kbs: runtime.store.kbs, webhooks: runtime.store.webhooks, queue, logger: log, retryDelaysMs: delays });
 
   let closing: Promise<void> | undefined;
   return {
     events,
-    worker,
-    run() {
-      worker.run().catch((err: unknown) => worker.emit('error', err instanceof Error ? err : new Error(String(err))));
-    },
+    worker: consumer.worker,
+    run: () => consumer.run(),
+    drain: () => consumer.drain(),
     close() {
       closing ??= (async () => {
-        await worker.close();
+        await consumer.drain();
         await queue.close();
-        await connection.quit().catch(() => connection.disconnect());
+        await consumer.disconnect();
       })();
       return closing;
     },
