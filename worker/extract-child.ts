@@ -17,11 +17,11 @@ process.setSourceMapsEnabled(false);
 // serves one request and loads only what that request needs: extractText imports on demand.
 if (process.argv[3] === 'warm') {
   await Promise.all([
-    import('./extractors/pdf.js'),
-    import('./extractors/docx.js'),
-    import('./extractors/html.js'),
-    import('./extractors/markdown.js'),
-    import('./extractors/txt.js'),
+    import('./extractors/pdf/extract-pdf.js'),
+    import('./extractors/docx/extract-docx.js'),
+    import('./extractors/html/extract-html.js'),
+    import('./extractors/markdown/extract-markdown.js'),
+    import('./extractors/txt/index.js'),
     import('../shared/detect-type.js'),
     import('./chunking/chunk-markdown.js'),
   ]);

@@ -1,18 +1,18 @@
 import { detectType } from '../../shared/detect-type.js';
 import type { SourceFormat } from '../../shared/formats.js';
 import { SourceError } from '../../shared/source-errors.js';
-import { normalizeText, truncate } from './normalize.js';
+import { normalizeText, truncate } from './common/normalize.js';
 import type { ExtractOptions, Extraction, ExtractionWarning, RawExtraction } from './types.js';
 
 export type { ExtractOptions, Extraction } from './types.js';
 
 // Each parser is loaded on first use, so a sandbox child pays only for the one it needs.
 const EXTRACTORS: Record<SourceFormat, (bytes: Uint8Array, opts: ExtractOptions) => Promise<RawExtraction>> = {
-  pdf: async (bytes, opts) => (await import('./pdf.js')).extractPdf(bytes, opts.maxPdfPages, opts.onProgress, opts.maxTextChars),
-  docx: async (bytes, opts) => (await import('./docx.js')).extractDocx(bytes, opts.maxDocxUnpackedBytes),
-  html: async (bytes, opts) => (await import('./html.js')).extractHtml(bytes, opts.maxHtmlDepth),
-  markdown: async (bytes) => (await import('./markdown.js')).extractMarkdown(bytes),
-  txt: async (bytes) => (await import('./txt.js')).extractTxt(bytes),
+  pdf: async (bytes, opts) => (await import('./pdf/extract-pdf.js')).extractPdf(bytes, opts.maxPdfPages, opts.onProgress, opts.maxTextChars),
+  docx: async (bytes, opts) => (await import('./docx/extract-docx.js')).extractDocx(bytes, opts.maxDocxUnpackedBytes),
+  html: async (bytes, opts) => (await import('./html/extract-html.js')).extractHtml(bytes, opts.maxHtmlDepth),
+  markdown: async (bytes) => (await import('./markdown/extract-markdown.js')).extractMarkdown(bytes),
+  txt: async (bytes) => (await import('./txt/index.js')).extractTxt(bytes),
 };
 
 /**
@@ -61,7 +61,7 @@ export async function extractText(bytes: Uint8Array, opts: ExtractOptions): Prom
 async function plainText(format: SourceFormat, markdown: string, fromExtractor: string | undefined, max: number): Promise<string> {
   if (format === 'txt') return markdown;
   if (fromExtractor !== undefined) return truncate(normalizeText(fromExtractor), max).text;
-  return normalizeText((await import('./markdown-text.js')).markdownToText(markdown));
+  return normalizeText((await import('./markdown/token-walker.js')).markdownToText(markdown));
 }
 
 async function chunksOf(markdown: string, chunking: NonNullable<ExtractOptions['chunking']>, pageStarts: number[] | undefined) {

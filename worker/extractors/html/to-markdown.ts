@@ -1,5 +1,5 @@
 import type { AnyNode, Element } from 'domhandler';
-import { isHidden, nodesToText, type WalkOptions } from './html-text.js';
+import { isHidden, nodesToText, type WalkOptions } from './to-text.js';
 
 /** How {@link nodesToMarkdown} reads a tree. */
 export interface MarkdownOptions extends WalkOptions {

@@ -1,9 +1,9 @@
 import { Lexer, type Token, type Tokens } from 'marked';
-import { isAllocationFailure, SourceError } from '../../shared/source-errors.js';
-import { decodeText } from '../text-decode.js';
-import { escapeLineStart, escapeText } from './html-markdown.js';
-import { htmlBlock, itemNumber, tokensToText } from './markdown-text.js';
-import type { RawExtraction } from './types.js';
+import { isAllocationFailure, SourceError } from '../../../shared/source-errors.js';
+import { decodeText } from '../../text-decode.js';
+import { escapeLineStart, escapeText } from '../html/to-markdown.js';
+import { htmlBlock, itemNumber, tokensToText } from './token-walker.js';
+import type { RawExtraction } from '../types.js';
 
 // marked's time grows faster than cubically with list nesting (800 levels take seconds);
 // 500 characters of indentation and markers is far beyond any real document.

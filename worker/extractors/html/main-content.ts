@@ -1,5 +1,5 @@
 import type { AnyNode, Element } from 'domhandler';
-import { isHidden } from './html-text.js';
+import { isHidden } from './to-text.js';
 
 /** Text measures of one element, over what is left after chrome removal. */
 interface Stats {

@@ -1,11 +1,11 @@
 import { load, type CheerioAPI } from 'cheerio/slim';
 import type { AnyNode, Element } from 'domhandler';
-import { isAllocationFailure, SourceError } from '../../shared/source-errors.js';
-import { decodeText } from '../text-decode.js';
-import { nodesToMarkdownAndText, type MarkdownOptions } from './html-markdown.js';
+import { isAllocationFailure, SourceError } from '../../../shared/source-errors.js';
+import { decodeText } from '../../text-decode.js';
+import { nodesToMarkdownAndText, type MarkdownOptions } from './to-markdown.js';
 import { findMainContent, isPageTool } from './main-content.js';
-import type { RawExtraction } from './types.js';
-import { LIMIT_DEFAULTS } from '../../shared/config.js';
+import type { RawExtraction } from '../types.js';
+import { LIMIT_DEFAULTS } from '../../../shared/config.js';
 
 const CHROME = new Set(['nav', 'aside', 'dialog', 'form', 'menu']);
 const EDGE = new Set(['header', 'footer']);
