@@ -4,7 +4,7 @@ import { load } from 'cheerio/slim';
 import type { AnyNode, Element } from 'domhandler';
 import { listNumbers } from './numbering.js';
 import { nodesToMarkdownAndText } from '../html/to-markdown.js';
-import { decodeEntities } from '../html/to-text.js';
+import { decodeEntities } from '../common/decode-entities.js';
 import type { RawExtraction } from '../types.js';
 import { checkInflatedSizes, DEFAULT_ZIP_LIMITS, readZipEntry, scanZip, type ZipEntry } from '../common/zip-scan.js';
 

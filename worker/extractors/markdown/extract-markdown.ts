@@ -1,7 +1,7 @@
 import { Lexer, type Token, type Tokens } from 'marked';
 import { isAllocationFailure, SourceError } from '../../../shared/source-errors.js';
 import { decodeText } from '../../text-decode.js';
-import { escapeLineStart, escapeText } from '../html/to-markdown.js';
+import { escapeLineStart, escapeText } from '../common/escape-markdown.js';
 import { htmlBlock, itemNumber, tokensToText } from './token-walker.js';
 import type { RawExtraction } from '../types.js';
 

@@ -1,6 +1,6 @@
 import { Lexer, type Token, type Tokens } from 'marked';
 import { htmlFragmentToMarkdown } from '../html/extract-html.js';
-import { decodeEntities } from '../html/to-text.js';
+import { decodeEntities } from '../common/decode-entities.js';
 
 /**
  * Plain text of a Markdown document, read from marked's token tree (not by
