@@ -79,3 +79,10 @@ export interface RawExtraction {
   truncated?: boolean;
   warnings?: ExtractionWarning[];
 }
+
+/**
+ * One format's extractor, the `extract` export of its folder's `index.ts`:
+ * bytes in, raw Markdown (or pages) out; `extractText` then normalizes,
+ * applies the limits and adds the warnings every format shares.
+ */
+export type FormatExtractor = (bytes: Uint8Array, opts: ExtractOptions) => Promise<RawExtraction>;
