@@ -1,6 +1,5 @@
-/** Character references in text that no HTML parser reads: Markdown text and OOXML metadata. */
-
-// Enough for Markdown text and OOXML metadata; full HTML goes through the parser.
+// Character references in text no HTML parser reads (Markdown text, OOXML metadata): these few
+// names are enough there; full HTML goes through the parser, which knows them all.
 const NAMED: Record<string, string> = {
   amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0', copy: '©', reg: '®', trade: '™',
   mdash: '—', ndash: '–', hellip: '…', laquo: '«', raquo: '»', middot: '·', times: '×', rarr: '→', larr: '←',

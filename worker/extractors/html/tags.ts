@@ -49,12 +49,14 @@ export const BLOCK: ReadonlySet<string> = new Set([...CONTAINER, 'ul', 'ol', 'me
 /** `h1`–`h6`; the group is the level. */
 export const HEADING = /^h([1-6])$/;
 
-/** Inline marks: bold, italic and code. */
+/** Inline mark: bold (`**`). */
 export const STRONG: ReadonlySet<string> = new Set(['b', 'strong']);
+/** Inline mark: italic (`*`). */
 export const EMPHASIS: ReadonlySet<string> = new Set(['i', 'em']);
+/** Inline mark: a code span. */
 export const CODE: ReadonlySet<string> = new Set(['code', 'kbd', 'samp', 'tt']);
 
-/** Elements without content or an end tag. */
+/** Elements without content or an end tag (the nesting-depth scan skips them). */
 export const VOID: ReadonlySet<string> = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr', 'param']);
 
 /** Closed implicitly by their next sibling, so they do not deepen the tree. */
