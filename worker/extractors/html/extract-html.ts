@@ -1,4 +1,4 @@
-import { load, type CheerioAPI } from 'cheerio/slim';
+import { load } from 'cheerio/slim';
 import type { AnyNode, Element } from 'domhandler';
 import { isAllocationFailure, SourceError } from '../../../shared/source-errors.js';
 import { decodeText } from '../../text-decode.js';
