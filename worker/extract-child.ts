@@ -6,7 +6,7 @@
  * starts another. The extractors keep no document data at module level, so
  * nothing of one request is left for the next.
  */
-import { extractText } from './extractors/index.js';
+import { extractText, loadExtractors } from './extractors/index.js';
 import { serveRequests } from './sandbox-protocol.js';
 
 // tsx turns source maps on; Node would then parse pdf.js's multi-megabyte maps in every child.
@@ -16,15 +16,7 @@ process.setSourceMapsEnabled(false);
 // loading (pdf.js alone takes ~360 ms, the tokenizer's ranks up to ~500 ms). A one-off child
 // serves one request and loads only what that request needs: extractText imports on demand.
 if (process.argv[3] === 'warm') {
-  await Promise.all([
-    import('./extractors/pdf.js'),
-    import('./extractors/docx.js'),
-    import('./extractors/html.js'),
-    import('./extractors/markdown.js'),
-    import('./extractors/txt.js'),
-    import('../shared/detect-type.js'),
-    import('./chunking/chunk-markdown.js'),
-  ]);
+  await Promise.all([loadExtractors(), import('../shared/detect-type.js'), import('./chunking/chunk-markdown.js')]);
 }
 
 serveRequests(({ bytes, opts }) => extractText(bytes, opts));

@@ -7,7 +7,7 @@ import { SourceError } from '../shared/source-errors.js';
 import type { SourceOutcome, StoredSource } from '../shared/store/kb-records.js';
 import type { KbStore } from '../shared/store/kb-store.js';
 import type { Extraction } from './extractors/index.js';
-import { normalizeText, truncate } from './extractors/normalize.js';
+import { normalizeText, truncate } from './extractors/common/normalize.js';
 import type { HostLease } from './fetch/host-gate.js';
 import type { FetchedUrl } from './fetch-url.js';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { chunkMarkdown, type Chunk } from '../../worker/chunking/chunk-markdown.js';
+import type { Chunk } from '../../shared/schemas/chunk.js';
+import { chunkMarkdown } from '../../worker/chunking/chunk-markdown.js';
 import { Tiktoken } from 'js-tiktoken/lite';
 import cl100k from 'js-tiktoken/ranks/cl100k_base';
 import { countTokens } from '../../worker/chunking/tokenizer.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { extractText, type ExtractOptions } from '../../worker/extractors/index.js';
-import { markdownToText } from '../../worker/extractors/markdown-text.js';
+import { markdownToText } from '../../worker/extractors/markdown/token-walker.js';
 import { buildDocx } from '../fixtures/docx.js';
 
 const opts: ExtractOptions = { maxTextChars: 100_000, maxPdfPages: 50 };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SourceError } from '../../shared/source-errors.js';
 import { extractText, type ExtractOptions } from '../../worker/extractors/index.js';
-import { garbledPages, pageList } from '../../worker/extractors/pdf-quality.js';
+import { garbledPages, pageList } from '../../worker/extractors/pdf/quality.js';
 import { buildPdf } from '../fixtures/pdf.js';
 
 const opts: ExtractOptions = { maxTextChars: 100_000, maxPdfPages: 50 };

@@ -1,8 +1,6 @@
-import type { Chunk } from '../extractors/types.js';
+import type { Chunk } from '../../shared/schemas/chunk.js';
 import { Level, outline, split, type Heading, type Outline, type Span } from './segments.js';
 import { countTokens } from './tokenizer.js';
-
-export type { Chunk } from '../extractors/types.js';
 
 /** How {@link chunkMarkdown} cuts a document. */
 export interface ChunkMarkdownOptions {

@@ -1,19 +1,30 @@
 import { detectType } from '../../shared/detect-type.js';
 import type { SourceFormat } from '../../shared/formats.js';
 import { SourceError } from '../../shared/source-errors.js';
-import { normalizeText, truncate } from './normalize.js';
-import type { ExtractOptions, Extraction, ExtractionWarning, RawExtraction } from './types.js';
+import { looksGarbled } from './common/garbled.js';
+import { normalizeText, truncate } from './common/normalize.js';
+import type { ExtractOptions, Extraction, ExtractionWarning, FormatExtractor, RawExtraction } from './types.js';
 
 export type { ExtractOptions, Extraction } from './types.js';
 
-// Each parser is loaded on first use, so a sandbox child pays only for the one it needs.
-const EXTRACTORS: Record<SourceFormat, (bytes: Uint8Array, opts: ExtractOptions) => Promise<RawExtraction>> = {
-  pdf: async (bytes, opts) => (await import('./pdf.js')).extractPdf(bytes, opts.maxPdfPages, opts.onProgress, opts.maxTextChars),
-  docx: async (bytes, opts) => (await import('./docx.js')).extractDocx(bytes, opts.maxDocxUnpackedBytes),
-  html: async (bytes, opts) => (await import('./html.js')).extractHtml(bytes, opts.maxHtmlDepth),
-  markdown: async (bytes) => (await import('./markdown.js')).extractMarkdown(bytes),
-  txt: async (bytes) => (await import('./txt.js')).extractTxt(bytes),
+/**
+ * The format registry: each format is a folder whose `index.ts` exports
+ * `extract`, registered by one line here (its name is a `SourceFormat` of
+ * `shared/formats.ts`, told apart by `shared/detect-type.ts`). Each is loaded
+ * on first use, so a sandbox child pays only for the parser it needs.
+ */
+const FORMATS: Record<SourceFormat, () => Promise<{ extract: FormatExtractor }>> = {
+  pdf: () => import('./pdf/index.js'),
+  docx: () => import('./docx/index.js'),
+  html: () => import('./html/index.js'),
+  markdown: () => import('./markdown/index.js'),
+  txt: () => import('./txt/index.js'),
 };
+
+/** Loads every registered format's extractor, as a warm sandbox child does before its first request. */
+export async function loadExtractors(): Promise<void> {
+  await Promise.all(Object.values(FORMATS).map((load) => load()));
+}
 
 /**
  * Detects the type of `bytes` from their content and extracts Markdown and
@@ -29,7 +40,7 @@ export async function extractText(bytes: Uint8Array, opts: ExtractOptions): Prom
   if (!detection.ok) throw new SourceError('unsupported_media_type', detection.message);
   if (detection.encrypted) throw new SourceError('encrypted', 'The Word document is protected by a password.');
 
-  const raw = await EXTRACTORS[detection.format](bytes, opts);
+  const raw = await (await FORMATS[detection.format]()).extract(bytes, opts);
   const joined = joinPages(raw);
   const { text: markdown, truncated: cut } = truncate(joined.markdown, opts.maxTextChars);
   const text = await plainText(detection.format, markdown, cut ? undefined : raw.text, opts.maxTextChars);
@@ -61,25 +72,12 @@ export async function extractText(bytes: Uint8Array, opts: ExtractOptions): Prom
 async function plainText(format: SourceFormat, markdown: string, fromExtractor: string | undefined, max: number): Promise<string> {
   if (format === 'txt') return markdown;
   if (fromExtractor !== undefined) return truncate(normalizeText(fromExtractor), max).text;
-  return normalizeText((await import('./markdown-text.js')).markdownToText(markdown));
+  return normalizeText((await import('./markdown/token-walker.js')).markdownToText(markdown));
 }
 
 async function chunksOf(markdown: string, chunking: NonNullable<ExtractOptions['chunking']>, pageStarts: number[] | undefined) {
   const { chunkMarkdown } = await import('../chunking/chunk-markdown.js');
   return chunkMarkdown(markdown, { ...chunking, ...(pageStarts ? { pageStarts } : {}) });
-}
-
-// Replacement characters, C1 controls, private-use and unassigned code points: what a wrong
-// decoding or a font without a Unicode map leaves behind.
-const GARBLED = /[\ufffd\u0080-\u009f\ue000-\uf8ff\p{Cn}]/gu;
-const LETTERS = /[\p{L}\p{N}]/gu;
-
-/** True when garbage characters outnumber letters and digits in a text long enough to judge. */
-export function looksGarbled(text: string): boolean {
-  const sample = text.length > 200_000 ? text.slice(0, 200_000) : text;
-  const bad = sample.match(GARBLED)?.length ?? 0;
-  if (bad < 20) return false;
-  return bad > (sample.match(LETTERS)?.length ?? 0);
 }
 
 /** Normalizes the extractor's Markdown; for pages, joins them and records where each starts. */

@@ -1,5 +1,6 @@
 import type { SourceFormat } from '../../shared/formats.js';
-import type { SourceProgress } from '../../shared/schemas/knowledge-base.js';
+import type { Chunk } from '../../shared/schemas/chunk.js';
+import type { SourceProgress, SourceWarning } from '../../shared/schemas/knowledge-base.js';
 
 /** Limits and hints for one extraction. */
 export interface ExtractOptions {
@@ -32,17 +33,11 @@ export interface ChunkingOptions {
   overlapTokens: number;
 }
 
-/** One retrievable piece of a document's Markdown (the API shows it as is). */
-export type { Chunk } from '../../shared/schemas/chunk.js';
-import type { Chunk } from '../../shared/schemas/chunk.js';
-
-/** Why a `ready` extraction may still be doubtful; shown to clients as `warnings`. */
-export type ExtractionWarningCode = 'garbled_text' | 'partial_text' | 'truncated';
-
-export interface ExtractionWarning {
-  code: ExtractionWarningCode;
-  message: string;
-}
+/**
+ * A doubt about a `ready` extraction, shown to clients as `warnings`. It is the
+ * API's own type, so a code the contract does not list cannot be produced.
+ */
+export type ExtractionWarning = SourceWarning;
 
 /** Clean text of one document and what was learned about it. */
 export interface Extraction {
@@ -84,3 +79,10 @@ export interface RawExtraction {
   truncated?: boolean;
   warnings?: ExtractionWarning[];
 }
+
+/**
+ * One format's extractor, the `extract` export of its folder's `index.ts`:
+ * bytes in, raw Markdown (or pages) out; `extractText` then normalizes,
+ * applies the limits and adds the warnings every format shares.
+ */
+export type FormatExtractor = (bytes: Uint8Array, opts: ExtractOptions) => Promise<RawExtraction>;

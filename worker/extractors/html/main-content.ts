@@ -1,5 +1,6 @@
 import type { AnyNode, Element } from 'domhandler';
-import { isHidden } from './html-text.js';
+import { UNMEASURED } from './tags.js';
+import { isHidden } from './to-text.js';
 
 /** Text measures of one element, over what is left after chrome removal. */
 interface Stats {
@@ -32,7 +33,6 @@ const SHARE = /(?:\b|_)(?:share|sharedaddy)(?:\b|_)/i;
 const UNLIKELY_ROLES = new Set(['menu', 'menubar', 'complementary', 'navigation', 'alert', 'alertdialog', 'dialog']);
 // Links that only move around the page or edit it: "Jump to navigation", Wikipedia's "[edit]".
 const PAGE_TOOLS = /(?:^|\s)(?:mw-editsection|mw-jump-link|skip-link|skiplink|skip-to-content)(?:\s|$)/i;
-const NEVER = new Set(['head', 'script', 'style', 'noscript', 'template', 'svg', 'iframe', 'object', 'embed', 'canvas', 'select', 'button', 'textarea', 'input']);
 const BLOCKS = new Set(['blockquote', 'dl', 'div', 'img', 'ol', 'p', 'pre', 'table', 'ul', 'section', 'article', 'main', 'header', 'footer', 'aside', 'nav', 'figure', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 const SCORED = new Set(['p', 'pre', 'td', 'section', 'h2', 'h3', 'h4', 'h5', 'h6']);
 const CLEANED = new Set(['div', 'section', 'ul', 'ol', 'table', 'form', 'fieldset', 'aside']);
@@ -116,7 +116,7 @@ function measure(body: Element, chrome: (el: Element, inContent: boolean) => boo
       stats.set(el, s);
       continue;
     }
-    if (el !== body && (NEVER.has(name) || isHidden(el) || chrome(el, frame.content) || unlikely(el, name))) {
+    if (el !== body && (UNMEASURED.has(name) || isHidden(el) || chrome(el, frame.content) || unlikely(el, name))) {
       if (name === 'img' || name === 'input' || name === 'iframe') stats.set(el, emptyStats());
       else removed.add(el);
       continue;

@@ -1,5 +1,8 @@
 import type { AnyNode, Element } from 'domhandler';
-import { isHidden, nodesToText, type WalkOptions } from './html-text.js';
+import { escapeLineStart, escapeText } from '../common/escape-markdown.js';
+import { cleanInline, cleanText, codeClass, codeSpan, firstText, indent, inlineSpace, join, lastText, tableRows, type Block, type Inline } from './markdown-blocks.js';
+import { BLOCK, CODE, CONTAINER, EMPHASIS, HEADING, LINE_CONTAINER, SKIPPED, STRONG } from './tags.js';
+import { isHidden, nodesToText, type WalkOptions } from './to-text.js';
 
 /** How {@link nodesToMarkdown} reads a tree. */
 export interface MarkdownOptions extends WalkOptions {
@@ -7,31 +10,11 @@ export interface MarkdownOptions extends WalkOptions {
   dropLink?: (el: Element) => boolean;
 }
 
-const NEVER = new Set([
-  'head', 'title', 'meta', 'link', 'base', 'script', 'style', 'noscript', 'template', 'svg', 'iframe', 'frame', 'object', 'embed', 'canvas',
-  'audio', 'video', 'map', 'select', 'input', 'button', 'textarea', 'datalist',
-]);
-const CONTAINER = new Set([
-  'html', 'body', 'div', 'section', 'article', 'main', 'header', 'footer', 'aside', 'nav', 'form', 'fieldset', 'address', 'details',
-  'summary', 'figure', 'figcaption', 'center', 'caption', 'legend', 'dl', 'dt', 'dd', 'li', 'tbody', 'thead', 'tfoot', 'tr', 'td', 'th', 'hgroup', 'option', 'p',
-]);
-// Blocks that today's text put on their own line rather than in their own paragraph.
-const LINE = new Set(['div', 'dt', 'dd', 'caption', 'figcaption', 'summary', 'legend', 'option']);
-const HEADING = /^h([1-6])$/;
-// Elements that make blocks of their own (besides headings).
-const BLOCK = new Set([...CONTAINER, 'ul', 'ol', 'menu', 'pre', 'blockquote', 'table', 'hr']);
-const STRONG = new Set(['b', 'strong']);
-const EMPHASIS = new Set(['i', 'em']);
-const CODE = new Set(['code', 'kbd', 'samp', 'tt']);
 // Deeper structure is flattened to text: marked slows down sharply with list and quote nesting,
 // and the recursion below must stay far from the call-stack limit.
 const MAX_NESTING = 8;
 const MAX_DEPTH = 200;
 
-type Kind = 'para' | 'line' | 'list' | 'other';
-/** A block as Markdown and as the plain text `markdownToText` reads from that Markdown. */
-interface Block { md: string; text: string; kind: Kind }
-interface Inline { md: string; text: string }
 interface Ctx { opts: MarkdownOptions; depth: number; nesting: number; pre: boolean; content: boolean }
 
 /**
@@ -78,7 +61,7 @@ function renderNodes(nodes: readonly AnyNode[], ctx: Ctx): Block[] {
     if (node.type !== 'tag' && node.type !== 'root') continue;
     const el = node as Element;
     const name = el.name ?? '';
-    if (NEVER.has(name) || (node.type === 'tag' && isHidden(el)) || (node.type === 'tag' && ctx.opts.skip?.(el, ctx.content))) continue;
+    if (SKIPPED.has(name) || (node.type === 'tag' && isHidden(el)) || (node.type === 'tag' && ctx.opts.skip?.(el, ctx.content))) continue;
     const content = ctx.content || name === 'main' || name === 'article' || el.attribs?.role === 'main';
     const child: Ctx = { opts: ctx.opts, depth: ctx.depth + 1, nesting: ctx.nesting, pre: ctx.pre, content };
     if (ctx.depth > MAX_DEPTH) {
@@ -135,7 +118,7 @@ function renderElement(el: Element, name: string, ctx: Ctx): Inline | Block[] {
   if (CONTAINER.has(name)) {
     const blocks = renderNodes(children, ctx);
     // A div of text is a line: consecutive ones stay on consecutive lines of one paragraph.
-    if (LINE.has(name) && blocks.length === 1 && blocks[0]!.kind === 'para') return [{ ...blocks[0]!, kind: 'line' }];
+    if (LINE_CONTAINER.has(name) && blocks.length === 1 && blocks[0]!.kind === 'para') return [{ ...blocks[0]!, kind: 'line' }];
     return blocks;
   }
   // Inline elements: wrap their content unless it turned out to hold blocks.
@@ -170,7 +153,7 @@ function renderInline(nodes: readonly AnyNode[], ctx: Ctx): Inline | undefined {
     if (node.type !== 'tag') continue;
     const el = node as Element;
     const name = el.name;
-    if (NEVER.has(name) || isHidden(el) || ctx.opts.skip?.(el, ctx.content)) continue;
+    if (SKIPPED.has(name) || isHidden(el) || ctx.opts.skip?.(el, ctx.content)) continue;
     if (BLOCK.has(name) || HEADING.test(name) || ctx.depth > MAX_DEPTH) return undefined;
     let part: Inline | undefined;
     if (name === 'br') part = inlineOf('\n');
@@ -235,11 +218,6 @@ function renderList(el: Element, ordered: boolean, ctx: Ctx): Block[] {
   return [{ md: items.map((i) => i.md).join(loose ? '\n\n' : '\n'), text: items.map((i) => i.text).join('\n'), kind: 'list' }];
 }
 
-/** Indents every line but the first (and blank ones). */
-function indent(body: string, pad: string): string {
-  return pad === '' || !body.includes('\n') ? body : body.split('\n').map((l, i) => (i === 0 || l === '' ? l : pad + l)).join('\n');
-}
-
 function renderPre(el: Element, ctx: Ctx): Block[] {
   const code = nodesToText([el], ctx.opts).replace(/^\n+|\s+$/g, '');
   if (!code) return [];
@@ -247,11 +225,6 @@ function renderPre(el: Element, ctx: Ctx): Block[] {
   let fence = '```';
   while (code.includes(fence)) fence += '`';
   return [{ md: `${fence}${lang}\n${code}\n${fence}`, text: code, kind: 'other' }];
-}
-
-function codeClass(el: Element): string {
-  const code = (el.children ?? []).find((c) => c.type === 'tag' && (c as Element).name === 'code') as Element | undefined;
-  return code?.attribs?.class ?? '';
 }
 
 function renderTable(el: Element, ctx: Ctx): Block[] {
@@ -273,101 +246,4 @@ function renderTable(el: Element, ctx: Ctx): Block[] {
   const line = (row: string[]) => `| ${row.map((c) => c.replace(/\|/g, '\\|')).join(' | ')} |`;
   const [head, ...body] = md;
   return [{ md: [line(head!), `|${' --- |'.repeat(width)}`, ...body.map(line)].join('\n'), text: text.map((row) => row.join('\t')).join('\n'), kind: 'other' }];
-}
-
-/** The rows of a table (not of tables nested in it) and their cells. */
-function tableRows(table: Element): Element[][] {
-  const rows: Element[][] = [];
-  const visit = (el: Element): void => {
-    for (const child of (el.children ?? []) as AnyNode[]) {
-      if (child.type !== 'tag') continue;
-      const c = child as Element;
-      const name = c.name.toLowerCase();
-      if (name === 'tr') rows.push(((c.children ?? []) as AnyNode[]).filter((x): x is Element => x.type === 'tag' && /^t[dh]$/i.test((x as Element).name)));
-      else if (name === 'thead' || name === 'tbody' || name === 'tfoot') visit(c);
-    }
-  };
-  visit(table);
-  return rows.filter((r) => r.length > 0);
-}
-
-/** Joins blocks with a blank line; inside a list item, a nested list follows its text directly. */
-function join(blocks: readonly Block[], item: boolean, key: 'md' | 'text'): string {
-  let out = '';
-  let prev: Block | undefined;
-  for (const b of blocks) {
-    if (b[key] === '') continue;
-    if (prev) out += (item && b.kind === 'list' && prev.kind !== 'list') || (b.kind === 'line' && prev.kind === 'line') ? '\n' : '\n\n';
-    out += b[key];
-    prev = b;
-  }
-  return out;
-}
-
-function cleanText(text: string): string {
-  if (!text.includes('\n') && !text.includes('  ')) return text.trim();
-  return text.replace(/[ \t\u00a0]*\n[ \t\u00a0]*/g, '\n').replace(/ {2,}/g, ' ').replace(/\n{2,}/g, '\n').trim();
-}
-
-function cleanInline(md: string): string {
-  if (!md.includes('\n') && !md.includes('  ')) return escapeLineStart(md.trim());
-  return md
-    .replace(/[ \t\u00a0]*\n[ \t\u00a0]*/g, '\n')
-    .replace(/ {2,}/g, ' ')
-    .replace(/\n{2,}/g, '\n')
-    .trim()
-    .split('\n')
-    .map(escapeLineStart)
-    .join('\n');
-}
-
-function inlineSpace(children: readonly AnyNode[]): string {
-  return children.some((c) => c.type === 'text' && /\s/.test((c as unknown as { data: string }).data)) ? ' ' : '';
-}
-
-function firstText(nodes: readonly AnyNode[]): string {
-  let n = nodes[0];
-  for (let i = 0; n && n.type !== 'text' && i < 50; i++) n = ((n as Element).children ?? [])[0];
-  return n?.type === 'text' ? (n as unknown as { data: string }).data : '';
-}
-
-function lastText(nodes: readonly AnyNode[]): string {
-  let n = nodes[nodes.length - 1];
-  for (let i = 0; n && n.type !== 'text' && i < 50; i++) n = ((n as Element).children ?? []).at(-1);
-  return n?.type === 'text' ? (n as unknown as { data: string }).data : '';
-}
-
-function codeSpan(text: string): string {
-  const ticks = '`'.repeat(Math.max(0, ...(text.match(/`+/g) ?? []).map((t) => t.length)) + 1);
-  return text.startsWith('`') || text.endsWith('`') ? `${ticks} ${text} ${ticks}` : `${ticks}${text}${ticks}`;
-}
-
-/**
- * Escapes what would otherwise read as markup inside a line: HTML-like tags,
- * backslash escapes, and asterisks and underscores that could open emphasis
- * (an underscore inside a word cannot, so snake_case stays as it is).
- */
-export function escapeText(text: string): string {
-  if (!/[\\<*_]/.test(text)) return text;
-  return text
-    .replace(/\\(?=[!-/:-@[-`{-~])/g, '\\\\')
-    .replace(/</g, '\\<')
-    .replace(/\*/g, '\\*')
-    .replace(/_/g, (_m, i: number, s: string) => (WORD.test(s[i - 1] ?? '') && WORD.test(s[i + 1] ?? '') ? '_' : '\\_'));
-}
-
-const WORD = /[\p{L}\p{N}]/u;
-
-const LINE_MARKER = /^[#\-+*\d>=_`~]/;
-
-/** Escapes a marker that would turn a line of text into a heading, list item, quote or rule. */
-export function escapeLineStart(line: string): string {
-  if (!LINE_MARKER.test(line)) return line;
-  return line
-    .replace(/^(#{1,6})(?=\s|$)/, '\\$1')
-    .replace(/^([-+*])(?=\s|$)/, '\\$1')
-    .replace(/^(\d{1,9})([.)])(?=\s|$)/, '$1\\$2')
-    .replace(/^>/, '\\>')
-    .replace(/^(=+|-{3,}|_{3,}|\*{3,})\s*$/, '\\$1')
-    .replace(/^(`{3,}|~{3,})/, '\\$1');
 }

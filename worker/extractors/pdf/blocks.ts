@@ -1,4 +1,4 @@
-import type { PdfLine } from './pdf-lines.js';
+import type { PdfLine } from './lines.js';
 
 /** What the whole document tells about its lines: body size, heading sizes and its words. */
 export interface PdfDocumentStyle {

@@ -1,4 +1,4 @@
-import type { PdfLine } from './pdf-lines.js';
+import type { PdfLine } from './lines.js';
 
 // Lines among the first or last two rows of a page are header and footer candidates.
 const EDGE_ROWS = 2;

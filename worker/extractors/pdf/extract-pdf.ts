@@ -1,13 +1,13 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { getDocument, OPS, type PDFDocumentProxy, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
-import { isAllocationFailure, SourceError } from '../../shared/source-errors.js';
-import { documentStyle, joinPagesAtHyphens, pageMarkdown } from './pdf-blocks.js';
-import { formFieldLines, type PdfAnnotation } from './pdf-fields.js';
-import { pageLines, type PdfLine, type PdfTextItem } from './pdf-lines.js';
-import { pdfWarnings } from './pdf-quality.js';
-import { removeRunningLines } from './pdf-running.js';
-import type { RawExtraction } from './types.js';
+import { isAllocationFailure, SourceError } from '../../../shared/source-errors.js';
+import { documentStyle, joinPagesAtHyphens, pageMarkdown } from './blocks.js';
+import { formFieldLines, type PdfAnnotation } from './fields.js';
+import { pageLines, type PdfLine, type PdfTextItem } from './lines.js';
+import { pdfWarnings } from './quality.js';
+import { removeRunningLines } from './running.js';
+import type { RawExtraction } from '../types.js';
 
 // pdf.js is the one pdf-parse ships with. It reads these with fs in Node: paths with a trailing separator, never URLs.
 const PDFJS_DIR = dirname(createRequire(createRequire(import.meta.url).resolve('pdf-parse')).resolve('pdfjs-dist/package.json'));

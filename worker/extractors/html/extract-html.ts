@@ -1,11 +1,12 @@
-import { load, type CheerioAPI } from 'cheerio/slim';
+import { load } from 'cheerio/slim';
 import type { AnyNode, Element } from 'domhandler';
-import { isAllocationFailure, SourceError } from '../../shared/source-errors.js';
-import { decodeText } from '../text-decode.js';
-import { nodesToMarkdownAndText, type MarkdownOptions } from './html-markdown.js';
+import { isAllocationFailure, SourceError } from '../../../shared/source-errors.js';
+import { decodeText } from '../../text-decode.js';
+import { nodesToMarkdownAndText, type MarkdownOptions } from './to-markdown.js';
 import { findMainContent, isPageTool } from './main-content.js';
-import type { RawExtraction } from './types.js';
-import { LIMIT_DEFAULTS } from '../../shared/config.js';
+import { SELF_CLOSING, VOID } from './tags.js';
+import type { RawExtraction } from '../types.js';
+import { LIMIT_DEFAULTS } from '../../../shared/config.js';
 
 const CHROME = new Set(['nav', 'aside', 'dialog', 'form', 'menu']);
 const EDGE = new Set(['header', 'footer']);
@@ -15,9 +16,6 @@ const BANNER = /(?:^|[\s_-])(?:cookie|consent|gdpr)(?:$|[\s_-])/i;
 // parse5 and htmlparser2 slow down quadratically with depth (100000 nested divs take
 // over a minute); real pages stay under a few hundred levels and Blink caps the tree at 512.
 const MAX_DEPTH: number = LIMIT_DEFAULTS.HTML_MAX_DEPTH;
-const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr', 'param']);
-// Closed implicitly by their next sibling, so they do not deepen the tree.
-const SELF_CLOSING = new Set(['p', 'li', 'dt', 'dd', 'tr', 'td', 'th', 'option', 'thead', 'tbody', 'tfoot', 'rb', 'rt', 'rp']);
 const TAGS = /<!--[\s\S]*?-->|<(script|style|textarea|title)\b[\s\S]*?<\/\1\s*>|<(\/?)([a-zA-Z][^\s/>]*)[^>]*?(\/?)>/g;
 
 /**

@@ -1,5 +1,5 @@
-import { findGutters, type Gutter } from './pdf-columns.js';
-import { texControlCodes } from './pdf-glyphs.js';
+import { findGutters, type Gutter } from './columns.js';
+import { texControlCodes } from './glyphs.js';
 
 /**
  * Rebuilds the lines of one PDF page, in reading order, from the positions of

@@ -1,12 +1,12 @@
 import mammoth from 'mammoth';
-import { isAllocationFailure, SourceError } from '../../shared/source-errors.js';
+import { isAllocationFailure, SourceError } from '../../../shared/source-errors.js';
 import { load } from 'cheerio/slim';
 import type { AnyNode, Element } from 'domhandler';
-import { listNumbers } from './docx-numbering.js';
-import { nodesToMarkdownAndText } from './html-markdown.js';
-import { decodeEntities } from './html-text.js';
-import type { RawExtraction } from './types.js';
-import { checkInflatedSizes, DEFAULT_ZIP_LIMITS, readZipEntry, scanZip, type ZipEntry } from './zip-scan.js';
+import { listNumbers } from './numbering.js';
+import { nodesToMarkdownAndText } from '../html/to-markdown.js';
+import { decodeEntities } from '../common/decode-entities.js';
+import type { RawExtraction } from '../types.js';
+import { checkInflatedSizes, DEFAULT_ZIP_LIMITS, readZipEntry, scanZip, type ZipEntry } from '../common/zip-scan.js';
 
 // Images are never read: their bytes are not text, and a linked one could point outside the file.
 const NO_IMAGES = mammoth.images.imgElement(async () => ({ src: '' }));

@@ -1,4 +1,5 @@
 import type { AnyNode, Element } from 'domhandler';
+import { CELL, CONTENT, LINE_BLOCK, PARAGRAPH_BLOCK, SKIPPED } from './tags.js';
 
 /** Decides which elements a walk leaves out, beyond the always-skipped ones. */
 export interface WalkOptions {
@@ -7,18 +8,6 @@ export interface WalkOptions {
   /** Emit the `alt` text of images (DOCX image descriptions are content; web page alts mostly are not). Default false. */
   imageAlt?: boolean;
 }
-
-const PARAGRAPH = new Set([
-  'p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'blockquote', 'pre', 'table', 'ul', 'ol', 'dl', 'figure', 'hr',
-  'section', 'article', 'main', 'header', 'footer', 'aside', 'nav', 'form', 'fieldset', 'address', 'details', 'center',
-]);
-const LINE = new Set(['div', 'li', 'tr', 'dt', 'dd', 'br', 'caption', 'summary', 'legend', 'figcaption', 'option', 'body']);
-const CELL = new Set(['td', 'th']);
-const NEVER = new Set([
-  'head', 'title', 'meta', 'link', 'base', 'script', 'style', 'noscript', 'template', 'svg', 'iframe', 'frame', 'object', 'embed', 'canvas',
-  'audio', 'video', 'map', 'select', 'input', 'button', 'textarea', 'datalist',
-]);
-const CONTENT = new Set(['main', 'article']);
 
 interface Frame { node: AnyNode; pre: boolean; content: boolean; cell: boolean; exit?: true }
 
@@ -68,11 +57,11 @@ export function nodesToText(roots: readonly AnyNode[], opts: WalkOptions = {}): 
     const name = el.name?.toLowerCase() ?? '';
     if (frame.exit) {
       if (CELL.has(name)) cellDone = true;
-      else if (frame.cell && (PARAGRAPH.has(name) || LINE.has(name))) space();
+      else if (frame.cell && (PARAGRAPH_BLOCK.has(name) || LINE_BLOCK.has(name))) space();
       else closeBlock(name, brk);
       continue;
     }
-    if (NEVER.has(name) || isHidden(el) || opts.skip?.(el, frame.content)) continue;
+    if (SKIPPED.has(name) || isHidden(el) || opts.skip?.(el, frame.content)) continue;
     if (name === 'img') {
       const alt = opts.imageAlt ? el.attribs?.alt?.replace(/\s+/g, ' ').trim() : undefined;
       if (alt) emit(lastSpace ? `${alt} ` : ` ${alt} `);
@@ -81,7 +70,7 @@ export function nodesToText(roots: readonly AnyNode[], opts: WalkOptions = {}): 
     if (CELL.has(name)) {
       if (cellDone && pending === 0) emit('\t');
       cellDone = false;
-    } else if (frame.cell && (PARAGRAPH.has(name) || LINE.has(name))) space();
+    } else if (frame.cell && (PARAGRAPH_BLOCK.has(name) || LINE_BLOCK.has(name))) space();
     else {
       cellDone = false;
       if (name === 'br' || name === 'hr') brk(name === 'br' ? 1 : 2);
@@ -98,8 +87,8 @@ export function nodesToText(roots: readonly AnyNode[], opts: WalkOptions = {}): 
 }
 
 function closeBlock(name: string, brk: (n: number) => void): void {
-  if (PARAGRAPH.has(name)) brk(2);
-  else if (LINE.has(name)) brk(1);
+  if (PARAGRAPH_BLOCK.has(name)) brk(2);
+  else if (LINE_BLOCK.has(name)) brk(1);
 }
 
 /** Hidden by the `hidden` attribute, `aria-hidden="true"` or an inline `display:none` / `visibility:hidden`. */
@@ -108,19 +97,4 @@ export function isHidden(el: Element): boolean {
   if ('hidden' in a || a['aria-hidden'] === 'true' || (el.name === 'input' && a.type === 'hidden')) return true;
   const style = a.style;
   return style !== undefined && /(?:display\s*:\s*none|visibility\s*:\s*hidden)/i.test(style);
-}
-
-// Enough for Markdown text and OOXML metadata; full HTML goes through the parser.
-const NAMED: Record<string, string> = {
-  amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0', copy: '©', reg: '®', trade: '™',
-  mdash: '—', ndash: '–', hellip: '…', laquo: '«', raquo: '»', middot: '·', times: '×', rarr: '→', larr: '←',
-};
-
-/** Decodes numeric and common named character references. */
-export function decodeEntities(text: string): string {
-  return text.replace(/&(?:#(\d{1,7})|#x([0-9a-f]{1,6})|([a-z]{2,8}));/gi, (whole, dec?: string, hex?: string, name?: string) => {
-    const code = dec ? Number(dec) : hex ? parseInt(hex, 16) : undefined;
-    if (code !== undefined) return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : '\ufffd';
-    return NAMED[name?.toLowerCase() ?? ''] ?? whole;
-  });
 }
