@@ -4,6 +4,7 @@ import type { Logger } from '../shared/logger.js';
 import type { KnowledgeBase, KnowledgeBaseSummary, SourceStatus } from '../shared/schemas/knowledge-base.js';
 import { kbStatus, publicSource, type KbMeta, type NewSource, type StoredSource } from '../shared/store/kb-records.js';
 import type { KbStore } from '../shared/store/kb-store.js';
+import { requeueSource } from '../shared/sources/requeue.js';
 import type { SourceForm } from './source-form.js';
 
 /** What the knowledge-base verbs of the API need. */
@@ -89,7 +90,7 @@ export async function createKnowledgeBase(
   form: SourceForm & { name: string },
 ): Promise<KbSnapshot> {
   const sources = await withReuse(deps, workspaceId, form.sources);
-  const added = await deps.kbs.create(workspaceId, kbId, form.name, sources, nowIso(deps), form.autoRefreshHours);
+  const added = await deps.kbs.create({ workspaceId, kbId, name: form.name, sources, now: nowIso(deps), autoRefreshHours: form.autoRefreshHours });
   await enqueueNew(deps, workspaceId, kbId, added);
   if (form.autoRefreshHours) await deps.queue.scheduleRefresh({ workspaceId, kbId }, form.autoRefreshHours);
   return readKnowledgeBase(deps, workspaceId, kbId);
@@ -108,7 +109,7 @@ export async function updateKnowledgeBase(
   ifRev?: number,
 ): Promise<KbSnapshot> {
   const sources = await withReuse(deps, workspaceId, form.sources);
-  const added = await deps.kbs.addSources(workspaceId, kbId, form.name, sources, nowIso(deps), ifRev, form.autoRefreshHours);
+  const added = await deps.kbs.addSources({ workspaceId, kbId, sources, now: nowIso(deps), name: form.name, ifRev, autoRefreshHours: form.autoRefreshHours });
   await enqueueNew(deps, workspaceId, kbId, added);
   if (form.autoRefreshHours !== undefined) await deps.queue.scheduleRefresh({ workspaceId, kbId }, form.autoRefreshHours);
   return readKnowledgeBase(deps, workspaceId, kbId);
@@ -144,11 +145,7 @@ export async function getChunks(deps: KbDeps, workspaceId: string, kbId: string,
 
 /** Puts a failed source back to pending under a new run (or, `refresh`, a ready or failed URL source) and enqueues it. */
 export async function rerunDocument(deps: KbDeps, workspaceId: string, kbId: string, documentId: string, how: 'retry' | 'refresh') {
-  const run =
-    how === 'retry'
-      ? await deps.kbs.retrySource(workspaceId, kbId, documentId, nowIso(deps))
-      : await deps.kbs.refreshSource(workspaceId, kbId, documentId, nowIso(deps));
-  await deps.queue.enqueue([{ workspaceId, kbId, documentId, run }]);
+  await requeueSource(deps, { workspaceId, kbId, documentId }, how, nowIso(deps));
   const source = await deps.kbs.getSource(kbId, documentId);
   if (!source) throw new NotFoundError();
   return publicSource(source);

@@ -225,7 +225,7 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
     }),
     async (c) => {
       const { kbId, documentId } = c.req.valid('param');
-      await store.kbs.deleteSource(c.get('principal').workspaceId, kbId, documentId, new Date().toISOString());
+      await store.kbs.deleteSource({ workspaceId: c.get('principal').workspaceId, kbId, documentId }, new Date().toISOString());
       return c.body(null, 204);
     },
   );

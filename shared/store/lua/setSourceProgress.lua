@@ -4,16 +4,17 @@
   revision: it moves every second and means nothing once the source ends.
 
   Input:
-    KEYS[1] meta hash   KEYS[2] source hash
-    ARGV[1] run   ARGV[2] progress as JSON ({pagesDone, pagesTotal} or {bytesDone, bytesTotal})
-    ARGV[3] the attempt's job lock token ('' for none: the claim is not checked)
+    KEYS[1] meta hash   KEYS[2] source record
+    ARGV[1] JSON: {run, claim, progress ({pagesDone, pagesTotal} or {bytesDone, bytesTotal}) as JSON}
+            claim: the attempt's job lock token ('' for none: the claim is not checked)
 
   Output: {'ok'} | {'gone'} | {'stale'} | {'ready'} | {'failed'} | {'not_processing'}
 ]]
 --- @include "checkRun"
 
-local st, refused = checkRun(KEYS[1], KEYS[2], ARGV[1], ARGV[3])
+local p = cjson.decode(ARGV[1])
+local st, refused = checkRun(KEYS[1], KEYS[2], p.run, p.claim)
 if not st then return {refused} end
 if st ~= 'processing' then return {'not_processing'} end
-redis.call('HSET', KEYS[2], 'progress', ARGV[2])
+redis.call('HSET', KEYS[2], 'progress', p.progress)
 return {'ok'}
