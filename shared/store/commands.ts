@@ -3,15 +3,18 @@ import { fileURLToPath } from 'node:url';
 import type { RedisClient } from '../redis.js';
 import type { KeySpace } from './keys.js';
 import { lifecycleLua } from './lifecycle-lua.js';
+import { importCatalogScript } from './scripts/catalog-scripts.js';
 import { commitSourcesScript } from './scripts/commit-scripts.js';
 import { deleteKbScript, deleteSourceScript } from './scripts/delete-scripts.js';
 import { repairSourceScript, unmarkActiveScript } from './scripts/reconciler-scripts.js';
 import { refreshSourceScript, retrySourceScript } from './scripts/rerun-scripts.js';
 import { parseReply, scriptArgs, type Reply, type ReplySpec, type ScriptDef } from './scripts/script.js';
+import { acquireHostSlotScript, startHostFetchScript } from './scripts/host-scripts.js';
 import { finishSourceScript, setSourceProgressScript, startSourceScript } from './scripts/worker-transition-scripts.js';
+import { deleteWebhookScript, recordDeliveryScript, reserveWebhookScript } from './scripts/webhook-scripts.js';
 
 /**
- * The knowledge-base scripts, declared with their typed contract (see
+ * The store's Lua commands, each declared with its typed contract (see
  * `scripts/script.ts`). One file per command under `lua/`, each opening
  * with a header that lists its KEYS, ARGV and replies, and sharing helpers
  * from `lua/includes/` through `--- @include "name"` lines (BullMQ's layout).
@@ -27,26 +30,17 @@ export const SCRIPTS = [
   refreshSourceScript,
   repairSourceScript,
   unmarkActiveScript,
+  importCatalogScript,
+  reserveWebhookScript,
+  deleteWebhookScript,
+  recordDeliveryScript,
+  acquireHostSlotScript,
+  startHostFetchScript,
 ] as const;
 
-/**
- * The other stores' commands (catalog, webhooks, host slots), still called
- * with positional ARGV by their stores.
- */
-export const COMMANDS = {
-  catalogImport: { file: 'importCatalog', keys: 2 },
-  webhookReserve: { file: 'reserveWebhook', keys: 1 },
-  webhookDelete: { file: 'deleteWebhook', keys: 2 },
-  webhookRecordDelivery: { file: 'recordDelivery', keys: 2 },
-  hostAcquireSlot: { file: 'acquireHostSlot', keys: 1 },
-  hostStartFetch: { file: 'startHostFetch', keys: 1 },
-} as const;
-
-export type CommandName = keyof typeof COMMANDS;
-type Arg = string | number | Buffer;
-
-/** A connection with the store's commands defined on it. */
-export type StoreRedis = RedisClient & { [K in CommandName]: (...keysThenArgs: Arg[]) => Promise<unknown[]> };
+/** A connection with the store's commands defined on it (see {@link withCommands}). */
+export type StoreRedis = RedisClient & { readonly [STORE_COMMANDS]?: true };
+declare const STORE_COMMANDS: unique symbol;
 
 // Compiled code runs from dist/, where the build copies lua/ beside this module.
 export const LUA_DIR = fileURLToPath(new URL('./lua/', import.meta.url));
@@ -72,18 +66,14 @@ export function loadScript(name: string): string {
   return expand(readFileSync(path, 'utf8'), new Set());
 }
 
-const DEFINED = [
-  ...SCRIPTS.map((s) => ({ name: s.name, lua: loadScript(s.file), keys: s.keys.length })),
-  ...Object.entries(COMMANDS).map(([name, c]) => ({ name, lua: loadScript(c.file), keys: c.keys })),
-];
+const DEFINED = SCRIPTS.map((s) => ({ name: s.name, lua: loadScript(s.file), keys: s.keys.length }));
 
 /** Defines the store's commands on `redis` (once per connection) and returns it typed. */
 export function withCommands(redis: RedisClient): StoreRedis {
-  const typed = redis as StoreRedis;
-  if (typeof (typed as Partial<StoreRedis>).catalogImport !== 'function') {
+  if (typeof (redis as unknown as Record<string, unknown>)[SCRIPTS[0].name] !== 'function') {
     for (const { name, lua, keys } of DEFINED) redis.defineCommand(name, { lua, numberOfKeys: keys });
   }
-  return typed;
+  return redis as StoreRedis;
 }
 
 /** Runs one declared script: builds its KEYS and payload from `input`, and parses its reply by the declaration. */

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { TRANSITIONS, type TransitionFamily } from '../../shared/sources/lifecycle.js';
-import { COMMANDS, LUA_DIR, SCRIPTS, loadScript } from '../../shared/store/commands.js';
+import { LUA_DIR, SCRIPTS, loadScript } from '../../shared/store/commands.js';
 import { lifecycleLua } from '../../shared/store/lifecycle-lua.js';
 import type { ReplySpec } from '../../shared/store/scripts/script.js';
 
@@ -9,11 +9,8 @@ const read = (file: string): string => readFileSync(`${LUA_DIR}${file}.lua`, 'ut
 const headerOf = (lua: string): string => /^--\[\[([\s\S]*?)\]\]/.exec(lua)?.[1] ?? '';
 const bodyOf = (lua: string): string => lua.replace(/^--\[\[[\s\S]*?\]\]/, '');
 
-/** Every command, declared or legacy, with its file and number of KEYS. */
-const ALL = [
-  ...SCRIPTS.map((s) => [s.name, { file: s.file, keys: s.keys.length }] as const),
-  ...Object.entries(COMMANDS).map(([name, c]) => [name, { file: c.file, keys: c.keys }] as const),
-];
+/** Every command with its file and number of KEYS. */
+const ALL = SCRIPTS.map((s) => [s.name, { file: s.file, keys: s.keys.length }] as const);
 
 /** The replies a header declares: `{'tag', a, ...rest}` to `{ tag: ['a', '...rest'] }`. */
 function declaredReplies(header: string): Record<string, string[]> {
@@ -42,6 +39,11 @@ const FAMILY: Record<string, TransitionFamily> = {
 };
 
 describe('Lua commands', () => {
+  it('declares every Lua file under lua/ as a command', () => {
+    const files = readdirSync(LUA_DIR).filter((f) => f.endsWith('.lua')).map((f) => f.slice(0, -4));
+    expect(SCRIPTS.map((s) => s.file).sort()).toEqual(files.sort());
+  });
+
   it.each(ALL)('%s declares in its header exactly the KEYS it is registered with', (_name, command) => {
     const lua = read(command.file);
     const header = headerOf(lua);
