@@ -57,9 +57,12 @@ export function isFinalStatus(status: string): status is (typeof FINAL_STATUSES)
   return (FINAL_STATUSES as readonly string[]).includes(status);
 }
 
-/** The knowledge-base hash field counting its sources of one status (`n:<status>`, as stored data has it). */
+/** Prefix of the knowledge-base hash fields that count its sources by status (as stored data has it). */
+export const COUNTER_PREFIX = 'n:';
+
+/** The knowledge-base hash field counting its sources of one status (`n:<status>`). */
 export function counterField(status: SourceStatus): string {
-  return `n:${status}`;
+  return `${COUNTER_PREFIX}${status}`;
 }
 
 /** How many sources of each status a knowledge base has. */

@@ -1,4 +1,4 @@
-import { ABSENT, ACTIVE_STATUSES, FINAL_STATUSES, SOURCE_STATUSES, TRANSITIONS, counterField } from '../sources/lifecycle.js';
+import { ABSENT, ACTIVE_STATUSES, COUNTER_PREFIX, FINAL_STATUSES, SOURCE_STATUSES, TRANSITIONS } from '../sources/lifecycle.js';
 
 const str = (s: string): string => `'${s}'`;
 const set = (names: readonly string[]): string => `{ ${names.map((n) => `[${str(n)}] = true`).join(', ')} }`;
@@ -11,7 +11,6 @@ const set = (names: readonly string[]): string => `{ ${names.map((n) => `[${str(
  */
 export function lifecycleLua(): string {
   const moves = [...new Set(Object.values(TRANSITIONS).flatMap((m) => m.map(([f, t]) => `${f}>${t}`)))];
-  const field = counterField('pending').replace(/pending$/, '');
   return `--[[
   Generated from shared/sources/lifecycle.ts; do not edit by hand.
 ]]
@@ -20,7 +19,7 @@ local ACTIVE_STATUS = ${set(ACTIVE_STATUSES)}
 local FINAL_STATUS = ${set(FINAL_STATUSES)}
 local ALLOWED_MOVE = ${set(moves)}
 
-local function counterField(status) return ${str(field)} .. status end
+local function counterField(status) return ${str(COUNTER_PREFIX)} .. status end
 
 -- Checked before any write of this move; a script calls it before its other writes
 -- where it can, because a Lua error does not undo what ran before it.
