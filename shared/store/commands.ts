@@ -38,9 +38,13 @@ export const SCRIPTS = [
   startHostFetchScript,
 ] as const;
 
-/** A connection with the store's commands defined on it (see {@link withCommands}). */
-export type StoreRedis = RedisClient & { readonly [STORE_COMMANDS]?: true };
 declare const STORE_COMMANDS: unique symbol;
+
+/**
+ * A connection with the store's commands defined on it: only {@link withCommands}
+ * makes one, so a script is never run on a connection that lacks it.
+ */
+export type StoreRedis = RedisClient & { readonly [STORE_COMMANDS]: true };
 
 // Compiled code runs from dist/, where the build copies lua/ beside this module.
 export const LUA_DIR = fileURLToPath(new URL('./lua/', import.meta.url));
