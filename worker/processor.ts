@@ -3,7 +3,7 @@ import type { JobOutcome } from '../shared/job-metrics.js';
 import { extractSourceJobSchema, REFRESH_KB_JOB, type ExtractSourceJob, refreshKbJobSchema, type SourceQueue } from '../shared/jobs.js';
 import type { Logger } from '../shared/logger.js';
 import type { SourceProgress } from '../shared/schemas/knowledge-base.js';
-import { isActiveStatus } from '../shared/sources/lifecycle.js';
+import { isActiveStatus, isFinalStatus } from '../shared/sources/lifecycle.js';
 import type { SourceRef } from '../shared/sources/source-ref.js';
 import { SourceError, isSourceError, type SourceErrorCode } from '../shared/source-errors.js';
 import { checkSourceUrl } from '../shared/url-policy.js';
@@ -89,7 +89,7 @@ export function createProcessor(deps: ProcessorDeps) {
     const claimed = await deps.kbs.startSource(ref, { now: new Date().toISOString(), claim });
     if (claimed !== 'ok') {
       // This very run already finished: its events may not have been queued before a crash.
-      if (claimed === 'ready' || claimed === 'failed') await deps.events?.replay(workspaceId, ref);
+      if (isFinalStatus(claimed)) await deps.events?.replay(workspaceId, ref);
       log.info({ claimed }, 'nothing to do');
       return { status: 'skipped', reason: claimed };
     }

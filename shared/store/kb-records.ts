@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { StoredChunk } from '../schemas/chunk.js';
 import type { SourceErrorCode } from '../source-errors.js';
 import type { KbStatus, Source, SourceCounts, SourceStatus, SourceType, SourceWarning } from '../schemas/knowledge-base.js';
-import { ACTIVE_STATUSES, readCounts } from '../sources/lifecycle.js';
+import { ACTIVE_STATUSES, SOURCE_STATUSES, readCounts } from '../sources/lifecycle.js';
 
 /** A source as stored: the public fields plus what the worker needs. */
 export interface StoredSource extends Source {
@@ -124,7 +124,7 @@ export function parseMeta(h: Record<string, string>): KbMeta | null {
 /** A knowledge base's status, from its counts: in progress while any source is active. */
 export function kbStatus(c: SourceCounts): KbStatus {
   if (ACTIVE_STATUSES.some((s) => c[s] > 0)) return 'in_progress';
-  if (c.ready + c.failed === 0) return 'empty';
+  if (SOURCE_STATUSES.every((s) => c[s] === 0)) return 'empty';
   return c.failed > 0 ? 'partial' : 'ready';
 }
 

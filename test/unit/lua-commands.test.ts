@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { TRANSITIONS, type TransitionFamily } from '../../shared/sources/lifecycle.js';
+import { FINAL_STATUSES, TRANSITIONS, type TransitionFamily } from '../../shared/sources/lifecycle.js';
 import { LUA_DIR, SCRIPTS, loadScript } from '../../shared/store/commands.js';
 import { lifecycleLua } from '../../shared/store/lifecycle-lua.js';
 import type { ReplySpec } from '../../shared/store/scripts/script.js';
@@ -19,6 +19,8 @@ function declaredReplies(header: string): Record<string, string[]> {
   for (const m of output.matchAll(/\{'(\w+)'((?:,\s*(?:\.\.\.)?\w+)*)\}/g)) {
     out[m[1]!] = m[2]!.split(',').map((f) => f.trim()).filter(Boolean);
   }
+  // `{<final status>}`: one reply per final status, as the lifecycle declares them.
+  if (output.includes('{<final status>}')) for (const s of FINAL_STATUSES) out[s] = [];
   return out;
 }
 

@@ -11,7 +11,7 @@
                    keepBlobSeconds: how long the blob stays for a later retry (0 drops it)}
             claim: the attempt's job lock token ('' for none: the claim is not checked)
 
-  Output: {'ok', settled, ...counts} | {'gone'} | {'stale'} | {'ready'} | {'failed'}
+  Output: {'ok', settled, ...counts} | {'gone'} | {'stale'} | {<final status>}
     The counts are the knowledge base's after this change, in the order of
     SOURCE_STATUSES; `settled` is the knowledge base's settle number when this
     change left no source active, else 0. The source keeps it as `settledSeq`,

@@ -8,7 +8,7 @@
     ARGV[1] JSON: {run, claim, progress ({pagesDone, pagesTotal} or {bytesDone, bytesTotal}) as JSON}
             claim: the attempt's job lock token ('' for none: the claim is not checked)
 
-  Output: {'ok'} | {'gone'} | {'stale'} | {'ready'} | {'failed'} | {'not_processing'}
+  Output: {'ok'} | {'gone'} | {'stale'} | {<final status>} | {'not_processing'}
 ]]
 --- @include "checkRun"
 

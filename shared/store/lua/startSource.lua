@@ -9,7 +9,7 @@
     ARGV[1] JSON: {documentId, run, claim, now (ISO), nowMs}
             claim: the attempt's job lock token ('' for none: the claim is cleared)
 
-  Output: {'ok'} | {'gone'} | {'stale'} | {'ready'} | {'failed'}
+  Output: {'ok'} | {'gone'} | {'stale'} | {<final status>}
 ]]
 --- @include "checkRun"
 --- @include "lifecycle"

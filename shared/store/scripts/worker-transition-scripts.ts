@@ -1,9 +1,15 @@
 import type { SourceProgress } from '../../schemas/knowledge-base.js';
 import type { SourceRef } from '../../sources/source-ref.js';
-import { defineScript } from './script.js';
+import { FINAL_STATUSES } from '../../sources/lifecycle.js';
+import { defineScript, type FieldKind } from './script.js';
+
+type FinalStatus = (typeof FINAL_STATUSES)[number];
+
+/** A run that has ended replies with its final status (`{<final status>}` in the script headers). */
+const FINAL_REPLIES = Object.fromEntries(FINAL_STATUSES.map((s) => [s, {}])) as { readonly [S in FinalStatus]: Record<never, FieldKind> };
 
 /** Why a worker transition wrote nothing: the source is gone, another run or attempt owns it, or it has ended. */
-const REFUSALS = { gone: {}, stale: {}, ready: {}, failed: {} } as const;
+const REFUSALS = { gone: {}, stale: {}, ...FINAL_REPLIES } as const;
 
 /** When a transition happens, and which attempt makes it (its job lock token; '' checks no claim). */
 export interface TransitionAt {
