@@ -68,6 +68,11 @@ export function counterField(status: SourceStatus): string {
 /** How many sources of each status a knowledge base has. */
 export type SourceCounts = Record<SourceStatus, number>;
 
+/** Zero sources of every status. */
+export function emptyCounts(): SourceCounts {
+  return Object.fromEntries(SOURCE_STATUSES.map((s) => [s, 0])) as SourceCounts;
+}
+
 /** Counts read from a knowledge base's meta hash (a torn write may leave one below zero: read as zero). */
 export function readCounts(meta: Record<string, string | undefined>): SourceCounts {
   const counts = {} as SourceCounts;

@@ -7,7 +7,6 @@ import type { WebhookEvent } from '../../shared/schemas/webhook.js';
 import type { SourceErrorCode } from '../../shared/source-errors.js';
 import type { FinishReport, KbStore } from '../../shared/store/kb-store.js';
 import type { WebhookStore } from '../../shared/store/webhook-store.js';
-import { isFinalStatus } from '../../shared/sources/lifecycle.js';
 import type { SourceRef } from '../../shared/sources/source-ref.js';
 
 /** A source that has just ended, as the processor knows it. */
@@ -96,7 +95,8 @@ export function createSourceEvents(deps: SourceEventsDeps): SourceEvents {
     replay(workspaceId, { kbId, documentId, run }) {
       return guarded('completion events again', { kbId, documentId }, async () => {
         const [source, meta, settledSeq] = await Promise.all([deps.kbs.getSource(kbId, documentId), deps.kbs.getMeta(kbId), deps.kbs.settledBy(kbId, documentId)]);
-        if (!source || !meta || source.run !== run || !isFinalStatus(source.status)) return;
+        // Only these ends have events in the webhook contract (source.ready, source.failed).
+        if (!source || !meta || source.run !== run || (source.status !== 'ready' && source.status !== 'failed')) return;
         const finished: FinishedSource = { workspaceId, kbId, documentId, run, status: source.status };
         if (source.error) finished.error = source.error;
         await emit(workspaceId, finishEvents(finished, meta.sourceCounts, settledSeq, new Date().toISOString()));
