@@ -52,6 +52,7 @@ export class KbRecordStore {
     private readonly blobTtlSeconds: number,
   ) {}
 
+  /** A knowledge base's record without its sources, or null. */
   async getMeta(kbId: string): Promise<KbMeta | null> {
     return parseMeta(await this.redis.hgetall(this.keys.kb(kbId)));
   }

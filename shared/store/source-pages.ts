@@ -57,10 +57,12 @@ export class SourcePages {
     return rows.map(([, h]) => parseSource(h as Record<string, string>)).filter((s): s is StoredSource => s !== null);
   }
 
+  /** One source's record, or null when it is gone. */
   async getSource(kbId: string, documentId: string): Promise<StoredSource | null> {
     return parseSource(await this.redis.hgetall(this.keys.source(kbId, documentId)));
   }
 
+  /** A ready source's extracted text. */
   async getText(kbId: string, documentId: string): Promise<string | null> {
     return this.redis.get(this.keys.text(kbId, documentId));
   }
@@ -88,6 +90,7 @@ export class SourcePages {
     return { items, total };
   }
 
+  /** The uploaded bytes of a file source, while they are kept. */
   async readBlob(kbId: string, documentId: string): Promise<Buffer | null> {
     return this.redis.getBuffer(this.keys.blob(kbId, documentId));
   }
