@@ -4,6 +4,8 @@ import type { Logger } from '../shared/logger.js';
 import type { KnowledgeBase, KnowledgeBaseSummary, SourceStatus } from '../shared/schemas/knowledge-base.js';
 import { kbStatus, publicSource, type KbMeta, type NewSource, type StoredSource } from '../shared/store/kb-records.js';
 import type { KbStore } from '../shared/store/kb-store.js';
+import { requeueSource } from '../shared/sources/requeue.js';
+import type { SourceTarget } from '../shared/sources/source-ref.js';
 import type { SourceForm } from './source-form.js';
 
 /** What the knowledge-base verbs of the API need. */
@@ -89,7 +91,7 @@ export async function createKnowledgeBase(
   form: SourceForm & { name: string },
 ): Promise<KbSnapshot> {
   const sources = await withReuse(deps, workspaceId, form.sources);
-  const added = await deps.kbs.create(workspaceId, kbId, form.name, sources, nowIso(deps), form.autoRefreshHours);
+  const added = await deps.kbs.create({ workspaceId, kbId, name: form.name, sources, now: nowIso(deps), autoRefreshHours: form.autoRefreshHours });
   await enqueueNew(deps, workspaceId, kbId, added);
   if (form.autoRefreshHours) await deps.queue.scheduleRefresh({ workspaceId, kbId }, form.autoRefreshHours);
   return readKnowledgeBase(deps, workspaceId, kbId);
@@ -108,14 +110,14 @@ export async function updateKnowledgeBase(
   ifRev?: number,
 ): Promise<KbSnapshot> {
   const sources = await withReuse(deps, workspaceId, form.sources);
-  const added = await deps.kbs.addSources(workspaceId, kbId, form.name, sources, nowIso(deps), ifRev, form.autoRefreshHours);
+  const added = await deps.kbs.addSources({ workspaceId, kbId, sources, now: nowIso(deps), name: form.name, ifRev, autoRefreshHours: form.autoRefreshHours });
   await enqueueNew(deps, workspaceId, kbId, added);
   if (form.autoRefreshHours !== undefined) await deps.queue.scheduleRefresh({ workspaceId, kbId }, form.autoRefreshHours);
   return readKnowledgeBase(deps, workspaceId, kbId);
 }
 
 /** One source with its extracted text (null until ready). */
-export async function getDocument(deps: KbDeps, workspaceId: string, kbId: string, documentId: string, format: 'text' | 'markdown' = 'text') {
+export async function readSource(deps: KbDeps, { workspaceId, kbId, documentId }: SourceTarget, format: 'text' | 'markdown' = 'text') {
   await assertOwned(deps, workspaceId, kbId);
   const source = await deps.kbs.getSource(kbId, documentId);
   if (!source) throw new NotFoundError();
@@ -127,7 +129,7 @@ export async function getDocument(deps: KbDeps, workspaceId: string, kbId: strin
 }
 
 /** A page of a knowledge base's sources (without text), optionally of one status. */
-export async function listDocuments(deps: KbDeps, workspaceId: string, kbId: string, page: number, size: number, status?: SourceStatus) {
+export async function listSources(deps: KbDeps, workspaceId: string, kbId: string, page: number, size: number, status?: SourceStatus) {
   await assertOwned(deps, workspaceId, kbId);
   const { items, total } = await deps.kbs.listSources(kbId, page, size, status);
   return { items: items.map(publicSource), total };
@@ -143,13 +145,9 @@ export async function getChunks(deps: KbDeps, workspaceId: string, kbId: string,
 }
 
 /** Puts a failed source back to pending under a new run (or, `refresh`, a ready or failed URL source) and enqueues it. */
-export async function rerunDocument(deps: KbDeps, workspaceId: string, kbId: string, documentId: string, how: 'retry' | 'refresh') {
-  const run =
-    how === 'retry'
-      ? await deps.kbs.retrySource(workspaceId, kbId, documentId, nowIso(deps))
-      : await deps.kbs.refreshSource(workspaceId, kbId, documentId, nowIso(deps));
-  await deps.queue.enqueue([{ workspaceId, kbId, documentId, run }]);
-  const source = await deps.kbs.getSource(kbId, documentId);
+export async function rerunSource(deps: KbDeps, target: SourceTarget, how: 'retry' | 'refresh') {
+  await requeueSource(deps, target, how, nowIso(deps));
+  const source = await deps.kbs.getSource(target.kbId, target.documentId);
   if (!source) throw new NotFoundError();
   return publicSource(source);
 }

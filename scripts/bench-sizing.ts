@@ -83,20 +83,20 @@ async function measureStore() {
   // Knowledge bases: meta hash plus the workspace index entry.
   const KBS = 2_000;
   const perKb = await perItem(KBS, async () => {
-    for (let i = 0; i < KBS; i += 1) await store.kbs.create(WS, `kb_empty${String(i).padStart(16, '0')}`, 'A knowledge base name', [], now());
+    for (let i = 0; i < KBS; i += 1) await store.kbs.create({ workspaceId: WS, kbId: `kb_empty${String(i).padStart(16, '0')}`, name: 'A knowledge base name', sources: [], now: now() });
   });
   const kbMetaKey = await memoryUsage(store.keys.kb('kb_empty0000000000000000'));
 
   // Pending sources: source hash, id list entry, active index entry.
   const kbId = 'kb_sizing00000000000000';
-  await store.kbs.create(WS, kbId, 'Sizing', [], now());
+  await store.kbs.create({ workspaceId: WS, kbId, name: 'Sizing', sources: [], now: now() });
   const SOURCES = 2_000;
   const perPending = await perItem(SOURCES, async () => {
     for (let i = 0; i < SOURCES; i += 100) {
-      await store.kbs.addSources(WS, kbId, undefined, Array.from({ length: 100 }, (_, j) => fileSource(i + j)), now());
+      await store.kbs.addSources({ workspaceId: WS, kbId, sources: Array.from({ length: 100 }, (_, j) => fileSource(i + j)), now: now() });
     }
   });
-  const sourceHashKey = await memoryUsage(store.keys.doc(kbId, fileSource(0).documentId));
+  const sourceHashKey = await memoryUsage(store.keys.source(kbId, fileSource(0).documentId));
 
   // Ready sources of three sizes: text, Markdown and chunk list; the active entry goes.
   const ready: { chars: number; perSource: number; text: number; markdown: number; chunks: number; chunkCount: number }[] = [];
@@ -106,8 +106,8 @@ async function measureStore() {
     const delta = await perItem(n, async () => {
       for (const [k, documentId] of ids.entries()) {
         const body = text(chars, k);
-        await store.kbs.startSource(kbId, documentId, 1, now());
-        await store.kbs.finishSource(kbId, documentId, 1, { status: 'ready', text: body, markdown: body, chunks: chunksFor(body), truncated: false, mimeType: 'application/pdf', sizeBytes: 250_000, pageCount: 3 }, now());
+        await store.kbs.startSource({ kbId: kbId, documentId: documentId, run: 1 }, { now: now() });
+        await store.kbs.finishSource({ kbId: kbId, documentId: documentId, run: 1 }, { status: 'ready', text: body, markdown: body, chunks: chunksFor(body), truncated: false, mimeType: 'application/pdf', sizeBytes: 250_000, pageCount: 3 }, { now: now() });
       }
     });
     ready.push({

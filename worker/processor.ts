@@ -3,6 +3,8 @@ import type { JobOutcome } from '../shared/job-metrics.js';
 import { extractSourceJobSchema, REFRESH_KB_JOB, type ExtractSourceJob, refreshKbJobSchema, type SourceQueue } from '../shared/jobs.js';
 import type { Logger } from '../shared/logger.js';
 import type { SourceProgress } from '../shared/schemas/knowledge-base.js';
+import { isActiveStatus, isFinalStatus } from '../shared/sources/lifecycle.js';
+import type { SourceRef } from '../shared/sources/source-ref.js';
 import { SourceError, isSourceError, type SourceErrorCode } from '../shared/source-errors.js';
 import { checkSourceUrl } from '../shared/url-policy.js';
 import { HostBusyError, hostKey, HostLimiterUnavailableError, type HostGate, type HostLease } from './fetch/host-gate.js';
@@ -82,11 +84,12 @@ export function createProcessor(deps: ProcessorDeps) {
 
   async function processClaimed(job: Job, token: string | undefined, data: ExtractSourceJob, log: Logger, lease: HostLease | undefined): Promise<JobResult> {
     const { workspaceId, kbId, documentId, run } = data;
+    const ref: SourceRef = { kbId, documentId, run };
     const claim = token ?? '';
-    const claimed = await deps.kbs.startSource(kbId, documentId, run, new Date().toISOString(), claim);
+    const claimed = await deps.kbs.startSource(ref, { now: new Date().toISOString(), claim });
     if (claimed !== 'ok') {
       // This very run already finished: its events may not have been queued before a crash.
-      if (claimed === 'ready' || claimed === 'failed') await deps.events?.replay(workspaceId, kbId, documentId, run);
+      if (isFinalStatus(claimed)) await deps.events?.replay(workspaceId, ref);
       log.info({ claimed }, 'nothing to do');
       return { status: 'skipped', reason: claimed };
     }
@@ -96,8 +99,8 @@ export function createProcessor(deps: ProcessorDeps) {
     const started = performance.now();
     try {
       const fetch = (url: string) => deps.fetch(url, lease);
-      const outcome = await ingestSource({ ...deps, fetch }, kbId, source, progressWriter(deps, kbId, documentId, run, claim));
-      const report = await deps.kbs.finishSourceReport(kbId, documentId, run, outcome, new Date().toISOString(), claim);
+      const outcome = await ingestSource({ ...deps, fetch }, kbId, source, progressWriter(deps, ref, claim));
+      const report = await deps.kbs.finishSourceReport(ref, outcome, { now: new Date().toISOString(), claim });
       const res = report.result;
       const seconds = (performance.now() - started) / 1000;
       if (res !== 'ok') {
@@ -126,14 +129,8 @@ export function createProcessor(deps: ProcessorDeps) {
         throw failure;
       }
       const error = { code: failure.code, message: failure.message };
-      const report = await deps.kbs.finishSourceReport(
-        kbId,
-        documentId,
-        run,
-        { status: 'failed', error, keepBlob: KEEP_BYTES_FOR.has(failure.code) },
-        new Date().toISOString(),
-        claim,
-      );
+      const outcome = { status: 'failed' as const, error, keepBlob: KEEP_BYTES_FOR.has(failure.code) };
+      const report = await deps.kbs.finishSourceReport(ref, outcome, { now: new Date().toISOString(), claim });
       const res = report.result;
       const seconds = (performance.now() - started) / 1000;
       log.info({ code: failure.code, seconds, result: res }, 'source failed');
@@ -155,7 +152,7 @@ async function takeHostSlot(deps: ProcessorDeps, kbId: string, documentId: strin
   if (!deps.hosts) return undefined;
   const source = await deps.kbs.getSource(kbId, documentId);
   if (!source || source.type !== 'url' || source.run !== run) return undefined;
-  if (source.status !== 'pending' && source.status !== 'processing') return undefined;
+  if (!isActiveStatus(source.status)) return undefined;
   const checked = checkSourceUrl(source.content, { allowPrivate: deps.config.URL_FETCH_ALLOW_PRIVATE });
   return checked.ok ? deps.hosts.acquire(hostKey(new URL(checked.url))) : undefined;
 }
@@ -175,12 +172,12 @@ const PROGRESS_WRITE_MS = 1000;
  * then at most once a second. A failed write is dropped; the next one, or
  * the result, makes up for it.
  */
-function progressWriter(deps: ProcessorDeps, kbId: string, documentId: string, run: number, claim: string): (progress: SourceProgress) => void {
+function progressWriter(deps: ProcessorDeps, ref: SourceRef, claim: string): (progress: SourceProgress) => void {
   let writtenAt = 0;
   return (progress) => {
     const now = Date.now();
     if (now - writtenAt < PROGRESS_WRITE_MS) return;
     writtenAt = now;
-    deps.kbs.setProgress(kbId, documentId, run, progress, claim).catch(() => undefined);
+    deps.kbs.setProgress(ref, progress, claim).catch(() => undefined);
   };
 }

@@ -4,6 +4,9 @@ import { extractSourceJobId, type ExtractSourceJob, type SourceQueue } from '../
 import type { Logger } from '../shared/logger.js';
 import type { SourceErrorCode } from '../shared/source-errors.js';
 import type { KbStore } from '../shared/store/kb-store.js';
+import { isActiveStatus } from '../shared/sources/lifecycle.js';
+import { requeueSource } from '../shared/sources/requeue.js';
+import type { SourceTarget } from '../shared/sources/source-ref.js';
 import type { SourceEvents } from './webhooks/events.js';
 
 export interface ReconcilerDeps {
@@ -79,7 +82,7 @@ async function reconcileKb(deps: ReconcilerDeps, kbId: string, now: number, repo
   const active = await deps.kbs.activeSources(kbId);
   for (const { documentId, sinceMs } of active) {
     const source = await deps.kbs.getSource(kbId, documentId);
-    if (!source || (source.status !== 'pending' && source.status !== 'processing')) {
+    if (!source || !isActiveStatus(source.status)) {
       await repair(deps, { workspaceId: meta.workspaceId, kbId, documentId }, now, report);
       continue;
     }
@@ -118,13 +121,12 @@ async function reconcileKb(deps: ReconcilerDeps, kbId: string, now: number, repo
  * (a torn AOF transaction after a Redis crash). Mends the counts, and runs a
  * ready source whose extraction is incomplete again.
  */
-async function repair(deps: ReconcilerDeps, source: Omit<ExtractSourceJob, 'run'>, now: number, report: ReconcileReport): Promise<void> {
-  const mended = await deps.kbs.repairSource(source.kbId, source.documentId, new Date(now).toISOString());
-  if (mended.result === 'active' || mended.result === 'gone') return;
+async function repair(deps: ReconcilerDeps, source: SourceTarget, now: number, report: ReconcileReport): Promise<void> {
+  const mended = await requeueSource({ kbs: deps.kbs, queue: deps.sourceQueue }, source, 'repair', new Date(now).toISOString());
+  if (mended.requeued === null && (mended.outcome === 'active' || mended.outcome === 'gone')) return;
   report.repaired += 1;
-  const log = { kbId: source.kbId, documentId: source.documentId, outcome: mended.result };
-  if (mended.result === 'rerun') {
-    await deps.sourceQueue.enqueue([{ ...source, run: mended.run }]);
+  const log = { kbId: source.kbId, documentId: source.documentId, outcome: mended.requeued ? 'rerun' : mended.outcome };
+  if (mended.requeued) {
     deps.logger.warn(log, 'an ended source left half-written was queued again, and its knowledge base recounted');
   } else {
     deps.logger.warn(log, 'an ended source left in the active index was mended, and its knowledge base recounted');
@@ -133,7 +135,7 @@ async function repair(deps: ReconcilerDeps, source: Omit<ExtractSourceJob, 'run'
 
 /** Ends a source `failed` as the processor would, events included; true when this call ended it. */
 async function failSource(deps: ReconcilerDeps, data: ExtractSourceJob, error: { code: SourceErrorCode; message: string }, now: number): Promise<boolean> {
-  const report = await deps.kbs.finishSourceReport(data.kbId, data.documentId, data.run, { status: 'failed', error, keepBlob: true }, new Date(now).toISOString());
+  const report = await deps.kbs.finishSourceReport(data, { status: 'failed', error, keepBlob: true }, { now: new Date(now).toISOString() });
   if (report.result !== 'ok') return false;
   await deps.events?.finished({ ...data, status: 'failed', error }, report);
   return true;

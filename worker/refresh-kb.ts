@@ -1,7 +1,9 @@
-import { ConflictError } from '../shared/errors.js';
+import { ConflictError, NotFoundError } from '../shared/errors.js';
 import type { RefreshKbJob, SourceQueue } from '../shared/jobs.js';
 import type { Logger } from '../shared/logger.js';
 import type { KbStore } from '../shared/store/kb-store.js';
+import { isFinalStatus } from '../shared/sources/lifecycle.js';
+import { requeueSource } from '../shared/sources/requeue.js';
 
 export interface RefreshDeps {
   kbs: KbStore;
@@ -21,18 +23,17 @@ export async function refreshKnowledgeBase(deps: RefreshDeps, job: RefreshKbJob)
     await deps.queue.scheduleRefresh(job, 0);
     return 0;
   }
-  const runs = [];
+  let runs = 0;
   for (const source of found.sources) {
-    if (source.type !== 'url' || (source.status !== 'ready' && source.status !== 'failed')) continue;
+    if (source.type !== 'url' || !isFinalStatus(source.status)) continue;
     try {
-      const run = await deps.kbs.refreshSource(job.workspaceId, job.kbId, source.documentId, new Date().toISOString());
-      runs.push({ ...job, documentId: source.documentId, run });
+      await requeueSource(deps, { workspaceId: job.workspaceId, kbId: job.kbId, documentId: source.documentId }, 'refresh', new Date().toISOString());
+      runs += 1;
     } catch (err) {
       // Started or deleted since it was read: nothing to refresh.
-      if (!(err instanceof ConflictError) && !(err instanceof Error && err.name === 'NotFoundError')) throw err;
+      if (!(err instanceof ConflictError) && !(err instanceof NotFoundError)) throw err;
     }
   }
-  await deps.queue.enqueue(runs);
-  if (runs.length > 0) deps.logger.info({ kbId: job.kbId, sources: runs.length }, 'refreshing URL sources on schedule');
-  return runs.length;
+  if (runs > 0) deps.logger.info({ kbId: job.kbId, sources: runs }, 'refreshing URL sources on schedule');
+  return runs;
 }

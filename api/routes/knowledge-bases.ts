@@ -5,10 +5,10 @@ import {
   assertOwned,
   createKnowledgeBase,
   getChunks,
-  listDocuments,
-  getDocument,
+  listSources,
+  readSource,
   readKnowledgeBase,
-  rerunDocument,
+  rerunSource,
   summaryView,
   updateKnowledgeBase,
   type KbDeps,
@@ -182,7 +182,7 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
     async (c) => {
       const { kbId, documentId } = c.req.valid('param');
       const { format = 'text' } = c.req.valid('query');
-      return c.json(await getDocument(kb, c.get('principal').workspaceId, kbId, documentId, format), 200);
+      return c.json(await readSource(kb, { workspaceId: c.get('principal').workspaceId, kbId, documentId }, format), 200);
     },
   );
 
@@ -198,7 +198,7 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
     }),
     async (c) => {
       const { page = 0, size = 20, status } = c.req.valid('query');
-      const { items, total } = await listDocuments(kb, c.get('principal').workspaceId, c.req.valid('param').kbId, page, size, status);
+      const { items, total } = await listSources(kb, c.get('principal').workspaceId, c.req.valid('param').kbId, page, size, status);
       return c.json(toPage(items, page, size, total), 200);
     },
   );
@@ -233,7 +233,7 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
     }),
     async (c) => {
       const { kbId, documentId } = c.req.valid('param');
-      await store.kbs.deleteSource(c.get('principal').workspaceId, kbId, documentId, new Date().toISOString());
+      await store.kbs.deleteSource({ workspaceId: c.get('principal').workspaceId, kbId, documentId }, new Date().toISOString());
       return c.body(null, 204);
     },
   );
@@ -250,7 +250,7 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
     }),
     async (c) => {
       const { kbId, documentId } = c.req.valid('param');
-      return c.json(await rerunDocument(kb, c.get('principal').workspaceId, kbId, documentId, 'retry'), 202);
+      return c.json(await rerunSource(kb, { workspaceId: c.get('principal').workspaceId, kbId, documentId }, 'retry'), 202);
     },
   );
 
@@ -267,7 +267,7 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
     }),
     async (c) => {
       const { kbId, documentId } = c.req.valid('param');
-      return c.json(await rerunDocument(kb, c.get('principal').workspaceId, kbId, documentId, 'refresh'), 202);
+      return c.json(await rerunSource(kb, { workspaceId: c.get('principal').workspaceId, kbId, documentId }, 'refresh'), 202);
     },
   );
 

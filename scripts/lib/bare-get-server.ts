@@ -22,14 +22,14 @@ const server = createServer((req, res) => {
     if (!kbId || typeof presented !== 'string') return res.writeHead(404).end();
     const principal = await redis.hgetall(keys.apiKeyByHash(hashApiKey(presented)));
     if (!principal.workspaceId) return res.writeHead(401).end();
-    const [[, meta], [, ids]] = (await redis.multi().hgetall(keys.kb(kbId)).lrange(keys.docs(kbId), 0, -1).exec()) as [
+    const [[, meta], [, ids]] = (await redis.multi().hgetall(keys.kb(kbId)).lrange(keys.sourceIds(kbId), 0, -1).exec()) as [
       [Error | null, Record<string, string>],
       [Error | null, string[]],
     ];
     if (!meta.workspaceId) return res.writeHead(404).end();
     if (meta.workspaceId !== principal.workspaceId) return res.writeHead(403).end();
     const pipe = redis.pipeline();
-    for (const id of ids) pipe.hgetall(keys.doc(kbId, id));
+    for (const id of ids) pipe.hgetall(keys.source(kbId, id));
     const files = ids.length > 0 ? ((await pipe.exec()) ?? []).map(([, h]) => h) : [];
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ...meta, files }));
   })().catch(() => res.writeHead(500).end());

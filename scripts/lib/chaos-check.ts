@@ -1,4 +1,5 @@
 import type { SourceCounts } from '../../shared/schemas/knowledge-base.js';
+import { emptyCounts, isActiveStatus, SOURCE_STATUSES } from '../../shared/sources/lifecycle.js';
 
 /** One source as the API lists it at the end of a chaos run. */
 export interface FinalSource {
@@ -89,16 +90,16 @@ export function checkChaosRun(input: ChaosCheckInput): ChaosVerdict {
         if (first) v.duplicatedContent.push(`${first} = ${id}`);
         else contents.set(fingerprint, id);
       }
-      if (s.status === 'pending' || s.status === 'processing') v.unsettled.push(id);
+      if (isActiveStatus(s.status)) v.unsettled.push(id);
       else if (s.status === 'failed' && !s.errorCode) v.failedWithoutCode.push(id);
       else if (s.status === 'ready' && s.hasText !== true) v.readyWithoutText.push(id);
       else if (s.status === 'ready' && s.chunksMissing === true) v.readyWithoutChunks.push(id);
     }
     const reported = input.counts?.get(kbId);
     if (reported && sources) {
-      const listed: SourceCounts = { pending: 0, processing: 0, ready: 0, failed: 0 };
+      const listed = emptyCounts();
       for (const s of byId.values()) if (s.status in listed) listed[s.status as keyof SourceCounts] += 1;
-      const show = (c: SourceCounts): string => `${c.pending}/${c.processing}/${c.ready}/${c.failed}`;
+      const show = (c: SourceCounts): string => SOURCE_STATUSES.map((status) => c[status]).join('/');
       if (show(reported) !== show(listed)) v.countsDisagree.push(`${kbId}: ${show(reported)} != ${show(listed)}`);
     }
   }

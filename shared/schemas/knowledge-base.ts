@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { SOURCE_ERROR_CODES } from '../source-errors.js';
+import { SOURCE_STATUSES, type SourceStatus } from '../sources/lifecycle.js';
 import { isoDateTime, pageSchema } from './common.js';
 
-export const SOURCE_STATUSES = ['pending', 'processing', 'ready', 'failed'] as const;
-export type SourceStatus = (typeof SOURCE_STATUSES)[number];
+// Declared with the source's lifecycle; re-exported for the schemas' users.
+export { SOURCE_STATUSES, type SourceStatus };
 export const SOURCE_TYPES = ['text', 'url', 'file'] as const;
 export type SourceType = (typeof SOURCE_TYPES)[number];
 export const KB_STATUSES = ['empty', 'in_progress', 'ready', 'partial'] as const;
@@ -58,12 +59,7 @@ export const sourceSchema = z
 export type Source = z.infer<typeof sourceSchema>;
 
 export const sourceCountsSchema = z
-  .object({
-    pending: z.number().int(),
-    processing: z.number().int(),
-    ready: z.number().int(),
-    failed: z.number().int(),
-  })
+  .object(Object.fromEntries(SOURCE_STATUSES.map((s) => [s, z.number().int()])) as Record<SourceStatus, z.ZodNumber>)
   .meta({ id: 'SourceCounts' });
 export type SourceCounts = z.infer<typeof sourceCountsSchema>;
 

@@ -1,7 +1,8 @@
 import type { RedisClient } from '../redis.js';
 import type { Agent, QaIssue, QaRule } from '../schemas/catalog.js';
 import type { KeySpace } from './keys.js';
-import { withCommands, type StoreRedis } from './commands.js';
+import { runScript, withCommands, type StoreRedis } from './commands.js';
+import { importCatalogScript, type CatalogItem } from './scripts/catalog-scripts.js';
 
 export interface CatalogImport {
   workspaceId: string;
@@ -37,16 +38,14 @@ export class CatalogStore {
 
   /** Writes a validated import atomically, or nothing on an ownership conflict. */
   async import(data: CatalogImport): Promise<CatalogImportReply> {
-    const k = this.keys;
-    const items = [
-      ...data.agents.map((a) => ({ kind: 'agent', id: a.agentId, json: JSON.stringify(a) })),
-      ...data.qaRules.map((r) => ({ kind: 'qaRule', id: r.qaRuleId, json: JSON.stringify(r) })),
-      ...data.qaIssues.map((q) => ({ kind: 'qaIssue', id: q.qaIssueId, json: JSON.stringify(q) })),
+    const items: CatalogItem[] = [
+      ...data.agents.map((a) => ({ kind: 'agent' as const, id: a.agentId, json: JSON.stringify(a) })),
+      ...data.qaRules.map((r) => ({ kind: 'qaRule' as const, id: r.qaRuleId, json: JSON.stringify(r) })),
+      ...data.qaIssues.map((q) => ({ kind: 'qaIssue' as const, id: q.qaIssueId, json: JSON.stringify(q) })),
     ];
-    const payload = { workspaceId: data.workspaceId, agentPrefix: k.agent(''), rulePrefix: k.qaRule(''), issuePrefix: k.qaIssue(''), items };
-    const [res, kind, id] = await this.redis.catalogImport(k.catalogSeq(), k.workspaceAgents(data.workspaceId), JSON.stringify(payload));
-    if (res === 'ok') return { ok: true };
-    return { ok: false, conflict: { kind: kind as CatalogKind, id: String(id) } };
+    const reply = await runScript(this.redis, this.keys, importCatalogScript, { workspaceId: data.workspaceId, items });
+    if (reply.kind === 'ok') return { ok: true };
+    return { ok: false, conflict: { kind: reply.itemKind as CatalogKind, id: reply.id } };
   }
 
   async listAgents(workspaceId: string, page: number, size: number): Promise<{ items: Agent[]; total: number }> {

@@ -1,61 +1,93 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { RedisClient } from '../redis.js';
+import type { KeySpace } from './keys.js';
+import { lifecycleLua } from './lifecycle-lua.js';
+import { importCatalogScript } from './scripts/catalog-scripts.js';
+import { commitSourcesScript } from './scripts/commit-scripts.js';
+import { deleteKbScript, deleteSourceScript } from './scripts/delete-scripts.js';
+import { repairSourceScript, unmarkActiveScript } from './scripts/reconciler-scripts.js';
+import { refreshSourceScript, retrySourceScript } from './scripts/rerun-scripts.js';
+import { parseReply, scriptArgs, type Reply, type ReplySpec, type ScriptDef } from './scripts/script.js';
+import { acquireHostSlotScript, startHostFetchScript } from './scripts/host-scripts.js';
+import { finishSourceScript, setSourceProgressScript, startSourceScript } from './scripts/worker-transition-scripts.js';
+import { deleteWebhookScript, recordDeliveryScript, reserveWebhookScript } from './scripts/webhook-scripts.js';
 
 /**
- * The store's Lua commands: one file per command under `lua/`, each opening
- * with a header that lists its KEYS, ARGV and results, and sharing helpers
+ * The store's Lua commands, each declared with its typed contract (see
+ * `scripts/script.ts`). One file per command under `lua/`, each opening
+ * with a header that lists its KEYS, ARGV and replies, and sharing helpers
  * from `lua/includes/` through `--- @include "name"` lines (BullMQ's layout).
- * They are registered on a connection with ioredis `defineCommand`, which
- * runs them by SHA and loads them again after a Redis restart.
  */
-export const COMMANDS = {
-  kbCommitSources: { file: 'commitSources', keys: 4 },
-  kbDeleteKb: { file: 'deleteKb', keys: 4 },
-  kbDeleteDoc: { file: 'deleteDoc', keys: 9 },
-  kbStartDoc: { file: 'startDoc', keys: 3 },
-  kbFinishDoc: { file: 'finishDoc', keys: 7 },
-  kbRetryDoc: { file: 'retryDoc', keys: 4 },
-  kbRepairDoc: { file: 'repairDoc', keys: 8 },
-  kbRefreshDoc: { file: 'refreshDoc', keys: 3 },
-  kbSetProgress: { file: 'setProgress', keys: 2 },
-  kbUnmarkActive: { file: 'unmarkActive', keys: 1 },
-  catalogImport: { file: 'importCatalog', keys: 2 },
-  webhookReserve: { file: 'reserveWebhook', keys: 1 },
-  webhookDelete: { file: 'deleteWebhook', keys: 2 },
-  webhookRecordDelivery: { file: 'recordDelivery', keys: 2 },
-  hostAcquireSlot: { file: 'acquireHostSlot', keys: 1 },
-  hostStartFetch: { file: 'startHostFetch', keys: 1 },
-} as const;
+export const SCRIPTS = [
+  commitSourcesScript,
+  deleteKbScript,
+  deleteSourceScript,
+  startSourceScript,
+  finishSourceScript,
+  setSourceProgressScript,
+  retrySourceScript,
+  refreshSourceScript,
+  repairSourceScript,
+  unmarkActiveScript,
+  importCatalogScript,
+  reserveWebhookScript,
+  deleteWebhookScript,
+  recordDeliveryScript,
+  acquireHostSlotScript,
+  startHostFetchScript,
+] as const;
 
-export type CommandName = keyof typeof COMMANDS;
-type Arg = string | number | Buffer;
+declare const STORE_COMMANDS: unique symbol;
 
-/** A connection with the store's commands defined on it. */
-export type StoreRedis = RedisClient & { [K in CommandName]: (...keysThenArgs: Arg[]) => Promise<unknown[]> };
+/**
+ * A connection with the store's commands defined on it: only {@link withCommands}
+ * makes one, so a script is never run on a connection that lacks it.
+ */
+export type StoreRedis = RedisClient & { readonly [STORE_COMMANDS]: true };
 
 // Compiled code runs from dist/, where the build copies lua/ beside this module.
 export const LUA_DIR = fileURLToPath(new URL('./lua/', import.meta.url));
 const INCLUDE = /^--- @include "([\w-]+)"\s*$/gm;
 
-function load(name: string): string {
-  const path = `${LUA_DIR}${name}.lua`;
-  if (!existsSync(path)) throw new Error(`Lua script ${path} is missing (run npm run build)`);
-  const included = new Set<string>();
-  return readFileSync(path, 'utf8').replace(INCLUDE, (_line, inc: string) => {
+/** Includes made from TypeScript declarations rather than read from `lua/includes/`. */
+const GENERATED: Record<string, () => string> = { lifecycle: lifecycleLua };
+
+/** The text of an include, itself with its includes (each once per script). */
+function expand(text: string, included: Set<string>): string {
+  return text.replace(INCLUDE, (_line, inc: string) => {
     if (included.has(inc)) return '';
     included.add(inc);
-    return readFileSync(`${LUA_DIR}includes/${inc}.lua`, 'utf8');
+    const body = GENERATED[inc]?.() ?? readFileSync(`${LUA_DIR}includes/${inc}.lua`, 'utf8');
+    return expand(body, included);
   });
 }
 
-const SOURCES = Object.fromEntries(Object.entries(COMMANDS).map(([name, c]) => [name, { lua: load(c.file), keys: c.keys }]));
+/** A script's full Lua text, with its includes. */
+export function loadScript(name: string): string {
+  const path = `${LUA_DIR}${name}.lua`;
+  if (!existsSync(path)) throw new Error(`Lua script ${path} is missing (run npm run build)`);
+  return expand(readFileSync(path, 'utf8'), new Set());
+}
+
+const DEFINED = SCRIPTS.map((s) => ({ name: s.name, lua: loadScript(s.file), keys: s.keys.length }));
 
 /** Defines the store's commands on `redis` (once per connection) and returns it typed. */
 export function withCommands(redis: RedisClient): StoreRedis {
-  const typed = redis as StoreRedis;
-  if (typeof (typed as Partial<StoreRedis>).kbCommitSources !== 'function') {
-    for (const [name, { lua, keys }] of Object.entries(SOURCES)) redis.defineCommand(name, { lua, numberOfKeys: keys });
+  if (typeof (redis as unknown as Record<string, unknown>)[SCRIPTS[0].name] !== 'function') {
+    for (const { name, lua, keys } of DEFINED) redis.defineCommand(name, { lua, numberOfKeys: keys });
   }
-  return typed;
+  return redis as StoreRedis;
+}
+
+/** Runs one declared script: builds its KEYS and payload from `input`, and parses its reply by the declaration. */
+export async function runScript<In, K extends string, S extends ReplySpec>(
+  redis: StoreRedis,
+  keys: KeySpace,
+  def: ScriptDef<In, K, S>,
+  input: In,
+): Promise<Reply<S>> {
+  const command = (redis as unknown as Record<string, (...args: string[]) => Promise<unknown>>)[def.name]!;
+  const raw = await command.call(redis, ...scriptArgs(def, input, keys));
+  return parseReply(def.name, def.replies, raw);
 }

@@ -1,5 +1,6 @@
 import type { RedisClient } from '../redis.js';
-import { withCommands, type StoreRedis } from './commands.js';
+import { runScript, withCommands, type StoreRedis } from './commands.js';
+import { acquireHostSlotScript, startHostFetchScript } from './scripts/host-scripts.js';
 import type { KeySpace } from './keys.js';
 
 /** How many fetches of one host may run at once, and how long a lease on one of them lasts. */
@@ -31,14 +32,14 @@ export class HostSlots {
 
   /** Takes a slot of `host` (`hostname:port`) under `token`, or says why not. Taking one already held is a success. */
   async tryAcquire(host: string, token: string, limits: HostSlotLimits): Promise<SlotAttempt> {
-    const [res, ms] = (await this.redis.hostAcquireSlot(this.keys.hostLeases(host), token, limits.leaseMs, limits.maxPerHost)) as [string, number?];
-    return res === 'ok' ? { ok: true } : { ok: false, reason: 'busy', retryInMs: Number(ms) };
+    const reply = await runScript(this.redis, this.keys, acquireHostSlotScript, { host, token, leaseMs: limits.leaseMs, maxPerHost: limits.maxPerHost });
+    return reply.kind === 'ok' ? { ok: true } : { ok: false, reason: 'busy', retryInMs: reply.retryInMs };
   }
 
   /** Records a request start to `host` if the last one began at least `spacingMs` ago, or says how long to wait. */
   async tryStart(host: string, spacingMs: number): Promise<SlotAttempt> {
-    const [res, ms] = (await this.redis.hostStartFetch(this.keys.hostNextStart(host), spacingMs)) as [string, number?];
-    return res === 'ok' ? { ok: true } : { ok: false, reason: 'spacing', retryInMs: Number(ms) };
+    const reply = await runScript(this.redis, this.keys, startHostFetchScript, { host, spacingMs });
+    return reply.kind === 'ok' ? { ok: true } : { ok: false, reason: 'spacing', retryInMs: reply.retryInMs };
   }
 
   /** Gives a slot back; releasing one that expired or was never taken changes nothing. */

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { StoredChunk } from '../schemas/chunk.js';
 import type { SourceErrorCode } from '../source-errors.js';
 import type { KbStatus, Source, SourceCounts, SourceStatus, SourceType, SourceWarning } from '../schemas/knowledge-base.js';
+import { ACTIVE_STATUSES, SOURCE_STATUSES, readCounts } from '../sources/lifecycle.js';
 
 /** A source as stored: the public fields plus what the worker needs. */
 export interface StoredSource extends Source {
@@ -116,18 +117,14 @@ export function parseMeta(h: Record<string, string>): KbMeta | null {
     updatedAt: h.updatedAt ?? h.createdAt ?? '',
     rev: num(h.rev) ?? 0,
     autoRefreshHours: num(h.autoRefreshHours) ?? 0,
-    sourceCounts: {
-      pending: Math.max(0, num(h['n:pending']) ?? 0),
-      processing: Math.max(0, num(h['n:processing']) ?? 0),
-      ready: Math.max(0, num(h['n:ready']) ?? 0),
-      failed: Math.max(0, num(h['n:failed']) ?? 0),
-    },
+    sourceCounts: readCounts(h),
   };
 }
 
+/** A knowledge base's status, from its counts: in progress while any source is active. */
 export function kbStatus(c: SourceCounts): KbStatus {
-  if (c.pending + c.processing > 0) return 'in_progress';
-  if (c.ready + c.failed === 0) return 'empty';
+  if (ACTIVE_STATUSES.some((s) => c[s] > 0)) return 'in_progress';
+  if (SOURCE_STATUSES.every((s) => c[s] === 0)) return 'empty';
   return c.failed > 0 ? 'partial' : 'ready';
 }
 
@@ -167,13 +164,19 @@ export function publicSource(s: StoredSource): Source {
   return pub;
 }
 
-/** Flattens a new source to the string fields of its hash. */
+/**
+ * The record fields an extraction consists of: what a new source with the
+ * same bytes takes over (its `filename` only to tell whether the title was
+ * just the old file's name).
+ */
+export const EXTRACTION_FIELDS = ['mimeType', 'sizeBytes', 'charCount', 'pageCount', 'truncated', 'warnings', 'chunkCount', 'title', 'filename'] as const satisfies readonly (keyof StoredSource)[];
+
+/** Flattens a new source to the string fields of its record (its status is set by the commit script). */
 export function newSourceFields(s: NewSource, now: string): Record<string, string> {
   const f: Record<string, string> = {
     documentId: s.documentId,
     type: s.type,
     content: s.content,
-    status: 'pending',
     run: '1',
     createdAt: now,
     updatedAt: now,
@@ -188,7 +191,7 @@ export function newSourceFields(s: NewSource, now: string): Record<string, strin
   return f;
 }
 
-/** Flattens an outcome to the fields FINISH_DOC sets. */
+/** Flattens an outcome to the record fields finishSource sets. */
 export function outcomeFields(o: SourceOutcome): Record<string, string> {
   const f: Record<string, string> = {};
   if (o.mimeType) f.mimeType = o.mimeType;

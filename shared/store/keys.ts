@@ -1,3 +1,14 @@
+/** The keys one source owns (or, from {@link KeySpace.sourceKeyPrefixes}, their prefixes). */
+export interface SourceKeys {
+  /** The source's record (hash). */
+  record: string;
+  text: string;
+  /** The uploaded bytes, kept until the run ends (or a day after a failure that a retry may mend). */
+  blob: string;
+  markdown: string;
+  chunks: string;
+}
+
 /**
  * Every Redis key the store uses, in one place. Keys of one knowledge base share
  * the hash tag `{kb:<id>}` so its multi-key scripts run on Redis Cluster too;
@@ -16,11 +27,13 @@ export class KeySpace {
   kb(kbId: string): string {
     return `${this.kbTag(kbId)}:meta`;
   }
-  docs(kbId: string): string {
+  /** A knowledge base's source ids, in order (the key string keeps its first name, `docs`, for stored data). */
+  sourceIds(kbId: string): string {
     return `${this.kbTag(kbId)}:docs`;
   }
-  doc(kbId: string, documentId: string): string {
-    return this.docPrefix(kbId) + documentId;
+  /** A source's record (hash). */
+  source(kbId: string, documentId: string): string {
+    return this.sourcePrefix(kbId) + documentId;
   }
   text(kbId: string, documentId: string): string {
     return this.textPrefix(kbId) + documentId;
@@ -28,8 +41,24 @@ export class KeySpace {
   blob(kbId: string, documentId: string): string {
     return this.blobPrefix(kbId) + documentId;
   }
-  /** Prefixes of the per-source keys, for scripts that find document ids inside Redis. */
-  docPrefix(kbId: string): string {
+  /** A source's extraction as Markdown. */
+  markdown(kbId: string, documentId: string): string {
+    return this.markdownPrefix(kbId) + documentId;
+  }
+  /** A source's chunks: a list of JSON entries with their place in the Markdown. */
+  chunks(kbId: string, documentId: string): string {
+    return this.chunksPrefix(kbId) + documentId;
+  }
+  /** Every key one source owns; deleting a source deletes exactly these. */
+  sourceKeys(kbId: string, documentId: string): SourceKeys {
+    const p = this.sourceKeyPrefixes(kbId);
+    return { record: p.record + documentId, text: p.text + documentId, blob: p.blob + documentId, markdown: p.markdown + documentId, chunks: p.chunks + documentId };
+  }
+  /** The prefixes of {@link sourceKeys}, for scripts that find source ids inside Redis (prefix .. documentId). */
+  sourceKeyPrefixes(kbId: string): SourceKeys {
+    return { record: this.sourcePrefix(kbId), text: this.textPrefix(kbId), blob: this.blobPrefix(kbId), markdown: this.markdownPrefix(kbId), chunks: this.chunksPrefix(kbId) };
+  }
+  sourcePrefix(kbId: string): string {
     return `${this.kbTag(kbId)}:doc:`;
   }
   textPrefix(kbId: string): string {
@@ -38,16 +67,8 @@ export class KeySpace {
   blobPrefix(kbId: string): string {
     return `${this.kbTag(kbId)}:blob:`;
   }
-  /** A source's extraction as Markdown. */
-  markdown(kbId: string, documentId: string): string {
-    return this.markdownPrefix(kbId) + documentId;
-  }
   markdownPrefix(kbId: string): string {
     return `${this.kbTag(kbId)}:md:`;
-  }
-  /** A source's chunks: a list of JSON entries with their place in the Markdown. */
-  chunks(kbId: string, documentId: string): string {
-    return this.chunksPrefix(kbId) + documentId;
   }
   chunksPrefix(kbId: string): string {
     return `${this.kbTag(kbId)}:chunks:`;

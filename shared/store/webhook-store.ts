@@ -2,7 +2,9 @@ import { randomBytes } from 'node:crypto';
 import type { RedisClient } from '../redis.js';
 import { ConflictError, ForbiddenError, NotFoundError, OTHER_WORKSPACE } from '../errors.js';
 import { WEBHOOK_EVENTS, type Delivery, type WebhookEvent, type WebhookEventType, type WebhookView } from '../schemas/webhook.js';
-import { withCommands, type StoreRedis } from './commands.js';
+import { runScript, withCommands, type StoreRedis } from './commands.js';
+import { deleteWebhookScript, recordDeliveryScript, reserveWebhookScript } from './scripts/webhook-scripts.js';
+import { resultError } from './scripts/result-error.js';
 import type { KeySpace } from './keys.js';
 
 /** A webhook as stored: its view plus the owner and the signing secret. */
@@ -57,8 +59,8 @@ export class WebhookStore {
       createdAt: now,
       secret: newSecret(),
     };
-    const [res] = await this.redis.webhookReserve(this.keys.workspaceWebhooks(workspaceId), hook.webhookId, Date.parse(now), maxPerWorkspace);
-    if (res === 'limit') throw new ConflictError(`a workspace may have at most ${maxPerWorkspace} webhooks; delete one first`);
+    const reserved = await runScript(this.redis, this.keys, reserveWebhookScript, { workspaceId, webhookId: hook.webhookId, createdMs: Date.parse(now), max: maxPerWorkspace });
+    if (reserved.kind === 'limit') throw new ConflictError(`a workspace may have at most ${maxPerWorkspace} webhooks; delete one first`);
     const fields: Record<string, string> = {
       webhookId: hook.webhookId,
       workspaceId,
@@ -120,17 +122,15 @@ export class WebhookStore {
 
   /** Deletes a webhook and its history; queued deliveries find it gone and stop. */
   async delete(workspaceId: string, webhookId: string): Promise<void> {
-    const [res] = await this.redis.webhookDelete(this.keys.webhook(webhookId), this.keys.webhookDeliveries(webhookId), workspaceId);
-    if (res === 'missing') throw new NotFoundError();
-    if (res === 'forbidden') throw new ForbiddenError(OTHER_WORKSPACE);
+    const reply = await runScript(this.redis, this.keys, deleteWebhookScript, { workspaceId, webhookId });
+    if (reply.kind !== 'ok') throw resultError(reply.kind);
     await this.redis.zrem(this.keys.workspaceWebhooks(workspaceId), webhookId);
   }
 
   /** Adds an attempt to the head of the history; false when the webhook is gone. */
   async recordDelivery(webhookId: string, attempt: Delivery): Promise<boolean> {
-    const k = this.keys;
-    const [res] = await this.redis.webhookRecordDelivery(k.webhook(webhookId), k.webhookDeliveries(webhookId), JSON.stringify(attempt), DELIVERIES_KEPT);
-    return res === 'ok';
+    const reply = await runScript(this.redis, this.keys, recordDeliveryScript, { webhookId, attempt: JSON.stringify(attempt), kept: DELIVERIES_KEPT });
+    return reply.kind === 'ok';
   }
 
   /** A page of the delivery history, newest first. */

@@ -69,9 +69,9 @@ describe('ETag and If-Match', () => {
   it('refuses atomically when the knowledge base changes between the check and the commit', async () => {
     const kb = await createKb(h, key, 'Race');
     const meta = await h.store.kbs.getMeta(kb.kbId);
-    await h.store.kbs.addSources('ws-revisions', kb.kbId, 'first writer', [], new Date().toISOString(), meta!.rev);
+    await h.store.kbs.addSources({ workspaceId: 'ws-revisions', kbId: kb.kbId, name: 'first writer', sources: [], now: new Date().toISOString(), ifRev: meta!.rev });
     await expect(
-      h.store.kbs.addSources('ws-revisions', kb.kbId, 'second writer', [], new Date().toISOString(), meta!.rev),
+      h.store.kbs.addSources({ workspaceId: 'ws-revisions', kbId: kb.kbId, name: 'second writer', sources: [], now: new Date().toISOString(), ifRev: meta!.rev }),
     ).rejects.toMatchObject({ code: 'precondition_failed' });
     expect((await h.store.kbs.getMeta(kb.kbId))?.name).toBe('first writer');
   });

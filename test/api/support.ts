@@ -144,16 +144,16 @@ export async function kbSnapshot(h: Harness, kbId: string): Promise<Record<strin
 /** Marks a source failed the way the worker does (start, then finish). */
 export async function failSource(h: Harness, kbId: string, documentId: string, run = 1): Promise<void> {
   const now = new Date().toISOString();
-  expect(await h.store.kbs.startSource(kbId, documentId, run, now)).toBe('ok');
+  expect(await h.store.kbs.startSource({ kbId: kbId, documentId: documentId, run: run }, { now: now })).toBe('ok');
   const outcome = { status: 'failed' as const, error: { code: 'fetch_failed' as const, message: 'The origin refused the connection' } };
-  expect(await h.store.kbs.finishSource(kbId, documentId, run, outcome, now)).toBe('ok');
+  expect(await h.store.kbs.finishSource({ kbId: kbId, documentId: documentId, run: run }, outcome, { now: now })).toBe('ok');
 }
 
 /** Marks a source ready with an extracted text the way the worker does. */
 export async function readySource(h: Harness, kbId: string, documentId: string, text: string, run = 1): Promise<void> {
   const now = new Date().toISOString();
-  expect(await h.store.kbs.startSource(kbId, documentId, run, now)).toBe('ok');
-  expect(await h.store.kbs.finishSource(kbId, documentId, run, { status: 'ready', text, truncated: false }, now)).toBe('ok');
+  expect(await h.store.kbs.startSource({ kbId: kbId, documentId: documentId, run: run }, { now: now })).toBe('ok');
+  expect(await h.store.kbs.finishSource({ kbId: kbId, documentId: documentId, run: run }, { status: 'ready', text, truncated: false }, { now: now })).toBe('ok');
 }
 
 /** Resolves once the clock has moved past `ms`, so the next record gets a later timestamp. */

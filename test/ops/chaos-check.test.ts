@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkChaosRun, type FinalSource } from '../../scripts/lib/chaos-check.js';
+import { emptyCounts, type SourceCounts } from '../../shared/sources/lifecycle.js';
 
 const ready = (documentId: string, content = `text of ${documentId}`): FinalSource => ({ documentId, type: 'text', content, status: 'ready', hasText: true });
 const failed = (documentId: string, errorCode?: string): FinalSource => ({
@@ -120,11 +121,11 @@ describe('checkChaosRun', () => {
   });
 
   it('fails the run when a knowledge base counts its sources otherwise than they are', () => {
-    const run = (reported: { pending: number; processing: number; ready: number; failed: number }) =>
+    const run = (reported: Partial<SourceCounts>) =>
       checkChaosRun({
         accepted: accepted({ kb_a: ['doc_1', 'doc_2'] }),
         final: final({ kb_a: [ready('doc_1'), failed('doc_2', 'http_status')] }),
-        counts: new Map([['kb_a', reported]]),
+        counts: new Map([['kb_a', { ...emptyCounts(), ...reported }]]),
       });
     expect(run({ pending: 0, processing: 0, ready: 1, failed: 1 })).toMatchObject({ ok: true, countsDisagree: [] });
     const off = run({ pending: 0, processing: 1, ready: 0, failed: 1 });

@@ -71,7 +71,7 @@ describe('a worker meeting a full Redis', () => {
   it('claims nothing and fails the attempt for a retry when Redis is full at the claim, and the retry ends the source ready once Redis has room', async () => {
     const { kbId, docs } = await createKbWith(h, key, (f) => f.set('knowledge_base_texts', JSON.stringify(['claimed after the OOM'])));
     const data = { workspaceId: 'ws_full_worker', kbId, documentId: docs[0]!, run: 1 };
-    const before = await h.redis.hgetall(h.store.keys.doc(kbId, docs[0]!));
+    const before = await h.redis.hgetall(h.store.keys.source(kbId, docs[0]!));
     await h.redis.config('SET', 'maxmemory', '1');
     let thrown: unknown;
     try {
@@ -80,7 +80,7 @@ describe('a worker meeting a full Redis', () => {
       await h.redis.config('SET', 'maxmemory', '0');
     }
     expect(String(thrown)).toMatch(/OOM/);
-    expect(await h.redis.hgetall(h.store.keys.doc(kbId, docs[0]!))).toEqual(before);
+    expect(await h.redis.hgetall(h.store.keys.source(kbId, docs[0]!))).toEqual(before);
     expect((await h.store.kbs.getMeta(kbId))?.sourceCounts).toEqual({ pending: 1, processing: 0, ready: 0, failed: 0 });
 
     expect(await plainProcessor()(attempt(data, 1), 'lock-2')).toEqual({ status: 'ready' });

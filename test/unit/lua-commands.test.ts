@@ -1,23 +1,114 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { COMMANDS, LUA_DIR } from '../../shared/store/commands.js';
+import { FINAL_STATUSES, TRANSITIONS, type TransitionFamily } from '../../shared/sources/lifecycle.js';
+import { LUA_DIR, SCRIPTS, loadScript } from '../../shared/store/commands.js';
+import { lifecycleLua } from '../../shared/store/lifecycle-lua.js';
+import type { ReplySpec } from '../../shared/store/scripts/script.js';
+
+const read = (file: string): string => readFileSync(`${LUA_DIR}${file}.lua`, 'utf8');
+const headerOf = (lua: string): string => /^--\[\[([\s\S]*?)\]\]/.exec(lua)?.[1] ?? '';
+const bodyOf = (lua: string): string => lua.replace(/^--\[\[[\s\S]*?\]\]/, '');
+
+/** Every command with its file and number of KEYS. */
+const ALL = SCRIPTS.map((s) => [s.name, { file: s.file, keys: s.keys.length }] as const);
+
+/** The replies a header declares: `{'tag', a, ...rest}` to `{ tag: ['a', '...rest'] }`. */
+function declaredReplies(header: string): Record<string, string[]> {
+  const output = header.slice(header.indexOf('Output:'));
+  const out: Record<string, string[]> = {};
+  for (const m of output.matchAll(/\{'(\w+)'((?:,\s*(?:\.\.\.)?\w+)*)\}/g)) {
+    out[m[1]!] = m[2]!.split(',').map((f) => f.trim()).filter(Boolean);
+  }
+  // `{<final status>}`: one reply per final status, as the lifecycle declares them.
+  if (output.includes('{<final status>}')) for (const s of FINAL_STATUSES) out[s] = [];
+  return out;
+}
+
+/** The same shape from the TypeScript declaration. */
+function typedReplies(replies: ReplySpec): Record<string, string[]> {
+  return Object.fromEntries(Object.entries(replies).map(([tag, fields]) => [tag, Object.entries(fields).map(([f, how]) => (how === 'rest' ? `...${f}` : f))]));
+}
+
+/** The moves each lifecycle script may make. */
+const FAMILY: Record<string, TransitionFamily> = {
+  commitSources: 'commit',
+  startSource: 'start',
+  finishSource: 'finish',
+  retrySource: 'retry',
+  refreshSource: 'refresh',
+  repairSource: 'repair',
+  deleteSource: 'delete',
+};
 
 describe('Lua commands', () => {
-  it.each(Object.entries(COMMANDS))('%s declares in its header exactly the KEYS it is registered with', (_name, command) => {
-    const lua = readFileSync(`${LUA_DIR}${command.file}.lua`, 'utf8');
-    const header = /^--\[\[([\s\S]*?)\]\]/.exec(lua)?.[1] ?? '';
+  it('declares every Lua file under lua/ as a command', () => {
+    const files = readdirSync(LUA_DIR).filter((f) => f.endsWith('.lua')).map((f) => f.slice(0, -4));
+    expect(SCRIPTS.map((s) => s.file).sort()).toEqual(files.sort());
+  });
+
+  it.each(ALL)('%s declares in its header exactly the KEYS it is registered with', (_name, command) => {
+    const lua = read(command.file);
+    const header = headerOf(lua);
     expect(header, 'a header comment').not.toBe('');
     expect(header).toMatch(/Output:/);
     const declared = [...header.matchAll(/KEYS\[(\d+)\]/g)].map((m) => Number(m[1]));
     expect(Math.max(...declared)).toBe(command.keys);
-    const used = [...lua.slice(header.length).matchAll(/KEYS\[(\d+)\]/g)].map((m) => Number(m[1]));
+    const used = [...bodyOf(lua).matchAll(/KEYS\[(\d+)\]/g)].map((m) => Number(m[1]));
     expect(used.every((k) => k <= command.keys)).toBe(true);
   });
 
-  it.each(Object.entries(COMMANDS))('%s returns a table, never a string to parse', (_name, command) => {
-    const body = readFileSync(`${LUA_DIR}${command.file}.lua`, 'utf8').replace(/^--\[\[[\s\S]*?\]\]/, '');
-    const returns = [...body.matchAll(/^\s*(?:if .* then )?return (.+?)(?: end)?$/gm)].map((m) => m[1]!);
+  it.each(ALL)('%s returns a table, never a string to parse', (_name, command) => {
+    const returns = [...bodyOf(read(command.file)).matchAll(/^\s*(?:if .* then )?return (.+?)(?: end)?$/gm)].map((m) => m[1]!);
     expect(returns.length).toBeGreaterThan(0);
     for (const r of returns) expect(r.startsWith('{'), r).toBe(true);
+  });
+
+  it.each(SCRIPTS.map((s) => [s.name, s] as const))('%s declares in its header the replies its TypeScript type reads', (_name, script) => {
+    expect(declaredReplies(headerOf(read(script.file)))).toEqual(typedReplies(script.replies));
+  });
+
+  it.each(SCRIPTS.map((s) => [s.name, s] as const))('%s takes its arguments as one JSON payload in ARGV[1]', (_name, script) => {
+    const lua = read(script.file);
+    expect([...headerOf(lua).matchAll(/ARGV\[(\d+)\]/g)].map((m) => m[1])).toEqual(['1']);
+    expect(headerOf(lua)).toMatch(/ARGV\[1\] JSON/);
+    expect(bodyOf(lua)).toContain('cjson.decode(ARGV[1])');
+    expect([...bodyOf(lua).matchAll(/ARGV\[(\d+)\]/g)].every((m) => m[1] === '1')).toBe(true);
+  });
+});
+
+describe('the lifecycle in the Lua scripts', () => {
+  const files = readdirSync(LUA_DIR).filter((f) => f.endsWith('.lua')).map((f) => f.slice(0, -4));
+
+  it.each(files)('%s writes no status counter and no status by hand', (file) => {
+    const body = bodyOf(read(file));
+    expect(body).not.toMatch(/'n:/);
+    expect(body).not.toMatch(/HSET'[^)]*'status'/);
+    expect(body).not.toMatch(/'HSET',[^)]*'status',/);
+  });
+
+  it.each(Object.entries(FAMILY))('%s makes only the moves declared for %s', (file, family) => {
+    const body = bodyOf(read(file));
+    const calls = [...body.matchAll(/moveStatus\([^,]+,\s*[^,]+,\s*([^,]+),\s*([^)]+)\)/g)].map((m) => [m[1]!.trim(), m[2]!.trim()] as const);
+    expect(calls.length, 'the script moves a source through moveStatus').toBeGreaterThan(0);
+    const declared: readonly (readonly [string, string])[] = TRANSITIONS[family];
+    const literal = (v: string): string | undefined => (v === 'nil' ? 'absent' : /^'(\w+)'$/.exec(v)?.[1]);
+    for (const [from, to] of calls) {
+      const f = literal(from);
+      const t = literal(to);
+      expect(declared.some(([df, dt]) => (f === undefined || df === f) && (t === undefined || dt === t)), `${from} -> ${to}`).toBe(true);
+    }
+  });
+
+  it('generates the lifecycle include with every declared move and the moveStatus helper', () => {
+    const lua = lifecycleLua();
+    for (const moves of Object.values(TRANSITIONS)) for (const [f, t] of moves) expect(lua).toContain(`['${f}>${t}'] = true`);
+    expect(lua).toContain('local function moveStatus(');
+  });
+
+  it('expands each include once per script, the lifecycle before the guard that reads it', () => {
+    const lua = loadScript('finishSource');
+    expect(lua.match(/local function moveStatus\(/g)).toHaveLength(1);
+    expect(lua.indexOf('local FINAL_STATUS')).toBeLessThan(lua.indexOf('local function checkRun('));
+    expect(lua).not.toMatch(/--- @include/);
   });
 });

@@ -73,15 +73,15 @@ describe('idempotent and conditional write-back', () => {
     const doc = docs[0]!;
     const now = new Date().toISOString();
     const ready = { status: 'ready' as const, text: 'late', truncated: false };
-    expect(await h.store.kbs.startSource(kbId, doc, 1, now, 'lock-a')).toBe('ok');
+    expect(await h.store.kbs.startSource({ kbId: kbId, documentId: doc, run: 1 }, { now: now, claim: 'lock-a' })).toBe('ok');
     // The job stalled and another worker took it over under a new lock token.
-    expect(await h.store.kbs.startSource(kbId, doc, 1, now, 'lock-b')).toBe('ok');
-    expect(await h.store.kbs.setProgress(kbId, doc, 1, { bytesDone: 1, bytesTotal: 2 }, 'lock-a')).toBe('stale');
-    expect(await h.store.kbs.finishSource(kbId, doc, 1, ready, now, 'lock-a')).toBe('stale');
+    expect(await h.store.kbs.startSource({ kbId: kbId, documentId: doc, run: 1 }, { now: now, claim: 'lock-b' })).toBe('ok');
+    expect(await h.store.kbs.setProgress({ kbId: kbId, documentId: doc, run: 1 }, { bytesDone: 1, bytesTotal: 2 }, 'lock-a')).toBe('stale');
+    expect(await h.store.kbs.finishSource({ kbId: kbId, documentId: doc, run: 1 }, ready, { now: now, claim: 'lock-a' })).toBe('stale');
     expect((await h.store.kbs.getSource(kbId, doc))?.status).toBe('processing');
-    expect(await h.store.kbs.finishSource(kbId, doc, 1, { ...ready, text: 'current' }, now, 'lock-b')).toBe('ok');
+    expect(await h.store.kbs.finishSource({ kbId: kbId, documentId: doc, run: 1 }, { ...ready, text: 'current' }, { now: now, claim: 'lock-b' })).toBe('ok');
     expect(await h.redis.get(h.store.keys.text(kbId, doc))).toBe('current');
-    expect(await h.redis.hexists(h.store.keys.doc(kbId, doc), 'claim')).toBe(0);
+    expect(await h.redis.hexists(h.store.keys.source(kbId, doc), 'claim')).toBe(0);
   });
 
   it('adds one job when the same run of a source is enqueued twice', async () => {
@@ -166,7 +166,7 @@ describe('reconciler', () => {
       if (opts.dropParts) await h.redis.del(k.markdown(kbId, file), k.chunks(kbId, file));
       if (opts.keepBytes) await h.redis.set(k.blob(kbId, file), PAGE);
       await h.redis.zadd(k.active(kbId), Date.now(), file);
-      await h.redis.hset(k.doc(kbId, file), 'claim', 'a-lock-token:1');
+      await h.redis.hset(k.source(kbId, file), 'claim', 'a-lock-token:1');
       await h.redis.hincrby(k.kb(kbId), 'n:ready', -1);
       await h.redis.hincrby(k.kb(kbId), 'n:processing', 1);
       expect(await counts(kbId)).toEqual({ pending: 0, processing: 1, ready: 1, failed: 0 });
@@ -237,7 +237,7 @@ describe('reconciler', () => {
 
   it('ends a source stuck in processing past the deadline as failed/timeout', async () => {
     const { kbId, docs } = await createKbWith(h, key, (f) => f.set('knowledge_base_texts', JSON.stringify(['stuck'])));
-    expect(await h.store.kbs.startSource(kbId, docs[0]!, 1, new Date().toISOString())).toBe('ok');
+    expect(await h.store.kbs.startSource({ kbId: kbId, documentId: docs[0]!, run: 1 }, { now: new Date().toISOString() })).toBe('ok');
     const deps = { redis: h.redis, kbs: h.store.kbs, queue: h.queue, sourceQueue: bullSourceQueue(h.queue, 2, 50), logger: silent, processingDeadlineMs: 60_000 };
     await reconcile(deps, Date.now());
     expect((await h.store.kbs.getSource(kbId, docs[0]!))?.status).toBe('processing');
@@ -295,7 +295,7 @@ describe('reconciler', () => {
     const { kbId, docs } = await createKbWith(h, key, (f) => f.set('knowledge_base_texts', JSON.stringify(['left processing'])));
     const jobId = extractSourceJobId({ workspaceId: 'ws_consistency', kbId, documentId: docs[0]!, run: 1 });
     // Claimed by an attempt that never wrote an outcome, then the job failed under it.
-    expect(await h.store.kbs.startSource(kbId, docs[0]!, 1, new Date().toISOString(), 'lost-lock')).toBe('ok');
+    expect(await h.store.kbs.startSource({ kbId: kbId, documentId: docs[0]!, run: 1 }, { now: new Date().toISOString(), claim: 'lost-lock' })).toBe('ok');
     const failing = startFailingConsumer(h, 'job stalled more than allowable limit');
     try {
       await waitForJobState(h, jobId, 'failed');

@@ -7,13 +7,11 @@ import type { WebhookEvent } from '../../shared/schemas/webhook.js';
 import type { SourceErrorCode } from '../../shared/source-errors.js';
 import type { FinishReport, KbStore } from '../../shared/store/kb-store.js';
 import type { WebhookStore } from '../../shared/store/webhook-store.js';
+import type { SourceRef } from '../../shared/sources/source-ref.js';
 
 /** A source that has just ended, as the processor knows it. */
-export interface FinishedSource {
+export interface FinishedSource extends SourceRef {
   workspaceId: string;
-  kbId: string;
-  documentId: string;
-  run: number;
   status: 'ready' | 'failed';
   error?: { code: SourceErrorCode; message: string };
 }
@@ -27,7 +25,7 @@ export interface SourceEvents {
    * stopped between the finish and the events, so they are emitted again
    * under the same ids, which adds nothing when they were already queued.
    */
-  replay(workspaceId: string, kbId: string, documentId: string, run: number): Promise<void>;
+  replay(workspaceId: string, ref: SourceRef): Promise<void>;
 }
 
 export interface SourceEventsDeps {
@@ -94,9 +92,10 @@ export function createSourceEvents(deps: SourceEventsDeps): SourceEvents {
         emit(source.workspaceId, finishEvents(source, report.sourceCounts, report.settledSeq, new Date().toISOString())),
       );
     },
-    replay(workspaceId, kbId, documentId, run) {
+    replay(workspaceId, { kbId, documentId, run }) {
       return guarded('completion events again', { kbId, documentId }, async () => {
         const [source, meta, settledSeq] = await Promise.all([deps.kbs.getSource(kbId, documentId), deps.kbs.getMeta(kbId), deps.kbs.settledBy(kbId, documentId)]);
+        // Only these ends have events in the webhook contract (source.ready, source.failed).
         if (!source || !meta || source.run !== run || (source.status !== 'ready' && source.status !== 'failed')) return;
         const finished: FinishedSource = { workspaceId, kbId, documentId, run, status: source.status };
         if (source.error) finished.error = source.error;

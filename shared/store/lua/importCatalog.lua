@@ -9,7 +9,7 @@
                    items: [{kind: 'agent'|'qaRule'|'qaIssue', id, json}]}
             the prefix of an item's kind .. its id is the item's hash key
 
-  Output: {'ok'} | {'conflict', kind, id}
+  Output: {'ok'} | {'conflict', itemKind, id}
 ]]
 local p = cjson.decode(ARGV[1])
 local prefixes = { agent = p.agentPrefix, qaRule = p.rulePrefix, qaIssue = p.issuePrefix }

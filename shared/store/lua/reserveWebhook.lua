@@ -6,10 +6,11 @@
 
   Input:
     KEYS[1] the workspace's webhook index (sorted set)
-    ARGV[1] webhook id   ARGV[2] creation time (ms)   ARGV[3] most webhooks allowed
+    ARGV[1] JSON: {webhookId, createdMs (creation time), max (most webhooks allowed)}
 
   Output: {'ok'} | {'limit'}
 ]]
-if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[3]) then return {'limit'} end
-redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
+local p = cjson.decode(ARGV[1])
+if redis.call('ZCARD', KEYS[1]) >= p.max then return {'limit'} end
+redis.call('ZADD', KEYS[1], p.createdMs, p.webhookId)
 return {'ok'}

@@ -6,11 +6,12 @@
 
   Input:
     KEYS[1] the host's next allowed start (ms; expires with the spacing)
-    ARGV[1] least time between two starts (ms)
+    ARGV[1] JSON: {spacingMs (least time between two starts)}
 
-  Output: {'ok'} | {'spacing', ms until the next start is allowed}
+  Output: {'ok'} | {'spacing', retryInMs}
+    retryInMs: until the next start is allowed.
 ]]
-local spacingMs = tonumber(ARGV[1])
+local spacingMs = cjson.decode(ARGV[1]).spacingMs
 if spacingMs <= 0 then return {'ok'} end
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)

@@ -4,12 +4,14 @@
 
   Input:
     KEYS[1] the index (sorted set of knowledge-base ids)
-    ARGV[1] knowledge-base id   ARGV[2] the score the reconciler read
+    ARGV[1] JSON: {kbId, markedMs (the score the reconciler read)}
 
-  Output: {'ok'} when removed | {'kept'}
+  Output: {'ok'} | {'kept'}
+    'ok': removed.
 ]]
-if redis.call('ZSCORE', KEYS[1], ARGV[1]) == ARGV[2] then
-  redis.call('ZREM', KEYS[1], ARGV[1])
+local p = cjson.decode(ARGV[1])
+if redis.call('ZSCORE', KEYS[1], p.kbId) == p.markedMs then
+  redis.call('ZREM', KEYS[1], p.kbId)
   return {'ok'}
 end
 return {'kept'}

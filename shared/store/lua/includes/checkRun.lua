@@ -1,3 +1,4 @@
+--- @include "lifecycle"
 --[[
   The guard of every worker transition: the knowledge base and the source
   still exist and the job belongs to the source's current run. A finished
@@ -7,16 +8,17 @@
   while it was frozen, and whose job another worker has claimed since, is
   'stale' too. Sources claimed without a token are not checked.
   Returns the source's status when the transition may go on, else nil and
-  the reason: 'gone', 'stale', or the final status ('ready' or 'failed').
+  the reason: 'gone', 'stale', or the final status (see FINAL_STATUSES).
+  Needs the "lifecycle" include (for FINAL_STATUS) after it.
 ]]
-local function checkRun(metaKey, docKey, run, claim)
+local function checkRun(metaKey, recordKey, run, claim)
   if redis.call('EXISTS', metaKey) == 0 then return nil, 'gone' end
-  local st = redis.call('HGET', docKey, 'status')
+  local st = redis.call('HGET', recordKey, 'status')
   if not st then return nil, 'gone' end
-  if redis.call('HGET', docKey, 'run') ~= run then return nil, 'stale' end
-  if st == 'ready' or st == 'failed' then return nil, st end
+  if redis.call('HGET', recordKey, 'run') ~= run then return nil, 'stale' end
+  if FINAL_STATUS[st] then return nil, st end
   if claim and claim ~= '' then
-    local holder = redis.call('HGET', docKey, 'claim')
+    local holder = redis.call('HGET', recordKey, 'claim')
     if holder and holder ~= claim then return nil, 'stale' end
   end
   return st

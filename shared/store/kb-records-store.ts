@@ -1,0 +1,133 @@
+import { ConflictError } from '../errors.js';
+import type { ActiveIndex } from './active-index.js';
+import { runScript, type StoreRedis } from './commands.js';
+import { parseMeta, type KbMeta, type NewSource, type StoredSource } from './kb-records.js';
+import type { KeySpace } from './keys.js';
+import { commitSourcesScript, type CommitInput } from './scripts/commit-scripts.js';
+import { deleteKbScript } from './scripts/delete-scripts.js';
+import { resultError } from './scripts/result-error.js';
+import type { SourcePages } from './source-pages.js';
+
+/** A new knowledge base with its first sources. */
+export interface CreateKbInput {
+  workspaceId: string;
+  kbId: string;
+  name: string;
+  sources: NewSource[];
+  now: string;
+  autoRefreshHours?: number;
+}
+
+/** A change of a knowledge base: new sources, and optionally a new name or refresh period. */
+export interface AddSourcesInput {
+  workspaceId: string;
+  kbId: string;
+  sources: NewSource[];
+  now: string;
+  name?: string;
+  autoRefreshHours?: number;
+  /** Change nothing unless the knowledge base is at this revision (If-Match). */
+  ifRev?: number;
+}
+
+/** The sources a commit added: all but those it found already there. */
+function withoutSkipped(sources: NewSource[], skipped: string[]): NewSource[] {
+  if (skipped.length === 0) return sources;
+  const left = new Set(skipped);
+  return sources.filter((s) => !left.has(s.documentId));
+}
+
+/**
+ * Knowledge-base records: create, change, read and delete. Every change is
+ * one Lua script on keys sharing the knowledge base's hash tag; the
+ * workspace's list is a secondary index written around it, so a crash
+ * between the two leaves at most an index entry that reads skip.
+ */
+export class KbRecordStore {
+  constructor(
+    private readonly redis: StoreRedis,
+    private readonly keys: KeySpace,
+    private readonly active: ActiveIndex,
+    private readonly pages: SourcePages,
+    private readonly blobTtlSeconds: number,
+  ) {}
+
+  /** A knowledge base's record without its sources, or null. */
+  async getMeta(kbId: string): Promise<KbMeta | null> {
+    return parseMeta(await this.redis.hgetall(this.keys.kb(kbId)));
+  }
+
+  /** Reads a knowledge base and all its sources in order, or null. */
+  async get(kbId: string): Promise<{ meta: KbMeta; sources: StoredSource[] } | null> {
+    // A pipeline, not MULTI: a read must keep working while Redis refuses writes (out of memory).
+    const [metaRes, idsRes] = (await this.redis
+      .pipeline()
+      .hgetall(this.keys.kb(kbId))
+      .lrange(this.keys.sourceIds(kbId), 0, -1)
+      .exec()) as [[Error | null, Record<string, string>], [Error | null, string[]]];
+    if (metaRes[0]) throw metaRes[0];
+    if (idsRes[0]) throw idsRes[0];
+    const meta = parseMeta(metaRes[1]);
+    if (!meta) return null;
+    return { meta, sources: await this.pages.readSources(kbId, idsRes[1]) };
+  }
+
+  /** A page of a workspace's knowledge bases, newest first. */
+  async list(workspaceId: string, page: number, size: number): Promise<{ items: KbMeta[]; total: number }> {
+    const index = this.keys.workspaceKbs(workspaceId);
+    const start = page * size;
+    const [total, ids] = await Promise.all([
+      this.redis.zcard(index),
+      start > Number.MAX_SAFE_INTEGER - size ? Promise.resolve([]) : this.redis.zrevrange(index, start, start + size - 1),
+    ]);
+    // One command per knowledge base, not one pipeline: each has its own hash slot, and on
+    // a cluster a pipeline must stay in one. ioredis still sends them without waiting.
+    const rows = await Promise.all(ids.map((id) => this.redis.hgetall(this.keys.kb(id))));
+    const items: KbMeta[] = [];
+    const dangling: string[] = [];
+    rows.forEach((h, i) => {
+      const meta = parseMeta(h);
+      if (meta) items.push(meta);
+      else dangling.push(ids[i]!);
+    });
+    if (dangling.length > 0) await this.redis.zrem(index, ...dangling);
+    return { items, total: total - dangling.length };
+  }
+
+  /**
+   * Creates a knowledge base with its first sources (all or nothing). Returns
+   * the sources actually added: a repeat of an earlier one is left out.
+   */
+  async create(input: CreateKbInput): Promise<NewSource[]> {
+    const index = this.keys.workspaceKbs(input.workspaceId);
+    await this.redis.zadd(index, Date.parse(input.now), input.kbId);
+    const reply = await this.commit({ ...input, create: true });
+    if (reply.kind !== 'ok') {
+      await this.redis.zrem(index, input.kbId);
+      throw new ConflictError(`could not create the knowledge base (${reply.kind})`);
+    }
+    return withoutSkipped(input.sources, reply.skipped);
+  }
+
+  /**
+   * Appends sources and optionally renames, atomically; checks ownership, and
+   * with `ifRev` changes nothing unless the knowledge base is at that revision.
+   */
+  async addSources(input: AddSourcesInput): Promise<NewSource[]> {
+    const reply = await this.commit({ ...input, create: false });
+    if (reply.kind !== 'ok') throw resultError(reply.kind);
+    return withoutSkipped(input.sources, reply.skipped);
+  }
+
+  private async commit(input: Omit<CommitInput, 'blobTtlSeconds'>) {
+    if (input.sources.length > 0) await this.active.markActive(input.kbId, input.now);
+    return runScript(this.redis, this.keys, commitSourcesScript, { ...input, blobTtlSeconds: this.blobTtlSeconds });
+  }
+
+  /** Deletes a knowledge base with every source and every key a source owns. */
+  async delete(workspaceId: string, kbId: string): Promise<void> {
+    const reply = await runScript(this.redis, this.keys, deleteKbScript, { workspaceId, kbId });
+    if (reply.kind !== 'ok') throw resultError(reply.kind);
+    await this.redis.zrem(this.keys.workspaceKbs(workspaceId), kbId);
+  }
+}

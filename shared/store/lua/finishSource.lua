@@ -1,0 +1,64 @@
+--[[
+  Worker: records the outcome of a source once; a duplicate or stale run
+  writes nothing.
+
+  Input:
+    KEYS[1] meta hash   KEYS[2] active sorted set
+    KEYS[3] source record   KEYS[4] text   KEYS[5] blob   KEYS[6] Markdown   KEYS[7] chunk list
+    ARGV[1] JSON: {documentId, run, claim, now (ISO), status: 'ready' | 'failed', fields: {...},
+                   text, markdown, chunks: [entry as JSON string...] (ready only),
+                   unchanged: a refresh found the content unchanged, so text, Markdown and chunks stay,
+                   keepBlobSeconds: how long the blob stays for a later retry (0 drops it)}
+            claim: the attempt's job lock token ('' for none: the claim is not checked)
+
+  Output: {'ok', settled, ...counts} | {'gone'} | {'stale'} | {<final status>}
+    The counts are the knowledge base's after this change, in the order of
+    SOURCE_STATUSES; `settled` is the knowledge base's settle number when this
+    change left no source active, else 0. The source keeps it as `settledSeq`,
+    so a job run again after a crash can tell that it was the one that settled it.
+]]
+--- @include "checkRun"
+--- @include "hsetTable"
+--- @include "lifecycle"
+
+local p = cjson.decode(ARGV[1])
+local meta, active, record = KEYS[1], KEYS[2], KEYS[3]
+local text, blob, markdown, chunkList = KEYS[4], KEYS[5], KEYS[6], KEYS[7]
+local st, refused = checkRun(meta, record, p.run, p.claim)
+if not st then return {refused} end
+moveStatus(meta, record, st, p.status)
+redis.call('HDEL', record, 'error', 'refreshFrom', 'progress', 'claim')
+hsetTable(record, p.fields)
+redis.call('HSET', record, 'updatedAt', p.now)
+if not p.unchanged then
+  redis.call('DEL', text, markdown, chunkList)
+  if p.status == 'ready' then
+    redis.call('SET', text, p.text)
+    redis.call('SET', markdown, p.markdown)
+    -- RPUSH in slices: unpack() of a very long list would overflow the Lua stack.
+    for i = 1, #p.chunks, 500 do
+      redis.call('RPUSH', chunkList, unpack(p.chunks, i, math.min(i + 499, #p.chunks)))
+    end
+  end
+end
+if p.keepBlobSeconds > 0 then
+  local ttl = redis.call('TTL', blob)
+  if ttl == -1 or ttl > p.keepBlobSeconds then redis.call('EXPIRE', blob, p.keepBlobSeconds) end
+else
+  redis.call('DEL', blob)
+end
+redis.call('ZREM', active, p.documentId)
+redis.call('HSET', meta, 'updatedAt', p.now)
+redis.call('HINCRBY', meta, 'rev', 1)
+local counts = readCounts(meta)
+local stillActive = 0
+for i, s in ipairs(SOURCE_STATUSES) do
+  if ACTIVE_STATUS[s] then stillActive = stillActive + counts[i] end
+end
+local settled = 0
+redis.call('HDEL', record, 'settledSeq')
+if stillActive <= 0 then
+  settled = redis.call('HINCRBY', meta, 'settles', 1)
+  redis.call('HSET', record, 'settledSeq', settled)
+end
+return {'ok', settled, unpack(counts)}

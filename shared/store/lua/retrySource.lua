@@ -1,0 +1,28 @@
+--[[
+  Puts a failed source back to pending under a new run.
+
+  Input:
+    KEYS[1] meta hash   KEYS[2] active sorted set   KEYS[3] source record   KEYS[4] blob
+    ARGV[1] JSON: {workspaceId (the caller's), documentId, now (ISO), nowMs}
+
+  Output: {'ok', run} | {'missing'} | {'forbidden'} | {'missing_source'} | {'not_failed'} | {'no_bytes'}
+]]
+--- @include "checkOwner"
+--- @include "lifecycle"
+
+local p = cjson.decode(ARGV[1])
+local meta, active, record = KEYS[1], KEYS[2], KEYS[3]
+local refused = checkOwner(meta, p.workspaceId)
+if refused then return {refused} end
+local st = redis.call('HGET', record, 'status')
+if not st then return {'missing_source'} end
+if st ~= 'failed' then return {'not_failed'} end
+if redis.call('HGET', record, 'type') == 'file' and redis.call('EXISTS', KEYS[4]) == 0 then return {'no_bytes'} end
+moveStatus(meta, record, st, 'pending')
+local run = redis.call('HINCRBY', record, 'run', 1)
+redis.call('HDEL', record, 'error')
+redis.call('HSET', record, 'updatedAt', p.now)
+redis.call('ZADD', active, p.nowMs, p.documentId)
+redis.call('HSET', meta, 'updatedAt', p.now)
+redis.call('HINCRBY', meta, 'rev', 1)
+return {'ok', run}

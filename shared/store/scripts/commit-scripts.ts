@@ -1,0 +1,50 @@
+import type { NewSource } from '../kb-records.js';
+import { newSourceFields } from '../kb-records.js';
+import { defineScript } from './script.js';
+
+/** What a commit adds: to a new knowledge base (`create`) or to an existing one. */
+export interface CommitInput {
+  workspaceId: string;
+  kbId: string;
+  create: boolean;
+  /** The name of a new knowledge base, or a new name for an existing one. */
+  name?: string;
+  autoRefreshHours?: number;
+  /** Change nothing unless the knowledge base is at this revision. */
+  ifRev?: number;
+  sources: NewSource[];
+  now: string;
+  /** How long staged bytes are kept at most (seconds). */
+  blobTtlSeconds: number;
+}
+
+/** Adds sources to a knowledge base (creating it when asked), all or nothing. */
+export const commitSourcesScript = defineScript({
+  name: 'kbCommitSources',
+  file: 'commitSources',
+  keys: ['meta', 'sourceIds', 'active', 'fingerprints'],
+  build: (i: CommitInput, k) => ({
+    keys: { meta: k.kb(i.kbId), sourceIds: k.sourceIds(i.kbId), active: k.active(i.kbId), fingerprints: k.fingerprints(i.kbId) },
+    args: {
+      create: i.create,
+      kbId: i.kbId,
+      workspaceId: i.workspaceId,
+      name: i.name,
+      autoRefreshHours: i.autoRefreshHours === undefined ? undefined : String(i.autoRefreshHours),
+      ifRev: i.ifRev === undefined ? undefined : String(i.ifRev),
+      now: i.now,
+      nowMs: Date.parse(i.now),
+      ttl: i.blobTtlSeconds,
+      prefixes: k.sourceKeyPrefixes(i.kbId),
+      sources: i.sources.map((s) => ({ stageKey: s.stageKey, fields: newSourceFields(s, i.now), reuse: s.reuse })),
+    },
+  }),
+  replies: {
+    ok: { rev: 'int', skipped: 'rest' },
+    exists: {},
+    missing: {},
+    forbidden: {},
+    stage_missing: {},
+    precondition_failed: { rev: 'int' },
+  },
+});

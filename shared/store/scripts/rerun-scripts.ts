@@ -1,0 +1,30 @@
+import type { SourceTarget } from '../../sources/source-ref.js';
+import { defineScript } from './script.js';
+
+type RerunInput = SourceTarget & { now: string };
+
+const refusals = { missing: {}, forbidden: {}, missing_source: {} } as const;
+
+/** Puts a failed source back to pending under a new run. */
+export const retrySourceScript = defineScript({
+  name: 'kbRetrySource',
+  file: 'retrySource',
+  keys: ['meta', 'active', 'record', 'blob'],
+  build: (i: RerunInput, k) => ({
+    keys: { meta: k.kb(i.kbId), active: k.active(i.kbId), record: k.source(i.kbId, i.documentId), blob: k.blob(i.kbId, i.documentId) },
+    args: { workspaceId: i.workspaceId, documentId: i.documentId, now: i.now, nowMs: Date.parse(i.now) },
+  }),
+  replies: { ok: { run: 'int' }, ...refusals, not_failed: {}, no_bytes: {} },
+});
+
+/** Puts a ready or failed URL source back to pending under a new run, keeping its extraction until the run ends. */
+export const refreshSourceScript = defineScript({
+  name: 'kbRefreshSource',
+  file: 'refreshSource',
+  keys: ['meta', 'active', 'record'],
+  build: (i: RerunInput, k) => ({
+    keys: { meta: k.kb(i.kbId), active: k.active(i.kbId), record: k.source(i.kbId, i.documentId) },
+    args: { workspaceId: i.workspaceId, documentId: i.documentId, now: i.now, nowMs: Date.parse(i.now) },
+  }),
+  replies: { ok: { run: 'int' }, ...refusals, not_url: {}, busy: { status: 'str' } },
+});

@@ -1,0 +1,81 @@
+import type { SourceProgress } from '../../schemas/knowledge-base.js';
+import type { SourceRef } from '../../sources/source-ref.js';
+import { FINAL_STATUSES } from '../../sources/lifecycle.js';
+import { defineScript, type FieldKind } from './script.js';
+
+type FinalStatus = (typeof FINAL_STATUSES)[number];
+
+/** A run that has ended replies with its final status (`{<final status>}` in the script headers). */
+const FINAL_REPLIES = Object.fromEntries(FINAL_STATUSES.map((s) => [s, {}])) as { readonly [S in FinalStatus]: Record<never, FieldKind> };
+
+/** Why a worker transition wrote nothing: the source is gone, another run or attempt owns it, or it has ended. */
+const REFUSALS = { gone: {}, stale: {}, ...FINAL_REPLIES } as const;
+
+/** When a transition happens, and which attempt makes it (its job lock token; '' checks no claim). */
+export interface TransitionAt {
+  now: string;
+  claim?: string;
+}
+
+/** Worker: marks a pending source processing if this run still owns it, and records the claiming attempt. */
+export const startSourceScript = defineScript({
+  name: 'kbStartSource',
+  file: 'startSource',
+  keys: ['meta', 'active', 'record'],
+  build: (i: SourceRef & TransitionAt, k) => ({
+    keys: { meta: k.kb(i.kbId), active: k.active(i.kbId), record: k.source(i.kbId, i.documentId) },
+    args: { documentId: i.documentId, run: String(i.run), claim: i.claim ?? '', now: i.now, nowMs: Date.parse(i.now) },
+  }),
+  replies: { ok: {}, ...REFUSALS },
+});
+
+/** What a finish writes, flattened for the script. */
+export interface FinishArgs {
+  status: 'ready' | 'failed';
+  fields: Record<string, string>;
+  text: string;
+  markdown: string;
+  /** Chunk entries, each a JSON string. */
+  chunks: string[];
+  unchanged: boolean;
+  keepBlobSeconds: number;
+}
+
+/** Worker: records a run's outcome once; a duplicate or stale run (or attempt) writes nothing. */
+export const finishSourceScript = defineScript({
+  name: 'kbFinishSource',
+  file: 'finishSource',
+  keys: ['meta', 'active', 'record', 'text', 'blob', 'markdown', 'chunks'],
+  build: (i: SourceRef & TransitionAt & FinishArgs, k) => {
+    const { record, text, blob, markdown, chunks } = k.sourceKeys(i.kbId, i.documentId);
+    return {
+      keys: { meta: k.kb(i.kbId), active: k.active(i.kbId), record, text, blob, markdown, chunks },
+      args: {
+        documentId: i.documentId,
+        run: String(i.run),
+        claim: i.claim ?? '',
+        now: i.now,
+        status: i.status,
+        fields: i.fields,
+        text: i.text,
+        markdown: i.markdown,
+        chunks: i.chunks,
+        unchanged: i.unchanged,
+        keepBlobSeconds: i.keepBlobSeconds,
+      },
+    };
+  },
+  replies: { ok: { settled: 'int', counts: 'rest' }, ...REFUSALS },
+});
+
+/** Worker: how far a processing source's extraction has got, written only while this run (and attempt) owns it. */
+export const setSourceProgressScript = defineScript({
+  name: 'kbSetSourceProgress',
+  file: 'setSourceProgress',
+  keys: ['meta', 'record'],
+  build: (i: SourceRef & { progress: SourceProgress; claim?: string }, k) => ({
+    keys: { meta: k.kb(i.kbId), record: k.source(i.kbId, i.documentId) },
+    args: { run: String(i.run), claim: i.claim ?? '', progress: JSON.stringify(i.progress) },
+  }),
+  replies: { ok: {}, ...REFUSALS, not_processing: {} },
+});

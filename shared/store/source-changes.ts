@@ -1,0 +1,39 @@
+import type { SourceTarget } from '../sources/source-ref.js';
+import type { ActiveIndex } from './active-index.js';
+import { runScript, type StoreRedis } from './commands.js';
+import type { KeySpace } from './keys.js';
+import { deleteSourceScript } from './scripts/delete-scripts.js';
+import { refreshSourceScript, retrySourceScript } from './scripts/rerun-scripts.js';
+import { resultError } from './scripts/result-error.js';
+
+/** A user's changes of one source: run it again (retry, refresh) or delete it. */
+export class SourceChanges {
+  constructor(
+    private readonly redis: StoreRedis,
+    private readonly keys: KeySpace,
+    private readonly active: ActiveIndex,
+  ) {}
+
+  /** Puts a failed source back to pending; returns its new run number. */
+  async retrySource(target: SourceTarget, now: string): Promise<number> {
+    await this.active.markActive(target.kbId, now);
+    const reply = await runScript(this.redis, this.keys, retrySourceScript, { ...target, now });
+    if (reply.kind !== 'ok') throw resultError(reply.kind);
+    return reply.run;
+  }
+
+  /** Puts a ready or failed URL source back to pending to fetch it again; returns its new run number. */
+  async refreshSource(target: SourceTarget, now: string): Promise<number> {
+    await this.active.markActive(target.kbId, now);
+    const reply = await runScript(this.redis, this.keys, refreshSourceScript, { ...target, now });
+    if (reply.kind === 'busy') throw resultError(reply.kind, { status: reply.status });
+    if (reply.kind !== 'ok') throw resultError(reply.kind);
+    return reply.run;
+  }
+
+  /** Deletes a source with every key it owns. */
+  async deleteSource(target: SourceTarget, now: string): Promise<void> {
+    const reply = await runScript(this.redis, this.keys, deleteSourceScript, { ...target, now });
+    if (reply.kind !== 'ok') throw resultError(reply.kind);
+  }
+}

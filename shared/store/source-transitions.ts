@@ -1,0 +1,90 @@
+import type { SourceProgress } from '../schemas/knowledge-base.js';
+import { countsFrom, type SourceCounts } from '../sources/lifecycle.js';
+import type { SourceRef } from '../sources/source-ref.js';
+import { runScript, type StoreRedis } from './commands.js';
+import { outcomeFields, type SourceOutcome } from './kb-records.js';
+import type { KeySpace } from './keys.js';
+import type { Reply } from './scripts/script.js';
+import {
+  finishSourceScript,
+  setSourceProgressScript,
+  startSourceScript,
+  type TransitionAt,
+} from './scripts/worker-transition-scripts.js';
+
+/**
+ * How long a failed file's bytes stay for a retry, at most: a retry that helps
+ * comes soon after the failure, not a week later.
+ */
+export const KEPT_BYTES_TTL_SECONDS = 86_400;
+
+/** The result of a worker transition: `ok`, or why nothing was written. */
+export type TransitionResult = Reply<typeof startSourceScript.replies>['kind'];
+
+/** What a progress write did (`not_processing`: the source is still pending). */
+export type ProgressResult = Reply<typeof setSourceProgressScript.replies>['kind'];
+
+/** What a finish did: the result, and when it wrote, the knowledge base's counts after it. */
+export interface FinishReport {
+  result: TransitionResult;
+  sourceCounts?: SourceCounts;
+  /** Set when this finish left no source active: the knowledge base's settle number. */
+  settledSeq?: number;
+}
+
+export type { TransitionAt };
+
+/**
+ * The worker's moves of a source, each fenced by its run and, given
+ * `claim` (the attempt's job lock token), by the attempt that holds it.
+ */
+export class SourceTransitions {
+  constructor(
+    private readonly redis: StoreRedis,
+    private readonly keys: KeySpace,
+  ) {}
+
+  /**
+   * Marks a source processing if this run still owns it. With `claim` the
+   * source is then held by this attempt, and a finish or progress write given
+   * another token is refused as 'stale'. A job taken over after it stalled
+   * claims the source anew.
+   */
+  async startSource(ref: SourceRef, at: TransitionAt): Promise<TransitionResult> {
+    return (await runScript(this.redis, this.keys, startSourceScript, { ...ref, ...at })).kind;
+  }
+
+  /** How far a processing source's extraction has got; written only while this run (and attempt) owns it. */
+  async setProgress(ref: SourceRef, progress: SourceProgress, claim = ''): Promise<ProgressResult> {
+    return (await runScript(this.redis, this.keys, setSourceProgressScript, { ...ref, progress, claim })).kind;
+  }
+
+  /** Records the outcome once; a duplicate or stale run (or attempt) writes nothing. */
+  async finishSource(ref: SourceRef, outcome: SourceOutcome, at: TransitionAt): Promise<TransitionResult> {
+    return (await this.finishSourceReport(ref, outcome, at)).result;
+  }
+
+  /**
+   * {@link finishSource}, also telling what the change did to the knowledge
+   * base: its source counts after it, and its settle number when it left no
+   * source active (what completion events are built from).
+   */
+  async finishSourceReport(ref: SourceRef, outcome: SourceOutcome, at: TransitionAt): Promise<FinishReport> {
+    const ready = outcome.status === 'ready' ? outcome : undefined;
+    const reply = await runScript(this.redis, this.keys, finishSourceScript, {
+      ...ref,
+      ...at,
+      status: outcome.status,
+      fields: outcomeFields(outcome),
+      text: ready?.text ?? '',
+      markdown: ready?.markdown ?? ready?.text ?? '',
+      chunks: (ready?.chunks ?? []).map((c) => JSON.stringify(c)),
+      unchanged: ready?.unchanged === true,
+      keepBlobSeconds: outcome.status === 'failed' && outcome.keepBlob ? KEPT_BYTES_TTL_SECONDS : 0,
+    });
+    if (reply.kind !== 'ok') return { result: reply.kind };
+    const report: FinishReport = { result: 'ok', sourceCounts: countsFrom(reply.counts) };
+    if (reply.settled > 0) report.settledSeq = reply.settled;
+    return report;
+  }
+}
