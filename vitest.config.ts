@@ -1,18 +1,57 @@
-import { configDefaults, defineConfig } from 'vitest/config';
+import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 
 /**
- * The failover test brings its own six-node cluster and moves a master while
- * sources stream in; it runs on its own, last in `npm run test:cluster`, not beside
- * other suites competing for the same two cores.
+ * The suite in projects, by what a file needs:
+ *
+ * - `unit`: no Redis and no child services; seconds (`npm run test:unit`).
+ * - `corpus`: the real-world documents in `../shared/corpus` (or CORPUS_DIR); no Redis, but a
+ *   minute or two of extraction, so it is kept out of `unit`. It skips, saying so, without a corpus.
+ * - `integration`: the API and the worker against one throwaway `redis-server` (or REDIS_URL).
+ * - `ops`: process-level tests: real processes started, killed and frozen, Redis restarted,
+ *   filled or cut off, `npm start`, the cluster scripts, Compose, the chaos check.
+ * - `cluster` and `failover`, only with TEST_CLUSTER=1: the API and worker suites again on a
+ *   throwaway cluster of three masters, then the failover test, which brings its own six-node
+ *   cluster and runs last and alone rather than beside suites competing for the same two cores.
+ *   They are opt-in so that `npx vitest run <file>` runs a file once, not once per Redis layout.
  */
+const REDIS_SETUP = ['test/helpers/global-setup.ts'];
 const FAILOVER = 'test/worker/cluster-failover.test.ts';
-const failoverOnly = process.env.TEST_FAILOVER === '1';
+// The slow-client timeouts do not touch Redis's layout; the cluster pass leaves them out.
+const SLOW_CLIENTS = 'test/api/slow-clients.test.ts';
+
+const base: TestProjectInlineConfiguration[] = [
+  { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
+  { extends: true, test: { name: 'corpus', include: ['test/corpus/**/*.test.ts'] } },
+  {
+    extends: true,
+    test: {
+      name: 'integration',
+      include: ['test/api/**/*.test.ts', 'test/worker/**/*.test.ts', 'test/integration/**/*.test.ts'],
+      exclude: [FAILOVER],
+      globalSetup: REDIS_SETUP,
+    },
+  },
+  { extends: true, test: { name: 'ops', include: ['test/ops/**/*.test.ts'], globalSetup: REDIS_SETUP } },
+];
+
+// global-setup.ts starts a cluster for the project named `cluster`.
+const clusterPass: TestProjectInlineConfiguration[] = [
+  {
+    extends: true,
+    test: {
+      name: 'cluster',
+      include: ['test/api/**/*.test.ts', 'test/worker/**/*.test.ts'],
+      exclude: [FAILOVER, SLOW_CLIENTS],
+      globalSetup: REDIS_SETUP,
+    },
+  },
+  // A later group starts only when every earlier one has finished.
+  { extends: true, test: { name: 'failover', include: [FAILOVER], sequence: { groupOrder: 1 } } },
+];
 
 export default defineConfig({
   test: {
-    include: failoverOnly ? [FAILOVER] : ['test/**/*.test.ts'],
-    exclude: failoverOnly ? configDefaults.exclude : [...configDefaults.exclude, FAILOVER],
-    globalSetup: ['test/helpers/global-setup.ts'],
+    projects: process.env.TEST_CLUSTER === '1' ? [...base, ...clusterPass] : base,
     reporters: ['default', './test/helpers/summary-reporter.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -1,6 +1,7 @@
 import type { TestProject } from 'vitest/node';
-import { startRedisCluster, type RedisClusterHandle } from './redis-cluster.js';
-import { startRedisServer, type RedisServerHandle } from './redis-server.js';
+import { startRedisCluster } from './redis-cluster.js';
+import { checkExternalRedis } from './redis-policy.js';
+import { startRedisServer } from './redis-server.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -10,33 +11,31 @@ declare module 'vitest' {
   }
 }
 
-let server: RedisServerHandle | undefined;
-let cluster: RedisClusterHandle | undefined;
-
 /**
- * Starts one throwaway `redis-server` (free port, temp dir, no persistence) for
- * the whole run, unless REDIS_URL points at one already; with REDIS_MODE=cluster
- * a throwaway cluster of three masters instead. Each test file then works under
- * its own key prefix and queue name, so nothing is shared.
+ * The shared Redis of one project's run, for the projects that need one (see vitest.config.ts):
+ * a throwaway cluster of three masters for the project named `cluster` (or with REDIS_MODE=cluster),
+ * else the Redis at REDIS_URL once it has passed {@link checkExternalRedis}, else one throwaway
+ * `redis-server` (free port, temp dir, no persistence). Each test file then works under its own key
+ * prefix and queue name, so nothing is shared.
+ *
+ * Returns the teardown instead of keeping the server in module state: vitest loads this file once
+ * per project, and each project stops only what it started.
  */
-export async function setup(project: TestProject): Promise<void> {
-  if (process.env.REDIS_MODE === 'cluster') {
-    cluster = await startRedisCluster({ masters: 3 });
+export async function setup(project: TestProject): Promise<() => Promise<void>> {
+  if (project.name === 'cluster' || process.env.REDIS_MODE === 'cluster') {
+    const cluster = await startRedisCluster({ masters: 3 });
     project.provide('redisUrl', `redis://127.0.0.1:${cluster.nodes[0]!.port}`);
     project.provide('redisClusterNodes', cluster.seeds);
-    return;
+    return () => cluster.stop();
   }
   project.provide('redisClusterNodes', '');
   const external = process.env.REDIS_URL;
   if (external) {
+    await checkExternalRedis(external);
     project.provide('redisUrl', external);
-    return;
+    return async () => {};
   }
-  server = await startRedisServer();
+  const server = await startRedisServer();
   project.provide('redisUrl', server.url);
-}
-
-export async function teardown(): Promise<void> {
-  await server?.stop();
-  await cluster?.stop();
+  return () => server.stop();
 }
