@@ -25,7 +25,7 @@ export interface Harness {
 }
 
 /**
- * An app on the shared test Redis (a cluster when REDIS_MODE=cluster) under a fresh key prefix, with its own
+ * An app on the shared test Redis (a cluster in the `cluster` project) under a fresh key prefix, with its own
  * queue. `close()` deletes exactly the keys it created.
  */
 export async function createHarness(env: Record<string, string> = {}): Promise<Harness> {

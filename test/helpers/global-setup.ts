@@ -13,7 +13,7 @@ declare module 'vitest' {
 
 /**
  * The shared Redis of one project's run, for the projects that need one (see vitest.config.ts):
- * a throwaway cluster of three masters for the project named `cluster` (or with REDIS_MODE=cluster),
+ * a throwaway cluster of three masters for the project named `cluster`,
  * else the Redis at REDIS_URL once it has passed {@link checkExternalRedis}, else one throwaway
  * `redis-server` (free port, temp dir, no persistence). Each test file then works under its own key
  * prefix and queue name, so nothing is shared.
@@ -22,7 +22,7 @@ declare module 'vitest' {
  * per project, and each project stops only what it started.
  */
 export async function setup(project: TestProject): Promise<() => Promise<void>> {
-  if (project.name === 'cluster' || process.env.REDIS_MODE === 'cluster') {
+  if (project.name === 'cluster') {
     const cluster = await startRedisCluster({ masters: 3 });
     project.provide('redisUrl', `redis://127.0.0.1:${cluster.nodes[0]!.port}`);
     project.provide('redisClusterNodes', cluster.seeds);
