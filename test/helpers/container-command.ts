@@ -6,10 +6,10 @@ import { createInterface } from 'node:readline';
 
 /** Compiles the sources to dist/ as the image's build stage does (`npm run build`). */
 export function buildDist(root: string): Promise<void> {
-  const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+  // The package's own build: tsc, then the Lua scripts copied beside the compiled store.
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: root }, (err, stdout) =>
-      err ? reject(new Error(`build failed:\n${stdout}`)) : resolve(),
+    execFile('npm', ['run', '-s', 'build'], { cwd: root }, (err, stdout, stderr) =>
+      err ? reject(new Error(`build failed:\n${stdout}${stderr}`)) : resolve(),
     );
   });
 }
