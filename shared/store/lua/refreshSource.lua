@@ -11,6 +11,7 @@
 ]]
 --- @include "checkOwner"
 --- @include "lifecycle"
+--- @include "newRun"
 
 local p = cjson.decode(ARGV[1])
 local meta, active, record = KEYS[1], KEYS[2], KEYS[3]
@@ -21,10 +22,8 @@ if not st then return {'missing_source'} end
 if redis.call('HGET', record, 'type') ~= 'url' then return {'not_url'} end
 if not FINAL_STATUS[st] then return {'busy', st} end
 moveStatus(meta, record, st, 'pending')
-local run = redis.call('HINCRBY', record, 'run', 1)
-redis.call('HDEL', record, 'error')
-redis.call('HSET', record, 'updatedAt', p.now, 'refreshFrom', st)
-redis.call('ZADD', active, p.nowMs, p.documentId)
+local run = newRun(active, record, p.documentId, p.now, p.nowMs)
+redis.call('HSET', record, 'refreshFrom', st)
 redis.call('HSET', meta, 'updatedAt', p.now)
 redis.call('HINCRBY', meta, 'rev', 1)
 return {'ok', run}

@@ -20,6 +20,7 @@
     'active': the source is pending or processing, nothing was changed.
 ]]
 --- @include "lifecycle"
+--- @include "newRun"
 
 local p = cjson.decode(ARGV[1])
 local meta, active, ids, record = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
@@ -49,9 +50,7 @@ if st == 'ready' then
       outcome = 'failed'
     else
       moveStatus(meta, record, st, 'pending')
-      run = redis.call('HINCRBY', record, 'run', 1)
-      redis.call('HSET', record, 'updatedAt', p.now)
-      redis.call('ZADD', active, p.nowMs, id)
+      run = newRun(active, record, id, p.now, p.nowMs)
       outcome = 'rerun'
     end
   end

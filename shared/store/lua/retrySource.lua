@@ -9,6 +9,7 @@
 ]]
 --- @include "checkOwner"
 --- @include "lifecycle"
+--- @include "newRun"
 
 local p = cjson.decode(ARGV[1])
 local meta, active, record = KEYS[1], KEYS[2], KEYS[3]
@@ -19,10 +20,7 @@ if not st then return {'missing_source'} end
 if st ~= 'failed' then return {'not_failed'} end
 if redis.call('HGET', record, 'type') == 'file' and redis.call('EXISTS', KEYS[4]) == 0 then return {'no_bytes'} end
 moveStatus(meta, record, st, 'pending')
-local run = redis.call('HINCRBY', record, 'run', 1)
-redis.call('HDEL', record, 'error')
-redis.call('HSET', record, 'updatedAt', p.now)
-redis.call('ZADD', active, p.nowMs, p.documentId)
+local run = newRun(active, record, p.documentId, p.now, p.nowMs)
 redis.call('HSET', meta, 'updatedAt', p.now)
 redis.call('HINCRBY', meta, 'rev', 1)
 return {'ok', run}
