@@ -7,7 +7,7 @@ import type { ExtractOptions, Extraction, ExtractionWarning, RawExtraction } fro
 export type { ExtractOptions, Extraction } from './types.js';
 
 // Each parser is loaded on first use, so a sandbox child pays only for the one it needs.
-const EXTRACTORS: Record<SourceFormat, (bytes: Uint8Array, opts: ExtractOptions) => Promise<RawExtraction>> = {
+const EXTRACTORS: Partial<Record<SourceFormat, (bytes: Uint8Array, opts: ExtractOptions) => Promise<RawExtraction>>> = {
   pdf: async (bytes, opts) => (await import('./pdf.js')).extractPdf(bytes, opts.maxPdfPages, opts.onProgress, opts.maxTextChars),
   docx: async (bytes, opts) => (await import('./docx.js')).extractDocx(bytes, opts.maxDocxUnpackedBytes),
   html: async (bytes, opts) => (await import('./html.js')).extractHtml(bytes, opts.maxHtmlDepth),
@@ -25,11 +25,13 @@ const EXTRACTORS: Record<SourceFormat, (bytes: Uint8Array, opts: ExtractOptions)
  * Runs in the calling process: use `extractInSandbox` for untrusted input.
  */
 export async function extractText(bytes: Uint8Array, opts: ExtractOptions): Promise<Extraction> {
-  const detection = await detectType(bytes, { filename: opts.filename, declaredType: opts.declaredType }, true);
+  const detection = await detectType(bytes, { filename: opts.filename, declaredType: opts.declaredType }, true, opts.acceptedFormats);
   if (!detection.ok) throw new SourceError('unsupported_media_type', detection.message);
   if (detection.encrypted) throw new SourceError('encrypted', 'The Word document is protected by a password.');
+  const extractor = EXTRACTORS[detection.format];
+  if (!extractor) throw new SourceError('unsupported_media_type', `The service cannot read .${detection.format} files yet.`);
 
-  const raw = await EXTRACTORS[detection.format](bytes, opts);
+  const raw = await extractor(bytes, opts);
   const joined = joinPages(raw);
   const { text: markdown, truncated: cut } = truncate(joined.markdown, opts.maxTextChars);
   const text = await plainText(detection.format, markdown, cut ? undefined : raw.text, opts.maxTextChars);
