@@ -13,6 +13,7 @@ const EXTRACTORS: Partial<Record<SourceFormat, (bytes: Uint8Array, opts: Extract
   html: async (bytes, opts) => (await import('./html.js')).extractHtml(bytes, opts.maxHtmlDepth),
   markdown: async (bytes) => (await import('./markdown.js')).extractMarkdown(bytes),
   txt: async (bytes) => (await import('./txt.js')).extractTxt(bytes),
+  csv: async (bytes) => (await import('./csv/csv.js')).extractCsv(bytes),
 };
 
 /**
