@@ -13,7 +13,8 @@ const EXTRACTORS: Partial<Record<SourceFormat, (bytes: Uint8Array, opts: Extract
   html: async (bytes, opts) => (await import('./html.js')).extractHtml(bytes, opts.maxHtmlDepth),
   markdown: async (bytes) => (await import('./markdown.js')).extractMarkdown(bytes),
   txt: async (bytes) => (await import('./txt.js')).extractTxt(bytes),
-  csv: async (bytes) => (await import('./csv/csv.js')).extractCsv(bytes),
+  csv: async (bytes, opts) => (await import('./csv/csv.js')).extractCsv(bytes, undefined, opts.maxTextChars),
+  xlsx: async (bytes, opts) => (await import('./xlsx/xlsx.js')).extractXlsx(bytes, { maxUnpackedBytes: opts.maxDocxUnpackedBytes, maxTextChars: opts.maxTextChars }),
 };
 
 /**
@@ -28,7 +29,7 @@ const EXTRACTORS: Partial<Record<SourceFormat, (bytes: Uint8Array, opts: Extract
 export async function extractText(bytes: Uint8Array, opts: ExtractOptions): Promise<Extraction> {
   const detection = await detectType(bytes, { filename: opts.filename, declaredType: opts.declaredType }, true, opts.acceptedFormats);
   if (!detection.ok) throw new SourceError('unsupported_media_type', detection.message);
-  if (detection.encrypted) throw new SourceError('encrypted', 'The Word document is protected by a password.');
+  if (detection.encrypted) throw new SourceError('encrypted', 'The Office document is protected by a password.');
   const extractor = EXTRACTORS[detection.format];
   if (!extractor) throw new SourceError('unsupported_media_type', `The service cannot read .${detection.format} files yet.`);
 

@@ -18,14 +18,14 @@ const MIN_CONSISTENT_ROWS = 0.9;
  * hold a consistent table, a `.csv` that is really prose, stays plain text.
  * Past the caps the table is cut and marked `partial_text`.
  */
-export async function extractCsv(bytes: Uint8Array, caps: TableCaps = DEFAULT_TABLE_CAPS): Promise<RawExtraction> {
+export async function extractCsv(bytes: Uint8Array, caps: TableCaps = DEFAULT_TABLE_CAPS, maxTextChars = Infinity): Promise<RawExtraction> {
   const decoded = decodeText(bytes).text;
   const source = withoutComments(decoded);
   const parsed = Papa.parse<string[]>(source, { delimiter: '', delimitersToGuess: DELIMITERS, skipEmptyLines: 'greedy' });
   const rows = parsed.data.map((row) => trimTrailingEmpty(row));
   if (!isTable(rows)) return { markdown: decoded };
 
-  const budget = new TableBudget(caps);
+  const budget = new TableBudget(caps, maxTextChars);
   const kept = budget.take(rows);
   const markdown = gfmTable(kept, looksLikeHeader(kept));
   return budget.cut

@@ -19,12 +19,19 @@ export const DEFAULT_TABLE_CAPS: TableCaps = { maxRows: 50_000, maxColumns: 256,
 export class TableBudget {
   private rows: number;
   private cells: number;
+  private chars: number;
   /** True once anything was left out. */
   cut = false;
 
-  constructor(readonly caps: TableCaps = DEFAULT_TABLE_CAPS) {
+  /**
+   * `maxChars` bounds the text of the cells kept (the document's text limit):
+   * a few long shared strings repeated in many cells would otherwise build a
+   * table far larger than the file before anything cuts it.
+   */
+  constructor(readonly caps: TableCaps = DEFAULT_TABLE_CAPS, maxChars = Infinity) {
     this.rows = caps.maxRows;
     this.cells = caps.maxCells;
+    this.chars = maxChars;
   }
 
   /** The rows of one table that fit, each at most `maxColumns` wide; marks {@link cut} when some do not. */
@@ -33,19 +40,22 @@ export class TableBudget {
     for (const row of rows) {
       const width = Math.min(row.length, this.caps.maxColumns);
       if (width < row.length) this.cut = true;
-      if (this.rows <= 0 || this.cells < width) {
+      const kept = row.slice(0, width);
+      const chars = kept.reduce((n, c) => n + c.length + 3, 0);
+      if (this.rows <= 0 || this.cells < width || this.chars < chars) {
         this.cut = true;
         break;
       }
       this.rows -= 1;
       this.cells -= width;
-      out.push(row.slice(0, width));
+      this.chars -= chars;
+      out.push(kept);
     }
     return out;
   }
 
   get exhausted(): boolean {
-    return this.rows <= 0 || this.cells <= 0;
+    return this.rows <= 0 || this.cells <= 0 || this.chars <= 0;
   }
 }
 
@@ -72,7 +82,7 @@ function cell(value: string): string {
 
 /**
  * True when the first row reads as column names: every cell filled, none a
- * number, and in most columns a different shape of text from the rows below
+ * number, and in at least half the columns a different shape of text from the rows below
  * (`version` above `4.10`, not `AD` above `AR`).
  */
 export function looksLikeHeader(rows: readonly (readonly string[])[]): boolean {
@@ -92,7 +102,7 @@ export function looksLikeHeader(rows: readonly (readonly string[])[]): boolean {
     const common = [...shapes.entries()].sort((a, b) => b[1] - a[1])[0]![0];
     if (shape(name.trim()) === common) alike += 1;
   });
-  return judged === 0 || alike / judged < 0.5;
+  return judged === 0 || alike / judged <= 0.5;
 }
 
 const isNumeric = (s: string) => /^[-+]?(?:\d[\d,]*)?\.?\d+(?:[eE][-+]?\d+)?%?$/.test(s.trim());
