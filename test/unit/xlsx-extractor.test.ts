@@ -89,3 +89,15 @@ describe('XLSX', () => {
     await expect(extractXlsx(bytes, { maxTextChars: 1e6 })).rejects.toMatchObject({ code: 'corrupt' });
   });
 });
+
+describe('number formats', () => {
+  it('shows dates in the order and fields their format names, literals kept', async () => {
+    const { formatNumber } = await import('../../worker/extractors/xlsx/cell-format.js');
+    expect(formatNumber(43132, 'dd\\.mm\\.yyyy')).toBe('01.02.2018');
+    expect(formatNumber(38971, 'mmmm d", "yyyy')).toBe('September 11, 2006');
+    expect(formatNumber(42238, 'm/d/yyyy')).toBe('8/22/2015');
+    expect(formatNumber(45292.75, 'yyyy-mm-dd h:mm AM/PM')).toBe('2024-01-01 6:00 PM');
+    expect(formatNumber(-1234.5, '#,##0.00;(#,##0.00)')).toBe('(1,234.50)');
+    expect(formatNumber(0.5, '0%')).toBe('50%');
+  });
+});

@@ -23,7 +23,7 @@ export function formatNumber(value: number, code: string, date1904 = false): str
   const section = code.split(';')[value < 0 && code.includes(';') ? 1 : 0] ?? code;
   const bare = section.replace(/"[^"]*"|\\.|\[[^\]]*\]|_.|\*./g, '');
   if (/^general$/i.test(bare.trim()) || bare.trim() === '' || bare.trim() === '@') return general(value);
-  if (/[dmyhs]/i.test(bare) && !/[0#?]/.test(bare.replace(/\.0+/g, ''))) return formatDate(value, bare, date1904);
+  if (/[dmyhs]/i.test(bare) && !/[0#?]/.test(bare.replace(/\.0+/g, ''))) return formatDate(value, withLiterals(section), date1904);
   const percent = bare.includes('%');
   const shown = percent ? value * 100 : value;
   const decimals = /\.([0#?]+)/.exec(bare)?.[1]?.length ?? 0;
@@ -53,23 +53,54 @@ function withThousands(text: string): string {
   return `${sign}${grouped}${frac !== undefined ? `.${frac}` : ''}`;
 }
 
+/** A format section with its quoted and escaped literals as plain text (quotes and backslashes gone) and colour or locale tags dropped. */
+function withLiterals(section: string): string {
+  return section.replace(/"([^"]*)"|\\(.)|\[[^\]]*\]|_.|\*./g, (_m, quoted: string | undefined, escaped: string | undefined) => quoted ?? escaped ?? '');
+}
+
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+const DATE_TOKEN = /yyyy|yy|mmmmm|mmmm|mmm|mm|m|dddd|ddd|dd|d|hh|h|ss|s|am\/pm|a\/p|\.0+|[^ymdhsa.]+|./gi;
+
 /**
- * A serial date as ISO 8601: the date when the format shows one, the time
- * when it shows one. ISO is what every reader parses, whatever the locale
- * of the workbook's author.
+ * A serial date in the order and fields its format shows (`mm/dd/yyyy`,
+ * `d-mmm-yy`, `h:mm AM/PM`), in English month and day names. Built-in id 14,
+ * whose look Excel takes from the reader's locale, is ISO `yyyy-mm-dd`.
  */
 function formatDate(serial: number, bare: string, date1904: boolean): string {
-  const hasDate = /[dy]/i.test(bare) || /m{3,}/i.test(bare) || (/m/i.test(bare) && !/[hs]/i.test(bare));
-  const hasTime = /[hs]/i.test(bare);
   // Excel's day 60 is the 29 February 1900 that never was; serials after it are one day ahead.
   const days = date1904 ? serial + 1462 : serial < 60 ? serial + 1 : serial;
-  const ms = Math.round((days - 25569) * 86_400_000);
-  const date = new Date(ms);
+  const date = new Date(Math.round((days - 25569) * 86_400_000));
   if (Number.isNaN(date.getTime())) return general(serial);
-  const iso = date.toISOString();
-  const day = iso.slice(0, 10);
-  const time = /s/i.test(bare) ? iso.slice(11, 19) : iso.slice(11, 16);
-  if (hasDate && hasTime) return `${day} ${time}`;
-  if (hasTime) return time;
-  return day;
+  const twelve = /am\/pm|a\/p/i.test(bare);
+  const tokens = bare.match(DATE_TOKEN) ?? [];
+  const pad = (n: number, w = 2) => String(n).padStart(w, '0');
+  const hours = date.getUTCHours();
+  return tokens.map((token, i) => {
+    const t = token.toLowerCase();
+    // `m` after an hour or before seconds is minutes, elsewhere the month.
+    const prev = tokens.slice(0, i).reverse().find((x) => /^[ymdhs]/i.test(x))?.toLowerCase() ?? '';
+    const next = tokens.slice(i + 1).find((x) => /^[ymdhs]/i.test(x))?.toLowerCase() ?? '';
+    const minutes = (t === 'm' || t === 'mm') && (prev.startsWith('h') || next.startsWith('s'));
+    switch (t) {
+      case 'yyyy': return String(date.getUTCFullYear());
+      case 'yy': return pad(date.getUTCFullYear() % 100);
+      case 'mmmmm': return MONTHS[date.getUTCMonth()]!.slice(0, 1);
+      case 'mmmm': return MONTHS[date.getUTCMonth()]!;
+      case 'mmm': return MONTHS[date.getUTCMonth()]!.slice(0, 3);
+      case 'mm': return minutes ? pad(date.getUTCMinutes()) : pad(date.getUTCMonth() + 1);
+      case 'm': return minutes ? String(date.getUTCMinutes()) : String(date.getUTCMonth() + 1);
+      case 'dddd': return DAYS[date.getUTCDay()]!;
+      case 'ddd': return DAYS[date.getUTCDay()]!.slice(0, 3);
+      case 'dd': return pad(date.getUTCDate());
+      case 'd': return String(date.getUTCDate());
+      case 'hh': return pad(twelve ? hours % 12 || 12 : hours);
+      case 'h': return String(twelve ? hours % 12 || 12 : hours);
+      case 'ss': return pad(date.getUTCSeconds());
+      case 's': return String(date.getUTCSeconds());
+      case 'am/pm': return hours < 12 ? 'AM' : 'PM';
+      case 'a/p': return hours < 12 ? 'A' : 'P';
+      default: return t.startsWith('.0') ? `.${pad(date.getUTCMilliseconds(), 3).slice(0, t.length - 1)}` : token;
+    }
+  }).join('');
 }
