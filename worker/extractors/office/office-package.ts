@@ -68,6 +68,13 @@ export class OfficePackage {
     return parseOfficeXml(text, `${this.kind} part ${name}`);
   }
 
+  /** Parses an XML part keeping the order of mixed children (see {@link parseOrderedXml}). */
+  orderedXml(name: string): OrderedNode[] | undefined {
+    const text = this.text(name);
+    if (text === undefined) return undefined;
+    return parseOrderedXml(text, `${this.kind} part ${name}`);
+  }
+
   /** Targets of a part's relationships by id, resolved to part names (`xl/worksheets/sheet1.xml`); external targets are left out. */
   relationships(part: string): Map<string, { target: string; type: string }> {
     // The package's own relationships (`''`) live in `_rels/.rels`; their targets are relative to the root.
@@ -93,6 +100,36 @@ export function parseOfficeXml(text: string, what: string): XmlNode {
     throw new SourceError('corrupt', `The ${what} is not well-formed XML.`);
   }
 }
+
+/**
+ * One element of an order-preserving parse: `{ tag: children, ':@': attributes }`,
+ * or `{ '#text': text }` for text.
+ */
+export type OrderedNode = Record<string, unknown>;
+
+/** Like {@link parseOfficeXml}, keeping children in document order (slides mix shapes, tables and groups). */
+export function parseOrderedXml(text: string, what: string): OrderedNode[] {
+  if (/<!DOCTYPE/i.test(text)) throw new SourceError('corrupt', `The ${what} declares a DOCTYPE, which office files never do; it is not read.`);
+  try {
+    return ORDERED.parse(text) as OrderedNode[];
+  } catch {
+    throw new SourceError('corrupt', `The ${what} is not well-formed XML.`);
+  }
+}
+
+const OPTIONS = {
+  ignoreAttributes: false,
+  attributeNamePrefix: '@',
+  removeNSPrefix: true,
+  parseTagValue: false,
+  parseAttributeValue: false,
+  trimValues: false,
+  processEntities: false,
+  htmlEntities: false,
+  tagValueProcessor: (_name: string, value: string) => decodeXmlText(value),
+  attributeValueProcessor: (_name: string, value: string) => decodeXmlText(value),
+};
+const ORDERED = new XMLParser({ ...OPTIONS, preserveOrder: true });
 
 const PARSER = new XMLParser({
   ignoreAttributes: false,
