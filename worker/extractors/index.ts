@@ -14,6 +14,7 @@ const EXTRACTORS: Partial<Record<SourceFormat, (bytes: Uint8Array, opts: Extract
   markdown: async (bytes) => (await import('./markdown.js')).extractMarkdown(bytes),
   txt: async (bytes) => (await import('./txt.js')).extractTxt(bytes),
   csv: async (bytes, opts) => (await import('./csv/csv.js')).extractCsv(bytes, undefined, opts.maxTextChars),
+  epub: async (bytes, opts) => (await import('./epub/epub.js')).extractEpub(bytes, { maxUnpackedBytes: opts.maxDocxUnpackedBytes, maxTextChars: opts.maxTextChars }),
   pptx: async (bytes, opts) => (await import('./pptx/pptx.js')).extractPptx(bytes, { maxUnpackedBytes: opts.maxDocxUnpackedBytes, maxTextChars: opts.maxTextChars }),
   xlsx: async (bytes, opts) => (await import('./xlsx/xlsx.js')).extractXlsx(bytes, { maxUnpackedBytes: opts.maxDocxUnpackedBytes, maxTextChars: opts.maxTextChars }),
 };

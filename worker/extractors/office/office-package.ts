@@ -37,9 +37,15 @@ export class OfficePackage {
 
   /** Opens `bytes`, throwing `too_complex` for a bomb and `corrupt` for a ZIP without a directory. */
   static async open(bytes: Uint8Array, kind: string, maxUnpackedBytes = DEFAULT_ZIP_LIMITS.maxTotalBytes): Promise<OfficePackage> {
-    const entries = scanZip(bytes, { ...DEFAULT_ZIP_LIMITS, maxTotalBytes: maxUnpackedBytes });
-    await checkInflatedSizes(bytes, entries);
-    return new OfficePackage(bytes, entries, kind);
+    try {
+      const entries = scanZip(bytes, { ...DEFAULT_ZIP_LIMITS, maxTotalBytes: maxUnpackedBytes });
+      await checkInflatedSizes(bytes, entries);
+      return new OfficePackage(bytes, entries, kind);
+    } catch (err) {
+      // The ZIP checks were written for DOCX and say so; name the format actually read.
+      if (err instanceof SourceError) throw new SourceError(err.code, err.message.replace(/\bDOCX\b/g, kind), err.retryable);
+      throw err;
+    }
   }
 
   has(name: string): boolean {
