@@ -1,7 +1,7 @@
 import { SourceError } from '../../../shared/source-errors.js';
 import { OfficePackage, textOf, type XmlNode } from '../office/office-package.js';
 import type { ExtractionWarning, RawExtraction } from '../types.js';
-import { attrOf, path } from './ordered-xml.js';
+import { attrOf, path } from '../office/ordered-xml.js';
 import { blocksToMarkdown, readSlide } from './slide-markdown.js';
 
 /** Limits of one deck's extraction. */

@@ -1,6 +1,6 @@
 import type { OfficePackage, OrderedNode } from '../office/office-package.js';
 import { gfmTable } from '../table/gfm-table.js';
-import { attrOf, child, childrenOf, descendants, paragraphText, path, tagOf, textIn } from './ordered-xml.js';
+import { attrOf, child, childrenOf, descendants, paragraphText, path, tagOf, textIn } from '../office/ordered-xml.js';
 
 /** One block of a slide's body: a list item with its level, or a paragraph. */
 type Block = { kind: 'item'; level: number; text: string } | { kind: 'para'; text: string };

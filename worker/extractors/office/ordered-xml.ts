@@ -1,4 +1,4 @@
-import type { OrderedNode } from '../office/office-package.js';
+import type { OrderedNode } from './office-package.js';
 
 /** The element name of an ordered node (`undefined` for text). */
 export function tagOf(node: OrderedNode): string | undefined {
