@@ -15,6 +15,7 @@ const EXTRACTORS: Partial<Record<SourceFormat, (bytes: Uint8Array, opts: Extract
   txt: async (bytes) => (await import('./txt.js')).extractTxt(bytes),
   csv: async (bytes, opts) => (await import('./csv/csv.js')).extractCsv(bytes, undefined, opts.maxTextChars),
   epub: async (bytes, opts) => (await import('./epub/epub.js')).extractEpub(bytes, { maxUnpackedBytes: opts.maxDocxUnpackedBytes, maxTextChars: opts.maxTextChars }),
+  ods: async (bytes, opts) => (await import('./ods/ods.js')).extractOds(bytes, { maxUnpackedBytes: opts.maxDocxUnpackedBytes, maxTextChars: opts.maxTextChars }),
   odt: async (bytes, opts) => (await import('./odt/odt.js')).extractOdt(bytes, { maxUnpackedBytes: opts.maxDocxUnpackedBytes }),
   pptx: async (bytes, opts) => (await import('./pptx/pptx.js')).extractPptx(bytes, { maxUnpackedBytes: opts.maxDocxUnpackedBytes, maxTextChars: opts.maxTextChars }),
   xlsx: async (bytes, opts) => (await import('./xlsx/xlsx.js')).extractXlsx(bytes, { maxUnpackedBytes: opts.maxDocxUnpackedBytes, maxTextChars: opts.maxTextChars }),
