@@ -27,7 +27,7 @@ const DESCRIPTIONS: Record<number, string> = {
   422: 'The Idempotency-Key was used before with a different request',
   412: 'If-Match names a revision of the knowledge base that is no longer current; nothing was changed',
   413: 'A file is larger than MAX_FILE_BYTES (25 MB by default), the body larger than MAX_REQUEST_BYTES, the text fields larger than 10 MiB together, or too many parts',
-  415: 'A file type is not PDF, TXT, HTML, Markdown or DOCX, or the body is not multipart/form-data',
+  415: 'A file type the deployment does not accept (PDF, TXT, HTML, Markdown or DOCX by default; ACCEPTED_FORMATS may add PPTX, XLSX, ODS, CSV, EPUB and ODT; the message lists what is accepted), or the body is not multipart/form-data',
   429: 'Too many requests with this key in the current minute, or too many uploads in progress with it; see Retry-After',
   500: 'Unexpected server error',
   503: 'Redis is unreachable or nearly full, or the process has no upload slot free; retry after the Retry-After seconds',
