@@ -47,6 +47,7 @@ export function createFormReader(deps: AppDeps) {
     maxRequestBytes: config.MAX_REQUEST_BYTES,
     minBytesPerSecond: config.UPLOAD_MIN_BYTES_PER_SECOND,
     rateWindowMs: config.UPLOAD_MIN_RATE_WINDOW_SECONDS * 1000,
+    acceptedFormats: config.ACCEPTED_FORMATS,
   };
 
   function bodyOf(c: Context<AppEnv>): { body: Readable; headers: Record<string, string> } {

@@ -3,6 +3,8 @@ import type { Readable } from 'node:stream';
 import busboy from 'busboy';
 import { BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError } from '../shared/errors.js';
 import { SNIFF_BYTES, detectType } from '../shared/detect-type.js';
+import { refusalMessage } from '../shared/format-policy.js';
+import type { SourceFormat } from '../shared/formats.js';
 import { FORM_FIELD, MAX_TEXT_FIELDS_BYTES } from '../shared/schemas/source-form.js';
 import type { Stage } from '../shared/store/stage-store.js';
 import { sanitizeFilename } from '../shared/filename.js';
@@ -35,6 +37,8 @@ export interface FormLimits {
   minBytesPerSecond: number;
   /** Window over which the minimum rate is judged, milliseconds. */
   rateWindowMs: number;
+  /** The deployment's format policy (`ACCEPTED_FORMATS`); default the contract's five. */
+  acceptedFormats?: readonly SourceFormat[];
 }
 
 /** Where a file's bytes go: a Redis stage, or nowhere for a read that keeps nothing. */
@@ -189,7 +193,7 @@ export async function parseMultipart(body: Readable, headers: Record<string, str
       stream.once('close', () => open.delete(stream));
       const filename = sanitizeFilename(info.filename);
       const tap = hooks.tap?.file(name, { filename: info.filename, mimeType: info.mimeType });
-      const p: FilePart = { part, filename, declaredType: info.mimeType, maxBytes: limits.maxFileBytes, received, detect: hooks.sniff !== false };
+      const p: FilePart = { part, filename, declaredType: info.mimeType, maxBytes: limits.maxFileBytes, received, detect: hooks.sniff !== false, accepted: limits.acceptedFormats };
       const receiving = firstFile
         .then(() => receiveFile(stream, stage, p, tap))
         .then(
@@ -245,6 +249,8 @@ interface FilePart {
   received: { fileBytes: number };
   /** Sniff the type (415); off for a read that keeps nothing. */
   detect: boolean;
+  /** Formats the deployment accepts; default the contract's five. */
+  accepted?: readonly SourceFormat[] | undefined;
 }
 
 async function receiveFile(stream: Readable & { truncated?: boolean }, stage: StageSink, p: FilePart, tap: FileTap | undefined): Promise<StagedFile> {
@@ -253,7 +259,7 @@ async function receiveFile(stream: Readable & { truncated?: boolean }, stage: St
   const tooLarge = (): PayloadTooLargeError =>
     new PayloadTooLargeError(fileTooLargeMessage(p.maxBytes), { part: p.part, detail: `${p.filename} is larger than ${p.maxBytes} bytes` });
   const unsupported = (why: string): UnsupportedMediaTypeError =>
-    new UnsupportedMediaTypeError(undefined, { part: p.part, detail: `${p.filename}: ${why}` });
+    new UnsupportedMediaTypeError(refusalMessage(p.accepted), { part: p.part, detail: `${p.filename}: ${why}` });
   let head: Buffer[] = [];
   let headBytes = 0;
   let detected: Awaited<ReturnType<typeof detectType>> | undefined;
@@ -269,7 +275,7 @@ async function receiveFile(stream: Readable & { truncated?: boolean }, stage: St
       head.push(chunk);
       headBytes += chunk.length;
       if (headBytes >= SNIFF_BYTES) {
-        detected = await detectType(Buffer.concat(head, headBytes).subarray(0, SNIFF_BYTES), hints, false);
+        detected = await detectType(Buffer.concat(head, headBytes).subarray(0, SNIFF_BYTES), hints, false, p.accepted);
         if (!detected.ok) throw unsupported(detected.message);
         head = [];
       }
@@ -279,7 +285,7 @@ async function receiveFile(stream: Readable & { truncated?: boolean }, stage: St
   if (stream.truncated) throw tooLarge();
   const sha256 = content.digest('hex');
   if (!p.detect) return { filename: p.filename, mimeType: 'application/octet-stream', sizeBytes: stage.bytes, sha256, stage };
-  detected ??= await detectType(Buffer.concat(head, headBytes), hints, true);
+  detected ??= await detectType(Buffer.concat(head, headBytes), hints, true, p.accepted);
   if (!detected.ok) throw unsupported(detected.message);
   await stage.flush();
   const file: StagedFile = { filename: p.filename, mimeType: detected.mimeType, sizeBytes: stage.bytes, sha256, stage };

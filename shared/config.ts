@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseAcceptedFormats } from './format-policy.js';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'must be true or false' })
@@ -40,6 +41,17 @@ const envSchema = z
       .default('kbi'),
     WORKER_CONCURRENCY: int(1, 64).default(2),
     MAX_FILE_BYTES: int(1, 1024 * 1024 * 1024).default(26_214_400),
+    ACCEPTED_FORMATS: z
+      .string()
+      .optional()
+      .transform((value, ctx) => {
+        const parsed = parseAcceptedFormats(value);
+        if ('error' in parsed) {
+          ctx.addIssue({ code: 'custom', message: parsed.error });
+          return z.NEVER;
+        }
+        return parsed.formats;
+      }),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     URL_FETCH_ALLOW_PRIVATE: bool.default(false),
     BULL_BOARD_USER: z.string().min(1).optional(),

@@ -72,6 +72,7 @@ export async function startWorker(config: Config, logger: Logger, opts: WorkerOp
       maxPdfPages: config.MAX_PDF_PAGES,
       maxDocxUnpackedBytes: config.DOCX_MAX_UNPACKED_MB * 1024 * 1024,
       maxHtmlDepth: config.HTML_MAX_DEPTH,
+      acceptedFormats: config.ACCEPTED_FORMATS,
       chunking: { maxTokens: config.CHUNK_MAX_TOKENS, overlapTokens: config.CHUNK_OVERLAP_TOKENS },
     },
   });

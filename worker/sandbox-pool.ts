@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { SourceFormat } from '../shared/formats.js';
 import type { SourceProgress } from '../shared/schemas/knowledge-base.js';
 import { SourceError } from '../shared/source-errors.js';
 import { ADDRESS_SPACE_HEADROOM_MB, LIMITED_ENV, LIMITED_NODE_FLAGS, withAddressSpaceLimit } from './address-space.js';
@@ -25,6 +26,8 @@ export interface SandboxLimits {
   maxPdfPages: number;
   maxDocxUnpackedBytes?: number;
   maxHtmlDepth?: number;
+  /** The deployment's format policy; default the contract's five. */
+  acceptedFormats?: readonly SourceFormat[];
   /** Split the Markdown into chunks in the child (the tokenizer's CPU stays off the worker's event loop). */
   chunking?: ChunkingOptions;
 }
@@ -157,6 +160,7 @@ export class SandboxPool {
       ...(limits.maxDocxUnpackedBytes !== undefined ? { maxDocxUnpackedBytes: limits.maxDocxUnpackedBytes } : {}),
       ...(limits.maxHtmlDepth !== undefined ? { maxHtmlDepth: limits.maxHtmlDepth } : {}),
       ...(limits.chunking ? { chunking: limits.chunking } : {}),
+      ...(limits.acceptedFormats ? { acceptedFormats: limits.acceptedFormats } : {}),
     };
     const slot = await this.acquire();
     try {

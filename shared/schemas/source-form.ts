@@ -103,7 +103,7 @@ function jsonArrayField(item: z.ZodType, description: string, example: string) {
 
 const fileParts = z
   .array(z.string().meta({ format: 'binary' }))
-  .meta({ description: 'File parts (also accepted as knowledge_base_files.items), repeated: PDF, TXT, HTML, Markdown, DOCX' });
+  .meta({ description: 'File parts (also accepted as knowledge_base_files.items), repeated: PDF, TXT, HTML, Markdown, DOCX, and the formats ACCEPTED_FORMATS adds (PPTX, XLSX, ODS, CSV, EPUB, ODT)' });
 
 const sourceFields = {
   [FORM_FIELD.texts]: jsonArrayField(

@@ -19,6 +19,12 @@ const FORMATS: Record<SourceFormat, () => Promise<{ extract: FormatExtractor }>>
   html: () => import('./html/index.js'),
   markdown: () => import('./markdown/index.js'),
   txt: () => import('./txt/index.js'),
+  csv: () => import('./csv/index.js'),
+  xlsx: () => import('./xlsx/index.js'),
+  ods: () => import('./ods/index.js'),
+  pptx: () => import('./pptx/index.js'),
+  odt: () => import('./odt/index.js'),
+  epub: () => import('./epub/index.js'),
 };
 
 /** Loads every registered format's extractor, as a warm sandbox child does before its first request. */
@@ -36,9 +42,9 @@ export async function loadExtractors(): Promise<void> {
  * Runs in the calling process: use `extractInSandbox` for untrusted input.
  */
 export async function extractText(bytes: Uint8Array, opts: ExtractOptions): Promise<Extraction> {
-  const detection = await detectType(bytes, { filename: opts.filename, declaredType: opts.declaredType }, true);
+  const detection = await detectType(bytes, { filename: opts.filename, declaredType: opts.declaredType }, true, opts.acceptedFormats);
   if (!detection.ok) throw new SourceError('unsupported_media_type', detection.message);
-  if (detection.encrypted) throw new SourceError('encrypted', 'The Word document is protected by a password.');
+  if (detection.encrypted) throw new SourceError('encrypted', 'The Office document is protected by a password.');
 
   const raw = await (await FORMATS[detection.format]()).extract(bytes, opts);
   const joined = joinPages(raw);

@@ -8,6 +8,8 @@ export interface ExtractOptions {
   filename?: string;
   /** Content type the client declared; only tells Markdown from plain text. */
   declaredType?: string;
+  /** The deployment's format policy (`ACCEPTED_FORMATS`); default the contract's five. */
+  acceptedFormats?: readonly SourceFormat[];
   /** Longer text is cut to this many UTF-16 code units and marked `truncated`; a PDF's pages after the one where its text passes this are not read. */
   maxTextChars: number;
   /** PDF pages after this many are not read; the result is marked `truncated`. */

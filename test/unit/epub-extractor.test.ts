@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { extractEpub } from '../../worker/extractors/epub/epub.js';
+import { extractText } from '../../worker/extractors/index.js';
+import { buildEpub } from '../fixtures/epub.js';
+
+const OPTS = { maxTextChars: 5_000_000, maxPdfPages: 10, acceptedFormats: ['epub'] as const };
+
+describe('EPUB', () => {
+  it('reads the chapters in spine order through the HTML conversion, with the title from the package', async () => {
+    const r = await extractText(buildEpub([
+      { href: 'ch1.xhtml', body: '<h1>Chapter 1</h1><p>It was a <em>dark</em> night.</p><ul><li>one</li><li>two</li></ul>' },
+      { href: 'ch2.xhtml', body: '<h1>Chapter 2</h1><table><tr><th>Name</th><th>Role</th></tr><tr><td>Alice</td><td>hero</td></tr></table>' },
+    ], { title: 'A Tale', creator: 'Someone' }), OPTS);
+    expect(r.format).toBe('epub');
+    expect(r.title).toBe('A Tale');
+    expect(r.markdown).toBe('# Chapter 1\n\nIt was a *dark* night.\n\n- one\n- two\n\n# Chapter 2\n\n| Name | Role |\n| --- | --- |\n| Alice | hero |');
+  });
+
+  it('leaves scripts, styles and remote resources out', async () => {
+    const r = await extractText(buildEpub([{
+      href: 'c.xhtml',
+      body: '<p>Kept text.</p><script>document.write("ran")</script><style>p{}</style><img src="http://127.0.0.1:9/x.png" alt=""/><iframe src="http://127.0.0.1:9/"></iframe>',
+    }]), OPTS);
+    expect(r.markdown).toBe('Kept text.');
+  });
+
+  it('fails a book whose chapters are encrypted as encrypted', async () => {
+    const encryption = '<?xml version="1.0"?><encryption xmlns="urn:oasis:names:tc:opendocument:xmlns:container" xmlns:enc="http://www.w3.org/2001/04/xmlenc#"><enc:EncryptedData><enc:CipherData><enc:CipherReference URI="OEBPS/c.xhtml"/></enc:CipherData></enc:EncryptedData></encryption>';
+    const bytes = buildEpub([{ href: 'c.xhtml', body: '<p>x</p>' }], { extra: [{ name: 'META-INF/encryption.xml', data: encryption }] });
+    await expect(extractEpub(bytes, { maxTextChars: 1e6 })).rejects.toMatchObject({ code: 'encrypted' });
+  });
+
+  it('fails a ZIP without a package document as corrupt', async () => {
+    const bytes = buildEpub([{ href: 'c.xhtml', body: '<p>x</p>' }], { extra: [{ name: 'META-INF/container.xml', data: '<container><rootfiles/></container>' }] });
+    await expect(extractEpub(bytes, { maxTextChars: 1e6 })).rejects.toMatchObject({ code: 'corrupt' });
+  });
+});

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { extractText } from '../../worker/extractors/index.js';
+import { extractOdt } from '../../worker/extractors/odt/odt.js';
+import { buildOdt } from '../fixtures/odt.js';
+
+const OPTS = { maxTextChars: 5_000_000, maxPdfPages: 10, acceptedFormats: ['odt'] as const };
+
+describe('ODT', () => {
+  it('writes headings, paragraphs, nested lists, tables and notes as DOCX does', async () => {
+    const r = await extractText(buildOdt(
+      '<text:h text:outline-level="1">Report</text:h>'
+      + '<text:p>Plain <text:span>styled</text:span> text<text:note text:note-class="footnote"><text:note-citation>1</text:note-citation><text:note-body><text:p>A footnote.</text:p></text:note-body></text:note> with<text:s text:c="3"/>spaces.</text:p>'
+      + '<text:list><text:list-item><text:p>First</text:p><text:list><text:list-item><text:p>Nested</text:p></text:list-item></text:list></text:list-item><text:list-item><text:p>Second</text:p></text:list-item></text:list>'
+      + '<table:table><table:table-row><table:table-cell><text:p>Name</text:p></table:table-cell><table:table-cell><text:p>Role</text:p></table:table-cell></table:table-row>'
+      + '<table:table-row><table:table-cell><text:p>Ada</text:p></table:table-cell><table:table-cell><text:p>Engineer</text:p></table:table-cell></table:table-row></table:table>'
+      + '<text:h text:outline-level="2">Ref to <text:bookmark-ref>Report</text:bookmark-ref></text:h>',
+      { title: 'The report' },
+    ), OPTS);
+    expect(r.format).toBe('odt');
+    expect(r.title).toBe('The report');
+    expect(r.markdown).toBe('# Report\n\nPlain styled text[1] with spaces.\n\n- First\n  - Nested\n- Second\n\n| Name | Role |\n| --- | --- |\n| Ada | Engineer |\n\n## Ref to Report\n\n1. A footnote.');
+  });
+
+  it('fails a password-protected file as encrypted', async () => {
+    const manifest = '<manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml"><manifest:encryption-data manifest:checksum-type="SHA1"/></manifest:file-entry>';
+    await expect(extractOdt(buildOdt('<text:p>x</text:p>', { manifest }))).rejects.toMatchObject({ code: 'encrypted' });
+  });
+
+  it('refuses a content part declaring a DOCTYPE as corrupt', async () => {
+    // A second content.xml entry, written last, is the one the package reads.
+    const hostile = { name: 'content.xml', data: '<?xml version="1.0"?><!DOCTYPE x [<!ENTITY lol "lol"><!ENTITY ext SYSTEM "file:///etc/hosts">]><x>&lol; &ext;</x>' };
+    await expect(extractOdt(buildOdt('<text:p>x</text:p>', { extra: [hostile] }))).rejects.toMatchObject({ code: 'corrupt' });
+  });
+});

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { extractText } from '../../worker/extractors/index.js';
+import { extractPptx } from '../../worker/extractors/pptx/pptx.js';
+import { buildPptx } from '../fixtures/pptx.js';
+import { buildZip } from '../fixtures/zip.js';
+
+const OPTS = { maxTextChars: 5_000_000, maxPdfPages: 10, acceptedFormats: ['pptx'] as const };
+
+describe('PPTX', () => {
+  it('writes one section per slide in presentation order, titled, with bullets at their levels', async () => {
+    const r = await extractText(buildPptx([
+      { shapes: [{ ph: 'ctrTitle', paragraphs: ['Quarterly review'] }, { ph: 'subTitle', paragraphs: ['Finance team'] }] },
+      { shapes: [{ ph: 'title', paragraphs: ['Results'] }, { ph: 'body', paragraphs: ['Revenue up', { text: 'Europe +12%', lvl: 1 }, { text: 'Asia +8%', lvl: 1 }, 'Costs flat'] }] },
+    ]), OPTS);
+    expect(r.format).toBe('pptx');
+    expect(r.markdown).toBe('## Slide 1: Quarterly review\n\nFinance team\n\n## Slide 2: Results\n\n- Revenue up\n  - Europe +12%\n  - Asia +8%\n- Costs flat');
+  });
+
+  it('writes tables as GFM tables, text boxes as paragraphs unless they set a bullet', async () => {
+    const r = await extractText(buildPptx([{
+      shapes: [
+        { ph: 'title', paragraphs: ['Plan'] },
+        { table: [['Phase', 'When'], ['Build', 'Q1'], ['Ship', 'Q2']] },
+        { paragraphs: ['A note in a box', { text: 'a bulleted line', bullet: true }] },
+        { ph: 'body', paragraphs: [{ text: 'not a bullet', bullet: false }] },
+      ],
+    }]), OPTS);
+    expect(r.markdown).toContain('| Phase | When |\n| --- | --- |\n| Build | Q1 |\n| Ship | Q2 |');
+    expect(r.markdown).toContain('A note in a box\n\n- a bulleted line\n\nnot a bullet');
+  });
+
+  it('puts speaker notes under their slide and marks hidden slides', async () => {
+    const r = await extractText(buildPptx([
+      { shapes: [{ ph: 'title', paragraphs: ['Intro'] }], notes: ['Welcome everyone.', 'Mention the agenda.'] },
+      { shapes: [{ ph: 'title', paragraphs: ['Backup'] }], hidden: true },
+    ]), OPTS);
+    expect(r.markdown).toBe('## Slide 1: Intro\n\n### Notes\n\nWelcome everyone.\n\nMention the agenda.\n\n## Slide 2 (hidden): Backup');
+  });
+
+  it('refuses a slide declaring a DOCTYPE as corrupt', async () => {
+    const bytes = buildPptx([{ shapes: [{ ph: 'title', paragraphs: ['x'] }] }], [
+      { name: 'ppt/slides/slide1.xml', data: '<?xml version="1.0"?><!DOCTYPE p:sld [<!ENTITY x SYSTEM "file:///etc/hosts">]><p:sld xmlns:p="p"><p:cSld><p:spTree/></p:cSld></p:sld>' },
+    ]);
+    await expect(extractPptx(bytes, { maxTextChars: 1e6 })).rejects.toMatchObject({ code: 'corrupt' });
+  });
+
+  it('refuses a slide declaring 1 GiB unpacked as too complex', async () => {
+    const bytes = buildPptx([{ shapes: [] }], [{ name: 'ppt/slides/slide1.xml', data: '<p:sld/>', declaredSize: 1024 * 1024 * 1024 }]);
+    await expect(extractPptx(bytes, { maxTextChars: 1e6 })).rejects.toMatchObject({ code: 'too_complex' });
+  });
+
+  it('fails a ZIP without a presentation as corrupt', async () => {
+    const bytes = buildZip([{ name: '_rels/.rels', data: '<Relationships/>' }, { name: 'ppt/slides/slide1.xml', data: '<p:sld/>' }]);
+    await expect(extractPptx(bytes, { maxTextChars: 1e6 })).rejects.toMatchObject({ code: 'corrupt' });
+  });
+});

@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import { extractText } from '../../worker/extractors/index.js';
+import { extractXlsx } from '../../worker/extractors/xlsx/xlsx.js';
+import { buildXlsx } from '../fixtures/xlsx.js';
+import { buildZip } from '../fixtures/zip.js';
+
+const OPTS = { maxTextChars: 5_000_000, maxPdfPages: 10, acceptedFormats: ['xlsx'] as const };
+
+describe('XLSX', () => {
+  it('writes one section per sheet in order, the used range as a table with its header', async () => {
+    const r = await extractText(buildXlsx([
+      { name: 'People', rows: [['Name', 'Age'], ['Ada', 36], ['Alan', 41]] },
+      { name: 'Cities & towns', rows: [[null, null], [null, 'London']] },
+    ]), OPTS);
+    expect(r.format).toBe('xlsx');
+    expect(r.markdown).toBe('## People\n\n| Name | Age |\n| --- | --- |\n| Ada | 36 |\n| Alan | 41 |\n\n## Cities & towns\n\n|  |\n| --- |\n| London |');
+  });
+
+  it('shows cached formula values, booleans, errors and formatted numbers and dates, never formulas', async () => {
+    const r = await extractText(buildXlsx([{
+      name: 'Calc',
+      rows: [
+        ['Item', 'Value'],
+        ['sum', { xml: '<f>SUM(B3:B4)</f><v>3</v>' }],
+        ['date', { attrs: 's="1"', xml: '<v>45292</v>' }],
+        ['share', { attrs: 's="2"', xml: '<v>0.1234</v>' }],
+        ['money', { attrs: 's="3"', xml: '<v>1234567.891</v>' }],
+        ['flag', { attrs: 't="b"', xml: '<v>1</v>' }],
+        ['error', { attrs: 't="e"', xml: '<f>1/0</f><v>#DIV/0!</v>' }],
+        ['text formula', { attrs: 't="str"', xml: '<f>A1&amp;"x"</f><v>Itemx</v>' }],
+        ['general', 0.1 + 0.2],
+      ],
+    }]), OPTS);
+    expect(r.markdown).toContain('| sum | 3 |');
+    expect(r.markdown).toContain('| date | 2024-01-01 |');
+    expect(r.markdown).toContain('| share | 12.3% |');
+    expect(r.markdown).toContain('| money | 1,234,567.89 |');
+    expect(r.markdown).toContain('| flag | TRUE |');
+    expect(r.markdown).toContain('| error | #DIV/0! |');
+    expect(r.markdown).toContain('| text formula | Itemx |');
+    expect(r.markdown).toContain('| general | 0.3 |');
+    expect(r.markdown).not.toContain('SUM(');
+  });
+
+  it('repeats a merged value, marks hidden sheets and skips very hidden ones', async () => {
+    const r = await extractText(buildXlsx([
+      { name: 'Merged', rows: [['Region', null], ['North', 'South']], merges: ['A1:B1'] },
+      { name: 'Lookup', rows: [['secret list']], state: 'hidden' },
+      { name: 'Macros', rows: [['never shown']], state: 'veryHidden' },
+    ]), OPTS);
+    expect(r.markdown).toContain('| Region | Region |');
+    expect(r.markdown).toContain('## Lookup (hidden)');
+    expect(r.markdown).not.toContain('never shown');
+  });
+
+  it('caps rows per workbook over all sheets and marks the result partial_text', async () => {
+    const rows = Array.from({ length: 30 }, (_, i) => [`row ${i}`, i]);
+    const r = await extractXlsx(buildXlsx([{ name: 'A', rows }, { name: 'B', rows }]), { maxTextChars: 1e6, caps: { maxRows: 40, maxColumns: 10, maxCells: 1000 } });
+    expect(r.truncated).toBe(true);
+    expect(r.warnings?.[0]?.code).toBe('partial_text');
+    expect(r.markdown).toContain('| row 9 | 9 |');
+    expect(r.markdown?.match(/\| row \d+ \|/g)).toHaveLength(40);
+  });
+
+  it('reads Cyrillic, Arabic and Japanese text and sheet names intact', async () => {
+    const r = await extractText(buildXlsx([{ name: 'Лист 1', rows: [['Привет', 'مرحبا', '日本語']] }, { name: 'عربى', rows: [['نص']] }]), OPTS);
+    expect(r.markdown).toContain('## Лист 1');
+    expect(r.markdown).toContain('| Привет | مرحبا | 日本語 |');
+    expect(r.markdown).toContain('## عربى');
+  });
+
+  it('finds the workbook through part names written with backslashes', async () => {
+    const bytes = buildXlsx([{ name: 'S', rows: [['a', 'b'], ['c', 'd']] }]);
+    const renamed = Buffer.from(bytes);
+    // Same length names, so the archive stays valid: xl/worksheets/sheet1.xml -> xl\worksheets\sheet1.xml.
+    for (const name of ['xl/worksheets/sheet1.xml', 'xl/workbook.xml', 'xl/sharedStrings.xml']) {
+      let at = renamed.indexOf(name);
+      while (at >= 0) {
+        renamed.write(name.replace(/\//g, '\\'), at, 'latin1');
+        at = renamed.indexOf(name, at + 1);
+      }
+    }
+    const r = await extractXlsx(renamed, { maxTextChars: 1e6 });
+    expect(r.markdown).toContain('| c | d |');
+  });
+
+  it('fails a ZIP without a workbook as corrupt', async () => {
+    const bytes = buildZip([{ name: '_rels/.rels', data: '<Relationships/>' }, { name: 'xl/styles.xml', data: '<styleSheet/>' }]);
+    await expect(extractXlsx(bytes, { maxTextChars: 1e6 })).rejects.toMatchObject({ code: 'corrupt' });
+  });
+});
+
+describe('number formats', () => {
+  it('shows dates in the order and fields their format names, literals kept', async () => {
+    const { formatNumber } = await import('../../worker/extractors/xlsx/cell-format.js');
+    expect(formatNumber(43132, 'dd\\.mm\\.yyyy')).toBe('01.02.2018');
+    expect(formatNumber(38971, 'mmmm d", "yyyy')).toBe('September 11, 2006');
+    expect(formatNumber(42238, 'm/d/yyyy')).toBe('8/22/2015');
+    expect(formatNumber(45292.75, 'yyyy-mm-dd h:mm AM/PM')).toBe('2024-01-01 6:00 PM');
+    expect(formatNumber(-1234.5, '#,##0.00;(#,##0.00)')).toBe('(1,234.50)');
+    expect(formatNumber(0.5, '0%')).toBe('50%');
+  });
+});

@@ -1,0 +1,82 @@
+import { posix } from 'node:path';
+import { load } from 'cheerio/slim';
+import type { AnyNode } from 'domhandler';
+import { SourceError } from '../../../shared/source-errors.js';
+import { nodesToMarkdownAndText } from '../html/to-markdown.js';
+import { asArray, OfficePackage, textOf, type XmlNode } from '../office/office-package.js';
+import type { ExtractionWarning, RawExtraction } from '../types.js';
+
+/** Limits of one book's extraction. */
+export interface EpubOptions {
+  /** Refuse (`too_complex`) when the parts declare more than this many bytes unpacked. Default 256 MiB. */
+  maxUnpackedBytes?: number;
+  /** Stop adding chapters once the Markdown is this long (the caller cuts it exactly). */
+  maxTextChars: number;
+}
+
+const DOCUMENT_TYPES = new Set(['application/xhtml+xml', 'text/html', 'application/x-dtbook+xml']);
+
+/**
+ * Extracts an EPUB (2 or 3): the chapters of the spine in order, each
+ * through the service's HTML-to-Markdown conversion (headings, lists,
+ * tables, links as text), with the title from the package metadata. Scripts,
+ * styles and embedded objects are dropped and nothing the book links to,
+ * inside or outside the archive, is read: only the spine's own documents.
+ * A book whose content is encrypted (DRM, `META-INF/encryption.xml` naming
+ * a spine document) fails `encrypted`. The ZIP gets the DOCX bomb checks.
+ */
+export async function extractEpub(bytes: Uint8Array, opts: EpubOptions): Promise<RawExtraction> {
+  const pkg = await OfficePackage.open(bytes, 'EPUB', opts.maxUnpackedBytes);
+  const container = pkg.xml('META-INF/container.xml')?.container as XmlNode | undefined;
+  const rootfile = asArray((container?.rootfiles as XmlNode | undefined)?.rootfile)[0];
+  const opfPath = String(rootfile?.['@full-path'] ?? '');
+  const opf = opfPath ? (pkg.xml(opfPath)?.package as XmlNode | undefined) : undefined;
+  if (!opf) throw new SourceError('corrupt', 'The EPUB has no package document: it is damaged or not an e-book.');
+
+  const base = posix.dirname(opfPath) === '.' ? '' : posix.dirname(opfPath);
+  const manifest = new Map(asArray((opf.manifest as XmlNode | undefined)?.item).map((item) => [String(item['@id']), item]));
+  const spine = asArray((opf.spine as XmlNode | undefined)?.itemref)
+    .map((ref) => manifest.get(String(ref['@idref'])))
+    .filter((item): item is XmlNode => item !== undefined && DOCUMENT_TYPES.has(String(item['@media-type'])))
+    .map((item) => posix.normalize(posix.join(base, decodeURIComponent(String(item['@href'] ?? '')).replace(/[#?].*$/, ''))));
+  const encrypted = encryptedParts(pkg);
+  if (spine.some((part) => encrypted.has(part.toLowerCase()))) throw new SourceError('encrypted', 'The EPUB is protected (its chapters are encrypted).');
+
+  const chapters: string[] = [];
+  let length = 0;
+  let left = 0;
+  for (const part of spine) {
+    if (length > opts.maxTextChars) {
+      left += 1;
+      continue;
+    }
+    const html = pkg.has(part) ? pkg.text(part) : undefined;
+    if (!html) continue;
+    const $ = load(html);
+    const body = $('body').get(0);
+    const markdown = body ? nodesToMarkdownAndText((body.children ?? []) as AnyNode[]).markdown.trim() : '';
+    if (!markdown) continue;
+    chapters.push(markdown);
+    length += markdown.length + 2;
+  }
+  const metadata = opf.metadata as XmlNode | undefined;
+  const title = firstText(metadata?.title);
+  const warnings: ExtractionWarning[] = left > 0 ? [{ code: 'partial_text', message: `The last ${left} chapters were not read: the book's text is longer than the limit.` }] : [];
+  return { markdown: chapters.join('\n\n'), ...(title ? { title } : {}), ...(left > 0 ? { truncated: true, warnings } : {}) };
+}
+
+/** Parts named by `META-INF/encryption.xml` (lower-cased); fonts obfuscated this way are harmless, chapters are not. */
+function encryptedParts(pkg: OfficePackage): Set<string> {
+  const encryption = pkg.xml('META-INF/encryption.xml')?.encryption as XmlNode | undefined;
+  const out = new Set<string>();
+  for (const data of asArray(encryption?.EncryptedData)) {
+    const uri = (((data.CipherData as XmlNode | undefined)?.CipherReference as XmlNode | undefined)?.['@URI']);
+    if (typeof uri === 'string') out.add(posix.normalize(decodeURIComponent(uri)).toLowerCase());
+  }
+  return out;
+}
+
+function firstText(value: unknown): string | undefined {
+  const first = Array.isArray(value) ? value[0] : value;
+  return textOf(first).replace(/\s+/g, ' ').trim() || undefined;
+}

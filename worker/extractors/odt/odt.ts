@@ -1,0 +1,139 @@
+import { SourceError } from '../../../shared/source-errors.js';
+import { OfficePackage, textOf, type OrderedNode, type XmlNode } from '../office/office-package.js';
+import { attrOf, childrenOf, path, tagOf } from '../office/ordered-xml.js';
+import { escapeLineStart } from '../common/escape-markdown.js';
+import { gfmTable } from '../table/gfm-table.js';
+import type { RawExtraction } from '../types.js';
+
+/** Limits of one document's extraction. */
+export interface OdtOptions {
+  /** Refuse (`too_complex`) when the parts declare more than this many bytes unpacked. Default 256 MiB. */
+  maxUnpackedBytes?: number;
+}
+
+interface Walk {
+  blocks: string[];
+  notes: string[];
+}
+
+/**
+ * Extracts an OpenDocument text (ODT): headings at their outline level,
+ * paragraphs, nested lists, tables as GFM tables, sections and frames in
+ * place, and footnotes and endnotes as a numbered list at the end, as for
+ * DOCX. A package whose manifest lists `encryption-data` fails `encrypted`.
+ * The ZIP gets the DOCX bomb checks and no part with a DOCTYPE is parsed.
+ */
+export async function extractOdt(bytes: Uint8Array, opts: OdtOptions = {}): Promise<RawExtraction> {
+  const pkg = await OfficePackage.open(bytes, 'ODT', opts.maxUnpackedBytes);
+  if (/encryption-data/.test(pkg.text('META-INF/manifest.xml') ?? '')) {
+    throw new SourceError('encrypted', 'The OpenDocument file is protected by a password.');
+  }
+  const content = pkg.orderedXml('content.xml');
+  const body = path(content, 'document-content', 'body', 'text');
+  if (!content || !body) throw new SourceError('corrupt', 'The ODT has no text body: it is damaged or not a text document.');
+  const walk: Walk = { blocks: [], notes: [] };
+  blocks(childrenOf(body), walk, 0);
+  const notes = walk.notes.map((n, i) => `${i + 1}. ${n}`).join('\n');
+  const markdown = [...walk.blocks, ...(notes ? [notes] : [])].join('\n\n');
+  const meta = pkg.xml('meta.xml')?.['document-meta'] as XmlNode | undefined;
+  const title = textOf((meta?.meta as XmlNode | undefined)?.title).replace(/\s+/g, ' ').trim();
+  return { markdown, ...(title ? { title } : {}) };
+}
+
+function blocks(nodes: readonly OrderedNode[], walk: Walk, listDepth: number): void {
+  for (const node of nodes) {
+    switch (tagOf(node)) {
+      case 'h': {
+        const text = inline(childrenOf(node), walk);
+        const level = Math.min(Math.max(Number(attrOf(node, 'outline-level') ?? 1), 1), 6);
+        if (text) walk.blocks.push(`${'#'.repeat(level)} ${text}`);
+        break;
+      }
+      case 'p': {
+        const text = inline(childrenOf(node), walk);
+        if (text) walk.blocks.push(escapeLineStart(text));
+        break;
+      }
+      case 'list':
+        walk.blocks.push(...listLines(node, walk, listDepth));
+        break;
+      case 'table':
+        walk.blocks.push(table(node, walk));
+        break;
+      case 'section': case 'frame': case 'text-box': case 'g': case 'index-body':
+      case 'table-of-content': case 'alphabetical-index': case 'illustration-index':
+        blocks(childrenOf(node), walk, listDepth);
+        break;
+      default:
+        break;
+    }
+  }
+}
+
+/** A list as one block of Markdown lines, nested lists indented under their item. */
+function listLines(list: OrderedNode, walk: Walk, depth: number): string[] {
+  const lines: string[] = [];
+  for (const item of childrenOf(list)) {
+    if (tagOf(item) !== 'list-item' && tagOf(item) !== 'list-header') continue;
+    let first = true;
+    for (const part of childrenOf(item)) {
+      if (tagOf(part) === 'list') {
+        lines.push(...listLines(part, walk, depth + 1));
+        continue;
+      }
+      const inner: Walk = { blocks: [], notes: walk.notes };
+      blocks([part], inner, depth + 1);
+      for (const text of inner.blocks) {
+        lines.push(`${'  '.repeat(depth)}${first ? '- ' : '  '}${text.replace(/\n/g, `\n${'  '.repeat(depth + 1)}`)}`);
+        first = false;
+      }
+    }
+  }
+  return lines.length > 0 ? [lines.join('\n')] : [];
+}
+
+function table(node: OrderedNode, walk: Walk): string {
+  const rows: string[][] = [];
+  const collect = (nodes: readonly OrderedNode[]) => {
+    for (const n of nodes) {
+      const tag = tagOf(n);
+      if (tag === 'table-row') {
+        rows.push(childrenOf(n).filter((c) => tagOf(c) === 'table-cell' || tagOf(c) === 'covered-table-cell').map((cell) => {
+          const inner: Walk = { blocks: [], notes: walk.notes };
+          blocks(childrenOf(cell), inner, 0);
+          return inner.blocks.join(' ');
+        }));
+      } else if (tag === 'table-header-rows' || tag === 'table-rows' || tag === 'table-row-group') collect(childrenOf(n));
+    }
+  };
+  collect(childrenOf(node));
+  return gfmTable(rows, true);
+}
+
+/** The text of a paragraph's content; a note's body goes to the notes and leaves its number in the text. */
+function inline(nodes: readonly OrderedNode[], walk: Walk): string {
+  let text = '';
+  for (const n of nodes) {
+    if ('#text' in n) {
+      text += String(n['#text']);
+      continue;
+    }
+    switch (tagOf(n)) {
+      case 's': text += ' '.repeat(Math.min(Number(attrOf(n, 'c') ?? 1), 100)); break;
+      case 'tab': case 'line-break': text += ' '; break;
+      // Ruby annotations, comments, deleted text and a drawing's own name and description are not the text.
+      case 'ruby-text': case 'annotation': case 'tracked-changes': case 'title': case 'desc': break;
+      case 'note': {
+        const noteBody = childrenOf(childrenOf(n).find((c) => tagOf(c) === 'note-body'));
+        const inner: Walk = { blocks: [], notes: walk.notes };
+        blocks(noteBody, inner, 0);
+        walk.notes.push(inner.blocks.join(' '));
+        text += `[${walk.notes.length}]`;
+        break;
+      }
+      // Spans, links, fields, references and the like: their text is the paragraph's.
+      default: text += inline(childrenOf(n), walk); break;
+    }
+  }
+  return text.replace(/[ \t\n]+/g, ' ').trim();
+}

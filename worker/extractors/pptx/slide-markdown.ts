@@ -1,0 +1,104 @@
+import type { OfficePackage, OrderedNode } from '../office/office-package.js';
+import { gfmTable } from '../table/gfm-table.js';
+import { attrOf, child, childrenOf, descendants, paragraphText, path, tagOf, textIn } from '../office/ordered-xml.js';
+
+/** One block of a slide's body: a list item with its level, or a paragraph. */
+type Block = { kind: 'item'; level: number; text: string } | { kind: 'para'; text: string };
+
+/** What a slide's shape tree says: its title, and its body in reading order. */
+export interface SlideContent {
+  title: string | undefined;
+  blocks: Block[];
+}
+
+const TITLE_TYPES = new Set(['title', 'ctrTitle']);
+// The slide number and date fields say nothing about the slide's content.
+const SKIPPED_TYPES = new Set(['sldNum', 'dt']);
+// Placeholders whose paragraphs are bullets unless they say otherwise (the master's body style).
+const BULLETED_TYPES = new Set([undefined, 'body', 'obj']);
+
+/**
+ * Reads a slide's shape tree in document order: the title placeholder's
+ * text, body paragraphs as list items with their levels (in a bulleted
+ * placeholder, or where a paragraph sets a bullet), other text as
+ * paragraphs, tables, groups, and SmartArt text from the diagram's data part.
+ */
+export function readSlide(pkg: OfficePackage, part: string, tree: OrderedNode[]): SlideContent {
+  const rels = pkg.relationships(part);
+  const content: SlideContent = { title: undefined, blocks: [] };
+  const spTree = path(tree, 'sld', 'cSld', 'spTree') ?? path(tree, 'notes', 'cSld', 'spTree');
+  walk(childrenOf(spTree), content, (id) => rels.get(id)?.target, pkg);
+  return content;
+}
+
+function walk(nodes: OrderedNode[], out: SlideContent, target: (id: string) => string | undefined, pkg: OfficePackage): void {
+  for (const node of nodes) {
+    const tag = tagOf(node);
+    if (tag === 'sp') shape(node, out);
+    else if (tag === 'grpSp') walk(childrenOf(node), out, target, pkg);
+    else if (tag === 'graphicFrame') frame(node, out, target, pkg);
+    else if (tag === 'AlternateContent') walk(childrenOf(child(childrenOf(node), 'Choice') ?? child(childrenOf(node), 'Fallback')), out, target, pkg);
+  }
+}
+
+function shape(sp: OrderedNode, out: SlideContent): void {
+  const ph = path(childrenOf(sp), 'nvSpPr', 'nvPr', 'ph');
+  const type = ph ? attrOf(ph, 'type') : undefined;
+  if (type && SKIPPED_TYPES.has(type)) return;
+  const paragraphs = descendants(childrenOf(child(childrenOf(sp), 'txBody')), 'p');
+  if (ph && type && TITLE_TYPES.has(type) && out.title === undefined) {
+    const title = paragraphs.map(paragraphText).filter(Boolean).join(' ');
+    if (title) {
+      out.title = title;
+      return;
+    }
+  }
+  const bulleted = ph !== undefined && BULLETED_TYPES.has(type);
+  for (const p of paragraphs) {
+    const text = paragraphText(p);
+    if (!text) continue;
+    const pPr = child(childrenOf(p), 'pPr');
+    const props = childrenOf(pPr);
+    const bullet = child(props, 'buNone') ? false : child(props, 'buChar') || child(props, 'buAutoNum') ? true : bulleted;
+    if (bullet) out.blocks.push({ kind: 'item', level: Number(attrOf(pPr, 'lvl') ?? 0), text });
+    else out.blocks.push({ kind: 'para', text });
+  }
+}
+
+function frame(node: OrderedNode, out: SlideContent, target: (id: string) => string | undefined, pkg: OfficePackage): void {
+  const data = path(childrenOf(node), 'graphic', 'graphicData');
+  const table = child(childrenOf(data), 'tbl');
+  if (table) {
+    const rows = childrenOf(table).filter((n) => tagOf(n) === 'tr').map((tr) =>
+      childrenOf(tr).filter((n) => tagOf(n) === 'tc').map((tc) => descendants(childrenOf(tc), 'p').map(paragraphText).filter(Boolean).join(' ')));
+    if (rows.some((r) => r.some(Boolean))) out.blocks.push({ kind: 'para', text: gfmTable(rows, true) });
+    return;
+  }
+  const relIds = child(childrenOf(data), 'relIds');
+  const dataPart = relIds && target(attrOf(relIds, 'dm') ?? '');
+  if (dataPart && pkg.has(dataPart)) {
+    // SmartArt: the text lives in the diagram's data model, one point per shape.
+    const points = descendants(pkg.orderedXml(dataPart) ?? [], 'pt');
+    for (const pt of points) {
+      const text = descendants(childrenOf(pt), 'p').map(paragraphText).filter(Boolean).join(' ') || textIn(childrenOf(child(childrenOf(pt), 't'))).trim();
+      if (text) out.blocks.push({ kind: 'item', level: 0, text });
+    }
+  }
+}
+
+/** A slide's blocks as Markdown: list items one per line, indented by level; paragraphs and tables apart. */
+export function blocksToMarkdown(blocks: readonly Block[]): string {
+  let md = '';
+  let previous: Block['kind'] | undefined;
+  for (const block of blocks) {
+    const line = block.kind === 'item' ? `${'  '.repeat(Math.min(block.level, 8))}- ${escapeStart(block.text)}` : block.text.startsWith('|') ? block.text : escapeStart(block.text);
+    md += previous === undefined ? line : previous === 'item' && block.kind === 'item' ? `\n${line}` : `\n\n${line}`;
+    previous = block.kind;
+  }
+  return md;
+}
+
+// Text that would read as Markdown structure at the start of a line (a heading, a list, a quote).
+function escapeStart(text: string): string {
+  return text.replace(/^([#>+*-]|\d+[.)])(?=\s|$)/, '\\$1').replace(/^\|/, '\\|');
+}

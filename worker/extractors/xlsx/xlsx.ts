@@ -1,0 +1,70 @@
+import { SourceError } from '../../../shared/source-errors.js';
+import { OfficePackage, textOf, type XmlNode } from '../office/office-package.js';
+import { DEFAULT_TABLE_CAPS, gfmTable, looksLikeHeader, TableBudget, type TableCaps } from '../table/gfm-table.js';
+import type { ExtractionWarning, RawExtraction } from '../types.js';
+import { sheetRows } from './sheet-grid.js';
+import { readWorkbook } from './workbook-parts.js';
+
+/** Limits of one workbook's extraction. */
+export interface XlsxOptions {
+  /** Refuse (`too_complex`) when the parts declare more than this many bytes unpacked. Default 256 MiB. */
+  maxUnpackedBytes?: number;
+  /** Stop adding sheets once the Markdown is this long (the caller cuts it exactly). */
+  maxTextChars: number;
+  /** Row, column and cell caps per workbook. */
+  caps?: TableCaps;
+}
+
+const OFFICE_DOCUMENT = /\/officeDocument$/;
+
+/**
+ * Extracts an XLSX or XLSM (macros are never read, let alone run): one
+ * `## <sheet name>` section per sheet in workbook order, each sheet's used
+ * range as a GFM table whose first row is the header when it looks like one.
+ * Hidden sheets are kept and marked `(hidden)`; very hidden ones (never shown
+ * by Excel) are skipped. The ZIP gets the DOCX bomb checks, and no XML part
+ * with a DOCTYPE is parsed. Past the row, column or cell caps the rest is
+ * left out and the result marked `partial_text`.
+ */
+export async function extractXlsx(bytes: Uint8Array, opts: XlsxOptions): Promise<RawExtraction> {
+  const pkg = await OfficePackage.open(bytes, 'XLSX', opts.maxUnpackedBytes);
+  const rootRels = pkg.relationships('');
+  const workbookPart = [...rootRels.values()].find((r) => OFFICE_DOCUMENT.test(r.type))?.target ?? 'xl/workbook.xml';
+  if (!pkg.has(workbookPart)) throw new SourceError('corrupt', 'The XLSX has no workbook part: it is damaged or not a spreadsheet.');
+  const { sheets, context } = readWorkbook(pkg, workbookPart);
+
+  const caps = opts.caps ?? DEFAULT_TABLE_CAPS;
+  const budget = new TableBudget(caps, opts.maxTextChars);
+  const sections: string[] = [];
+  let length = 0;
+  let sheetsLeft = 0;
+  for (const sheet of sheets) {
+    if (sheet.state === 'veryHidden') continue;
+    if (budget.exhausted || budget.cut || length > opts.maxTextChars) {
+      sheetsLeft += 1;
+      continue;
+    }
+    const rows = sheet.part && pkg.has(sheet.part) ? budget.take(sheetRows(pkg.xml(sheet.part), context, caps.maxColumns)) : [];
+    const heading = `## ${sheet.name.replace(/\s+/g, ' ').trim() || 'Sheet'}${sheet.state === 'hidden' ? ' (hidden)' : ''}`;
+    const section = rows.length > 0 ? `${heading}\n\n${gfmTable(rows, looksLikeHeader(rows))}` : heading;
+    sections.push(section);
+    length += section.length + 2;
+  }
+  const warnings: ExtractionWarning[] = [];
+  const partial = budget.cut || sheetsLeft > 0;
+  if (partial) {
+    warnings.push({ code: 'partial_text', message: 'Only part of the workbook was extracted: it has more rows, columns or cells than the limits.' });
+  }
+  const title = readTitle(pkg);
+  return { markdown: sections.join('\n\n'), ...(title ? { title } : {}), ...(partial ? { truncated: true, warnings } : {}) };
+}
+
+function readTitle(pkg: OfficePackage): string | undefined {
+  try {
+    const core = pkg.xml('docProps/core.xml')?.coreProperties as XmlNode | undefined;
+    return textOf(core?.title).replace(/\s+/g, ' ').trim() || undefined;
+  } catch {
+    // Metadata that cannot be read only costs the title.
+    return undefined;
+  }
+}
