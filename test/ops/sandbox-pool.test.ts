@@ -82,7 +82,8 @@ describe('SandboxPool', () => {
     const [hog, calm] = await Promise.all([run(pool, command('alloc:700')), run(pool, command('sleep:300'))]);
     expect(hog.error).toMatchObject({ code: 'too_complex', message: expect.stringContaining('400 MB') });
     expect(hog.stats.outcome).toBe('memory');
-    expect(hog.stats.peakRssMb).toBeGreaterThan(400);
+    // Rounded to whole MB: a child killed just past the limit reports 400.
+    expect(hog.stats.peakRssMb).toBeGreaterThanOrEqual(400);
     await expect.poll(() => isAlive(hog.stats.pid), { timeout: 10_000 }).toBe(false);
     expect(calm.stats.outcome).toBe('ok');
     expect(isAlive(calm.stats.pid)).toBe(true);
