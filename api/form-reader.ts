@@ -64,6 +64,7 @@ export function createFormReader(deps: AppDeps) {
       let release: (() => void) | undefined;
       let stages: StageSink[] = [];
       try {
+        await gate.assertRoom();
         const raw = await parseMultipart(body, headers, limits, {
           openStage: () => store.stages.open(kbId),
           beforeFirstFile: async () => void (release = await gate.admit(c.get('principal').keyId)),

@@ -1,4 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
 import { ValidationError } from '../../shared/errors.js';
 import { newKbId } from '../../shared/ids.js';
 import {
@@ -26,6 +27,7 @@ import {
   sourcePageSchema,
   sourceSchema,
 } from '../../shared/schemas/knowledge-base.js';
+import type { AppEnv } from '../context.js';
 import type { AppDeps } from '../deps.js';
 import { zodFieldErrors } from '../errors.js';
 import { etagOf, notModified, requiredRevision } from '../etag.js';
@@ -40,7 +42,10 @@ const idempotencyHeaders = z.object({
   'idempotency-key': z
     .string()
     .optional()
-    .meta({ description: '1 to 255 printable characters; a repeat within 24 h gets the first answer again (Idempotent-Replayed: true)' }),
+    .meta({
+      description:
+        '1 to 255 printable characters; a repeat within 24 h gets the first answer again (Idempotent-Replayed: true). A success larger than IDEMPOTENCY_MAX_BODY_BYTES is replayed as the knowledge base is now; a workspace holding IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE live keys gets 429 for a new one',
+    }),
 });
 
 export function knowledgeBaseRoutes(deps: AppDeps) {
@@ -48,6 +53,15 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
   const kb: KbDeps = { kbs: store.kbs, queue: deps.queue, logger: deps.logger };
   const app = createRouter();
   const form = createFormReader(deps);
+  const idempotency = {
+    store: store.idempotency,
+    limits: { maxKeysPerWorkspace: deps.config.IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE, maxBodyBytes: deps.config.IDEMPOTENCY_MAX_BODY_BYTES },
+  };
+  /** A replay whose body was too large to keep: the knowledge base as it is now. */
+  const renderFor = (c: Context<AppEnv>) => async (kbId: string, status: number) => {
+    const { view, rev } = await readKnowledgeBase(kb, c.get('principal').workspaceId, kbId);
+    return c.json(view, status as 200, { ETag: etagOf(rev) });
+  };
 
   app.openapi(
     createRoute({
@@ -74,12 +88,13 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
       'Creates a knowledge base named `knowledge_base_name` with optional first sources. Each source starts `pending` and is extracted by a worker.',
     security,
     request: { headers: idempotencyHeaders, body: formBody(knowledgeBaseCreateFormSchema) },
-    responses: { 201: jsonResponse(knowledgeBaseSchema, 'The created knowledge base'), ...errorResponses(400, 401, 403, 408, 409, 413, 415, 422, 500, 503) },
+    responses: { 201: jsonResponse(knowledgeBaseSchema, 'The created knowledge base'), ...errorResponses(400, 401, 403, 408, 409, 413, 415, 422, 429, 500, 503) },
   });
   app.post('/knowledge-bases', async (c) => {
     const ws = c.get('principal').workspaceId;
     return idempotent(c, {
-      store: store.idempotency,
+      ...idempotency,
+      render: renderFor(c),
       readBody: (tap) => form.observe(c, tap),
       run: async (tap) => {
         const kbId = newKbId();
@@ -126,7 +141,7 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
       }),
       body: formBody(knowledgeBaseUpdateFormSchema),
     },
-    responses: { 200: jsonResponse(knowledgeBaseSchema, 'The updated knowledge base'), ...errorResponses(400, 401, 403, 404, 408, 409, 412, 413, 415, 422, 500, 503) },
+    responses: { 200: jsonResponse(knowledgeBaseSchema, 'The updated knowledge base'), ...errorResponses(400, 401, 403, 404, 408, 409, 412, 413, 415, 422, 429, 500, 503) },
   });
   app.patch('/knowledge-bases/:kbId', async (c) => {
     const params = kbParams.safeParse(c.req.param());
@@ -134,7 +149,8 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
     const { kbId } = params.data;
     const ws = c.get('principal').workspaceId;
     return idempotent(c, {
-      store: store.idempotency,
+      ...idempotency,
+      render: renderFor(c),
       readBody: (tap) => form.observe(c, tap),
       run: async (tap) => {
         const meta = await assertOwned(kb, ws, kbId);

@@ -173,6 +173,10 @@ export class KeySpace {
   idempotency(workspaceId: string, keyHash: string): string {
     return `${this.prefix}:{idem:${workspaceId}}:${keyHash}`;
   }
+  /** A workspace's live Idempotency-Key records, key hash scored by expiry (ms): what counts them against the workspace. */
+  idempotencyIndex(workspaceId: string): string {
+    return `${this.prefix}:{idem:${workspaceId}}:index`;
+  }
 
   /**
    * One fetched host's keys share `{host:<host:port>}`, so taking a slot is a
