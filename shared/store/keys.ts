@@ -196,6 +196,19 @@ export class KeySpace {
     return `${this.hostTag(host)}:next`;
   }
 
+  /**
+   * One of BullMQ's keys of a service queue, as BullMQ builds it from
+   * `queuePrefix` (shared/jobs.ts): read by the fair-share script, which
+   * runs in the queue's `{queue}` slot.
+   */
+  bullQueueKey(queueName: string, type: 'prioritized' | 'wait' | 'delayed'): string {
+    return `${this.prefix}:{queue}:${queueName}:${type}`;
+  }
+  /** A queue's fair-share ledger: workspace id to the priority of its last job (same slot as the queue). */
+  fairShareLedger(queueName: string): string {
+    return `${this.prefix}:{queue}:fair:${queueName}`;
+  }
+
   /** Job counts by type, status and error code, written by every worker. */
   jobMetrics(): string {
     return `${this.prefix}:{metrics}:jobs`;
