@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import { ConflictError, TooManyRequestsError, UnprocessableError, ValidationError } from '../shared/errors.js';
+import { ConflictError, QuotaExceededError, TooManyRequestsError, UnprocessableError, ValidationError } from '../shared/errors.js';
 import type { IdempotencyStore, IdempotentOutcome } from '../shared/store/idempotency-store.js';
 import type { AppEnv } from './context.js';
 import { handleError } from './errors.js';
@@ -86,6 +86,11 @@ export async function idempotent(c: Context<AppEnv>, { store, limits, render, re
     res = await run(digest);
   } catch (err) {
     res = handleError(err, c);
+    // A quota refusal may pass once room is made: the key is freed, not kept.
+    if (err instanceof QuotaExceededError) {
+      await store.release(workspaceId, key);
+      return res;
+    }
   }
   const fingerprint = digest.value();
   if (fingerprint === undefined || res.status >= 500 || NOT_KEPT.has(res.status)) {

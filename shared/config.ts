@@ -66,6 +66,8 @@ const envSchema = z
     UPLOAD_MIN_RATE_WINDOW_SECONDS: int(1, 3600).default(10),
     REDIS_UPLOAD_HIGH_WATER_PERCENT: int(1, 100).default(90),
     RATE_LIMIT_PER_MINUTE: int(0, 1_000_000).default(600),
+    QUOTA_KNOWLEDGE_BASES: int(0, 100_000_000).default(0),
+    QUOTA_SOURCES_PER_KNOWLEDGE_BASE: int(0, 100_000_000).default(0),
     IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE: int(1, 10_000_000).default(10_000),
     IDEMPOTENCY_MAX_BODY_BYTES: int(256, 16 * 1024 * 1024).default(4096),
     SHUTDOWN_GRACE_MS: int(0, 3_600_000).default(25_000),

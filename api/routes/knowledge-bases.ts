@@ -14,6 +14,7 @@ import {
   updateKnowledgeBase,
   type KbDeps,
 } from '../knowledge-base-verbs.js';
+import { QuotaGuard } from '../../shared/quotas.js';
 import { idSchema, pageQuerySchema, toPage } from '../../shared/schemas/common.js';
 import { chunkPageSchema } from '../../shared/schemas/chunk.js';
 import { knowledgeBaseCreateFormSchema, knowledgeBaseUpdateFormSchema } from '../../shared/schemas/source-form.js';
@@ -53,6 +54,7 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
   const kb: KbDeps = { kbs: store.kbs, queue: deps.queue, logger: deps.logger };
   const app = createRouter();
   const form = createFormReader(deps);
+  const quota = new QuotaGuard(deps.config, store.quotas);
   const idempotency = {
     store: store.idempotency,
     limits: { maxKeysPerWorkspace: deps.config.IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE, maxBodyBytes: deps.config.IDEMPOTENCY_MAX_BODY_BYTES },
@@ -98,7 +100,11 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
       readBody: (tap) => form.observe(c, tap),
       run: async (tap) => {
         const kbId = newKbId();
-        const { view, rev } = await form.read(c, { kbId, requireName: true, tap }, (f) => createKnowledgeBase(kb, ws, kbId, { ...f, name: f.name! }));
+        await quota.assertRoomForKnowledgeBase(ws);
+        const { view, rev } = await form.read(c, { kbId, requireName: true, tap }, async (f) => {
+          await quota.assertRoomForSources(ws, 0, f.sources.length);
+          return createKnowledgeBase(kb, ws, kbId, { ...f, name: f.name! });
+        });
         return c.json(view, 201, { Location: `/v1/knowledge-bases/${kbId}`, ETag: etagOf(rev) });
       },
     });
@@ -156,7 +162,13 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
         const meta = await assertOwned(kb, ws, kbId);
         // Checked before the body is read, so a stale upload fails at once; the commit checks again atomically.
         const ifRev = requiredRevision(c.req.header('if-match'), meta.rev);
-        const { view, rev } = await form.read(c, { kbId, requireName: false, tap }, (f) => updateKnowledgeBase(kb, ws, kbId, f, ifRev));
+        const existing = Object.values(meta.sourceCounts).reduce((a, b) => a + b, 0);
+        // A knowledge base already at its quota is refused before a file is staged; the full count follows the parse.
+        const beforeStaging = () => quota.assertRoomForSources(ws, existing, 1);
+        const { view, rev } = await form.read(c, { kbId, requireName: false, tap, beforeStaging }, async (f) => {
+          await quota.assertRoomForSources(ws, existing, f.sources.length);
+          return updateKnowledgeBase(kb, ws, kbId, f, ifRev);
+        });
         return c.json(view, 200, { ETag: etagOf(rev) });
       },
     });

@@ -105,6 +105,11 @@ export class KeySpace {
   stage(kbId: string, stageId: string): string {
     return `${this.kbTag(kbId)}:stage:${stageId}`;
   }
+  /** A workspace's quota overrides (hash: quota name to a count, 0 for unlimited), set by the operator. */
+  workspaceQuotas(workspaceId: string): string {
+    return `${this.prefix}:{ws:${workspaceId}}:quotas`;
+  }
+
   /** Secondary index: a workspace's knowledge bases, scored by creation time. */
   workspaceKbs(workspaceId: string): string {
     return `${this.prefix}:{ws:${workspaceId}}:kbs`;
