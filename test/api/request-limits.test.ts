@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../helpers/app-harness.js';
 import { waitFor } from '../helpers/wait.js';
+import { LARGE_TEXT_BYTES } from '../../api/multipart.js';
 import { startRedisServer, type RedisServerHandle } from '../helpers/redis-server.js';
 import { filePart, multipartForm, nameField, textBytes, textsField, urlsField } from '../helpers/multipart-body.js';
 import { call, createKb, expectErrorBody, kbKeys, patchKb, withDeadline, type ApiResponse } from './support.js';
@@ -257,9 +258,11 @@ describe('upload slots of one API process', () => {
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     expect((await kbKeys(h, kbB.kbId)).sort()).toEqual(before);
 
-    // Requests without files need no slot.
+    // Requests without files need no slot, unless their text fields are large.
     const textOnly = await patchKb(h, keyB, kbB.kbId, [textsField(['no file here'])]);
     expect(textOnly.status, textOnly.text).toBe(200);
+    const largeText = await patchKb(h, keyB, kbB.kbId, [textsField(['x'.repeat(LARGE_TEXT_BYTES / 2 + 1024), 'y'.repeat(LARGE_TEXT_BYTES / 2 + 1024)])]);
+    expectErrorBody(largeText, 503, KB_PATH, { message: 'any' });
 
     for (const b of slow) b.abort();
     for (const res of await Promise.all(held)) expect(res.status).toBe(400);
