@@ -1,10 +1,10 @@
 --[[
   API, worker: BullMQ priorities for `count` new jobs of one workspace, so
   that workspaces share the queue round by round (start-time fair queueing).
-  The round is the lowest priority still waiting; a workspace's jobs start at
-  the later of that round and its own last job, so a new workspace's first job
-  comes right after the round being served, before anyone's backlog, and one
-  workspace's jobs keep their order. When nothing waits (no prioritized,
+  The round is the priority just below the lowest one still waiting (the one
+  being served); a workspace's jobs start at the later of that round and the
+  one after its own last job, so a new workspace's first job comes next,
+  before anyone's backlog, and one workspace's jobs keep their order. When nothing waits (no prioritized,
   plain waiting or delayed job), the ledger starts again from zero, which
   keeps priorities far below BullMQ's ceiling; a backlog that reaches the
   ceiling anyway is served first in, first out there.
@@ -28,6 +28,6 @@ local round = 0
 local head = redis.call('ZRANGE', KEYS[2], 0, 0, 'WITHSCORES')
 if head[2] then round = math.floor(tonumber(head[2]) / 4294967296) - 1 end
 local last = tonumber(redis.call('HGET', KEYS[1], p.workspaceId) or '0')
-local first = math.min(math.max(last, round) + 1, p.maxPriority)
+local first = math.min(math.max(last + 1, round, 1), p.maxPriority)
 redis.call('HSET', KEYS[1], p.workspaceId, math.min(first + p.count - 1, p.maxPriority))
 return {'ok', first}
