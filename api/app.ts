@@ -13,6 +13,7 @@ import { agentRoutes } from './routes/agents.js';
 import { healthRoutes } from './routes/health.js';
 import { knowledgeBaseRoutes } from './routes/knowledge-bases.js';
 import { qaIssueRoutes } from './routes/qa-issues.js';
+import { usageRoutes } from './routes/usage.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { createRouter } from './router.js';
 import { closeUnreadBodies } from './unread-body.js';
@@ -44,6 +45,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.route('/v1', agentRoutes(deps));
   app.route('/v1', qaIssueRoutes(deps));
   app.route('/v1', webhookRoutes(deps));
+  app.route('/v1', usageRoutes(deps));
   mountDocs(app);
 
   const allowed = methodTable(app);

@@ -27,6 +27,8 @@ export interface FormReadOptions {
   requireName: boolean;
   /** Sees the parts as they are parsed (the Idempotency-Key fingerprint). */
   tap?: PartTap | undefined;
+  /** Runs before the first file is staged (a quota check); what it throws ends the request with nothing staged. */
+  beforeStaging?: () => Promise<void>;
 }
 
 /**
@@ -60,14 +62,18 @@ export function createFormReader(deps: AppDeps) {
   }
 
   return {
-    async read<T>(c: Context<AppEnv>, { kbId, requireName, tap }: FormReadOptions, commit: (form: SourceForm) => Promise<T>): Promise<T> {
+    async read<T>(c: Context<AppEnv>, { kbId, requireName, tap, beforeStaging }: FormReadOptions, commit: (form: SourceForm) => Promise<T>): Promise<T> {
       const { body, headers } = bodyOf(c);
       let release: (() => void) | undefined;
       let stages: StageSink[] = [];
       try {
+        await gate.assertRoom();
         const raw = await parseMultipart(body, headers, limits, {
           openStage: () => store.stages.open(kbId),
-          beforeFirstFile: async () => void (release = await gate.admit(c.get('principal').keyId)),
+          beforeFirstFile: async () => {
+            await beforeStaging?.();
+            release = await gate.admit(c.get('principal').keyId);
+          },
           ...(tap && { tap }),
         });
         stages = raw.files.map((f) => f.stage);

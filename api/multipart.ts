@@ -98,6 +98,12 @@ export interface RawForm {
 }
 
 /**
+ * Text fields past this many bytes (1 MiB) make a request take an upload slot
+ * (MAX_UPLOAD_CONCURRENCY, MAX_UPLOADS_PER_KEY) as a file would.
+ */
+export const LARGE_TEXT_BYTES = 1024 * 1024;
+
+/**
  * Parses a multipart body as it streams. The body is metered (413 past
  * `maxRequestBytes`, 408 below the minimum rate); each file is counted
  * against the limit as bytes arrive (413 the moment it passes it), its type is
@@ -162,8 +168,16 @@ export async function parseMultipart(body: Readable, headers: Record<string, str
     meter.on('data', (piece: Buffer) => {
       // Text fields are held in memory until they end, so their bytes are bounded as they arrive.
       received.passed += piece.length;
-      if (received.passed - received.fileBytes > nonFileBudget) {
+      const held = received.passed - received.fileBytes;
+      if (held > nonFileBudget) {
         fail(new PayloadTooLargeError(`The text fields of a request may hold at most ${MAX_TEXT_FIELDS_BYTES} bytes together`));
+      }
+      // Large text bodies cost API memory as files do (several times their size once parsed): they take an upload slot too.
+      if (firstFile === undefined && held > LARGE_TEXT_BYTES) {
+        firstFile = hooks.beforeFirstFile?.() ?? Promise.resolve();
+        // Part of the work the parse waits for: a refused slot fails the request even when the body is already read.
+        work.push(firstFile);
+        firstFile.catch(fail);
       }
     });
     meter.on('error', fail);

@@ -36,7 +36,7 @@ export const STATUS_TABLE = {
   409: {
     error: 'Conflict',
     message: 'The request conflicts with the current state of the resource',
-    description: 'The resource is not in a state that allows this',
+    description: 'The resource is not in a state that allows this, or a workspace quota (QUOTA_*, or the workspace\'s own) would be passed; nothing was changed',
   },
   412: {
     error: 'Precondition Failed',
@@ -62,7 +62,8 @@ export const STATUS_TABLE = {
   429: {
     error: 'Too Many Requests',
     message: 'Too many requests; try again later',
-    description: 'Too many requests with this key in the current minute, or too many uploads in progress with it; see Retry-After',
+    description:
+      'Too many requests with this key in the current minute, too many uploads in progress with it, or its workspace holds IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE Idempotency-Keys; see Retry-After',
   },
   500: { error: 'Internal Server Error', message: 'Unexpected server error', description: 'Unexpected server error' },
   503: {

@@ -53,14 +53,23 @@ export class UploadGate {
       this.give(keyId);
     };
     try {
-      if (await this.redisMemoryHigh()) {
-        throw new UnavailableError('Storage is nearly full; uploads are paused, try again shortly', 30);
-      }
+      await this.assertRoom();
     } catch (err) {
       release();
       throw err;
     }
     return release;
+  }
+
+  /**
+   * Throws a 503 while Redis memory is above the high-water mark. Every write
+   * that can grow Redis calls it before it writes (texts, URLs and renames
+   * too), not only file uploads: small requests add up just as well.
+   */
+  async assertRoom(): Promise<void> {
+    if (await this.redisMemoryHigh()) {
+      throw new UnavailableError('Storage is nearly full; writes are paused, try again shortly', 30);
+    }
   }
 
   private take(keyId: string): void {

@@ -8,6 +8,7 @@ import { parseArgs } from 'node:util';
 import { importCatalog } from './catalog-import.js';
 import { loadConfig } from '../shared/config.js';
 import { connectRedis, createRedis, describeTarget } from '../shared/redis.js';
+import { effectiveQuotas } from '../shared/quotas.js';
 import { idSchema } from '../shared/schemas/common.js';
 import { createStore, type Store } from '../shared/store/index.js';
 
@@ -20,6 +21,11 @@ commands:
       one JSON line per key: keyId, name, createdAt, readOnly, revoked (never the key)
   revoke-key KEYID
       revoke a key; it stops working at once
+  set-quota --workspace W [--knowledge-bases N] [--sources-per-kb N]
+      set the workspace's own quotas: a count, 0 for unlimited, or "default" for the
+      global QUOTA_* value again; prints the quotas that now apply
+  show-quota --workspace W
+      the workspace's quotas (its own where set, else the global defaults) and its overrides
   import FILE.json
       load {"workspaceId", "agents", "qaRules", "qaIssues"}; all or nothing
   help
@@ -90,6 +96,14 @@ async function readJson(file: string): Promise<unknown> {
   }
 }
 
+/** A quota on the command line: a count (0: unlimited), "default" (null: the global value), or absent. */
+function quotaValue(value: string | undefined, flag: string): number | null | undefined {
+  if (value === undefined) return undefined;
+  if (value === 'default') return null;
+  if (!/^\d{1,9}$/.test(value)) throw new UsageError(`${flag} must be a count (0 for unlimited) or "default"`);
+  return Number(value);
+}
+
 async function dispatch(command: string | undefined, rest: string[]): Promise<void> {
   switch (command) {
     case 'create-key': {
@@ -120,6 +134,25 @@ async function dispatch(command: string | undefined, rest: string[]): Promise<vo
       const keyId = validId(onePositional(positionals, 'revoke-key', 'KEYID'), 'KEYID');
       if (!(await withStore((s) => s.apiKeys.revoke(keyId)))) throw new Error(`no key with id ${keyId}`);
       print({ keyId, revoked: true });
+      return;
+    }
+    case 'set-quota':
+    case 'show-quota': {
+      const { values } = args(() =>
+        parseArgs({
+          args: rest,
+          options: { workspace: { type: 'string' }, ...(command === 'set-quota' && { 'knowledge-bases': { type: 'string' }, 'sources-per-kb': { type: 'string' } }) },
+        }),
+      );
+      const workspaceId = validId(values.workspace, '--workspace');
+      const v = values as Record<string, string | undefined>;
+      const changes = { knowledgeBases: quotaValue(v['knowledge-bases'], '--knowledge-bases'), sourcesPerKnowledgeBase: quotaValue(v['sources-per-kb'], '--sources-per-kb') };
+      if (command === 'set-quota' && changes.knowledgeBases === undefined && changes.sourcesPerKnowledgeBase === undefined) {
+        throw new UsageError('set-quota needs --knowledge-bases or --sources-per-kb');
+      }
+      const config = loadConfig();
+      const overrides = await withStore((s) => (command === 'set-quota' ? s.quotas.set(workspaceId, changes) : s.quotas.get(workspaceId)));
+      print({ workspaceId, quotas: effectiveQuotas(config, overrides), overrides });
       return;
     }
     case 'import': {

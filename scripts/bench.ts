@@ -4,9 +4,11 @@
  * (files with one and two worker processes, text sources beside bare
  * BullMQ), GET of a knowledge base beside a bare handler, and the API's
  * memory under large uploads. Prints one Markdown table and writes the
- * medians to bench-results.json. Loopback only.
+ * medians to bench-results.json. The fairness section floods the queue from
+ * one workspace with the corpus PDFs while three others add one text each.
+ * Loopback only.
  *
- *   npm run bench -- [--only extract,e2e,text,get,upload] [--runs 3] [--concurrency 2]
+ *   npm run bench -- [--only extract,e2e,fairness,text,get,upload] [--runs 3] [--concurrency 2]
  *                    [--texts 2000] [--duration 5] [--out bench-results.json] [--no-build]
  *
  * Needs redis-server on PATH and the corpus in ../shared/corpus (or CORPUS_DIR)
@@ -20,11 +22,12 @@ import { promisify } from 'node:util';
 import { corpusDir, corpusPresent } from '../test/corpus/corpus-files.js';
 import { bareBullmq, getBench } from './lib/bench-ceilings.js';
 import { benchExtract, type ExtractRow } from './lib/bench-extract-pool.js';
+import { fairnessRun, OTHER_WORKSPACES, type FairnessRun } from './lib/bench-fairness.js';
 import { BenchService, filesEndToEnd, textsEndToEnd, type EndToEndRun } from './lib/bench-service.js';
 import { folderFiles, hasTool, MB, median, referenceSeconds } from './lib/bench-util.js';
 
 const run = promisify(execFile);
-const SECTIONS = ['extract', 'e2e', 'text', 'get', 'upload'] as const;
+const SECTIONS = ['extract', 'e2e', 'fairness', 'text', 'get', 'upload'] as const;
 type Section = (typeof SECTIONS)[number];
 
 const args = process.argv.slice(2);
@@ -59,7 +62,7 @@ async function main(): Promise<void> {
   if (!args.includes('--no-build')) await run('npx', ['tsc', '-p', 'tsconfig.build.json']);
   const root = corpusDir();
   const corpus = corpusPresent(root);
-  if (!corpus && (only.has('extract') || only.has('e2e'))) say(`No corpus at ${root} (set CORPUS_DIR): skipping extract and e2e.`);
+  if (!corpus && (only.has('extract') || only.has('e2e') || only.has('fairness'))) say(`No corpus at ${root} (set CORPUS_DIR): skipping extract, e2e and fairness.`);
   results.machine = { cpus: cpus().length, model: cpus()[0]?.model, node: process.version, runs, concurrency };
 
   const refCache = new Map<string, number>();
@@ -72,6 +75,7 @@ async function main(): Promise<void> {
     }
   }
   if (corpus && only.has('e2e')) await endToEnd(root, refCache);
+  if (corpus && only.has('fairness')) await fairness(root);
   if (only.has('text') || only.has('get')) await serviceSections();
   if (only.has('upload')) await uploadMemory();
 
@@ -148,6 +152,50 @@ async function endToEnd(root: string, refCache: Map<string, number>): Promise<vo
     await svc.close();
   }
   results.e2e = e2e;
+}
+
+/**
+ * The flood alone, then the flood with three other workspaces' texts, `runs`
+ * times each on one worker process. Targets: each text ready within a quarter
+ * of the flood's time and within the longest single job plus one second; the
+ * flood no slower than alone by more than 5%.
+ */
+async function fairness(root: string): Promise<void> {
+  const files = folderFiles(root, 'pdf');
+  const svc = await BenchService.start(distDir);
+  try {
+    const alone: FairnessRun[] = [];
+    const shared: FairnessRun[] = [];
+    for (let i = 0; i < runs; i++) {
+      alone.push(await fairnessRun(svc, files, concurrency, false));
+      shared.push(await fairnessRun(svc, files, concurrency, true));
+      say(`fairness run ${i + 1}: flood alone ${fmt(alone[i]!.floodSeconds)} s; with texts ${fmt(shared[i]!.floodSeconds)} s, texts ${shared[i]!.textSeconds.map((t) => fmt(t)).join(', ')} s after ${shared[i]!.floodJobsBefore.join(', ')} flood jobs started, longest job ${fmt(shared[i]!.longestJobSeconds)} s`);
+    }
+    const floodAlone = median(alone.map((r) => r.floodSeconds));
+    const flood = median(shared.map((r) => r.floodSeconds));
+    const worstText = Math.max(...shared.map((r) => Math.max(...r.textSeconds)));
+    const longestJob = Math.max(...shared.map((r) => r.longestJobSeconds));
+    const mostBefore = Math.max(...shared.flatMap((r) => r.floodJobsBefore));
+    rows.push({
+      measurement: `fairness: ${files.length} PDFs from one workspace, then ${OTHER_WORKSPACES} workspaces add one text each (1 worker process, WORKER_CONCURRENCY=${concurrency})`,
+      result: `slowest text ready in ${fmt(worstText)} s (of ${runs * OTHER_WORKSPACES}), started after at most ${mostBefore} of the flood's jobs; flood ${fmt(flood)} s; longest job ${fmt(longestJob)} s`,
+      reference: 'a quarter of the flood; longest job + 1 s',
+      referenceResult: `${fmt(flood / 4)} s; ${fmt(longestJob + 1)} s`,
+      ratio: worstText / Math.min(flood / 4, longestJob + 1),
+      target: '<= 1',
+    });
+    rows.push({
+      measurement: 'fairness: flood time with the three texts vs alone',
+      result: `${fmt(flood)} s`,
+      reference: 'the flood alone',
+      referenceResult: `${fmt(floodAlone)} s`,
+      ratio: flood / floodAlone,
+      target: '<= 1.05',
+    });
+    results.fairness = { files: files.length, floodAloneSeconds: floodAlone, floodSeconds: flood, worstTextSeconds: worstText, longestJobSeconds: longestJob, mostFloodJobsBefore: mostBefore, alone, shared };
+  } finally {
+    await svc.close();
+  }
 }
 
 async function serviceSections(): Promise<void> {

@@ -90,6 +90,11 @@ export class ConflictError extends AppError {
   override readonly code = 'conflict';
 }
 
+/** A workspace quota would be passed (a 409). Not kept for an Idempotency-Key: a retry may fit once room is made. */
+export class QuotaExceededError extends ConflictError {
+  override name = 'QuotaExceededError';
+}
+
 /** Which part of a multipart request an error is about, and what is wrong with it. */
 export interface PartDetail {
   /** The part or field, e.g. `knowledge_base_files[2]`. */

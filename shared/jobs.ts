@@ -1,5 +1,6 @@
 import type { JobsOptions, Queue } from 'bullmq';
 import { z } from 'zod';
+import { FairShare } from './fair-share.js';
 import { idSchema } from './schemas/common.js';
 
 /** The one queue: every new or retried source becomes one job on it. */
@@ -73,15 +74,23 @@ export interface SourceQueue {
   scheduleRefresh(job: RefreshKbJob, hours: number): Promise<void>;
 }
 
-/** A SourceQueue over a BullMQ Queue, adding jobs with {@link defaultJobOptions}. */
+/**
+ * A SourceQueue over a BullMQ Queue, adding jobs with {@link defaultJobOptions}
+ * and priorities from {@link FairShare}, so workspaces take turns.
+ */
 export function bullSourceQueue(queue: Queue, attempts: number, backoffMs?: number, history?: JobHistory): SourceQueue {
   const opts = defaultJobOptions(attempts, backoffMs, history);
+  const fair = new FairShare(queue);
   return {
     async enqueue(jobs) {
-      if (jobs.length === 0) return;
-      await queue.addBulk(
-        jobs.map((data) => ({ name: EXTRACT_SOURCE_JOB, data, opts: { ...opts, jobId: extractSourceJobId(data) } })),
-      );
+      const added: { name: string; data: ExtractSourceJob; opts: JobsOptions }[] = [];
+      const byWorkspace = new Map<string, ExtractSourceJob[]>();
+      for (const j of jobs) byWorkspace.set(j.workspaceId, [...(byWorkspace.get(j.workspaceId) ?? []), j]);
+      for (const [workspaceId, own] of byWorkspace) {
+        const priorities = await fair.priorities(workspaceId, own.length);
+        own.forEach((data, i) => added.push({ name: EXTRACT_SOURCE_JOB, data, opts: { ...opts, jobId: extractSourceJobId(data), priority: priorities[i]! } }));
+      }
+      if (added.length > 0) await queue.addBulk(added);
     },
     async scheduleRefresh(job, hours) {
       const id = refreshSchedulerId(job.kbId);

@@ -32,6 +32,8 @@ export class StartupAttempt {
   private readonly unwatch: (() => void)[] = [];
   private state: 'open' | 'committed' | 'failed' = 'open';
   private fail: (err: Error) => void = () => undefined;
+  /** A refused AUTH seen on a watched connection. */
+  private refusal: Error | undefined;
   private readonly lost = new Promise<never>((_, reject) => (this.fail = reject));
 
   constructor() {
@@ -51,8 +53,15 @@ export class StartupAttempt {
   /** Fails the attempt as soon as `client`'s connection closes, with the error that closed it when there was one. */
   watch(client: RedisClient): void {
     let last: Error | undefined;
-    const onError = (err: Error): void => void (last = err);
-    const onClose = (): void => this.fail(last && isRedisUnavailable(last) ? last : new Error('Connection is closed.'));
+    const onError = (err: Error): void => {
+      last = err;
+      // ioredis retries a refused AUTH like a lost connection; a wrong password will not get better by waiting.
+      if (isAuthRefusal(err)) {
+        this.refusal = err;
+        this.fail(err);
+      }
+    };
+    const onClose = (): void => this.fail(last && (isRedisUnavailable(last) || isAuthRefusal(last)) ? last : new Error('Connection is closed.'));
     client.on('error', onError);
     client.once('close', onClose);
     this.unwatch.push(() => {
@@ -81,6 +90,9 @@ export class StartupAttempt {
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
       return await Promise.race([opened, this.lost]);
+    } catch (err) {
+      // The command may fail first with "Connection is closed."; the refusal behind it is the reason to report.
+      throw this.refusal ?? err;
     } finally {
       signal?.removeEventListener('abort', onAbort);
     }
@@ -99,6 +111,13 @@ export class StartupAttempt {
     for (const off of this.unwatch) off();
     for (const close of this.closers.reverse()) await settle(close());
   }
+}
+
+/** A Redis reply refusing the credentials: a wrong password or user, or none given where one is required. */
+export function isAuthRefusal(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  const word = err.message.split(' ', 1)[0] ?? '';
+  return word === 'WRONGPASS' || word === 'NOAUTH' || /invalid (username-)?password/i.test(err.message);
 }
 
 /** Waits for `p` for a bounded time, ignoring its outcome. */

@@ -1,4 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
 import { ValidationError } from '../../shared/errors.js';
 import { newKbId } from '../../shared/ids.js';
 import {
@@ -13,6 +14,7 @@ import {
   updateKnowledgeBase,
   type KbDeps,
 } from '../knowledge-base-verbs.js';
+import { QuotaGuard } from '../../shared/quotas.js';
 import { idSchema, pageQuerySchema, toPage } from '../../shared/schemas/common.js';
 import { chunkPageSchema } from '../../shared/schemas/chunk.js';
 import { knowledgeBaseCreateFormSchema, knowledgeBaseUpdateFormSchema } from '../../shared/schemas/source-form.js';
@@ -26,6 +28,7 @@ import {
   sourcePageSchema,
   sourceSchema,
 } from '../../shared/schemas/knowledge-base.js';
+import type { AppEnv } from '../context.js';
 import type { AppDeps } from '../deps.js';
 import { zodFieldErrors } from '../errors.js';
 import { etagOf, notModified, requiredRevision } from '../etag.js';
@@ -40,7 +43,10 @@ const idempotencyHeaders = z.object({
   'idempotency-key': z
     .string()
     .optional()
-    .meta({ description: '1 to 255 printable characters; a repeat within 24 h gets the first answer again (Idempotent-Replayed: true)' }),
+    .meta({
+      description:
+        '1 to 255 printable characters; a repeat within 24 h gets the first answer again (Idempotent-Replayed: true). A success larger than IDEMPOTENCY_MAX_BODY_BYTES is replayed as the knowledge base is now; a workspace holding IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE live keys gets 429 for a new one',
+    }),
 });
 
 export function knowledgeBaseRoutes(deps: AppDeps) {
@@ -48,6 +54,16 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
   const kb: KbDeps = { kbs: store.kbs, queue: deps.queue, logger: deps.logger };
   const app = createRouter();
   const form = createFormReader(deps);
+  const quota = new QuotaGuard(deps.config, store.quotas);
+  const idempotency = {
+    store: store.idempotency,
+    limits: { maxKeysPerWorkspace: deps.config.IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE, maxBodyBytes: deps.config.IDEMPOTENCY_MAX_BODY_BYTES },
+  };
+  /** A replay whose body was too large to keep: the knowledge base as it is now. */
+  const renderFor = (c: Context<AppEnv>) => async (kbId: string, status: number) => {
+    const { view, rev } = await readKnowledgeBase(kb, c.get('principal').workspaceId, kbId);
+    return c.json(view, status as 200, { ETag: etagOf(rev) });
+  };
 
   app.openapi(
     createRoute({
@@ -74,16 +90,21 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
       'Creates a knowledge base named `knowledge_base_name` with optional first sources. Each source starts `pending` and is extracted by a worker.',
     security,
     request: { headers: idempotencyHeaders, body: formBody(knowledgeBaseCreateFormSchema) },
-    responses: { 201: jsonResponse(knowledgeBaseSchema, 'The created knowledge base'), ...errorResponses(400, 401, 403, 408, 409, 413, 415, 422, 500, 503) },
+    responses: { 201: jsonResponse(knowledgeBaseSchema, 'The created knowledge base'), ...errorResponses(400, 401, 403, 408, 409, 413, 415, 422, 429, 500, 503) },
   });
   app.post('/knowledge-bases', async (c) => {
     const ws = c.get('principal').workspaceId;
     return idempotent(c, {
-      store: store.idempotency,
+      ...idempotency,
+      render: renderFor(c),
       readBody: (tap) => form.observe(c, tap),
       run: async (tap) => {
         const kbId = newKbId();
-        const { view, rev } = await form.read(c, { kbId, requireName: true, tap }, (f) => createKnowledgeBase(kb, ws, kbId, { ...f, name: f.name! }));
+        await quota.assertRoomForKnowledgeBase(ws);
+        const { view, rev } = await form.read(c, { kbId, requireName: true, tap }, async (f) => {
+          await quota.assertRoomForSources(ws, 0, f.sources.length);
+          return createKnowledgeBase(kb, ws, kbId, { ...f, name: f.name! });
+        });
         return c.json(view, 201, { Location: `/v1/knowledge-bases/${kbId}`, ETag: etagOf(rev) });
       },
     });
@@ -126,7 +147,7 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
       }),
       body: formBody(knowledgeBaseUpdateFormSchema),
     },
-    responses: { 200: jsonResponse(knowledgeBaseSchema, 'The updated knowledge base'), ...errorResponses(400, 401, 403, 404, 408, 409, 412, 413, 415, 422, 500, 503) },
+    responses: { 200: jsonResponse(knowledgeBaseSchema, 'The updated knowledge base'), ...errorResponses(400, 401, 403, 404, 408, 409, 412, 413, 415, 422, 429, 500, 503) },
   });
   app.patch('/knowledge-bases/:kbId', async (c) => {
     const params = kbParams.safeParse(c.req.param());
@@ -134,13 +155,20 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
     const { kbId } = params.data;
     const ws = c.get('principal').workspaceId;
     return idempotent(c, {
-      store: store.idempotency,
+      ...idempotency,
+      render: renderFor(c),
       readBody: (tap) => form.observe(c, tap),
       run: async (tap) => {
         const meta = await assertOwned(kb, ws, kbId);
         // Checked before the body is read, so a stale upload fails at once; the commit checks again atomically.
         const ifRev = requiredRevision(c.req.header('if-match'), meta.rev);
-        const { view, rev } = await form.read(c, { kbId, requireName: false, tap }, (f) => updateKnowledgeBase(kb, ws, kbId, f, ifRev));
+        const existing = Object.values(meta.sourceCounts).reduce((a, b) => a + b, 0);
+        // A knowledge base already at its quota is refused before a file is staged; the full count follows the parse.
+        const beforeStaging = () => quota.assertRoomForSources(ws, existing, 1);
+        const { view, rev } = await form.read(c, { kbId, requireName: false, tap, beforeStaging }, async (f) => {
+          await quota.assertRoomForSources(ws, existing, f.sources.length);
+          return updateKnowledgeBase(kb, ws, kbId, f, ifRev);
+        });
         return c.json(view, 200, { ETag: etagOf(rev) });
       },
     });

@@ -6,7 +6,9 @@ import { createStore, type Store } from '../../shared/store/index.js';
 import { freePort, startRedisServer, type RedisServerHandle } from '../../test/helpers/redis-server.js';
 import { rssSampler, startNode, stopProcess, waitFor } from './bench-util.js';
 
-const PREFIX = 'bench';
+/** The key prefix of the service under benchmark. */
+export const BENCH_PREFIX = 'bench';
+const PREFIX = BENCH_PREFIX;
 
 /**
  * The real service, compiled, on a throwaway redis-server on loopback: one
@@ -53,19 +55,26 @@ export class BenchService {
     await Promise.all(workers.map(stopProcess));
   }
 
-  async createKb(): Promise<string> {
+  /** A new API key of `workspaceId`. */
+  async keyFor(workspaceId: string): Promise<string> {
+    return (await this.store.apiKeys.create(workspaceId, 'bench', false)).key;
+  }
+
+  /** Creates a knowledge base (with `texts` as its first sources) under `apiKey` (default: the bench workspace's). */
+  async createKb(apiKey = this.apiKey, texts: string[] = []): Promise<string> {
     const form = new FormData();
     form.set('knowledge_base_name', 'bench');
-    const res = await fetch(`${this.base}/v1/knowledge-bases`, { method: 'POST', body: form, headers: { 'X-API-Key': this.apiKey } });
+    if (texts.length > 0) form.set('knowledge_base_texts', JSON.stringify(texts));
+    const res = await fetch(`${this.base}/v1/knowledge-bases`, { method: 'POST', body: form, headers: { 'X-API-Key': apiKey } });
     if (res.status !== 201) throw new Error(`create knowledge base: ${res.status}`);
     return ((await res.json()) as { kbId: string }).kbId;
   }
 
   /** PATCHes sources onto a knowledge base; `fill` sets the form fields. */
-  async patch(kbId: string, fill: (form: FormData) => void): Promise<void> {
+  async patch(kbId: string, fill: (form: FormData) => void, apiKey = this.apiKey): Promise<void> {
     const form = new FormData();
     fill(form);
-    const res = await fetch(`${this.base}/v1/knowledge-bases/${kbId}`, { method: 'PATCH', body: form, headers: { 'X-API-Key': this.apiKey } });
+    const res = await fetch(`${this.base}/v1/knowledge-bases/${kbId}`, { method: 'PATCH', body: form, headers: { 'X-API-Key': apiKey } });
     if (res.status !== 200) throw new Error(`PATCH: ${res.status} ${await res.text()}`);
     await res.arrayBuffer();
   }

@@ -5,6 +5,7 @@ import { HostSlots } from './host-slots.js';
 import { KeySpace } from './keys.js';
 import { IdempotencyStore } from './idempotency-store.js';
 import { KeyStore } from './key-store.js';
+import { QuotaStore } from './quota-store.js';
 import { StageStore } from './stage-store.js';
 import { WebhookStore } from './webhook-store.js';
 
@@ -18,6 +19,8 @@ export interface Store {
   /** Completion webhooks, their delivery history and pending event bodies. */
   webhooks: WebhookStore;
   idempotency: IdempotencyStore;
+  /** Quota overrides per workspace (the operator's). */
+  quotas: QuotaStore;
   /** Fetch slots per host, shared by every worker replica. */
   hostSlots: HostSlots;
 }
@@ -40,6 +43,7 @@ export function createStore(redis: RedisClient, opts: StoreOptions): Store {
     stages: new StageStore(redis, keys),
     webhooks: new WebhookStore(redis, keys),
     idempotency: new IdempotencyStore(redis, keys),
+    quotas: new QuotaStore(redis, keys),
     hostSlots: new HostSlots(redis, keys),
   };
 }

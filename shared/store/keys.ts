@@ -105,6 +105,11 @@ export class KeySpace {
   stage(kbId: string, stageId: string): string {
     return `${this.kbTag(kbId)}:stage:${stageId}`;
   }
+  /** A workspace's quota overrides (hash: quota name to a count, 0 for unlimited), set by the operator. */
+  workspaceQuotas(workspaceId: string): string {
+    return `${this.prefix}:{ws:${workspaceId}}:quotas`;
+  }
+
   /** Secondary index: a workspace's knowledge bases, scored by creation time. */
   workspaceKbs(workspaceId: string): string {
     return `${this.prefix}:{ws:${workspaceId}}:kbs`;
@@ -173,6 +178,10 @@ export class KeySpace {
   idempotency(workspaceId: string, keyHash: string): string {
     return `${this.prefix}:{idem:${workspaceId}}:${keyHash}`;
   }
+  /** A workspace's live Idempotency-Key records, key hash scored by expiry (ms): what counts them against the workspace. */
+  idempotencyIndex(workspaceId: string): string {
+    return `${this.prefix}:{idem:${workspaceId}}:index`;
+  }
 
   /**
    * One fetched host's keys share `{host:<host:port>}`, so taking a slot is a
@@ -190,6 +199,19 @@ export class KeySpace {
   /** When the host's next fetch may start (ms); expires with the spacing. */
   hostNextStart(host: string): string {
     return `${this.hostTag(host)}:next`;
+  }
+
+  /**
+   * One of BullMQ's keys of a service queue, as BullMQ builds it from
+   * `queuePrefix` (shared/jobs.ts): read by the fair-share script, which
+   * runs in the queue's `{queue}` slot.
+   */
+  bullQueueKey(queueName: string, type: 'prioritized' | 'wait' | 'delayed'): string {
+    return `${this.prefix}:{queue}:${queueName}:${type}`;
+  }
+  /** A queue's fair-share ledger: workspace id to the priority of its last job (same slot as the queue). */
+  fairShareLedger(queueName: string): string {
+    return `${this.prefix}:{queue}:fair:${queueName}`;
   }
 
   /** Job counts by type, status and error code, written by every worker. */

@@ -33,6 +33,7 @@ const ROUTES: [string, string[]][] = [
   ['/v1/webhooks', ['get', 'post']],
   ['/v1/webhooks/{webhookId}', ['delete']],
   ['/v1/webhooks/{webhookId}/deliveries', ['get']],
+  ['/v1/usage', ['get']],
 ];
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'];
 const operations = () =>

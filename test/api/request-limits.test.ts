@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../helpers/app-harness.js';
 import { waitFor } from '../helpers/wait.js';
+import { LARGE_TEXT_BYTES } from '../../api/multipart.js';
 import { startRedisServer, type RedisServerHandle } from '../helpers/redis-server.js';
-import { filePart, textBytes, textsField, urlsField } from '../helpers/multipart-body.js';
+import { filePart, multipartForm, nameField, textBytes, textsField, urlsField } from '../helpers/multipart-body.js';
 import { call, createKb, expectErrorBody, kbKeys, patchKb, withDeadline, type ApiResponse } from './support.js';
 
 const KB_PATH = '/v1/knowledge-bases';
@@ -257,9 +258,11 @@ describe('upload slots of one API process', () => {
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     expect((await kbKeys(h, kbB.kbId)).sort()).toEqual(before);
 
-    // Requests without files need no slot.
+    // Requests without files need no slot, unless their text fields are large.
     const textOnly = await patchKb(h, keyB, kbB.kbId, [textsField(['no file here'])]);
     expect(textOnly.status, textOnly.text).toBe(200);
+    const largeText = await patchKb(h, keyB, kbB.kbId, [textsField(['x'.repeat(LARGE_TEXT_BYTES / 2 + 1024), 'y'.repeat(LARGE_TEXT_BYTES / 2 + 1024)])]);
+    expectErrorBody(largeText, 503, KB_PATH, { message: 'any' });
 
     for (const b of slow) b.abort();
     for (const res of await Promise.all(held)) expect(res.status).toBe(400);
@@ -282,20 +285,34 @@ describe('Redis memory high-water mark', () => {
     await redis.stop();
   });
 
-  it('refuses uploads with 503 and Retry-After above the mark, before writing, and still takes texts', async () => {
+  it('refuses uploads and text-only PATCHes with 503 and Retry-After above the mark, before writing', async () => {
     const kb = await createKb(h, key, 'Nearly full');
     const info = await h.redis.info('memory');
     const used = Number(/^used_memory:(\d+)/m.exec(info)?.[1]);
     // used is now about 70% of maxmemory: above the 50% mark, below the hard limit.
     await h.redis.config('SET', 'maxmemory', String(Math.round(used / 0.7)));
     try {
+      // Creating the knowledge base took a reading of Redis memory, trusted for a second.
+      await waitFor(
+        'a rename to meet the mark',
+        async () => ((await patchKb(h, key, kb.kbId, [nameField('Renamed')])).status === 503 ? true : undefined),
+        { timeoutMs: ANSWER_MS },
+      );
       const before = await h.allKeys();
       const res = await patchKb(h, key, kb.kbId, [filePart('a.txt', textBytes(1000))]);
       expectErrorBody(res, 503, KB_PATH, { message: 'any' });
       expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
       expect(await h.allKeys()).toEqual(before);
+      // Small texts add up as well as files do: a text-only PATCH waits too.
       const texts = await patchKb(h, key, kb.kbId, [textsField(['small text'])]);
-      expect(texts.status, texts.text).toBe(200);
+      expectErrorBody(texts, 503, KB_PATH, { message: 'any' });
+      const keyed = await call(h.app, 'PATCH', `${KB_PATH}/${kb.kbId}`, {
+        key,
+        body: multipartForm([textsField(['small text'])]),
+        headers: { 'Idempotency-Key': 'high-water-1' },
+      });
+      expectErrorBody(keyed, 503, KB_PATH, { message: 'any' });
+      expect(await h.allKeys()).toEqual(before);
     } finally {
       await h.redis.config('SET', 'maxmemory', '0');
     }

@@ -202,3 +202,31 @@ describe('admin CLI errors', () => {
     expect(run.stderr).not.toContain('s3cret');
   });
 });
+
+describe('admin CLI quotas', () => {
+  it('set-quota sets a workspace its own quotas, "default" drops one, and show-quota shows what applies', async () => {
+    const prefix = freshPrefix();
+    const env = { QUOTA_KNOWLEDGE_BASES: '5' };
+    const set = await admin(prefix, ['set-quota', '--workspace', 'ws_q', '--knowledge-bases', '0', '--sources-per-kb', '100'], env);
+    expect(set.code, set.stderr).toBe(0);
+    expect(JSON.parse(set.stdout)).toEqual({
+      workspaceId: 'ws_q',
+      quotas: { knowledgeBases: null, sourcesPerKnowledgeBase: 100 },
+      overrides: { knowledgeBases: 0, sourcesPerKnowledgeBase: 100 },
+    });
+    expect(await storeFor(prefix).quotas.get('ws_q')).toEqual({ knowledgeBases: 0, sourcesPerKnowledgeBase: 100 });
+
+    await admin(prefix, ['set-quota', '--workspace', 'ws_q', '--knowledge-bases', 'default'], env);
+    const shown = await admin(prefix, ['show-quota', '--workspace', 'ws_q'], env);
+    expect(JSON.parse(shown.stdout).quotas).toEqual({ knowledgeBases: 5, sourcesPerKnowledgeBase: 100 });
+  });
+
+  it('set-quota refuses a value that is not a count, with exit 2 and nothing written', async () => {
+    const prefix = freshPrefix();
+    const run = await admin(prefix, ['set-quota', '--workspace', 'ws_q', '--knowledge-bases', 'many']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('--knowledge-bases must be a count');
+    noStack(run);
+    expect(await dump(prefix)).toEqual({});
+  });
+});

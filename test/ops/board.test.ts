@@ -127,7 +127,7 @@ describe('Bull Board with operator credentials configured', () => {
     ])) as { id: string; files: { documentId: string }[] };
     expect(kb.files).toHaveLength(3);
 
-    const list = await call(h.app, 'GET', '/admin/queues/api/queues?activeQueue=ingest&status=waiting&page=1&jobsPerPage=50', {
+    const list = await call(h.app, 'GET', '/admin/queues/api/queues?activeQueue=ingest&status=prioritized&page=1&jobsPerPage=50', {
       headers: operator,
     });
     expect(list.status, list.text).toBe(200);

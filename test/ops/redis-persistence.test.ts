@@ -84,7 +84,7 @@ async function killRestartAndFinish(fsync: 'always' | 'everysec'): Promise<void>
       },
       { timeoutMs: 20_000 },
     );
-    expect(states).toEqual(Array(accepted.size).fill('waiting'));
+    expect(states).toEqual(Array(accepted.size).fill('prioritized'));
 
     const worker = await startTestWorker(h);
     try {

@@ -258,3 +258,17 @@ async function clientCount(h: Harness): Promise<number> {
   const list = (await h.redis.call('CLIENT', 'LIST')) as string;
   return list.split('\n').filter(Boolean).length;
 }
+
+describe('a wrong Redis password', () => {
+  it('stops a worker at once with the reason, without waiting for Redis', { timeout: 60_000 }, async () => {
+    const port = await freePort();
+    await redisOn(port, { args: ['--requirepass', 'right-secret'] });
+    const worker = startProcess('worker/main.ts', { REDIS_URL: `redis://:wrong-secret@127.0.0.1:${port}`, REDIS_KEY_PREFIX: prefix(), LOG_LEVEL: 'info' });
+    const code = await exitCode(worker, 30_000);
+    expect(code, worker.output()).not.toBe(0);
+    expect(code).not.toBeNull();
+    expect(logged(worker, 'waiting for Redis')).toEqual([]);
+    expect(worker.output()).toMatch(/WRONGPASS|invalid username-password/);
+    expect(worker.output()).not.toContain('wrong-secret');
+  });
+});

@@ -87,10 +87,10 @@ describe('idempotent and conditional write-back', () => {
   it('adds one job when the same run of a source is enqueued twice', async () => {
     const { kbId, docs } = await createKbWith(h, key, (f) => f.set('knowledge_base_texts', JSON.stringify(['enqueued twice'])));
     const data = { workspaceId: 'ws_consistency', kbId, documentId: docs[0]!, run: 1 };
-    const before = await h.queue.getJobCounts('waiting');
+    const before = await h.queue.getJobCounts('prioritized');
     await bullSourceQueue(h.queue, 2, 50).enqueue([data, data]);
-    expect(await h.queue.getJobCounts('waiting')).toEqual(before);
-    expect((await h.queue.getWaiting()).filter((j) => j.id === extractSourceJobId(data))).toHaveLength(1);
+    expect(await h.queue.getJobCounts('prioritized')).toEqual(before);
+    expect((await h.queue.getPrioritized()).filter((j) => j.id === extractSourceJobId(data))).toHaveLength(1);
   });
 
   it('ends 50 sources of one knowledge base ready, each written once and the knowledge base settled once, when their 50 jobs run at once', async () => {

@@ -1,0 +1,52 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { QuotaGuard } from '../../shared/quotas.js';
+import type { AppDeps } from '../deps.js';
+import { createRouter, errorResponses, jsonResponse, security } from '../router.js';
+
+const limit = z.number().int().nullable().meta({ description: 'The quota; null when unlimited' });
+const usageSchema = z
+  .object({
+    workspaceId: z.string(),
+    knowledgeBases: z.object({ used: z.number().int(), limit }),
+    sourcesPerKnowledgeBase: z.object({ limit }),
+    idempotencyKeys: z.object({
+      used: z.number().int().meta({ description: 'Idempotency-Keys held now (running, or replayable for 24 h)' }),
+      limit: z.number().int(),
+    }),
+  })
+  .meta({ id: 'Usage' });
+
+/** `GET /v1/usage`: the key's workspace's usage beside its quotas. */
+export function usageRoutes(deps: AppDeps) {
+  const app = createRouter();
+  const quota = new QuotaGuard(deps.config, deps.store.quotas);
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/usage',
+      summary: "The workspace's usage and quotas",
+      description:
+        "What the key's workspace uses of each quota the operator sets (QUOTA_* defaults, or the workspace's own through the admin CLI). Past a quota, POST and PATCH of knowledge bases answer 409 and change nothing.",
+      security,
+      responses: { 200: jsonResponse(usageSchema, 'Usage and quotas'), ...errorResponses(401, 403, 500, 503) },
+    }),
+    async (c) => {
+      const workspaceId = c.get('principal').workspaceId;
+      const [quotas, kbs, keys] = await Promise.all([
+        quota.quotas(workspaceId),
+        deps.store.quotas.knowledgeBaseCount(workspaceId),
+        deps.store.idempotency.count(workspaceId),
+      ]);
+      return c.json(
+        {
+          workspaceId,
+          knowledgeBases: { used: kbs, limit: quotas.knowledgeBases },
+          sourcesPerKnowledgeBase: { limit: quotas.sourcesPerKnowledgeBase },
+          idempotencyKeys: { used: keys, limit: deps.config.IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE },
+        },
+        200,
+      );
+    },
+  );
+  return app;
+}

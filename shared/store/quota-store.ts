@@ -1,0 +1,45 @@
+import type { RedisClient } from '../redis.js';
+import type { KeySpace } from './keys.js';
+
+/** The quotas an operator can set; each a count, absent for the global default. */
+export const QUOTA_NAMES = ['knowledgeBases', 'sourcesPerKnowledgeBase'] as const;
+export type QuotaName = (typeof QUOTA_NAMES)[number];
+
+/** A workspace's own quotas: a number (0 for unlimited) overrides the global default; absent keeps it. */
+export type QuotaOverrides = Partial<Record<QuotaName, number>>;
+
+/**
+ * Per-workspace quota overrides, set by the operator through the admin CLI.
+ * One small hash per workspace, under the workspace's own hash tag.
+ */
+export class QuotaStore {
+  constructor(
+    private readonly redis: RedisClient,
+    private readonly keys: KeySpace,
+  ) {}
+
+  /** The workspace's overrides (empty when it has none). */
+  async get(workspaceId: string): Promise<QuotaOverrides> {
+    const raw = await this.redis.hgetall(this.keys.workspaceQuotas(workspaceId));
+    const out: QuotaOverrides = {};
+    for (const name of QUOTA_NAMES) if (raw[name] !== undefined) out[name] = Number(raw[name]);
+    return out;
+  }
+
+  /** Sets the given overrides; `null` drops one, so the global default applies again. */
+  async set(workspaceId: string, changes: Partial<Record<QuotaName, number | null>>): Promise<QuotaOverrides> {
+    const key = this.keys.workspaceQuotas(workspaceId);
+    const tx = this.redis.multi();
+    for (const [name, value] of Object.entries(changes)) {
+      if (value === null) tx.hdel(key, name);
+      else if (value !== undefined) tx.hset(key, name, String(value));
+    }
+    await tx.exec();
+    return this.get(workspaceId);
+  }
+
+  /** The workspace's number of knowledge bases. */
+  async knowledgeBaseCount(workspaceId: string): Promise<number> {
+    return this.redis.zcard(this.keys.workspaceKbs(workspaceId));
+  }
+}
