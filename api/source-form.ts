@@ -5,10 +5,13 @@ import {
   FORM_FIELD,
   MAX_REPORTED_ERRORS,
   autoRefreshSchema,
+  chunkMaxTokensSchema,
+  chunkOverlapTokensSchema,
   kbNameSchema,
   textItemSchema,
   urlItemSchema,
 } from '../shared/schemas/source-form.js';
+import type { ChunkSettingsChange } from '../shared/chunking/chunk-settings.js';
 import { sourceFingerprint, type NewSource } from '../shared/store/kb-records.js';
 import type { RawForm } from './multipart.js';
 
@@ -17,6 +20,8 @@ export interface SourceForm {
   sources: NewSource[];
   /** Refresh period of the URL sources, hours; 0 turns it off. */
   autoRefreshHours?: number;
+  /** New chunking settings; the verb checks the overlap against the resulting maximum. */
+  chunking?: ChunkSettingsChange;
 }
 
 /** How {@link readSourceForm} reads a form. */
@@ -53,6 +58,21 @@ export function readSourceForm(form: RawForm, { maxSources, requireName }: Sourc
     else errors.add(FORM_FIELD.autoRefresh, firstMessage(parsed.error));
   }
 
+  const chunking: ChunkSettingsChange = {};
+  const maxTokens = form.fields.get(FORM_FIELD.chunkMaxTokens);
+  if (maxTokens !== undefined) {
+    const parsed = chunkMaxTokensSchema.safeParse(maxTokens);
+    if (parsed.success) chunking.maxTokens = parsed.data;
+    else errors.add(FORM_FIELD.chunkMaxTokens, firstMessage(parsed.error));
+  }
+  const overlapTokens = form.fields.get(FORM_FIELD.chunkOverlapTokens);
+  if (overlapTokens !== undefined) {
+    const parsed = chunkOverlapTokensSchema.safeParse(overlapTokens);
+    if (parsed.success) chunking.overlapTokens = parsed.data;
+    else errors.add(FORM_FIELD.chunkOverlapTokens, firstMessage(parsed.error));
+  }
+  if (Object.keys(chunking).length > 0) out.chunking = chunking;
+
   const texts = jsonArray(form, FORM_FIELD.texts, maxSources, errors);
   texts.forEach((item, i) => {
     const parsed = textItemSchema.safeParse(item);
@@ -88,10 +108,10 @@ export function readSourceForm(form: RawForm, { maxSources, requireName }: Sourc
 
   const count = texts.length + urls.length + form.files.length;
   if (count > maxSources) errors.add('sources', `at most ${maxSources} sources per request`);
-  if (!requireName && out.name === undefined && out.autoRefreshHours === undefined && count === 0 && errors.empty) {
+  if (!requireName && out.name === undefined && out.autoRefreshHours === undefined && out.chunking === undefined && count === 0 && errors.empty) {
     errors.add(
       'request',
-      `send at least one of ${FORM_FIELD.name}, ${FORM_FIELD.texts}, ${FORM_FIELD.urls}, ${FORM_FIELD.files} or ${FORM_FIELD.autoRefresh}`,
+      `send at least one of ${FORM_FIELD.name}, ${FORM_FIELD.texts}, ${FORM_FIELD.urls}, ${FORM_FIELD.files}, ${FORM_FIELD.autoRefresh}, ${FORM_FIELD.chunkMaxTokens} or ${FORM_FIELD.chunkOverlapTokens}`,
     );
   }
   errors.throwIfAny();

@@ -8,7 +8,7 @@ export const chunkSchema = z
     text: z.string().meta({ description: 'Exactly `markdown.slice(charStart, charEnd)` (JavaScript string indices)' }),
     charStart: z.number().int(),
     charEnd: z.number().int(),
-    tokens: z.number().int().meta({ description: 'cl100k_base tokens in `text`; never more than CHUNK_MAX_TOKENS' }),
+    tokens: z.number().int().meta({ description: 'cl100k_base tokens in `text`; never more than the chunkMaxTokens of its knowledge base' }),
     headings: z.array(z.string()).meta({ description: 'The heading path in force where the chunk starts, outermost first' }),
     pageStart: z.number().int().optional().meta({ description: 'PDF: 1-based page the chunk starts on' }),
     pageEnd: z.number().int().optional().meta({ description: 'PDF: 1-based page the chunk ends on' }),

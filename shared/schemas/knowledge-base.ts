@@ -69,6 +69,8 @@ const kbFields = {
   status: z.enum(KB_STATUSES),
   sourceCounts: sourceCountsSchema,
   autoRefreshHours: z.number().int().optional().meta({ description: 'When set, every URL source is fetched again on this period (hours)' }),
+  chunkMaxTokens: z.number().int().meta({ description: 'Most cl100k_base tokens in one chunk of this knowledge base (chunk_max_tokens)' }),
+  chunkOverlapTokens: z.number().int().meta({ description: "Tokens of a chunk's tail repeated at the start of the next (chunk_overlap_tokens)" }),
   createdAt: isoDateTime,
   updatedAt: isoDateTime,
 };

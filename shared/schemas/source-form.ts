@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CHUNK_FIELDS, MAX_CHUNK_TOKENS, MIN_CHUNK_TOKENS } from '../chunking/chunk-settings.js';
 import { checkSourceUrl } from '../url-policy.js';
 
 /**
@@ -26,6 +27,8 @@ export const FORM_FIELD = {
   texts: 'knowledge_base_texts',
   urls: 'knowledge_base_urls',
   autoRefresh: 'auto_refresh_hours',
+  chunkMaxTokens: CHUNK_FIELDS.maxTokens,
+  chunkOverlapTokens: CHUNK_FIELDS.overlapTokens,
   files: 'knowledge_base_files',
   filesItems: 'knowledge_base_files.items',
 } as const;
@@ -91,6 +94,25 @@ export const autoRefreshSchema = z
   .pipe(z.number().int().max(MAX_AUTO_REFRESH_HOURS, `must be a whole number from 0 to ${MAX_AUTO_REFRESH_HOURS}`))
   .meta({ description: `Fetch every URL source again every this many hours (1 to ${MAX_AUTO_REFRESH_HOURS}); 0 turns it off` });
 
+const WHOLE = /^\d{1,4}$/;
+
+/** `chunk_max_tokens`: the knowledge base's chunk bound, from its form string. */
+export const chunkMaxTokensSchema = z
+  .string()
+  .regex(WHOLE, `must be a whole number from ${MIN_CHUNK_TOKENS} to ${MAX_CHUNK_TOKENS}`)
+  .transform(Number)
+  .pipe(z.number().int().min(MIN_CHUNK_TOKENS, `must be a whole number from ${MIN_CHUNK_TOKENS} to ${MAX_CHUNK_TOKENS}`).max(MAX_CHUNK_TOKENS, `must be a whole number from ${MIN_CHUNK_TOKENS} to ${MAX_CHUNK_TOKENS}`))
+  .meta({
+    description: `Most cl100k_base tokens in one chunk (${MIN_CHUNK_TOKENS} to ${MAX_CHUNK_TOKENS}); default the deployment's CHUNK_MAX_TOKENS. A change re-chunks every ready source in the background`,
+  });
+
+/** `chunk_overlap_tokens`: tokens repeated between neighbouring chunks; checked against the maximum by the verb. */
+export const chunkOverlapTokensSchema = z
+  .string()
+  .regex(WHOLE, 'must be a whole number from 0 to half of chunk_max_tokens')
+  .transform(Number)
+  .meta({ description: "Tokens of a chunk's tail repeated at the start of the next (0 to half of chunk_max_tokens); default the deployment's CHUNK_OVERLAP_TOKENS" });
+
 /** A JSON-array form field, documented as a string holding JSON of `items[]`. */
 function jsonArrayField(item: z.ZodType, description: string, example: string) {
   return z.string().meta({
@@ -113,6 +135,8 @@ const sourceFields = {
   ).optional(),
   [FORM_FIELD.urls]: jsonArrayField(urlItemSchema, 'JSON array string of absolute http(s) URLs', '["https://example.com/faq"]').optional(),
   [FORM_FIELD.autoRefresh]: z.string().optional().meta({ description: autoRefreshSchema.description, example: '24' }),
+  [FORM_FIELD.chunkMaxTokens]: z.string().optional().meta({ description: chunkMaxTokensSchema.description, example: '512' }),
+  [FORM_FIELD.chunkOverlapTokens]: z.string().optional().meta({ description: chunkOverlapTokensSchema.description, example: '64' }),
   [FORM_FIELD.files]: fileParts.optional(),
 };
 
