@@ -1,4 +1,5 @@
 import { applyChunkChange, effectiveChunking, type ChunkSettings } from '../shared/chunking/chunk-settings.js';
+import { chunkView } from '../shared/chunking/chunk-view.js';
 import { ConflictError, ForbiddenError, NotFoundError, OTHER_WORKSPACE } from '../shared/errors.js';
 import type { SourceQueue } from '../shared/jobs.js';
 import type { Logger } from '../shared/logger.js';
@@ -191,7 +192,8 @@ export async function getChunks(deps: KbDeps, workspaceId: string, kbId: string,
   const source = await deps.kbs.getSource(kbId, documentId);
   if (!source) throw new NotFoundError();
   if (source.status !== 'ready') throw new ConflictError(`the source is ${source.status}; chunks exist once it is ready`);
-  return deps.kbs.chunkPage(kbId, documentId, page, size);
+  const { items, total } = await deps.kbs.chunkPage(kbId, documentId, page, size);
+  return { items: items.map((c) => chunkView(kbId, source, c)), total };
 }
 
 /** Puts a failed source back to pending under a new run (or, `refresh`, a ready or failed URL source) and enqueues it. */

@@ -77,18 +77,18 @@ export function readSourceForm(form: RawForm, { maxSources, requireName }: Sourc
   texts.forEach((item, i) => {
     const parsed = textItemSchema.safeParse(item);
     if (!parsed.success) return errors.add(`${FORM_FIELD.texts}[${i}]`, textItemMessage(item, parsed.error));
-    const { text, title } = typeof parsed.data === 'string' ? { text: parsed.data, title: undefined } : parsed.data;
+    const { text, title, metadata } = typeof parsed.data === 'string' ? { text: parsed.data, title: undefined, metadata: undefined } : parsed.data;
     const source = { type: 'text' as const, content: text, ...(title ? { title } : {}) };
-    out.sources.push({ documentId: newDocumentId(), ...source, fingerprint: sourceFingerprint(source) });
+    out.sources.push({ documentId: newDocumentId(), ...source, fingerprint: sourceFingerprint(source), ...(metadata ? { metadata } : {}) });
   });
   const urls = jsonArray(form, FORM_FIELD.urls, maxSources, errors);
   urls.forEach((item, i) => {
     const parsed = urlItemSchema.safeParse(item);
     if (parsed.success) {
-      const source = { type: 'url' as const, content: parsed.data };
-      out.sources.push({ documentId: newDocumentId(), ...source, fingerprint: sourceFingerprint(source) });
-    }
-    else errors.add(`${FORM_FIELD.urls}[${i}]`, firstMessage(parsed.error));
+      const { url, metadata } = typeof parsed.data === 'string' ? { url: parsed.data, metadata: undefined } : parsed.data;
+      const source = { type: 'url' as const, content: url };
+      out.sources.push({ documentId: newDocumentId(), ...source, fingerprint: sourceFingerprint(source), ...(metadata ? { metadata } : {}) });
+    } else errors.add(`${FORM_FIELD.urls}[${i}]`, urlItemMessage(item, parsed.error));
   });
   for (const f of form.files) {
     out.sources.push({
@@ -163,6 +163,18 @@ function jsonArray(form: RawForm, field: string, maxItems: number, errors: Field
 
 function firstMessage(err: z.ZodError): string {
   return err.issues[0]?.message ?? 'is invalid';
+}
+
+/** The union's branch error that fits a URL element's JSON type. */
+function urlItemMessage(item: unknown, err: z.ZodError): string {
+  const issue = err.issues[0];
+  if (issue?.code === 'invalid_union') {
+    const branch = typeof item === 'string' ? 0 : typeof item === 'object' && item !== null && !Array.isArray(item) ? 1 : -1;
+    const inner = branch >= 0 ? issue.errors[branch]?.[0] : undefined;
+    if (!inner) return 'must be a string or an object with a string field url';
+    return inner.path.length > 0 && inner.path[0] === 'metadata' ? `metadata: ${inner.message}` : inner.message;
+  }
+  return issue?.message ?? 'is invalid';
 }
 
 /** The union's branch error that fits the element's JSON type. */

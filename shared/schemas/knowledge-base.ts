@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { SOURCE_ERROR_CODES } from '../source-errors.js';
 import { SOURCE_STATUSES, type SourceStatus } from '../sources/lifecycle.js';
 import { isoDateTime, pageSchema } from './common.js';
+import { metadataSchema } from './metadata.js';
 
 // Declared with the source's lifecycle; re-exported for the schemas' users.
 export { SOURCE_STATUSES, type SourceStatus };
@@ -49,6 +50,7 @@ export const sourceSchema = z
       .optional()
       .meta({ description: 'On a ready source whose text looks doubtful: garbled_text, partial_text, truncated' }),
     chunkCount: z.number().int().optional().meta({ description: 'Chunks of a ready source (see /chunks)' }),
+    metadata: metadataSchema.optional().meta({ description: 'Set at creation or with PATCH of the document; copied onto each of its chunks' }),
     progress: sourceProgressSchema.optional(),
     checkedAt: isoDateTime.optional().meta({ description: 'URL sources: when the URL was last fetched' }),
     refreshedAt: isoDateTime.optional().meta({ description: 'URL sources: when a refresh last found changed content' }),

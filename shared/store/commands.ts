@@ -6,6 +6,7 @@ import { lifecycleLua } from './lifecycle-lua.js';
 import { importCatalogScript } from './scripts/catalog-scripts.js';
 import { commitSourcesScript } from './scripts/commit-scripts.js';
 import { deleteKbScript, deleteSourceScript } from './scripts/delete-scripts.js';
+import { setSourceMetadataScript } from './scripts/metadata-scripts.js';
 import { rechunkSourceScript } from './scripts/rechunk-scripts.js';
 import { repairSourceScript, unmarkActiveScript } from './scripts/reconciler-scripts.js';
 import { refreshSourceScript, retrySourceScript } from './scripts/rerun-scripts.js';
@@ -28,6 +29,7 @@ export const SCRIPTS = [
   finishSourceScript,
   setSourceProgressScript,
   rechunkSourceScript,
+  setSourceMetadataScript,
   retrySourceScript,
   refreshSourceScript,
   repairSourceScript,

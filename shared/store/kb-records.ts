@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ChunkSettings } from '../chunking/chunk-settings.js';
 import type { StoredChunk } from '../schemas/chunk.js';
+import type { Metadata } from '../schemas/metadata.js';
 import type { SourceErrorCode } from '../source-errors.js';
 import type { KbStatus, Source, SourceCounts, SourceStatus, SourceType, SourceWarning } from '../schemas/knowledge-base.js';
 import { ACTIVE_STATUSES, SOURCE_STATUSES, readCounts } from '../sources/lifecycle.js';
@@ -32,6 +33,8 @@ export interface NewSource {
   declaredType?: string;
   mimeType?: string;
   sizeBytes?: number;
+  /** Given with the source (URL and text sources). */
+  metadata?: Metadata;
   /** Stage key holding the uploaded bytes, renamed to the source's blob on commit. */
   stageKey?: string;
   /** SHA-256 of a file's bytes (hex). */
@@ -172,6 +175,7 @@ export function parseSource(h: Record<string, string>): StoredSource | null {
   if (h.chunking) s.chunking = h.chunking;
   if (h.pageStarts) s.pageStarts = JSON.parse(h.pageStarts) as number[];
   if (h.rechunkOnly === '1') s.rechunkOnly = true;
+  if (h.metadata) s.metadata = JSON.parse(h.metadata) as Metadata;
   return s;
 }
 
@@ -217,6 +221,7 @@ export function newSourceFields(s: NewSource, now: string): Record<string, strin
   if (s.sizeBytes !== undefined) f.sizeBytes = String(s.sizeBytes);
   if (s.sha256) f.sha256 = s.sha256;
   f.fingerprint = s.fingerprint;
+  if (s.metadata && Object.keys(s.metadata).length > 0) f.metadata = JSON.stringify(s.metadata);
   return f;
 }
 

@@ -68,6 +68,7 @@ export class KbStore {
   retrySource: SourceChanges['retrySource'] = (...a) => this.changes.retrySource(...a);
   refreshSource: SourceChanges['refreshSource'] = (...a) => this.changes.refreshSource(...a);
   deleteSource: SourceChanges['deleteSource'] = (...a) => this.changes.deleteSource(...a);
+  setMetadata: SourceChanges['setMetadata'] = (...a) => this.changes.setMetadata(...a);
 
   // The worker's transitions.
   startSource: SourceTransitions['startSource'] = (...a) => this.transitions.startSource(...a);

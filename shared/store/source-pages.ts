@@ -1,4 +1,5 @@
-import type { Chunk, StoredChunk } from '../schemas/chunk.js';
+import type { ReadChunk } from '../chunking/chunk-view.js';
+import type { StoredChunk } from '../schemas/chunk.js';
 import type { SourceStatus } from '../sources/lifecycle.js';
 import type { StoreRedis } from './commands.js';
 import { parseSource, type StoredSource } from './kb-records.js';
@@ -73,8 +74,8 @@ export class SourcePages {
     return md ?? text ?? null;
   }
 
-  /** A page of a source's chunks with their text, read from the Markdown by byte range. */
-  async chunkPage(kbId: string, documentId: string, page: number, size: number): Promise<{ items: Chunk[]; total: number }> {
+  /** A page of a source's chunks with their text, read from the Markdown by byte range (see chunkView for the API's shape). */
+  async chunkPage(kbId: string, documentId: string, page: number, size: number): Promise<{ items: ReadChunk[]; total: number }> {
     const key = this.keys.chunks(kbId, documentId);
     const start = page * size;
     const [total, rows] = await Promise.all([

@@ -1,5 +1,5 @@
 import type { SourceFormat } from '../../shared/formats.js';
-import type { Chunk } from '../../shared/schemas/chunk.js';
+import type { CutChunk as Chunk } from '../../shared/schemas/chunk.js';
 import type { SourceProgress, SourceWarning } from '../../shared/schemas/knowledge-base.js';
 
 /** Limits and hints for one extraction. */
