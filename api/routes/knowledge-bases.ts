@@ -27,6 +27,7 @@ import {
   sourceSchema,
 } from '../../shared/schemas/knowledge-base.js';
 import type { AppDeps } from '../deps.js';
+import { kbChunkRoutes } from './kb-chunks.js';
 import { zodFieldErrors } from '../errors.js';
 import { etagOf, notModified, requiredRevision } from '../etag.js';
 import { createFormReader } from '../form-reader.js';
@@ -49,6 +50,7 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
   const kb: KbDeps = { kbs: store.kbs, queue: deps.queue, logger: deps.logger, chunkDefaults };
   const app = createRouter();
   const form = createFormReader(deps);
+  app.route('/', kbChunkRoutes(deps, kb));
 
   app.openapi(
     createRoute({

@@ -61,6 +61,8 @@ export class KbStore {
   getText: SourcePages['getText'] = (...a) => this.pages.getText(...a);
   getMarkdown: SourcePages['getMarkdown'] = (...a) => this.pages.getMarkdown(...a);
   chunkPage: SourcePages['chunkPage'] = (...a) => this.pages.chunkPage(...a);
+  chunkRange: SourcePages['chunkRange'] = (...a) => this.pages.chunkRange(...a);
+  sourceIds: SourcePages['sourceIds'] = (...a) => this.pages.sourceIds(...a);
   readBlob: SourcePages['readBlob'] = (...a) => this.pages.readBlob(...a);
   settledBy: SourcePages['settledBy'] = (...a) => this.pages.settledBy(...a);
 
