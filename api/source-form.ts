@@ -182,8 +182,14 @@ function textItemMessage(item: unknown, err: z.ZodError): string {
   const issue = err.issues[0];
   if (issue?.code === 'invalid_union') {
     const branch = typeof item === 'string' ? 0 : typeof item === 'object' && item !== null && !Array.isArray(item) ? 1 : -1;
-    const inner = branch >= 0 ? issue.errors[branch]?.[0]?.message : undefined;
-    return inner ?? 'must be a string or an object with string fields title and text';
+    const inner = branch >= 0 ? issue.errors[branch]?.[0] : undefined;
+    if (!inner) return 'must be a string or an object with string fields title and text';
+    return metadataPrefixed(inner);
   }
-  return issue?.message ?? 'is invalid';
+  return issue ? metadataPrefixed(issue) : 'is invalid';
+}
+
+/** An issue's message, saying so when it is about the element's metadata. */
+function metadataPrefixed(issue: { path: PropertyKey[]; message: string }): string {
+  return issue.path[0] === 'metadata' ? `metadata: ${issue.message}` : issue.message;
 }

@@ -115,6 +115,13 @@ describe('metadata per source', () => {
     form.set('knowledge_base_urls', JSON.stringify([{ url: 'http://127.0.0.1:9/', metadata: { list: [1, 2] } }]));
     const res = await call(h.app, 'POST', '/v1/knowledge-bases', { key, body: form });
     expectErrorBody(res, 400, '/v1/knowledge-bases', { message: 'any', fields: ['knowledge_base_urls[0]'] });
+    expect(res.body.validationErrors['knowledge_base_urls[0]']).toMatch(/^metadata: values must be/);
+    const texts = new FormData();
+    texts.set('knowledge_base_name', 'bad metadata');
+    texts.set('knowledge_base_texts', JSON.stringify([{ text: 'Note.', metadata: Object.fromEntries(Array.from({ length: 33 }, (_, i) => [`k${i}`, i])) }]));
+    const byText = await call(h.app, 'POST', '/v1/knowledge-bases', { key, body: texts });
+    expect(byText.status).toBe(400);
+    expect(byText.body.validationErrors['knowledge_base_texts[0]']).toBe('metadata: at most 32 keys');
   });
 
   it('answers 403 to a read-only key, 404 for a missing document and 403 for another workspace', async () => {
