@@ -10,7 +10,7 @@ import { normalizeText, truncate } from './extractors/common/normalize.js';
 import type { HostLease } from './fetch/host-gate.js';
 import type { ExtractHints } from './sandbox-pool.js';
 import { chunkingTag, type ChunkSettings } from '../shared/chunking/chunk-settings.js';
-import { cutChunks } from './chunking/cut-chunks.js';
+import { cutChunks, cutChunksInSandbox } from './chunking/cut-chunks.js';
 import type { FetchedUrl } from './fetch-url.js';
 
 /** The two outside effects of ingestion, injectable for tests. */
@@ -100,7 +100,7 @@ async function rechunkOutcome(deps: IngestDeps, kbId: string, source: StoredSour
     status: 'ready',
     text,
     markdown,
-    chunks: cutChunks(markdown, chunking, source.pageStarts),
+    chunks: await cutChunksInSandbox(deps.extract, markdown, chunking, source.pageStarts),
     chunking: chunkingTag(chunking),
     // What the finish writes of an extraction is what the reused one said.
     ...(source.pageStarts ? { pageStarts: source.pageStarts } : {}),

@@ -36,6 +36,8 @@ export interface ExtractHints {
   declaredType?: string;
   /** Overrides the pool's `limits.chunking` for this extraction. */
   chunking?: ChunkingOptions;
+  /** Only cut stored Markdown into chunks (see ExtractOptions.cutOnly). */
+  cutOnly?: { pageStarts?: number[] };
 }
 
 export interface SandboxStats {
