@@ -10,6 +10,7 @@ import { mountDocs } from './openapi.js';
 import { rateLimit } from './rate-limit.js';
 import { requestContext } from './request-context.js';
 import { agentRoutes } from './routes/agents.js';
+import { documentMetadataRoutes } from './routes/document-metadata.js';
 import { healthRoutes } from './routes/health.js';
 import { knowledgeBaseRoutes } from './routes/knowledge-bases.js';
 import { qaIssueRoutes } from './routes/qa-issues.js';
@@ -41,6 +42,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.use('/v1/*', apiKeyAuth(deps.store.apiKeys));
   app.use('/v1/*', rateLimit(deps.redis, deps.store.keys, deps.config.RATE_LIMIT_PER_MINUTE));
   app.route('/v1', knowledgeBaseRoutes(deps));
+  app.route('/v1', documentMetadataRoutes(deps));
   app.route('/v1', agentRoutes(deps));
   app.route('/v1', qaIssueRoutes(deps));
   app.route('/v1', webhookRoutes(deps));

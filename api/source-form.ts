@@ -5,10 +5,13 @@ import {
   FORM_FIELD,
   MAX_REPORTED_ERRORS,
   autoRefreshSchema,
+  chunkMaxTokensSchema,
+  chunkOverlapTokensSchema,
   kbNameSchema,
   textItemSchema,
   urlItemSchema,
 } from '../shared/schemas/source-form.js';
+import type { ChunkSettingsChange } from '../shared/chunking/chunk-settings.js';
 import { sourceFingerprint, type NewSource } from '../shared/store/kb-records.js';
 import type { RawForm } from './multipart.js';
 
@@ -17,6 +20,8 @@ export interface SourceForm {
   sources: NewSource[];
   /** Refresh period of the URL sources, hours; 0 turns it off. */
   autoRefreshHours?: number;
+  /** New chunking settings; the verb checks the overlap against the resulting maximum. */
+  chunking?: ChunkSettingsChange;
 }
 
 /** How {@link readSourceForm} reads a form. */
@@ -53,22 +58,37 @@ export function readSourceForm(form: RawForm, { maxSources, requireName }: Sourc
     else errors.add(FORM_FIELD.autoRefresh, firstMessage(parsed.error));
   }
 
+  const chunking: ChunkSettingsChange = {};
+  const maxTokens = form.fields.get(FORM_FIELD.chunkMaxTokens);
+  if (maxTokens !== undefined) {
+    const parsed = chunkMaxTokensSchema.safeParse(maxTokens);
+    if (parsed.success) chunking.maxTokens = parsed.data;
+    else errors.add(FORM_FIELD.chunkMaxTokens, firstMessage(parsed.error));
+  }
+  const overlapTokens = form.fields.get(FORM_FIELD.chunkOverlapTokens);
+  if (overlapTokens !== undefined) {
+    const parsed = chunkOverlapTokensSchema.safeParse(overlapTokens);
+    if (parsed.success) chunking.overlapTokens = parsed.data;
+    else errors.add(FORM_FIELD.chunkOverlapTokens, firstMessage(parsed.error));
+  }
+  if (Object.keys(chunking).length > 0) out.chunking = chunking;
+
   const texts = jsonArray(form, FORM_FIELD.texts, maxSources, errors);
   texts.forEach((item, i) => {
     const parsed = textItemSchema.safeParse(item);
     if (!parsed.success) return errors.add(`${FORM_FIELD.texts}[${i}]`, textItemMessage(item, parsed.error));
-    const { text, title } = typeof parsed.data === 'string' ? { text: parsed.data, title: undefined } : parsed.data;
+    const { text, title, metadata } = typeof parsed.data === 'string' ? { text: parsed.data, title: undefined, metadata: undefined } : parsed.data;
     const source = { type: 'text' as const, content: text, ...(title ? { title } : {}) };
-    out.sources.push({ documentId: newDocumentId(), ...source, fingerprint: sourceFingerprint(source) });
+    out.sources.push({ documentId: newDocumentId(), ...source, fingerprint: sourceFingerprint(source), ...(metadata ? { metadata } : {}) });
   });
   const urls = jsonArray(form, FORM_FIELD.urls, maxSources, errors);
   urls.forEach((item, i) => {
     const parsed = urlItemSchema.safeParse(item);
     if (parsed.success) {
-      const source = { type: 'url' as const, content: parsed.data };
-      out.sources.push({ documentId: newDocumentId(), ...source, fingerprint: sourceFingerprint(source) });
-    }
-    else errors.add(`${FORM_FIELD.urls}[${i}]`, firstMessage(parsed.error));
+      const { url, metadata } = typeof parsed.data === 'string' ? { url: parsed.data, metadata: undefined } : parsed.data;
+      const source = { type: 'url' as const, content: url };
+      out.sources.push({ documentId: newDocumentId(), ...source, fingerprint: sourceFingerprint(source), ...(metadata ? { metadata } : {}) });
+    } else errors.add(`${FORM_FIELD.urls}[${i}]`, urlItemMessage(item, parsed.error));
   });
   for (const f of form.files) {
     out.sources.push({
@@ -88,10 +108,10 @@ export function readSourceForm(form: RawForm, { maxSources, requireName }: Sourc
 
   const count = texts.length + urls.length + form.files.length;
   if (count > maxSources) errors.add('sources', `at most ${maxSources} sources per request`);
-  if (!requireName && out.name === undefined && out.autoRefreshHours === undefined && count === 0 && errors.empty) {
+  if (!requireName && out.name === undefined && out.autoRefreshHours === undefined && out.chunking === undefined && count === 0 && errors.empty) {
     errors.add(
       'request',
-      `send at least one of ${FORM_FIELD.name}, ${FORM_FIELD.texts}, ${FORM_FIELD.urls}, ${FORM_FIELD.files} or ${FORM_FIELD.autoRefresh}`,
+      `send at least one of ${FORM_FIELD.name}, ${FORM_FIELD.texts}, ${FORM_FIELD.urls}, ${FORM_FIELD.files}, ${FORM_FIELD.autoRefresh}, ${FORM_FIELD.chunkMaxTokens} or ${FORM_FIELD.chunkOverlapTokens}`,
     );
   }
   errors.throwIfAny();
@@ -145,13 +165,31 @@ function firstMessage(err: z.ZodError): string {
   return err.issues[0]?.message ?? 'is invalid';
 }
 
+/** The union's branch error that fits a URL element's JSON type. */
+function urlItemMessage(item: unknown, err: z.ZodError): string {
+  const issue = err.issues[0];
+  if (issue?.code === 'invalid_union') {
+    const branch = typeof item === 'string' ? 0 : typeof item === 'object' && item !== null && !Array.isArray(item) ? 1 : -1;
+    const inner = branch >= 0 ? issue.errors[branch]?.[0] : undefined;
+    if (!inner) return 'must be a string or an object with a string field url';
+    return inner.path.length > 0 && inner.path[0] === 'metadata' ? `metadata: ${inner.message}` : inner.message;
+  }
+  return issue?.message ?? 'is invalid';
+}
+
 /** The union's branch error that fits the element's JSON type. */
 function textItemMessage(item: unknown, err: z.ZodError): string {
   const issue = err.issues[0];
   if (issue?.code === 'invalid_union') {
     const branch = typeof item === 'string' ? 0 : typeof item === 'object' && item !== null && !Array.isArray(item) ? 1 : -1;
-    const inner = branch >= 0 ? issue.errors[branch]?.[0]?.message : undefined;
-    return inner ?? 'must be a string or an object with string fields title and text';
+    const inner = branch >= 0 ? issue.errors[branch]?.[0] : undefined;
+    if (!inner) return 'must be a string or an object with string fields title and text';
+    return metadataPrefixed(inner);
   }
-  return issue?.message ?? 'is invalid';
+  return issue ? metadataPrefixed(issue) : 'is invalid';
+}
+
+/** An issue's message, saying so when it is about the element's metadata. */
+function metadataPrefixed(issue: { path: PropertyKey[]; message: string }): string {
+  return issue.path[0] === 'metadata' ? `metadata: ${issue.message}` : issue.message;
 }

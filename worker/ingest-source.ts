@@ -2,13 +2,15 @@ import { createHash } from 'node:crypto';
 import type { Config } from '../shared/config.js';
 import { toStoredChunks } from '../shared/schemas/chunk.js';
 import type { SourceProgress } from '../shared/schemas/knowledge-base.js';
-import { chunkMarkdown } from './chunking/chunk-markdown.js';
 import { SourceError } from '../shared/source-errors.js';
 import type { SourceOutcome, StoredSource } from '../shared/store/kb-records.js';
 import type { KbStore } from '../shared/store/kb-store.js';
 import type { Extraction } from './extractors/index.js';
 import { normalizeText, truncate } from './extractors/common/normalize.js';
 import type { HostLease } from './fetch/host-gate.js';
+import type { ExtractHints } from './sandbox-pool.js';
+import { chunkingTag, type ChunkSettings } from '../shared/chunking/chunk-settings.js';
+import { cutChunks, cutChunksInSandbox } from './chunking/cut-chunks.js';
 import type { FetchedUrl } from './fetch-url.js';
 
 /** The two outside effects of ingestion, injectable for tests. */
@@ -19,7 +21,7 @@ export interface IngestDeps {
   fetch(url: string, lease?: HostLease): Promise<FetchedUrl>;
   extract(
     bytes: Uint8Array,
-    hints: { filename?: string; declaredType?: string },
+    hints: ExtractHints,
     onProgress?: (progress: SourceProgress) => void,
   ): Promise<Extraction>;
 }
@@ -35,12 +37,14 @@ export async function ingestSource(
   deps: IngestDeps,
   kbId: string,
   source: StoredSource,
+  chunking: ChunkSettings,
   onProgress?: (progress: SourceProgress) => void,
 ): Promise<ReadyOutcome> {
-  if (source.type === 'text') return textOutcome(deps, source);
+  if (source.type === 'text') return textOutcome(deps, source, chunking);
+  if (source.rechunkOnly) return rechunkOutcome(deps, kbId, source, chunking);
 
   let bytes: Uint8Array;
-  let hints: { filename?: string; declaredType?: string };
+  let hints: ExtractHints;
   let fallbackTitle: string | undefined;
   let urlFacts: Pick<ReadyOutcome, 'sha256' | 'checkedAt' | 'refreshedAt'> = {};
   if (source.type === 'file') {
@@ -66,13 +70,15 @@ export async function ingestSource(
   if (bytes.length > deps.config.MAX_FILE_BYTES) {
     throw new SourceError('file_too_large', `The content is larger than the ${deps.config.MAX_FILE_BYTES}-byte limit`);
   }
-  const extraction = await deps.extract(bytes, hints, onProgress);
+  const extraction = await deps.extract(bytes, { ...hints, chunking }, onProgress);
   const title = extraction.title ?? fallbackTitle;
   return {
     status: 'ready',
     text: extraction.text,
     markdown: extraction.markdown,
     chunks: toStoredChunks(extraction.markdown, extraction.chunks ?? []),
+    chunking: chunkingTag(chunking),
+    ...(extraction.pageStarts ? { pageStarts: extraction.pageStarts } : {}),
     ...(extraction.warnings && extraction.warnings.length > 0 ? { warnings: extraction.warnings } : {}),
     ...urlFacts,
     ...(title ? { title } : {}),
@@ -83,17 +89,41 @@ export async function ingestSource(
   };
 }
 
-function textOutcome(deps: IngestDeps, source: StoredSource): ReadyOutcome {
+/**
+ * A file whose Markdown was taken over from an extraction in another
+ * knowledge base: only its chunks are cut again, with this one's settings.
+ */
+async function rechunkOutcome(deps: IngestDeps, kbId: string, source: StoredSource, chunking: ChunkSettings): Promise<ReadyOutcome> {
+  const [text, markdown] = await Promise.all([deps.kbs.getText(kbId, source.documentId), deps.kbs.getMarkdown(kbId, source.documentId)]);
+  if (text === null || markdown === null) throw new SourceError('internal', 'The reused extraction is no longer available; upload the file again');
+  return {
+    status: 'ready',
+    text,
+    markdown,
+    chunks: await cutChunksInSandbox(deps.extract, markdown, chunking, source.pageStarts),
+    chunking: chunkingTag(chunking),
+    // What the finish writes of an extraction is what the reused one said.
+    ...(source.pageStarts ? { pageStarts: source.pageStarts } : {}),
+    ...(source.warnings ? { warnings: source.warnings } : {}),
+    ...(source.title ? { title: source.title } : {}),
+    ...(source.mimeType ? { mimeType: source.mimeType } : {}),
+    ...(source.sizeBytes !== undefined ? { sizeBytes: source.sizeBytes } : {}),
+    ...(source.pageCount !== undefined ? { pageCount: source.pageCount } : {}),
+    truncated: source.truncated === true,
+  };
+}
+
+function textOutcome(deps: IngestDeps, source: StoredSource, settings: ChunkSettings): ReadyOutcome {
   const normalized = normalizeText(source.content);
   if (normalized.length === 0) throw new SourceError('no_text', 'The text is empty once whitespace is removed');
   const { text, truncated } = truncate(normalized, deps.config.MAX_TEXT_CHARS);
   // A text source is at most 1 MiB, so its chunks are counted here rather than in a sandbox child.
-  const chunks = chunkMarkdown(text, { maxTokens: deps.config.CHUNK_MAX_TOKENS, overlapTokens: deps.config.CHUNK_OVERLAP_TOKENS });
   return {
     status: 'ready',
     text,
     markdown: text,
-    chunks: toStoredChunks(text, chunks),
+    chunks: cutChunks(text, settings),
+    chunking: chunkingTag(settings),
     ...(source.title ? { title: source.title } : {}),
     mimeType: 'text/plain',
     sizeBytes: Buffer.byteLength(source.content, 'utf8'),

@@ -27,6 +27,7 @@ import {
   sourceSchema,
 } from '../../shared/schemas/knowledge-base.js';
 import type { AppDeps } from '../deps.js';
+import { kbChunkRoutes } from './kb-chunks.js';
 import { zodFieldErrors } from '../errors.js';
 import { etagOf, notModified, requiredRevision } from '../etag.js';
 import { createFormReader } from '../form-reader.js';
@@ -45,9 +46,11 @@ const idempotencyHeaders = z.object({
 
 export function knowledgeBaseRoutes(deps: AppDeps) {
   const { store } = deps;
-  const kb: KbDeps = { kbs: store.kbs, queue: deps.queue, logger: deps.logger };
+  const chunkDefaults = { maxTokens: deps.config.CHUNK_MAX_TOKENS, overlapTokens: deps.config.CHUNK_OVERLAP_TOKENS };
+  const kb: KbDeps = { kbs: store.kbs, queue: deps.queue, logger: deps.logger, chunkDefaults };
   const app = createRouter();
   const form = createFormReader(deps);
+  app.route('/', kbChunkRoutes(deps, kb));
 
   app.openapi(
     createRoute({
@@ -62,7 +65,7 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
     async (c) => {
       const { page = 0, size = 20 } = c.req.valid('query');
       const { items, total } = await store.kbs.list(c.get('principal').workspaceId, page, size);
-      return c.json(toPage(items.map(summaryView), page, size, total), 200);
+      return c.json(toPage(items.map((m) => summaryView(m, chunkDefaults)), page, size, total), 200);
     },
   );
 
@@ -209,7 +212,7 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
       path: '/knowledge-bases/{kbId}/documents/{documentId}/chunks',
       summary: "A page of a document's chunks",
       description:
-        'The Markdown of a ready source split for retrieval: at headings first, then paragraphs, then sentences, each chunk at most CHUNK_MAX_TOKENS cl100k_base tokens, with its heading path and (PDF) pages. 409 while the source is not ready.',
+        'The Markdown of a ready source split for retrieval: at headings first, then paragraphs, then sentences, each chunk at most chunkMaxTokens cl100k_base tokens (a setting of the knowledge base), with its heading path and (PDF) pages. 409 while the source is not ready.',
       security,
       request: { params: docParams, query: pageQuerySchema },
       responses: { 200: jsonResponse(chunkPageSchema, 'A page of chunks'), ...errorResponses(400, 401, 403, 404, 409, 500, 503) },

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { SOURCE_ERROR_CODES } from '../source-errors.js';
 import { SOURCE_STATUSES, type SourceStatus } from '../sources/lifecycle.js';
 import { isoDateTime, pageSchema } from './common.js';
+import { metadataSchema } from './metadata.js';
 
 // Declared with the source's lifecycle; re-exported for the schemas' users.
 export { SOURCE_STATUSES, type SourceStatus };
@@ -49,6 +50,7 @@ export const sourceSchema = z
       .optional()
       .meta({ description: 'On a ready source whose text looks doubtful: garbled_text, partial_text, truncated' }),
     chunkCount: z.number().int().optional().meta({ description: 'Chunks of a ready source (see /chunks)' }),
+    metadata: metadataSchema.optional().meta({ description: 'Set at creation or with PATCH of the document; copied onto each of its chunks' }),
     progress: sourceProgressSchema.optional(),
     checkedAt: isoDateTime.optional().meta({ description: 'URL sources: when the URL was last fetched' }),
     refreshedAt: isoDateTime.optional().meta({ description: 'URL sources: when a refresh last found changed content' }),
@@ -69,6 +71,8 @@ const kbFields = {
   status: z.enum(KB_STATUSES),
   sourceCounts: sourceCountsSchema,
   autoRefreshHours: z.number().int().optional().meta({ description: 'When set, every URL source is fetched again on this period (hours)' }),
+  chunkMaxTokens: z.number().int().meta({ description: 'Most cl100k_base tokens in one chunk of this knowledge base (chunk_max_tokens)' }),
+  chunkOverlapTokens: z.number().int().meta({ description: "Tokens of a chunk's tail repeated at the start of the next (chunk_overlap_tokens)" }),
   createdAt: isoDateTime,
   updatedAt: isoDateTime,
 };

@@ -6,6 +6,8 @@ import { lifecycleLua } from './lifecycle-lua.js';
 import { importCatalogScript } from './scripts/catalog-scripts.js';
 import { commitSourcesScript } from './scripts/commit-scripts.js';
 import { deleteKbScript, deleteSourceScript } from './scripts/delete-scripts.js';
+import { setSourceMetadataScript } from './scripts/metadata-scripts.js';
+import { rechunkSourceScript } from './scripts/rechunk-scripts.js';
 import { repairSourceScript, unmarkActiveScript } from './scripts/reconciler-scripts.js';
 import { refreshSourceScript, retrySourceScript } from './scripts/rerun-scripts.js';
 import { parseReply, scriptArgs, type Reply, type ReplySpec, type ScriptDef } from './scripts/script.js';
@@ -26,6 +28,8 @@ export const SCRIPTS = [
   startSourceScript,
   finishSourceScript,
   setSourceProgressScript,
+  rechunkSourceScript,
+  setSourceMetadataScript,
   retrySourceScript,
   refreshSourceScript,
   repairSourceScript,

@@ -1,3 +1,4 @@
+import type { ChunkSettings } from '../chunking/chunk-settings.js';
 import { ConflictError } from '../errors.js';
 import type { ActiveIndex } from './active-index.js';
 import { runScript, type StoreRedis } from './commands.js';
@@ -16,6 +17,10 @@ export interface CreateKbInput {
   sources: NewSource[];
   now: string;
   autoRefreshHours?: number;
+  /** Its chunking settings (the deployment's when the client chose none); unset, those of `defaultChunking` apply. */
+  chunking?: ChunkSettings;
+  /** The deployment's settings; default DEFAULT_CHUNK_SETTINGS. */
+  defaultChunking?: ChunkSettings;
 }
 
 /** A change of a knowledge base: new sources, and optionally a new name or refresh period. */
@@ -26,6 +31,10 @@ export interface AddSourcesInput {
   now: string;
   name?: string;
   autoRefreshHours?: number;
+  /** New chunking settings, already checked against each other. */
+  chunking?: ChunkSettings;
+  /** The deployment's settings; default DEFAULT_CHUNK_SETTINGS. */
+  defaultChunking?: ChunkSettings;
   /** Change nothing unless the knowledge base is at this revision (If-Match). */
   ifRev?: number;
 }

@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
+import type { ChunkSettings } from '../chunking/chunk-settings.js';
 import type { StoredChunk } from '../schemas/chunk.js';
+import type { Metadata } from '../schemas/metadata.js';
 import type { SourceErrorCode } from '../source-errors.js';
 import type { KbStatus, Source, SourceCounts, SourceStatus, SourceType, SourceWarning } from '../schemas/knowledge-base.js';
 import { ACTIVE_STATUSES, SOURCE_STATUSES, readCounts } from '../sources/lifecycle.js';
@@ -13,6 +15,12 @@ export interface StoredSource extends Source {
   sha256?: string;
   /** While a refresh runs: the status the source had before it. */
   refreshFrom?: SourceStatus;
+  /** {@link chunkingTag} of the settings its chunks were cut with. */
+  chunking?: string;
+  /** PDF: where each page starts in the Markdown. */
+  pageStarts?: number[];
+  /** Its Markdown was taken over from another source's extraction and only needs cutting with this knowledge base's settings. */
+  rechunkOnly?: boolean;
 }
 
 /** What the API hands the store for each new source. */
@@ -25,6 +33,8 @@ export interface NewSource {
   declaredType?: string;
   mimeType?: string;
   sizeBytes?: number;
+  /** Given with the source (URL and text sources). */
+  metadata?: Metadata;
   /** Stage key holding the uploaded bytes, renamed to the source's blob on commit. */
   stageKey?: string;
   /** SHA-256 of a file's bytes (hex). */
@@ -71,6 +81,8 @@ export interface KbMeta {
   rev: number;
   /** Refresh period of the URL sources, hours; 0 when off. */
   autoRefreshHours: number;
+  /** Its own chunking settings; absent on a knowledge base made before they existed (then the deployment's apply). */
+  chunking?: ChunkSettings;
 }
 
 /** What the worker writes back when a source is done. */
@@ -94,6 +106,10 @@ export type SourceOutcome =
       mimeType?: string;
       sizeBytes?: number;
       pageCount?: number;
+      /** PDF: where each page starts in the Markdown, kept so a re-chunk can tell pages again. */
+      pageStarts?: number[];
+      /** {@link chunkingTag} of the settings the chunks were cut with. */
+      chunking?: string;
       truncated: boolean;
     }
   | {
@@ -118,6 +134,7 @@ export function parseMeta(h: Record<string, string>): KbMeta | null {
     rev: num(h.rev) ?? 0,
     autoRefreshHours: num(h.autoRefreshHours) ?? 0,
     sourceCounts: readCounts(h),
+    ...(h.chunkMaxTokens ? { chunking: { maxTokens: Number(h.chunkMaxTokens), overlapTokens: num(h.chunkOverlapTokens) ?? 0 } } : {}),
   };
 }
 
@@ -155,12 +172,16 @@ export function parseSource(h: Record<string, string>): StoredSource | null {
   if (h.checkedAt) s.checkedAt = h.checkedAt;
   if (h.progress && h.status === 'processing') s.progress = JSON.parse(h.progress) as Source['progress'];
   if (h.refreshedAt) s.refreshedAt = h.refreshedAt;
+  if (h.chunking) s.chunking = h.chunking;
+  if (h.pageStarts) s.pageStarts = JSON.parse(h.pageStarts) as number[];
+  if (h.rechunkOnly === '1') s.rechunkOnly = true;
+  if (h.metadata) s.metadata = JSON.parse(h.metadata) as Metadata;
   return s;
 }
 
 /** The public view of a stored source (internal fields dropped). */
 export function publicSource(s: StoredSource): Source {
-  const { run: _run, filename: _f, declaredType: _d, sha256: _h, refreshFrom: _r, ...pub } = s;
+  const { run: _run, filename: _f, declaredType: _d, sha256: _h, refreshFrom: _r, chunking: _c, pageStarts: _p, rechunkOnly: _o, ...pub } = s;
   return pub;
 }
 
@@ -169,7 +190,19 @@ export function publicSource(s: StoredSource): Source {
  * same bytes takes over (its `filename` only to tell whether the title was
  * just the old file's name).
  */
-export const EXTRACTION_FIELDS = ['mimeType', 'sizeBytes', 'charCount', 'pageCount', 'truncated', 'warnings', 'chunkCount', 'title', 'filename'] as const satisfies readonly (keyof StoredSource)[];
+export const EXTRACTION_FIELDS = [
+  'mimeType',
+  'sizeBytes',
+  'charCount',
+  'pageCount',
+  'pageStarts',
+  'truncated',
+  'warnings',
+  'chunkCount',
+  'chunking',
+  'title',
+  'filename',
+] as const satisfies readonly (keyof StoredSource)[];
 
 /** Flattens a new source to the string fields of its record (its status is set by the commit script). */
 export function newSourceFields(s: NewSource, now: string): Record<string, string> {
@@ -188,6 +221,7 @@ export function newSourceFields(s: NewSource, now: string): Record<string, strin
   if (s.sizeBytes !== undefined) f.sizeBytes = String(s.sizeBytes);
   if (s.sha256) f.sha256 = s.sha256;
   f.fingerprint = s.fingerprint;
+  if (s.metadata && Object.keys(s.metadata).length > 0) f.metadata = JSON.stringify(s.metadata);
   return f;
 }
 
@@ -210,6 +244,9 @@ export function outcomeFields(o: SourceOutcome): Record<string, string> {
     f.truncated = o.truncated ? '1' : '0';
     f.warnings = o.warnings && o.warnings.length > 0 ? JSON.stringify(o.warnings) : '';
     f.chunkCount = String(o.chunks?.length ?? 0);
+    if (o.chunking) f.chunking = o.chunking;
+    f.pageStarts = o.pageStarts ? JSON.stringify(o.pageStarts) : '';
+    f.rechunkOnly = '';
   } else {
     f.error = JSON.stringify(o.error);
   }

@@ -23,10 +23,11 @@ function resolve(node: any): any {
 const ROUTES: [string, string[]][] = [
   ['/v1/knowledge-bases', ['get', 'post']],
   ['/v1/knowledge-bases/{kbId}', ['delete', 'get', 'patch']],
-  ['/v1/knowledge-bases/{kbId}/documents/{documentId}', ['delete', 'get']],
+  ['/v1/knowledge-bases/{kbId}/documents/{documentId}', ['delete', 'get', 'patch']],
   ['/v1/knowledge-bases/{kbId}/documents/{documentId}/retry', ['post']],
   ['/v1/knowledge-bases/{kbId}/documents/{documentId}/chunks', ['get']],
   ['/v1/knowledge-bases/{kbId}/documents', ['get']],
+  ['/v1/knowledge-bases/{kbId}/chunks', ['get']],
   ['/v1/knowledge-bases/{kbId}/documents/{documentId}/refresh', ['post']],
   ['/v1/agents', ['get']],
   ['/v1/qa-issues/{qaIssueId}', ['get']],

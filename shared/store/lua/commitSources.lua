@@ -5,7 +5,10 @@
   the same request) is not added: its staged bytes are dropped and the
   existing source stays as it is. A source that reuses an extraction of the
   same bytes elsewhere in the workspace is added `ready`, with that text,
-  Markdown and chunks, and no staged bytes kept.
+  Markdown and chunks, and no staged bytes kept; when those chunks were cut
+  with other settings than this knowledge base's, it takes the text and
+  Markdown only and is added `pending` with `rechunkOnly`, for a worker to
+  cut its chunks (never reusing chunks of another bound).
 
   Input:
     KEYS[1] meta hash of the knowledge base
@@ -13,6 +16,7 @@
     KEYS[3] sorted set of its active (pending or processing) sources
     KEYS[4] hash of its sources by fingerprint
     ARGV[1] JSON: {create, kbId, workspaceId, name?, autoRefreshHours?, ifRev?, now, nowMs, ttl,
+                   chunkMaxTokens?, chunkOverlapTokens?, defaultChunking (tag when the knowledge base has none),
                    prefixes: {record, text, blob, markdown, chunks},
                    sources: [{stageKey?, fields: {...}, reuse?: {fields, text, markdown, chunks: [...]}}]}
             a prefix .. documentId is that source's key of that kind;
@@ -46,6 +50,10 @@ elseif p.name then
   redis.call('HSET', meta, 'name', p.name)
 end
 if p.autoRefreshHours then redis.call('HSET', meta, 'autoRefreshHours', p.autoRefreshHours) end
+if p.chunkMaxTokens then redis.call('HSET', meta, 'chunkMaxTokens', p.chunkMaxTokens, 'chunkOverlapTokens', p.chunkOverlapTokens) end
+local chunkMax = redis.call('HGET', meta, 'chunkMaxTokens')
+local chunking = p.defaultChunking
+if chunkMax then chunking = chunkMax .. '/' .. (redis.call('HGET', meta, 'chunkOverlapTokens') or '0') end
 local skipped = {}
 for _, s in ipairs(p.sources) do
   local id = s.fields.documentId
@@ -53,6 +61,18 @@ for _, s in ipairs(p.sources) do
   local same = redis.call('HGET', fingerprints, s.fields.fingerprint)
   if same and redis.call('EXISTS', at.record .. same) == 1 then
     skipped[#skipped + 1] = id
+    if s.stageKey then redis.call('DEL', s.stageKey) end
+  elseif s.reuse and s.reuse.fields.chunking ~= chunking then
+    redis.call('HSET', fingerprints, s.fields.fingerprint, id)
+    hsetTable(record, s.fields)
+    hsetTable(record, s.reuse.fields)
+    redis.call('HDEL', record, 'chunkCount', 'chunking')
+    redis.call('HSET', record, 'rechunkOnly', '1')
+    moveStatus(meta, record, nil, 'pending')
+    redis.call('RPUSH', ids, id)
+    redis.call('ZADD', active, p.nowMs, id)
+    redis.call('SET', at.text .. id, s.reuse.text)
+    redis.call('SET', at.markdown .. id, s.reuse.markdown)
     if s.stageKey then redis.call('DEL', s.stageKey) end
   elseif s.reuse then
     redis.call('HSET', fingerprints, s.fields.fingerprint, id)

@@ -1,3 +1,4 @@
+import { chunkingTag, DEFAULT_CHUNK_SETTINGS, type ChunkSettings } from '../../chunking/chunk-settings.js';
 import type { NewSource } from '../kb-records.js';
 import { newSourceFields } from '../kb-records.js';
 import { defineScript } from './script.js';
@@ -10,6 +11,10 @@ export interface CommitInput {
   /** The name of a new knowledge base, or a new name for an existing one. */
   name?: string;
   autoRefreshHours?: number;
+  /** The knowledge base's chunking settings from now on (set on create, and on a change of them). */
+  chunking?: ChunkSettings;
+  /** The deployment's settings, which apply to a knowledge base that never chose any; default DEFAULT_CHUNK_SETTINGS. */
+  defaultChunking?: ChunkSettings;
   /** Change nothing unless the knowledge base is at this revision. */
   ifRev?: number;
   sources: NewSource[];
@@ -32,6 +37,9 @@ export const commitSourcesScript = defineScript({
       name: i.name,
       autoRefreshHours: i.autoRefreshHours === undefined ? undefined : String(i.autoRefreshHours),
       ifRev: i.ifRev === undefined ? undefined : String(i.ifRev),
+      chunkMaxTokens: i.chunking ? String(i.chunking.maxTokens) : undefined,
+      chunkOverlapTokens: i.chunking ? String(i.chunking.overlapTokens) : undefined,
+      defaultChunking: chunkingTag(i.defaultChunking ?? DEFAULT_CHUNK_SETTINGS),
       now: i.now,
       nowMs: Date.parse(i.now),
       ttl: i.blobTtlSeconds,
