@@ -2,15 +2,20 @@ import { ConflictError, ForbiddenError, NotFoundError, OTHER_WORKSPACE } from '.
 import type { SourceQueue } from '../shared/jobs.js';
 import type { Logger } from '../shared/logger.js';
 import type { KnowledgeBase, KnowledgeBaseSummary, SourceStatus } from '../shared/schemas/knowledge-base.js';
+import type { Site } from '../shared/schemas/site.js';
 import { kbStatus, publicSource, type KbMeta, type NewSource, type StoredSource } from '../shared/store/kb-records.js';
 import type { KbStore } from '../shared/store/kb-store.js';
 import { requeueSource } from '../shared/sources/requeue.js';
 import type { SourceTarget } from '../shared/sources/source-ref.js';
 import type { SourceForm } from './source-form.js';
+import { publicSite, type NewSite } from '../shared/store/site-records.js';
+import type { SiteStore } from '../shared/store/site-store.js';
 
 /** What the knowledge-base verbs of the API need. */
 export interface KbDeps {
   kbs: KbStore;
+  /** Site records; without it a knowledge base is answered without `sites`. */
+  sites?: SiteStore;
   queue: SourceQueue;
   logger: Logger;
   now?: () => Date;
@@ -22,7 +27,7 @@ export function summaryView(meta: KbMeta): KnowledgeBaseSummary {
   return {
     kbId: meta.kbId,
     name: meta.name,
-    status: kbStatus(meta.sourceCounts),
+    status: kbStatus(meta.sourceCounts, meta.sitesDiscovering),
     sourceCounts: meta.sourceCounts,
     ...(meta.autoRefreshHours > 0 ? { autoRefreshHours: meta.autoRefreshHours } : {}),
     createdAt: meta.createdAt,
@@ -30,8 +35,8 @@ export function summaryView(meta: KbMeta): KnowledgeBaseSummary {
   };
 }
 
-export function knowledgeBaseView(meta: KbMeta, sources: StoredSource[]): KnowledgeBase {
-  return { ...summaryView(meta), files: sources.map(publicSource) };
+export function knowledgeBaseView(meta: KbMeta, sources: StoredSource[], sites: Site[] = []): KnowledgeBase {
+  return { ...summaryView(meta), files: sources.map(publicSource), ...(sites.length > 0 && { sites }) };
 }
 
 /** Loads a knowledge base the workspace owns: 404 when absent, 403 when another's. */
@@ -66,7 +71,8 @@ async function withReuse(deps: KbDeps, workspaceId: string, sources: NewSource[]
 /** Reads a knowledge base the workspace owns as the API answers it. */
 export async function readKnowledgeBase(deps: KbDeps, workspaceId: string, kbId: string): Promise<KbSnapshot> {
   const { meta, sources } = await loadOwned(deps, workspaceId, kbId);
-  return { view: knowledgeBaseView(meta, sources), rev: meta.rev };
+  const sites = (await deps.sites?.list(kbId)) ?? [];
+  return { view: knowledgeBaseView(meta, sources, sites.map(publicSite)), rev: meta.rev };
 }
 
 /**
@@ -84,6 +90,16 @@ async function enqueueNew(deps: KbDeps, workspaceId: string, kbId: string, sourc
   }
 }
 
+/** Queues the first discovery of each new site; a failure is logged (the site stays discovering until a refresh). */
+async function enqueueDiscovery(deps: KbDeps, workspaceId: string, kbId: string, sites: NewSite[]): Promise<void> {
+  if (sites.length === 0) return;
+  try {
+    await deps.queue.discover(sites.map((s) => ({ workspaceId, kbId, siteId: s.siteId, run: 1 })));
+  } catch (err) {
+    deps.logger.warn({ err, kbId, count: sites.length }, 'enqueue of site discovery failed');
+  }
+}
+
 export async function createKnowledgeBase(
   deps: KbDeps,
   workspaceId: string,
@@ -91,8 +107,9 @@ export async function createKnowledgeBase(
   form: SourceForm & { name: string },
 ): Promise<KbSnapshot> {
   const sources = await withReuse(deps, workspaceId, form.sources);
-  const added = await deps.kbs.create({ workspaceId, kbId, name: form.name, sources, now: nowIso(deps), autoRefreshHours: form.autoRefreshHours });
+  const added = await deps.kbs.create({ workspaceId, kbId, name: form.name, sources, now: nowIso(deps), autoRefreshHours: form.autoRefreshHours, sites: form.sites });
   await enqueueNew(deps, workspaceId, kbId, added);
+  await enqueueDiscovery(deps, workspaceId, kbId, form.sites);
   if (form.autoRefreshHours) await deps.queue.scheduleRefresh({ workspaceId, kbId }, form.autoRefreshHours);
   return readKnowledgeBase(deps, workspaceId, kbId);
 }
@@ -110,8 +127,9 @@ export async function updateKnowledgeBase(
   ifRev?: number,
 ): Promise<KbSnapshot> {
   const sources = await withReuse(deps, workspaceId, form.sources);
-  const added = await deps.kbs.addSources({ workspaceId, kbId, sources, now: nowIso(deps), name: form.name, ifRev, autoRefreshHours: form.autoRefreshHours });
+  const added = await deps.kbs.addSources({ workspaceId, kbId, sources, now: nowIso(deps), name: form.name, ifRev, autoRefreshHours: form.autoRefreshHours, sites: form.sites });
   await enqueueNew(deps, workspaceId, kbId, added);
+  await enqueueDiscovery(deps, workspaceId, kbId, form.sites);
   if (form.autoRefreshHours !== undefined) await deps.queue.scheduleRefresh({ workspaceId, kbId }, form.autoRefreshHours);
   return readKnowledgeBase(deps, workspaceId, kbId);
 }

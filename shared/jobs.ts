@@ -66,9 +66,25 @@ export type RefreshKbJob = z.infer<typeof refreshKbJobSchema>;
 /** One job scheduler per knowledge base; no `:` in the id, as BullMQ requires. */
 export const refreshSchedulerId = (kbId: string): string => `refresh.${kbId}`;
 
+/** A site's discovery: its pages found and added as URL sources (see worker/sites/). */
+export const DISCOVER_SITE_JOB = 'discover-site';
+
+export const discoverSiteJobSchema = z.strictObject({
+  workspaceId: idSchema,
+  kbId: idSchema,
+  siteId: idSchema,
+  run: z.number().int().min(1),
+});
+export type DiscoverSiteJob = z.infer<typeof discoverSiteJobSchema>;
+
+/** One job per discovery run of a site, like {@link extractSourceJobId}. */
+export const discoverSiteJobId = (d: DiscoverSiteJob): string => `${d.kbId}.${d.siteId}.d${d.run}`;
+
 /** What the API and the reconciler need from the queue. */
 export interface SourceQueue {
   enqueue(jobs: ExtractSourceJob[]): Promise<void>;
+  /** Queues discovery runs of sites. */
+  discover(jobs: DiscoverSiteJob[]): Promise<void>;
   /** Refreshes the knowledge base's URL sources every `hours` (0 stops it). */
   scheduleRefresh(job: RefreshKbJob, hours: number): Promise<void>;
 }
@@ -82,6 +98,10 @@ export function bullSourceQueue(queue: Queue, attempts: number, backoffMs?: numb
       await queue.addBulk(
         jobs.map((data) => ({ name: EXTRACT_SOURCE_JOB, data, opts: { ...opts, jobId: extractSourceJobId(data) } })),
       );
+    },
+    async discover(jobs) {
+      if (jobs.length === 0) return;
+      await queue.addBulk(jobs.map((data) => ({ name: DISCOVER_SITE_JOB, data, opts: { ...opts, jobId: discoverSiteJobId(data) } })));
     },
     async scheduleRefresh(job, hours) {
       const id = refreshSchedulerId(job.kbId);

@@ -45,7 +45,7 @@ const idempotencyHeaders = z.object({
 
 export function knowledgeBaseRoutes(deps: AppDeps) {
   const { store } = deps;
-  const kb: KbDeps = { kbs: store.kbs, queue: deps.queue, logger: deps.logger };
+  const kb: KbDeps = { kbs: store.kbs, sites: store.sites, queue: deps.queue, logger: deps.logger };
   const app = createRouter();
   const form = createFormReader(deps);
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { checkSourceUrl } from '../url-policy.js';
+import { MAX_SITES_PER_KB, siteItemSchema } from './site.js';
 
 /**
  * The POST/PATCH form contract, declared once: the API validates each field
@@ -25,6 +26,7 @@ export const FORM_FIELD = {
   nameAlias: 'name',
   texts: 'knowledge_base_texts',
   urls: 'knowledge_base_urls',
+  sites: 'knowledge_base_sites',
   autoRefresh: 'auto_refresh_hours',
   files: 'knowledge_base_files',
   filesItems: 'knowledge_base_files.items',
@@ -112,6 +114,11 @@ const sourceFields = {
     '["Opening hours are 9 to 5."]',
   ).optional(),
   [FORM_FIELD.urls]: jsonArrayField(urlItemSchema, 'JSON array string of absolute http(s) URLs', '["https://example.com/faq"]').optional(),
+  [FORM_FIELD.sites]: jsonArrayField(
+    siteItemSchema,
+    `JSON array string of site sources (at most ${MAX_SITES_PER_KB} per knowledge base): each {"url", "maxPages", "maxDepth", "include", "exclude", "sitemap"}; its same-origin pages become URL sources with its siteId`,
+    '[{"url":"https://example.com/docs/","maxPages":200,"exclude":["/docs/archive/**"]}]',
+  ).optional(),
   [FORM_FIELD.autoRefresh]: z.string().optional().meta({ description: autoRefreshSchema.description, example: '24' }),
   [FORM_FIELD.files]: fileParts.optional(),
 };

@@ -33,6 +33,8 @@ export interface NewSource {
   fingerprint: string;
   /** An extraction of the same bytes elsewhere in the workspace: the source is added ready with it. */
   reuse?: ReusedExtraction;
+  /** The site whose discovery found this page. */
+  siteId?: string;
 }
 
 /** What a new source takes over from an earlier extraction of the same file. */
@@ -71,6 +73,8 @@ export interface KbMeta {
   rev: number;
   /** Refresh period of the URL sources, hours; 0 when off. */
   autoRefreshHours: number;
+  /** Sites whose discovery is running: the knowledge base is in progress meanwhile. */
+  sitesDiscovering: number;
 }
 
 /** What the worker writes back when a source is done. */
@@ -117,13 +121,14 @@ export function parseMeta(h: Record<string, string>): KbMeta | null {
     updatedAt: h.updatedAt ?? h.createdAt ?? '',
     rev: num(h.rev) ?? 0,
     autoRefreshHours: num(h.autoRefreshHours) ?? 0,
+    sitesDiscovering: Math.max(0, num(h.sitesDiscovering) ?? 0),
     sourceCounts: readCounts(h),
   };
 }
 
 /** A knowledge base's status, from its counts: in progress while any source is active. */
-export function kbStatus(c: SourceCounts): KbStatus {
-  if (ACTIVE_STATUSES.some((s) => c[s] > 0)) return 'in_progress';
+export function kbStatus(c: SourceCounts, sitesDiscovering = 0): KbStatus {
+  if (sitesDiscovering > 0 || ACTIVE_STATUSES.some((s) => c[s] > 0)) return 'in_progress';
   if (SOURCE_STATUSES.every((s) => c[s] === 0)) return 'empty';
   return c.failed > 0 ? 'partial' : 'ready';
 }
@@ -155,6 +160,7 @@ export function parseSource(h: Record<string, string>): StoredSource | null {
   if (h.checkedAt) s.checkedAt = h.checkedAt;
   if (h.progress && h.status === 'processing') s.progress = JSON.parse(h.progress) as Source['progress'];
   if (h.refreshedAt) s.refreshedAt = h.refreshedAt;
+  if (h.siteId) s.siteId = h.siteId;
   return s;
 }
 
@@ -188,6 +194,7 @@ export function newSourceFields(s: NewSource, now: string): Record<string, strin
   if (s.sizeBytes !== undefined) f.sizeBytes = String(s.sizeBytes);
   if (s.sha256) f.sha256 = s.sha256;
   f.fingerprint = s.fingerprint;
+  if (s.siteId) f.siteId = s.siteId;
   return f;
 }
 
