@@ -38,6 +38,8 @@ export interface FetchUrlOptions {
   hosts?: HostGate;
   /** A slot already taken for the URL's host; the fetch takes it over and releases it when done. */
   lease?: HostLease;
+  /** Whether a redirect to `to` is followed; a refused one fails `fetch_blocked` (site discovery stays on its origin). */
+  allowRedirect?: (to: URL) => boolean;
 }
 
 /** A fetched response body with what type detection and naming need. */
@@ -103,6 +105,7 @@ export async function fetchUrl(url: string, opts: FetchUrlOptions): Promise<Fetc
       userAgent: opts.userAgent ?? DEFAULT_USER_AGENT,
       deadline,
       enterHost,
+      ...(opts.allowRedirect && { allowRedirect: opts.allowRedirect }),
     };
     const { res, url: final } = await requestFollowingRedirects(agent, url, redirectOptions, trail);
     const bytes = await readCapped(res.body, res.headers, opts.maxBytes, deadline);

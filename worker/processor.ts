@@ -1,6 +1,6 @@
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import type { JobOutcome } from '../shared/job-metrics.js';
-import { extractSourceJobSchema, REFRESH_KB_JOB, type ExtractSourceJob, refreshKbJobSchema, type SourceQueue } from '../shared/jobs.js';
+import { DISCOVER_SITE_JOB, extractSourceJobSchema, REFRESH_KB_JOB, type ExtractSourceJob, refreshKbJobSchema, type SourceQueue } from '../shared/jobs.js';
 import type { Logger } from '../shared/logger.js';
 import type { SourceProgress } from '../shared/schemas/knowledge-base.js';
 import { isActiveStatus, isFinalStatus } from '../shared/sources/lifecycle.js';
@@ -11,6 +11,9 @@ import { HostBusyError, hostKey, HostLimiterUnavailableError, type HostGate, typ
 import { ingestSource, type IngestDeps } from './ingest-source.js';
 import { refreshKnowledgeBase } from './refresh-kb.js';
 import type { SourceEvents } from './webhooks/events.js';
+import type { SiteStore } from '../shared/store/site-store.js';
+import { runSiteJob } from './sites/site-job.js';
+import type { SiteSyncDeps } from './sites/sync-site.js';
 
 /**
  * Failures after which a file's staged bytes are kept (for a day at most),
@@ -29,6 +32,9 @@ export interface ProcessorDeps extends IngestDeps {
   events?: SourceEvents;
   /** Per-host fetch slots shared by every replica; without it URL fetches are not limited per host. */
   hosts?: HostGate;
+  /** Site records and the fetch of site discovery; without them discover-site jobs fail. */
+  sites?: SiteStore;
+  siteFetch?: SiteSyncDeps['fetchFor'];
 }
 
 export interface JobResult {
@@ -58,6 +64,10 @@ export function createProcessor(deps: ProcessorDeps) {
       if (!refresh.success) throw new UnrecoverableError('invalid job data');
       const count = await refreshKnowledgeBase(deps, refresh.data);
       return { status: 'ready', reason: `${count} URL sources queued again` };
+    }
+    if (job.name === DISCOVER_SITE_JOB) {
+      if (!deps.sites || !deps.siteFetch) throw new UnrecoverableError('site discovery is not set up in this worker');
+      return runSiteJob({ ...deps, sites: deps.sites, fetchFor: deps.siteFetch }, job, token);
     }
     const parsed = extractSourceJobSchema.safeParse(job.data);
     if (!parsed.success) throw new UnrecoverableError('invalid job data');

@@ -15,6 +15,8 @@ export interface RedirectOptions {
   deadline: AbortSignal;
   /** Called with each hop's URL before its request (the per-host slot); may wait or throw. */
   enterHost?: (hop: URL) => Promise<void>;
+  /** Whether a redirect to `to` may be followed (after the URL policy); one refused fails `fetch_blocked`. Default: all. */
+  allowRedirect?: (to: URL) => boolean;
 }
 
 /**
@@ -44,6 +46,9 @@ export async function requestFollowingRedirects(agent: Agent, url: string, opts:
         throw new SourceError('fetch_failed', `too many redirects (more than ${opts.maxRedirects})`, false);
       }
       current = checkHop(URL.parse(location, current.href)?.href ?? location, opts.allowPrivate, 'the redirect target');
+      if (opts.allowRedirect && !opts.allowRedirect(current)) {
+        throw new SourceError('fetch_blocked', 'the redirect target is outside the site', false);
+      }
       trail.push(current);
       continue;
     }
