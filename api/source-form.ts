@@ -80,8 +80,10 @@ export function readSourceForm(form: RawForm, { maxSources, requireName, maxSite
   sites.forEach((item, i) => {
     const parsed = siteItemSchema.safeParse(item);
     if (!parsed.success) return errors.add(`${FORM_FIELD.sites}[${i}]`, siteMessage(parsed.error));
-    if (parsed.data.maxPages > maxSitePages) return errors.add(`${FORM_FIELD.sites}[${i}]`, `maxPages must be at most ${maxSitePages}`);
-    out.sites.push({ siteId: newSiteId(), ...parsed.data });
+    // The default of 100 pages is lowered to CRAWL_MAX_PAGES where that is less; an explicit larger number is an error.
+    const given = (item as { maxPages?: unknown }).maxPages !== undefined;
+    if (given && parsed.data.maxPages > maxSitePages) return errors.add(`${FORM_FIELD.sites}[${i}]`, `maxPages must be at most ${maxSitePages}`);
+    out.sites.push({ siteId: newSiteId(), ...parsed.data, maxPages: Math.min(parsed.data.maxPages, maxSitePages) });
   });
   for (const f of form.files) {
     out.sources.push({
