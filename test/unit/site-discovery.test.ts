@@ -8,7 +8,7 @@ const origin = siteOrigin(new URL('https://www.example.com/docs/'));
 
 describe('site URLs', () => {
   it('treats the www. twin as the same site and rewrites it to the site host', () => {
-    expect(pageUrl('https://example.com/a', origin, origin)?.href).toBe('https://www.example.com/a');
+    expect(pageUrl('https://example.com/a', 'https://www.example.com/', origin)?.href).toBe('https://www.example.com/a');
     expect(isSameSite(new URL('https://example.com:8443/a'), origin)).toBe(false);
     expect(pageUrl('http://www.example.com/a', origin.host, origin)).toBeUndefined();
     expect(pageUrl('https://other.example.com/a', 'https://www.example.com/', origin)).toBeUndefined();
