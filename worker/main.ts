@@ -195,8 +195,9 @@ async function openConnections(
     logger,
     onOutcome,
     hosts,
-    fetch: (url, lease) =>
+    fetch: (url, lease, conditional) =>
       fetchUrl(url, {
+        ...(conditional && { conditional }),
         maxBytes: config.MAX_FILE_BYTES,
         timeoutMs: config.URL_FETCH_TIMEOUT_MS,
         allowPrivate: config.URL_FETCH_ALLOW_PRIVATE,

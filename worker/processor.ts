@@ -108,7 +108,7 @@ export function createProcessor(deps: ProcessorDeps) {
 
     const started = performance.now();
     try {
-      const fetch = (url: string) => deps.fetch(url, lease);
+      const fetch: ProcessorDeps['fetch'] = (url, _lease, conditional) => deps.fetch(url, lease, conditional);
       const outcome = await ingestSource({ ...deps, fetch }, kbId, source, progressWriter(deps, ref, claim));
       const report = await deps.kbs.finishSourceReport(ref, outcome, { now: new Date().toISOString(), claim });
       const res = report.result;

@@ -13,6 +13,9 @@ export interface StoredSource extends Source {
   sha256?: string;
   /** While a refresh runs: the status the source had before it. */
   refreshFrom?: SourceStatus;
+  /** URL sources: the validators of the last fetched response, for a conditional refresh. */
+  etag?: string;
+  lastModified?: string;
 }
 
 /** What the API hands the store for each new source. */
@@ -93,6 +96,9 @@ export type SourceOutcome =
       unchanged?: boolean;
       /** When the URL was last fetched, and when a refresh last found new content. */
       checkedAt?: string;
+      /** URL sources: the response's validators (ETag, Last-Modified); empty clears them. */
+      etag?: string;
+      lastModified?: string;
       refreshedAt?: string;
       title?: string;
       mimeType?: string;
@@ -161,12 +167,14 @@ export function parseSource(h: Record<string, string>): StoredSource | null {
   if (h.progress && h.status === 'processing') s.progress = JSON.parse(h.progress) as Source['progress'];
   if (h.refreshedAt) s.refreshedAt = h.refreshedAt;
   if (h.siteId) s.siteId = h.siteId;
+  if (h.etag) s.etag = h.etag;
+  if (h.lastModified) s.lastModified = h.lastModified;
   return s;
 }
 
 /** The public view of a stored source (internal fields dropped). */
 export function publicSource(s: StoredSource): Source {
-  const { run: _run, filename: _f, declaredType: _d, sha256: _h, refreshFrom: _r, ...pub } = s;
+  const { run: _run, filename: _f, declaredType: _d, sha256: _h, refreshFrom: _r, etag: _e, lastModified: _l, ...pub } = s;
   return pub;
 }
 
@@ -203,6 +211,8 @@ export function outcomeFields(o: SourceOutcome): Record<string, string> {
   const f: Record<string, string> = {};
   if (o.mimeType) f.mimeType = o.mimeType;
   if (o.sizeBytes !== undefined) f.sizeBytes = String(o.sizeBytes);
+  if (o.status === 'ready' && o.etag !== undefined) f.etag = o.etag;
+  if (o.status === 'ready' && o.lastModified !== undefined) f.lastModified = o.lastModified;
   if (o.status === 'ready' && o.unchanged) {
     if (o.checkedAt) f.checkedAt = o.checkedAt;
     return f;
