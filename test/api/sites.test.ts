@@ -64,4 +64,36 @@ describe('knowledge_base_sites', () => {
     const many = Array.from({ length: 21 }, (_, i) => ({ url: `https://example.com/${i}` }));
     expectError(await post(many), 400, { message: 'any', fields: ['knowledge_base_sites'] });
   });
+
+  it('leaves no key of a site behind when its knowledge base is deleted', async () => {
+    const res = await post([{ url: 'https://example.com/a/' }, { url: 'https://example.com/b/' }]);
+    const kbId = (res.body as { kbId: string }).kbId;
+    expect((await h.allKeys()).filter((k) => k.includes(`{kb:${kbId}}:site`)).length).toBeGreaterThan(0);
+    expect((await call(h.app, 'DELETE', `/v1/knowledge-bases/${kbId}`, { key })).status).toBe(204);
+    expect((await h.allKeys()).filter((k) => k.includes(`{kb:${kbId}}`))).toEqual([]);
+  });
+
+  it('accepts webhooks for site.discovered', async () => {
+    const res = await call(h.app, 'POST', '/v1/webhooks', {
+      key,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ url: 'https://example.com/hooks', events: ['site.discovered'] }),
+    });
+    expect(res.status, res.text).toBe(201);
+    expect((res.body as { events: string[] }).events).toEqual(['site.discovered']);
+  });
+});
+
+describe('the workspace budget of pages in discovery', () => {
+  it('gives pages while they fit under the cap, none past it, and takes them back', async () => {
+    const sites = h.store.sites;
+    expect(await sites.reserveBudget('ws-budget', 60, 100)).toBe(true);
+    expect(await sites.reserveBudget('ws-budget', 50, 100)).toBe(false);
+    expect(await sites.reserveBudget('ws-budget-other', 100, 100)).toBe(true);
+    await sites.releaseBudget('ws-budget', 60);
+    expect(await sites.reserveBudget('ws-budget', 100, 100)).toBe(true);
+    await sites.releaseBudget('ws-budget', 100);
+    await sites.releaseBudget('ws-budget-other', 100);
+    expect((await h.allKeys()).filter((k) => k.includes('{crawl:'))).toEqual([]);
+  });
 });
