@@ -84,6 +84,17 @@ describe('knowledge_base_sites', () => {
   });
 });
 
+describe('the OpenAPI document', () => {
+  it('describes knowledge_base_sites on POST and PATCH and the Site schema', async () => {
+    const doc = (await call(h.app, 'GET', '/openapi.json')).body as { components: { schemas: Record<string, { properties: Record<string, unknown> }> } };
+    const schemas = doc.components.schemas;
+    expect(Object.keys(schemas.KnowledgeBaseUpdateForm!.properties)).toContain('knowledge_base_sites');
+    expect(Object.keys(schemas.KnowledgeBaseCreateForm!.properties)).toContain('knowledge_base_sites');
+    expect(Object.keys(schemas.Site!.properties)).toEqual(expect.arrayContaining(['siteId', 'status', 'pagesFound', 'pagesAdded', 'truncated']));
+    expect(Object.keys(schemas.KnowledgeBase!.properties)).toContain('sites');
+  });
+});
+
 describe('the workspace budget of pages in discovery', () => {
   it('gives pages while they fit under the cap, none past it, and takes them back', async () => {
     const sites = h.store.sites;
