@@ -132,7 +132,7 @@ export function parseMeta(h: Record<string, string>): KbMeta | null {
   };
 }
 
-/** A knowledge base's status, from its counts: in progress while any source is active. */
+/** A knowledge base's status, from its counts: in progress while any source is active or a site is discovering. */
 export function kbStatus(c: SourceCounts, sitesDiscovering = 0): KbStatus {
   if (sitesDiscovering > 0 || ACTIVE_STATUSES.some((s) => c[s] > 0)) return 'in_progress';
   if (SOURCE_STATUSES.every((s) => c[s] === 0)) return 'empty';
