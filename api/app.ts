@@ -13,6 +13,7 @@ import { agentRoutes } from './routes/agents.js';
 import { documentMetadataRoutes } from './routes/document-metadata.js';
 import { healthRoutes } from './routes/health.js';
 import { knowledgeBaseRoutes } from './routes/knowledge-bases.js';
+import { siteRoutes } from './routes/sites.js';
 import { qaIssueRoutes } from './routes/qa-issues.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { createRouter } from './router.js';
@@ -43,6 +44,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.use('/v1/*', rateLimit(deps.redis, deps.store.keys, deps.config.RATE_LIMIT_PER_MINUTE));
   app.route('/v1', knowledgeBaseRoutes(deps));
   app.route('/v1', documentMetadataRoutes(deps));
+  app.route('/v1', siteRoutes(deps));
   app.route('/v1', agentRoutes(deps));
   app.route('/v1', qaIssueRoutes(deps));
   app.route('/v1', webhookRoutes(deps));

@@ -4,15 +4,20 @@ import { ConflictError, ForbiddenError, NotFoundError, OTHER_WORKSPACE } from '.
 import type { SourceQueue } from '../shared/jobs.js';
 import type { Logger } from '../shared/logger.js';
 import type { KnowledgeBase, KnowledgeBaseSummary, SourceStatus } from '../shared/schemas/knowledge-base.js';
+import type { Site } from '../shared/schemas/site.js';
 import { kbStatus, publicSource, type KbMeta, type NewSource, type StoredSource } from '../shared/store/kb-records.js';
 import type { KbStore } from '../shared/store/kb-store.js';
 import { requeueSource } from '../shared/sources/requeue.js';
 import type { SourceTarget } from '../shared/sources/source-ref.js';
 import type { SourceForm } from './source-form.js';
+import { publicSite, type NewSite } from '../shared/store/site-records.js';
+import type { SiteStore } from '../shared/store/site-store.js';
 
 /** What the knowledge-base verbs of the API need. */
 export interface KbDeps {
   kbs: KbStore;
+  /** Site records; without it a knowledge base is answered without `sites`. */
+  sites?: SiteStore;
   queue: SourceQueue;
   logger: Logger;
   /** The deployment's chunking settings (CHUNK_MAX_TOKENS, CHUNK_OVERLAP_TOKENS). */
@@ -28,7 +33,7 @@ export function summaryView(meta: KbMeta, defaults: ChunkSettings): KnowledgeBas
   return {
     kbId: meta.kbId,
     name: meta.name,
-    status: kbStatus(meta.sourceCounts),
+    status: kbStatus(meta.sourceCounts, meta.sitesDiscovering),
     sourceCounts: meta.sourceCounts,
     ...(meta.autoRefreshHours > 0 ? { autoRefreshHours: meta.autoRefreshHours } : {}),
     chunkMaxTokens: chunking.maxTokens,
@@ -38,8 +43,8 @@ export function summaryView(meta: KbMeta, defaults: ChunkSettings): KnowledgeBas
   };
 }
 
-export function knowledgeBaseView(meta: KbMeta, sources: StoredSource[], defaults: ChunkSettings): KnowledgeBase {
-  return { ...summaryView(meta, defaults), files: sources.map(publicSource) };
+export function knowledgeBaseView(meta: KbMeta, sources: StoredSource[], defaults: ChunkSettings, sites: Site[] = []): KnowledgeBase {
+  return { ...summaryView(meta, defaults), files: sources.map(publicSource), ...(sites.length > 0 && { sites }) };
 }
 
 /** Loads a knowledge base the workspace owns: 404 when absent, 403 when another's. */
@@ -74,7 +79,8 @@ async function withReuse(deps: KbDeps, workspaceId: string, sources: NewSource[]
 /** Reads a knowledge base the workspace owns as the API answers it. */
 export async function readKnowledgeBase(deps: KbDeps, workspaceId: string, kbId: string): Promise<KbSnapshot> {
   const { meta, sources } = await loadOwned(deps, workspaceId, kbId);
-  return { view: knowledgeBaseView(meta, sources, deps.chunkDefaults), rev: meta.rev };
+  const sites = (await deps.sites?.list(kbId)) ?? [];
+  return { view: knowledgeBaseView(meta, sources, deps.chunkDefaults, sites.map(publicSite)), rev: meta.rev };
 }
 
 /**
@@ -108,6 +114,16 @@ async function enqueueRechunk(deps: KbDeps, workspaceId: string, kbId: string, c
   }
 }
 
+/** Queues the first discovery of each new site; a failure is logged (the site stays discovering until a refresh). */
+async function enqueueDiscovery(deps: KbDeps, workspaceId: string, kbId: string, sites: NewSite[]): Promise<void> {
+  if (sites.length === 0) return;
+  try {
+    await deps.queue.discover(sites.map((s) => ({ workspaceId, kbId, siteId: s.siteId, run: 1 })));
+  } catch (err) {
+    deps.logger.warn({ err, kbId, count: sites.length }, 'enqueue of site discovery failed');
+  }
+}
+
 export async function createKnowledgeBase(
   deps: KbDeps,
   workspaceId: string,
@@ -125,8 +141,10 @@ export async function createKnowledgeBase(
     autoRefreshHours: form.autoRefreshHours,
     chunking,
     defaultChunking: deps.chunkDefaults,
+    sites: form.sites,
   });
   await enqueueNew(deps, workspaceId, kbId, added);
+  await enqueueDiscovery(deps, workspaceId, kbId, form.sites);
   if (form.autoRefreshHours) await deps.queue.scheduleRefresh({ workspaceId, kbId }, form.autoRefreshHours);
   return readKnowledgeBase(deps, workspaceId, kbId);
 }
@@ -160,8 +178,10 @@ export async function updateKnowledgeBase(
     autoRefreshHours: form.autoRefreshHours,
     ...(chunking ? { chunking } : {}),
     defaultChunking: deps.chunkDefaults,
+    sites: form.sites,
   });
   await enqueueNew(deps, workspaceId, kbId, added);
+  await enqueueDiscovery(deps, workspaceId, kbId, form.sites);
   if (chunking) await enqueueRechunk(deps, workspaceId, kbId, chunking);
   if (form.autoRefreshHours !== undefined) await deps.queue.scheduleRefresh({ workspaceId, kbId }, form.autoRefreshHours);
   return readKnowledgeBase(deps, workspaceId, kbId);

@@ -1,6 +1,8 @@
 import type { z } from 'zod';
 import { ValidationError } from '../shared/errors.js';
-import { newDocumentId } from '../shared/ids.js';
+import { newDocumentId, newSiteId } from '../shared/ids.js';
+import { MAX_SITES_PER_KB, siteItemSchema } from '../shared/schemas/site.js';
+import type { NewSite } from '../shared/store/site-records.js';
 import {
   FORM_FIELD,
   MAX_REPORTED_ERRORS,
@@ -18,6 +20,8 @@ import type { RawForm } from './multipart.js';
 export interface SourceForm {
   name?: string;
   sources: NewSource[];
+  /** Site sources, discovered by a worker after the commit. */
+  sites: NewSite[];
   /** Refresh period of the URL sources, hours; 0 turns it off. */
   autoRefreshHours?: number;
   /** New chunking settings; the verb checks the overlap against the resulting maximum. */
@@ -30,6 +34,8 @@ export interface SourceFormOptions {
   maxSources: number;
   /** The knowledge base name must be present (create); on update it is an optional rename. */
   requireName: boolean;
+  /** Most pages one site may ask for (CRAWL_MAX_PAGES). Default 1,000. */
+  maxSitePages?: number;
 }
 
 /**
@@ -38,9 +44,9 @@ export interface SourceFormOptions {
  * together in `validationErrors`, at most {@link MAX_REPORTED_ERRORS} of them.
  * An array longer than `maxSources` is refused before any element is looked at.
  */
-export function readSourceForm(form: RawForm, { maxSources, requireName }: SourceFormOptions): SourceForm {
+export function readSourceForm(form: RawForm, { maxSources, requireName, maxSitePages = 1_000 }: SourceFormOptions): SourceForm {
   const errors = new FieldErrors();
-  const out: SourceForm = { sources: [] };
+  const out: SourceForm = { sources: [], sites: [] };
 
   const name = form.fields.get(FORM_FIELD.name);
   if (name !== undefined) {
@@ -90,6 +96,15 @@ export function readSourceForm(form: RawForm, { maxSources, requireName }: Sourc
       out.sources.push({ documentId: newDocumentId(), ...source, fingerprint: sourceFingerprint(source), ...(metadata ? { metadata } : {}) });
     } else errors.add(`${FORM_FIELD.urls}[${i}]`, urlItemMessage(item, parsed.error));
   });
+  const sites = jsonArray(form, FORM_FIELD.sites, MAX_SITES_PER_KB, errors);
+  sites.forEach((item, i) => {
+    const parsed = siteItemSchema.safeParse(item);
+    if (!parsed.success) return errors.add(`${FORM_FIELD.sites}[${i}]`, siteMessage(parsed.error));
+    // The default of 100 pages is lowered to CRAWL_MAX_PAGES where that is less; an explicit larger number is an error.
+    const given = (item as { maxPages?: unknown }).maxPages !== undefined;
+    if (given && parsed.data.maxPages > maxSitePages) return errors.add(`${FORM_FIELD.sites}[${i}]`, `maxPages must be at most ${maxSitePages}`);
+    out.sites.push({ siteId: newSiteId(), ...parsed.data, maxPages: Math.min(parsed.data.maxPages, maxSitePages) });
+  });
   for (const f of form.files) {
     out.sources.push({
       documentId: newDocumentId(),
@@ -108,10 +123,10 @@ export function readSourceForm(form: RawForm, { maxSources, requireName }: Sourc
 
   const count = texts.length + urls.length + form.files.length;
   if (count > maxSources) errors.add('sources', `at most ${maxSources} sources per request`);
-  if (!requireName && out.name === undefined && out.autoRefreshHours === undefined && out.chunking === undefined && count === 0 && errors.empty) {
+  if (!requireName && out.name === undefined && out.autoRefreshHours === undefined && out.chunking === undefined && count === 0 && sites.length === 0 && errors.empty) {
     errors.add(
       'request',
-      `send at least one of ${FORM_FIELD.name}, ${FORM_FIELD.texts}, ${FORM_FIELD.urls}, ${FORM_FIELD.files}, ${FORM_FIELD.autoRefresh}, ${FORM_FIELD.chunkMaxTokens} or ${FORM_FIELD.chunkOverlapTokens}`,
+      `send at least one of ${FORM_FIELD.name}, ${FORM_FIELD.texts}, ${FORM_FIELD.urls}, ${FORM_FIELD.sites}, ${FORM_FIELD.files}, ${FORM_FIELD.autoRefresh}, ${FORM_FIELD.chunkMaxTokens} or ${FORM_FIELD.chunkOverlapTokens}`,
     );
   }
   errors.throwIfAny();
@@ -159,6 +174,14 @@ function jsonArray(form: RawForm, field: string, maxItems: number, errors: Field
     return [];
   }
   return value;
+}
+
+/** A site element's first problem, named by its key (`url: must be ...`). */
+function siteMessage(err: z.ZodError): string {
+  const issue = err.issues[0];
+  if (!issue) return 'is invalid';
+  const at = issue.path.filter((p) => typeof p === 'string' || typeof p === 'number').join('.');
+  return at ? `${at}: ${issue.message}` : issue.message;
 }
 
 function firstMessage(err: z.ZodError): string {

@@ -80,11 +80,27 @@ export type RechunkKbJob = z.infer<typeof rechunkKbJobSchema>;
 /** One waiting re-chunk per knowledge base and settings: repeating a change adds nothing while it waits. */
 export const rechunkKbJobId = (d: RechunkKbJob): string => `rechunk.${d.kbId}.${d.maxTokens}.${d.overlapTokens}`;
 
+/** A site's discovery: its pages found and added as URL sources (see worker/sites/). */
+export const DISCOVER_SITE_JOB = 'discover-site';
+
+export const discoverSiteJobSchema = z.strictObject({
+  workspaceId: idSchema,
+  kbId: idSchema,
+  siteId: idSchema,
+  run: z.number().int().min(1),
+});
+export type DiscoverSiteJob = z.infer<typeof discoverSiteJobSchema>;
+
+/** One job per discovery run of a site, like {@link extractSourceJobId}. */
+export const discoverSiteJobId = (d: DiscoverSiteJob): string => `${d.kbId}.${d.siteId}.d${d.run}`;
+
 /** What the API and the reconciler need from the queue. */
 export interface SourceQueue {
   enqueue(jobs: ExtractSourceJob[]): Promise<void>;
   /** Queues the re-chunk of a knowledge base's ready sources with the given settings. */
   rechunk(job: RechunkKbJob): Promise<void>;
+  /** Queues discovery runs of sites. */
+  discover(jobs: DiscoverSiteJob[]): Promise<void>;
   /** Refreshes the knowledge base's URL sources every `hours` (0 stops it). */
   scheduleRefresh(job: RefreshKbJob, hours: number): Promise<void>;
 }
@@ -102,6 +118,10 @@ export function bullSourceQueue(queue: Queue, attempts: number, backoffMs?: numb
     async rechunk(job) {
       // Removed once done, so a later change back to the same settings queues again.
       await queue.add(RECHUNK_KB_JOB, job, { ...opts, jobId: rechunkKbJobId(job), removeOnComplete: true });
+    },
+    async discover(jobs) {
+      if (jobs.length === 0) return;
+      await queue.addBulk(jobs.map((data) => ({ name: DISCOVER_SITE_JOB, data, opts: { ...opts, jobId: discoverSiteJobId(data) } })));
     },
     async scheduleRefresh(job, hours) {
       const id = refreshSchedulerId(job.kbId);

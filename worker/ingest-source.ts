@@ -17,8 +17,11 @@ import type { FetchedUrl } from './fetch-url.js';
 export interface IngestDeps {
   config: Config;
   kbs: KbStore;
-  /** Fetches a URL source; `lease`, a slot of the URL's host already taken, is the fetch's to release. */
-  fetch(url: string, lease?: HostLease): Promise<FetchedUrl>;
+  /**
+   * Fetches a URL source; `lease`, a slot of the URL's host already taken, is
+   * the fetch's to release; `conditional`, the validators of the copy held.
+   */
+  fetch(url: string, lease?: HostLease, conditional?: { etag?: string; lastModified?: string }): Promise<FetchedUrl>;
   extract(
     bytes: Uint8Array,
     hints: ExtractHints,
@@ -27,6 +30,11 @@ export interface IngestDeps {
 }
 
 type ReadyOutcome = Extract<SourceOutcome, { status: 'ready' }>;
+
+/** A 304 may leave a validator out: the one held then stays. */
+function withoutEmpty(v: { etag: string; lastModified: string }): { etag?: string; lastModified?: string } {
+  return { ...(v.etag && { etag: v.etag }), ...(v.lastModified && { lastModified: v.lastModified }) };
+}
 
 /**
  * Turns one source into its text: a text source is normalized in place, a
@@ -46,7 +54,7 @@ export async function ingestSource(
   let bytes: Uint8Array;
   let hints: ExtractHints;
   let fallbackTitle: string | undefined;
-  let urlFacts: Pick<ReadyOutcome, 'sha256' | 'checkedAt' | 'refreshedAt'> = {};
+  let urlFacts: Pick<ReadyOutcome, 'sha256' | 'checkedAt' | 'refreshedAt' | 'etag' | 'lastModified'> = {};
   if (source.type === 'file') {
     const blob = await deps.kbs.readBlob(kbId, source.documentId);
     if (!blob) throw new SourceError('internal', 'The uploaded file is no longer available; upload it again');
@@ -54,15 +62,24 @@ export async function ingestSource(
     hints = { ...(source.filename ? { filename: source.filename } : {}), ...(source.declaredType ? { declaredType: source.declaredType } : {}) };
     fallbackTitle = source.filename;
   } else {
-    const fetched = await deps.fetch(source.content);
+    // A refresh of a ready page asks the origin whether it changed (ETag, Last-Modified).
+    const validators = { ...(source.etag && { etag: source.etag }), ...(source.lastModified && { lastModified: source.lastModified }) };
+    const conditional = source.refreshFrom === 'ready' && Object.keys(validators).length > 0 ? validators : undefined;
+    const fetched = await deps.fetch(source.content, undefined, conditional);
     const checkedAt = new Date().toISOString();
+    const fresh = { etag: fetched.etag ?? '', lastModified: fetched.lastModified ?? '' };
+    if (fetched.notModified) {
+      const text = await deps.kbs.getText(kbId, source.documentId);
+      if (text === null) throw new SourceError('internal', 'The stored text of the page is missing; refresh it again', true);
+      return { status: 'ready', text, unchanged: true, checkedAt, truncated: source.truncated === true, ...validators, ...withoutEmpty(fresh) };
+    }
     const sha256 = createHash('sha256').update(fetched.bytes).digest('hex');
     // A refresh that fetched the same bytes keeps what was extracted from them.
     if (source.refreshFrom === 'ready' && source.sha256 === sha256) {
       const text = await deps.kbs.getText(kbId, source.documentId);
-      if (text !== null) return { status: 'ready', text, unchanged: true, checkedAt, truncated: source.truncated === true };
+      if (text !== null) return { status: 'ready', text, unchanged: true, checkedAt, truncated: source.truncated === true, ...fresh };
     }
-    urlFacts = { sha256, checkedAt, ...(source.refreshFrom ? { refreshedAt: checkedAt } : {}) };
+    urlFacts = { sha256, checkedAt, ...fresh, ...(source.refreshFrom ? { refreshedAt: checkedAt } : {}) };
     bytes = fetched.bytes;
     hints = { ...(fetched.filename ? { filename: fetched.filename } : {}), ...(fetched.contentType ? { declaredType: fetched.contentType } : {}) };
     fallbackTitle = fetched.filename ?? new URL(fetched.finalUrl).hostname;

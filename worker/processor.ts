@@ -2,6 +2,7 @@ import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import type { JobOutcome } from '../shared/job-metrics.js';
 import { chunkingTag, effectiveChunking, type ChunkSettings } from '../shared/chunking/chunk-settings.js';
 import {
+  DISCOVER_SITE_JOB,
   extractSourceJobSchema,
   RECHUNK_KB_JOB,
   rechunkKbJobSchema,
@@ -21,6 +22,9 @@ import { ingestSource, type IngestDeps } from './ingest-source.js';
 import { rechunkKnowledgeBase } from './rechunk-kb.js';
 import { refreshKnowledgeBase } from './refresh-kb.js';
 import type { SourceEvents } from './webhooks/events.js';
+import type { SiteStore } from '../shared/store/site-store.js';
+import { runSiteJob } from './sites/site-job.js';
+import type { SiteSyncDeps } from './sites/sync-site.js';
 
 /**
  * Failures after which a file's staged bytes are kept (for a day at most),
@@ -39,6 +43,9 @@ export interface ProcessorDeps extends IngestDeps {
   events?: SourceEvents;
   /** Per-host fetch slots shared by every replica; without it URL fetches are not limited per host. */
   hosts?: HostGate;
+  /** Site records and the fetch of site discovery; without them discover-site jobs fail. */
+  sites?: SiteStore;
+  siteFetch?: SiteSyncDeps['fetchFor'];
 }
 
 export interface JobResult {
@@ -75,6 +82,10 @@ export function createProcessor(deps: ProcessorDeps) {
       if (!refresh.success) throw new UnrecoverableError('invalid job data');
       const count = await refreshKnowledgeBase(deps, refresh.data);
       return { status: 'ready', reason: `${count} URL sources queued again` };
+    }
+    if (job.name === DISCOVER_SITE_JOB) {
+      if (!deps.sites || !deps.siteFetch) throw new UnrecoverableError('site discovery is not set up in this worker');
+      return runSiteJob({ ...deps, sites: deps.sites, fetchFor: deps.siteFetch }, job, token);
     }
     const parsed = extractSourceJobSchema.safeParse(job.data);
     if (!parsed.success) throw new UnrecoverableError('invalid job data');
@@ -136,7 +147,7 @@ export function createProcessor(deps: ProcessorDeps) {
 
     const started = performance.now();
     try {
-      const fetch = (url: string) => deps.fetch(url, lease);
+      const fetch: ProcessorDeps['fetch'] = (url, _lease, conditional) => deps.fetch(url, lease, conditional);
       const outcome = await ingestSource({ ...deps, fetch }, kbId, source, chunking, progressWriter(deps, ref, claim));
       const report = await deps.kbs.finishSourceReport(ref, outcome, { now: new Date().toISOString(), claim });
       const res = report.result;

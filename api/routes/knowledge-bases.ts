@@ -47,7 +47,7 @@ const idempotencyHeaders = z.object({
 export function knowledgeBaseRoutes(deps: AppDeps) {
   const { store } = deps;
   const chunkDefaults = { maxTokens: deps.config.CHUNK_MAX_TOKENS, overlapTokens: deps.config.CHUNK_OVERLAP_TOKENS };
-  const kb: KbDeps = { kbs: store.kbs, queue: deps.queue, logger: deps.logger, chunkDefaults };
+  const kb: KbDeps = { kbs: store.kbs, sites: store.sites, queue: deps.queue, logger: deps.logger, chunkDefaults };
   const app = createRouter();
   const form = createFormReader(deps);
   app.route('/', kbChunkRoutes(deps, kb));

@@ -3,6 +3,7 @@ import { SOURCE_ERROR_CODES } from '../source-errors.js';
 import { SOURCE_STATUSES, type SourceStatus } from '../sources/lifecycle.js';
 import { isoDateTime, pageSchema } from './common.js';
 import { metadataSchema } from './metadata.js';
+import { siteSchema } from './site.js';
 
 // Declared with the source's lifecycle; re-exported for the schemas' users.
 export { SOURCE_STATUSES, type SourceStatus };
@@ -54,6 +55,7 @@ export const sourceSchema = z
     progress: sourceProgressSchema.optional(),
     checkedAt: isoDateTime.optional().meta({ description: 'URL sources: when the URL was last fetched' }),
     refreshedAt: isoDateTime.optional().meta({ description: 'URL sources: when a refresh last found changed content' }),
+    siteId: z.string().optional().meta({ description: 'URL sources: the site whose discovery added this page' }),
     createdAt: isoDateTime,
     updatedAt: isoDateTime,
   })
@@ -78,7 +80,11 @@ const kbFields = {
 };
 
 export const knowledgeBaseSchema = z
-  .object({ ...kbFields, files: z.array(sourceSchema) })
+  .object({
+    ...kbFields,
+    files: z.array(sourceSchema),
+    sites: z.array(siteSchema).optional().meta({ description: 'Site sources (knowledge_base_sites), when there are any' }),
+  })
   .meta({ id: 'KnowledgeBase' });
 export type KnowledgeBase = z.infer<typeof knowledgeBaseSchema>;
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { CHUNK_FIELDS, MAX_CHUNK_TOKENS, MIN_CHUNK_TOKENS } from '../chunking/chunk-settings.js';
 import { checkSourceUrl } from '../url-policy.js';
 import { metadataSchema } from './metadata.js';
+import { MAX_SITES_PER_KB, siteItemSchema } from './site.js';
 
 /**
  * The POST/PATCH form contract, declared once: the API validates each field
@@ -27,6 +28,7 @@ export const FORM_FIELD = {
   nameAlias: 'name',
   texts: 'knowledge_base_texts',
   urls: 'knowledge_base_urls',
+  sites: 'knowledge_base_sites',
   autoRefresh: 'auto_refresh_hours',
   chunkMaxTokens: CHUNK_FIELDS.maxTokens,
   chunkOverlapTokens: CHUNK_FIELDS.overlapTokens,
@@ -150,6 +152,11 @@ const sourceFields = {
     urlItemSchema,
     'JSON array string of absolute http(s) URLs, each a string or {"url","metadata"}',
     '["https://example.com/faq", {"url": "https://example.com/prices", "metadata": {"team": "sales"}}]',
+  ).optional(),
+  [FORM_FIELD.sites]: jsonArrayField(
+    siteItemSchema,
+    `JSON array string of site sources (at most ${MAX_SITES_PER_KB} per knowledge base): each {"url", "maxPages", "maxDepth", "include", "exclude", "sitemap"}; its same-origin pages become URL sources with its siteId`,
+    '[{"url":"https://example.com/docs/","maxPages":200,"exclude":["/docs/archive/**"]}]',
   ).optional(),
   [FORM_FIELD.autoRefresh]: z.string().optional().meta({ description: autoRefreshSchema.description, example: '24' }),
   [FORM_FIELD.chunkMaxTokens]: z.string().optional().meta({ description: chunkMaxTokensSchema.description, example: '512' }),

@@ -12,6 +12,7 @@ import { repairSourceScript, unmarkActiveScript } from './scripts/reconciler-scr
 import { refreshSourceScript, retrySourceScript } from './scripts/rerun-scripts.js';
 import { parseReply, scriptArgs, type Reply, type ReplySpec, type ScriptDef } from './scripts/script.js';
 import { acquireHostSlotScript, startHostFetchScript } from './scripts/host-scripts.js';
+import { deleteSiteScript, finishSiteScript, restartSiteScript } from './scripts/site-scripts.js';
 import { finishSourceScript, setSourceProgressScript, startSourceScript } from './scripts/worker-transition-scripts.js';
 import { deleteWebhookScript, recordDeliveryScript, reserveWebhookScript } from './scripts/webhook-scripts.js';
 
@@ -40,6 +41,9 @@ export const SCRIPTS = [
   recordDeliveryScript,
   acquireHostSlotScript,
   startHostFetchScript,
+  finishSiteScript,
+  restartSiteScript,
+  deleteSiteScript,
 ] as const;
 
 declare const STORE_COMMANDS: unique symbol;

@@ -5,7 +5,9 @@ import { HostSlots } from './host-slots.js';
 import { KeySpace } from './keys.js';
 import { IdempotencyStore } from './idempotency-store.js';
 import { KeyStore } from './key-store.js';
+import { SiteStore } from './site-store.js';
 import { StageStore } from './stage-store.js';
+import { withCommands } from './commands.js';
 import { WebhookStore } from './webhook-store.js';
 
 export interface Store {
@@ -20,6 +22,8 @@ export interface Store {
   idempotency: IdempotencyStore;
   /** Fetch slots per host, shared by every worker replica. */
   hostSlots: HostSlots;
+  /** Site sources: their records, discovery ends and budgets. */
+  sites: SiteStore;
 }
 
 export interface StoreOptions {
@@ -41,5 +45,6 @@ export function createStore(redis: RedisClient, opts: StoreOptions): Store {
     webhooks: new WebhookStore(redis, keys),
     idempotency: new IdempotencyStore(redis, keys),
     hostSlots: new HostSlots(redis, keys),
+    sites: new SiteStore(withCommands(redis), keys),
   };
 }

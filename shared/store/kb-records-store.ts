@@ -8,6 +8,7 @@ import { commitSourcesScript, type CommitInput } from './scripts/commit-scripts.
 import { deleteKbScript } from './scripts/delete-scripts.js';
 import { resultError } from './scripts/result-error.js';
 import type { SourcePages } from './source-pages.js';
+import type { NewSite } from './site-records.js';
 
 /** A new knowledge base with its first sources. */
 export interface CreateKbInput {
@@ -21,6 +22,7 @@ export interface CreateKbInput {
   chunking?: ChunkSettings;
   /** The deployment's settings; default DEFAULT_CHUNK_SETTINGS. */
   defaultChunking?: ChunkSettings;
+  sites?: NewSite[];
 }
 
 /** A change of a knowledge base: new sources, and optionally a new name or refresh period. */
@@ -37,6 +39,9 @@ export interface AddSourcesInput {
   defaultChunking?: ChunkSettings;
   /** Change nothing unless the knowledge base is at this revision (If-Match). */
   ifRev?: number;
+  sites?: NewSite[];
+  /** A discovery's pages: added only while the site is at this run. */
+  siteGuard?: { siteId: string; run: number };
 }
 
 /** The sources a commit added: all but those it found already there. */

@@ -21,6 +21,9 @@ export interface StoredSource extends Source {
   pageStarts?: number[];
   /** Its Markdown was taken over from another source's extraction and only needs cutting with this knowledge base's settings. */
   rechunkOnly?: boolean;
+  /** URL sources: the validators of the last fetched response, for a conditional refresh. */
+  etag?: string;
+  lastModified?: string;
 }
 
 /** What the API hands the store for each new source. */
@@ -43,6 +46,8 @@ export interface NewSource {
   fingerprint: string;
   /** An extraction of the same bytes elsewhere in the workspace: the source is added ready with it. */
   reuse?: ReusedExtraction;
+  /** The site whose discovery found this page. */
+  siteId?: string;
 }
 
 /** What a new source takes over from an earlier extraction of the same file. */
@@ -83,6 +88,8 @@ export interface KbMeta {
   autoRefreshHours: number;
   /** Its own chunking settings; absent on a knowledge base made before they existed (then the deployment's apply). */
   chunking?: ChunkSettings;
+  /** Sites whose discovery is running: the knowledge base is in progress meanwhile. */
+  sitesDiscovering: number;
 }
 
 /** What the worker writes back when a source is done. */
@@ -101,6 +108,9 @@ export type SourceOutcome =
       unchanged?: boolean;
       /** When the URL was last fetched, and when a refresh last found new content. */
       checkedAt?: string;
+      /** URL sources: the response's validators (ETag, Last-Modified); empty clears them. */
+      etag?: string;
+      lastModified?: string;
       refreshedAt?: string;
       title?: string;
       mimeType?: string;
@@ -133,14 +143,15 @@ export function parseMeta(h: Record<string, string>): KbMeta | null {
     updatedAt: h.updatedAt ?? h.createdAt ?? '',
     rev: num(h.rev) ?? 0,
     autoRefreshHours: num(h.autoRefreshHours) ?? 0,
+    sitesDiscovering: Math.max(0, num(h.sitesDiscovering) ?? 0),
     sourceCounts: readCounts(h),
     ...(h.chunkMaxTokens ? { chunking: { maxTokens: Number(h.chunkMaxTokens), overlapTokens: num(h.chunkOverlapTokens) ?? 0 } } : {}),
   };
 }
 
-/** A knowledge base's status, from its counts: in progress while any source is active. */
-export function kbStatus(c: SourceCounts): KbStatus {
-  if (ACTIVE_STATUSES.some((s) => c[s] > 0)) return 'in_progress';
+/** A knowledge base's status, from its counts: in progress while any source is active or a site is discovering. */
+export function kbStatus(c: SourceCounts, sitesDiscovering = 0): KbStatus {
+  if (sitesDiscovering > 0 || ACTIVE_STATUSES.some((s) => c[s] > 0)) return 'in_progress';
   if (SOURCE_STATUSES.every((s) => c[s] === 0)) return 'empty';
   return c.failed > 0 ? 'partial' : 'ready';
 }
@@ -176,12 +187,27 @@ export function parseSource(h: Record<string, string>): StoredSource | null {
   if (h.pageStarts) s.pageStarts = JSON.parse(h.pageStarts) as number[];
   if (h.rechunkOnly === '1') s.rechunkOnly = true;
   if (h.metadata) s.metadata = JSON.parse(h.metadata) as Metadata;
+  if (h.siteId) s.siteId = h.siteId;
+  if (h.etag) s.etag = h.etag;
+  if (h.lastModified) s.lastModified = h.lastModified;
   return s;
 }
 
 /** The public view of a stored source (internal fields dropped). */
 export function publicSource(s: StoredSource): Source {
-  const { run: _run, filename: _f, declaredType: _d, sha256: _h, refreshFrom: _r, chunking: _c, pageStarts: _p, rechunkOnly: _o, ...pub } = s;
+  const {
+    run: _run,
+    filename: _f,
+    declaredType: _d,
+    sha256: _h,
+    refreshFrom: _r,
+    chunking: _c,
+    pageStarts: _p,
+    rechunkOnly: _o,
+    etag: _e,
+    lastModified: _l,
+    ...pub
+  } = s;
   return pub;
 }
 
@@ -222,6 +248,7 @@ export function newSourceFields(s: NewSource, now: string): Record<string, strin
   if (s.sha256) f.sha256 = s.sha256;
   f.fingerprint = s.fingerprint;
   if (s.metadata && Object.keys(s.metadata).length > 0) f.metadata = JSON.stringify(s.metadata);
+  if (s.siteId) f.siteId = s.siteId;
   return f;
 }
 
@@ -230,6 +257,8 @@ export function outcomeFields(o: SourceOutcome): Record<string, string> {
   const f: Record<string, string> = {};
   if (o.mimeType) f.mimeType = o.mimeType;
   if (o.sizeBytes !== undefined) f.sizeBytes = String(o.sizeBytes);
+  if (o.status === 'ready' && o.etag !== undefined) f.etag = o.etag;
+  if (o.status === 'ready' && o.lastModified !== undefined) f.lastModified = o.lastModified;
   if (o.status === 'ready' && o.unchanged) {
     if (o.checkedAt) f.checkedAt = o.checkedAt;
     return f;

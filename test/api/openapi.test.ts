@@ -29,6 +29,8 @@ const ROUTES: [string, string[]][] = [
   ['/v1/knowledge-bases/{kbId}/documents', ['get']],
   ['/v1/knowledge-bases/{kbId}/chunks', ['get']],
   ['/v1/knowledge-bases/{kbId}/documents/{documentId}/refresh', ['post']],
+  ['/v1/knowledge-bases/{kbId}/sites/{siteId}', ['delete', 'get']],
+  ['/v1/knowledge-bases/{kbId}/sites/{siteId}/refresh', ['post']],
   ['/v1/agents', ['get']],
   ['/v1/qa-issues/{qaIssueId}', ['get']],
   ['/v1/webhooks', ['get', 'post']],

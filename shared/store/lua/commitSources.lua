@@ -15,22 +15,26 @@
     KEYS[2] list of its source ids, in order
     KEYS[3] sorted set of its active (pending or processing) sources
     KEYS[4] hash of its sources by fingerprint
+    KEYS[5] list of its site ids
     ARGV[1] JSON: {create, kbId, workspaceId, name?, autoRefreshHours?, ifRev?, now, nowMs, ttl,
                    chunkMaxTokens?, chunkOverlapTokens?, defaultChunking (tag when the knowledge base has none),
                    prefixes: {record, text, blob, markdown, chunks},
-                   sources: [{stageKey?, fields: {...}, reuse?: {fields, text, markdown, chunks: [...]}}]}
+                   sources: [{stageKey?, fields: {...}, reuse?: {fields, text, markdown, chunks: [...]}}],
+                   sites?: [{key, id, fields}], maxSites?, siteGuard?: {key, run}}
             a prefix .. documentId is that source's key of that kind;
-            ifRev: change nothing unless the knowledge base is at this revision.
+            ifRev: change nothing unless the knowledge base is at this revision;
+            sites: new site records (each counted in the meta's sitesDiscovering), at most maxSites in all;
+            siteGuard: a discovery's pages, added only while that site is at that run.
 
   Output: {'ok', rev, ...skipped} | {'exists'} | {'missing'} | {'forbidden'} | {'stage_missing'}
-        | {'precondition_failed', rev}
+        | {'precondition_failed', rev} | {'too_many_sites'} | {'site_gone'}
 ]]
 --- @include "checkOwner"
 --- @include "hsetTable"
 --- @include "lifecycle"
 
 local p = cjson.decode(ARGV[1])
-local meta, ids, active, fingerprints = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local meta, ids, active, fingerprints, sites = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local at = p.prefixes
 if p.create then
   if redis.call('EXISTS', meta) == 1 then return {'exists'} end
@@ -43,6 +47,8 @@ end
 for _, s in ipairs(p.sources) do
   if s.stageKey and redis.call('EXISTS', s.stageKey) == 0 then return {'stage_missing'} end
 end
+if p.siteGuard and redis.call('HGET', p.siteGuard.key, 'run') ~= p.siteGuard.run then return {'site_gone'} end
+if p.sites and #p.sites > 0 and redis.call('LLEN', sites) + #p.sites > p.maxSites then return {'too_many_sites'} end
 if p.create then
   redis.call('HSET', meta, 'kbId', p.kbId, 'workspaceId', p.workspaceId, 'name', p.name, 'createdAt', p.now)
   writeCounts(meta, nil)
@@ -54,6 +60,11 @@ if p.chunkMaxTokens then redis.call('HSET', meta, 'chunkMaxTokens', p.chunkMaxTo
 local chunkMax = redis.call('HGET', meta, 'chunkMaxTokens')
 local chunking = p.defaultChunking
 if chunkMax then chunking = chunkMax .. '/' .. (redis.call('HGET', meta, 'chunkOverlapTokens') or '0') end
+for _, site in ipairs(p.sites or {}) do
+  hsetTable(site.key, site.fields)
+  redis.call('RPUSH', sites, site.id)
+  redis.call('HINCRBY', meta, 'sitesDiscovering', 1)
+end
 local skipped = {}
 for _, s in ipairs(p.sources) do
   local id = s.fields.documentId
