@@ -77,7 +77,7 @@ export function createFormReader(deps: AppDeps) {
           ...(tap && { tap }),
         });
         stages = raw.files.map((f) => f.stage);
-        return await commit(readSourceForm(raw, { maxSources: config.MAX_SOURCES_PER_REQUEST, requireName }));
+        return await commit(readSourceForm(raw, { maxSources: config.MAX_SOURCES_PER_REQUEST, requireName, maxSitePages: config.CRAWL_MAX_PAGES }));
       } catch (err) {
         await store.stages.discard(stages);
         closeIfBodyUnread(c);

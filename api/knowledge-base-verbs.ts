@@ -1,37 +1,50 @@
+import { applyChunkChange, effectiveChunking, type ChunkSettings } from '../shared/chunking/chunk-settings.js';
+import { chunkView } from '../shared/chunking/chunk-view.js';
 import { ConflictError, ForbiddenError, NotFoundError, OTHER_WORKSPACE } from '../shared/errors.js';
 import type { SourceQueue } from '../shared/jobs.js';
 import type { Logger } from '../shared/logger.js';
 import type { KnowledgeBase, KnowledgeBaseSummary, SourceStatus } from '../shared/schemas/knowledge-base.js';
+import type { Site } from '../shared/schemas/site.js';
 import { kbStatus, publicSource, type KbMeta, type NewSource, type StoredSource } from '../shared/store/kb-records.js';
 import type { KbStore } from '../shared/store/kb-store.js';
 import { requeueSource } from '../shared/sources/requeue.js';
 import type { SourceTarget } from '../shared/sources/source-ref.js';
 import type { SourceForm } from './source-form.js';
+import { publicSite, type NewSite } from '../shared/store/site-records.js';
+import type { SiteStore } from '../shared/store/site-store.js';
 
 /** What the knowledge-base verbs of the API need. */
 export interface KbDeps {
   kbs: KbStore;
+  /** Site records; without it a knowledge base is answered without `sites`. */
+  sites?: SiteStore;
   queue: SourceQueue;
   logger: Logger;
+  /** The deployment's chunking settings (CHUNK_MAX_TOKENS, CHUNK_OVERLAP_TOKENS). */
+  chunkDefaults: ChunkSettings;
   now?: () => Date;
 }
 
 const nowIso = (deps: KbDeps): string => (deps.now?.() ?? new Date()).toISOString();
 
-export function summaryView(meta: KbMeta): KnowledgeBaseSummary {
+/** A knowledge base without its sources, as answered; `defaults` are the deployment's chunking settings. */
+export function summaryView(meta: KbMeta, defaults: ChunkSettings): KnowledgeBaseSummary {
+  const chunking = effectiveChunking(meta.chunking, defaults);
   return {
     kbId: meta.kbId,
     name: meta.name,
-    status: kbStatus(meta.sourceCounts),
+    status: kbStatus(meta.sourceCounts, meta.sitesDiscovering),
     sourceCounts: meta.sourceCounts,
     ...(meta.autoRefreshHours > 0 ? { autoRefreshHours: meta.autoRefreshHours } : {}),
+    chunkMaxTokens: chunking.maxTokens,
+    chunkOverlapTokens: chunking.overlapTokens,
     createdAt: meta.createdAt,
     updatedAt: meta.updatedAt,
   };
 }
 
-export function knowledgeBaseView(meta: KbMeta, sources: StoredSource[]): KnowledgeBase {
-  return { ...summaryView(meta), files: sources.map(publicSource) };
+export function knowledgeBaseView(meta: KbMeta, sources: StoredSource[], defaults: ChunkSettings, sites: Site[] = []): KnowledgeBase {
+  return { ...summaryView(meta, defaults), files: sources.map(publicSource), ...(sites.length > 0 && { sites }) };
 }
 
 /** Loads a knowledge base the workspace owns: 404 when absent, 403 when another's. */
@@ -66,7 +79,8 @@ async function withReuse(deps: KbDeps, workspaceId: string, sources: NewSource[]
 /** Reads a knowledge base the workspace owns as the API answers it. */
 export async function readKnowledgeBase(deps: KbDeps, workspaceId: string, kbId: string): Promise<KbSnapshot> {
   const { meta, sources } = await loadOwned(deps, workspaceId, kbId);
-  return { view: knowledgeBaseView(meta, sources), rev: meta.rev };
+  const sites = (await deps.sites?.list(kbId)) ?? [];
+  return { view: knowledgeBaseView(meta, sources, deps.chunkDefaults, sites.map(publicSite)), rev: meta.rev };
 }
 
 /**
@@ -75,12 +89,38 @@ export async function readKnowledgeBase(deps: KbDeps, workspaceId: string, kbId:
  * them, so the client's request is not lost.
  */
 async function enqueueNew(deps: KbDeps, workspaceId: string, kbId: string, sources: NewSource[]): Promise<void> {
-  // A source that took over an earlier extraction is ready already: it needs no job.
-  const toRun = sources.filter((s) => !s.reuse);
   try {
+    // A source that took over an earlier extraction is ready already and needs no job,
+    // unless its chunks were cut with other settings: the commit left it pending for a re-chunk.
+    const reused = sources.filter((s) => s.reuse);
+    const pending = await Promise.all(reused.map(async (s) => (await deps.kbs.getSource(kbId, s.documentId))?.status === 'pending'));
+    const toRun = [...sources.filter((s) => !s.reuse), ...reused.filter((_, i) => pending[i])];
     await deps.queue.enqueue(toRun.map((s) => ({ workspaceId, kbId, documentId: s.documentId, run: 1 })));
   } catch (err) {
     deps.logger.warn({ err, kbId, count: sources.length }, 'enqueue failed; the reconciler will pick the sources up');
+  }
+}
+
+/**
+ * Queues the re-chunk of every ready source of the knowledge base. A failure
+ * is logged: the settings are stored, and the next change of them (or a
+ * source's next run) cuts chunks with them.
+ */
+async function enqueueRechunk(deps: KbDeps, workspaceId: string, kbId: string, chunking: ChunkSettings): Promise<void> {
+  try {
+    await deps.queue.rechunk({ workspaceId, kbId, ...chunking });
+  } catch (err) {
+    deps.logger.warn({ err, kbId }, 'could not queue the re-chunk of the knowledge base');
+  }
+}
+
+/** Queues the first discovery of each new site; a failure is logged (the site stays discovering until a refresh). */
+async function enqueueDiscovery(deps: KbDeps, workspaceId: string, kbId: string, sites: NewSite[]): Promise<void> {
+  if (sites.length === 0) return;
+  try {
+    await deps.queue.discover(sites.map((s) => ({ workspaceId, kbId, siteId: s.siteId, run: 1 })));
+  } catch (err) {
+    deps.logger.warn({ err, kbId, count: sites.length }, 'enqueue of site discovery failed');
   }
 }
 
@@ -90,9 +130,21 @@ export async function createKnowledgeBase(
   kbId: string,
   form: SourceForm & { name: string },
 ): Promise<KbSnapshot> {
+  const chunking = applyChunkChange(deps.chunkDefaults, form.chunking ?? {});
   const sources = await withReuse(deps, workspaceId, form.sources);
-  const added = await deps.kbs.create({ workspaceId, kbId, name: form.name, sources, now: nowIso(deps), autoRefreshHours: form.autoRefreshHours });
+  const added = await deps.kbs.create({
+    workspaceId,
+    kbId,
+    name: form.name,
+    sources,
+    now: nowIso(deps),
+    autoRefreshHours: form.autoRefreshHours,
+    chunking,
+    defaultChunking: deps.chunkDefaults,
+    sites: form.sites,
+  });
   await enqueueNew(deps, workspaceId, kbId, added);
+  await enqueueDiscovery(deps, workspaceId, kbId, form.sites);
   if (form.autoRefreshHours) await deps.queue.scheduleRefresh({ workspaceId, kbId }, form.autoRefreshHours);
   return readKnowledgeBase(deps, workspaceId, kbId);
 }
@@ -109,9 +161,28 @@ export async function updateKnowledgeBase(
   form: SourceForm,
   ifRev?: number,
 ): Promise<KbSnapshot> {
+  let chunking: ChunkSettings | undefined;
+  if (form.chunking) {
+    // Checked against the settings in force, so an overlap given alone is held to the current maximum.
+    const meta = await assertOwned(deps, workspaceId, kbId);
+    chunking = applyChunkChange(effectiveChunking(meta.chunking, deps.chunkDefaults), form.chunking);
+  }
   const sources = await withReuse(deps, workspaceId, form.sources);
-  const added = await deps.kbs.addSources({ workspaceId, kbId, sources, now: nowIso(deps), name: form.name, ifRev, autoRefreshHours: form.autoRefreshHours });
+  const added = await deps.kbs.addSources({
+    workspaceId,
+    kbId,
+    sources,
+    now: nowIso(deps),
+    name: form.name,
+    ifRev,
+    autoRefreshHours: form.autoRefreshHours,
+    ...(chunking ? { chunking } : {}),
+    defaultChunking: deps.chunkDefaults,
+    sites: form.sites,
+  });
   await enqueueNew(deps, workspaceId, kbId, added);
+  await enqueueDiscovery(deps, workspaceId, kbId, form.sites);
+  if (chunking) await enqueueRechunk(deps, workspaceId, kbId, chunking);
   if (form.autoRefreshHours !== undefined) await deps.queue.scheduleRefresh({ workspaceId, kbId }, form.autoRefreshHours);
   return readKnowledgeBase(deps, workspaceId, kbId);
 }
@@ -141,7 +212,8 @@ export async function getChunks(deps: KbDeps, workspaceId: string, kbId: string,
   const source = await deps.kbs.getSource(kbId, documentId);
   if (!source) throw new NotFoundError();
   if (source.status !== 'ready') throw new ConflictError(`the source is ${source.status}; chunks exist once it is ready`);
-  return deps.kbs.chunkPage(kbId, documentId, page, size);
+  const { items, total } = await deps.kbs.chunkPage(kbId, documentId, page, size);
+  return { items: items.map((c) => chunkView(kbId, source, c)), total };
 }
 
 /** Puts a failed source back to pending under a new run (or, `refresh`, a ready or failed URL source) and enqueues it. */

@@ -12,7 +12,16 @@ import { BodyMeter } from './body-meter.js';
 import { fileTooLargeMessage } from './limit-messages.js';
 
 const FILE_FIELDS = new Set<string>([FORM_FIELD.files, FORM_FIELD.filesItems]);
-const TEXT_FIELDS = new Set<string>([FORM_FIELD.name, FORM_FIELD.nameAlias, FORM_FIELD.texts, FORM_FIELD.urls, FORM_FIELD.autoRefresh]);
+const TEXT_FIELDS = new Set<string>([
+  FORM_FIELD.name,
+  FORM_FIELD.nameAlias,
+  FORM_FIELD.texts,
+  FORM_FIELD.urls,
+  FORM_FIELD.sites,
+  FORM_FIELD.autoRefresh,
+  FORM_FIELD.chunkMaxTokens,
+  FORM_FIELD.chunkOverlapTokens,
+]);
 /** Distinct text fields a request can carry (the name has an alias); a field sent twice is refused anyway. */
 const MAX_TEXT_PARTS = TEXT_FIELDS.size;
 /**

@@ -1,22 +1,31 @@
 import type { z } from 'zod';
 import { ValidationError } from '../shared/errors.js';
-import { newDocumentId } from '../shared/ids.js';
+import { newDocumentId, newSiteId } from '../shared/ids.js';
+import { MAX_SITES_PER_KB, siteItemSchema } from '../shared/schemas/site.js';
+import type { NewSite } from '../shared/store/site-records.js';
 import {
   FORM_FIELD,
   MAX_REPORTED_ERRORS,
   autoRefreshSchema,
+  chunkMaxTokensSchema,
+  chunkOverlapTokensSchema,
   kbNameSchema,
   textItemSchema,
   urlItemSchema,
 } from '../shared/schemas/source-form.js';
+import type { ChunkSettingsChange } from '../shared/chunking/chunk-settings.js';
 import { sourceFingerprint, type NewSource } from '../shared/store/kb-records.js';
 import type { RawForm } from './multipart.js';
 
 export interface SourceForm {
   name?: string;
   sources: NewSource[];
+  /** Site sources, discovered by a worker after the commit. */
+  sites: NewSite[];
   /** Refresh period of the URL sources, hours; 0 turns it off. */
   autoRefreshHours?: number;
+  /** New chunking settings; the verb checks the overlap against the resulting maximum. */
+  chunking?: ChunkSettingsChange;
 }
 
 /** How {@link readSourceForm} reads a form. */
@@ -25,6 +34,8 @@ export interface SourceFormOptions {
   maxSources: number;
   /** The knowledge base name must be present (create); on update it is an optional rename. */
   requireName: boolean;
+  /** Most pages one site may ask for (CRAWL_MAX_PAGES). Default 1,000. */
+  maxSitePages?: number;
 }
 
 /**
@@ -33,9 +44,9 @@ export interface SourceFormOptions {
  * together in `validationErrors`, at most {@link MAX_REPORTED_ERRORS} of them.
  * An array longer than `maxSources` is refused before any element is looked at.
  */
-export function readSourceForm(form: RawForm, { maxSources, requireName }: SourceFormOptions): SourceForm {
+export function readSourceForm(form: RawForm, { maxSources, requireName, maxSitePages = 1_000 }: SourceFormOptions): SourceForm {
   const errors = new FieldErrors();
-  const out: SourceForm = { sources: [] };
+  const out: SourceForm = { sources: [], sites: [] };
 
   const name = form.fields.get(FORM_FIELD.name);
   if (name !== undefined) {
@@ -53,22 +64,46 @@ export function readSourceForm(form: RawForm, { maxSources, requireName }: Sourc
     else errors.add(FORM_FIELD.autoRefresh, firstMessage(parsed.error));
   }
 
+  const chunking: ChunkSettingsChange = {};
+  const maxTokens = form.fields.get(FORM_FIELD.chunkMaxTokens);
+  if (maxTokens !== undefined) {
+    const parsed = chunkMaxTokensSchema.safeParse(maxTokens);
+    if (parsed.success) chunking.maxTokens = parsed.data;
+    else errors.add(FORM_FIELD.chunkMaxTokens, firstMessage(parsed.error));
+  }
+  const overlapTokens = form.fields.get(FORM_FIELD.chunkOverlapTokens);
+  if (overlapTokens !== undefined) {
+    const parsed = chunkOverlapTokensSchema.safeParse(overlapTokens);
+    if (parsed.success) chunking.overlapTokens = parsed.data;
+    else errors.add(FORM_FIELD.chunkOverlapTokens, firstMessage(parsed.error));
+  }
+  if (Object.keys(chunking).length > 0) out.chunking = chunking;
+
   const texts = jsonArray(form, FORM_FIELD.texts, maxSources, errors);
   texts.forEach((item, i) => {
     const parsed = textItemSchema.safeParse(item);
     if (!parsed.success) return errors.add(`${FORM_FIELD.texts}[${i}]`, textItemMessage(item, parsed.error));
-    const { text, title } = typeof parsed.data === 'string' ? { text: parsed.data, title: undefined } : parsed.data;
+    const { text, title, metadata } = typeof parsed.data === 'string' ? { text: parsed.data, title: undefined, metadata: undefined } : parsed.data;
     const source = { type: 'text' as const, content: text, ...(title ? { title } : {}) };
-    out.sources.push({ documentId: newDocumentId(), ...source, fingerprint: sourceFingerprint(source) });
+    out.sources.push({ documentId: newDocumentId(), ...source, fingerprint: sourceFingerprint(source), ...(metadata ? { metadata } : {}) });
   });
   const urls = jsonArray(form, FORM_FIELD.urls, maxSources, errors);
   urls.forEach((item, i) => {
     const parsed = urlItemSchema.safeParse(item);
     if (parsed.success) {
-      const source = { type: 'url' as const, content: parsed.data };
-      out.sources.push({ documentId: newDocumentId(), ...source, fingerprint: sourceFingerprint(source) });
-    }
-    else errors.add(`${FORM_FIELD.urls}[${i}]`, firstMessage(parsed.error));
+      const { url, metadata } = typeof parsed.data === 'string' ? { url: parsed.data, metadata: undefined } : parsed.data;
+      const source = { type: 'url' as const, content: url };
+      out.sources.push({ documentId: newDocumentId(), ...source, fingerprint: sourceFingerprint(source), ...(metadata ? { metadata } : {}) });
+    } else errors.add(`${FORM_FIELD.urls}[${i}]`, urlItemMessage(item, parsed.error));
+  });
+  const sites = jsonArray(form, FORM_FIELD.sites, MAX_SITES_PER_KB, errors);
+  sites.forEach((item, i) => {
+    const parsed = siteItemSchema.safeParse(item);
+    if (!parsed.success) return errors.add(`${FORM_FIELD.sites}[${i}]`, siteMessage(parsed.error));
+    // The default of 100 pages is lowered to CRAWL_MAX_PAGES where that is less; an explicit larger number is an error.
+    const given = (item as { maxPages?: unknown }).maxPages !== undefined;
+    if (given && parsed.data.maxPages > maxSitePages) return errors.add(`${FORM_FIELD.sites}[${i}]`, `maxPages must be at most ${maxSitePages}`);
+    out.sites.push({ siteId: newSiteId(), ...parsed.data, maxPages: Math.min(parsed.data.maxPages, maxSitePages) });
   });
   for (const f of form.files) {
     out.sources.push({
@@ -88,10 +123,10 @@ export function readSourceForm(form: RawForm, { maxSources, requireName }: Sourc
 
   const count = texts.length + urls.length + form.files.length;
   if (count > maxSources) errors.add('sources', `at most ${maxSources} sources per request`);
-  if (!requireName && out.name === undefined && out.autoRefreshHours === undefined && count === 0 && errors.empty) {
+  if (!requireName && out.name === undefined && out.autoRefreshHours === undefined && out.chunking === undefined && count === 0 && sites.length === 0 && errors.empty) {
     errors.add(
       'request',
-      `send at least one of ${FORM_FIELD.name}, ${FORM_FIELD.texts}, ${FORM_FIELD.urls}, ${FORM_FIELD.files} or ${FORM_FIELD.autoRefresh}`,
+      `send at least one of ${FORM_FIELD.name}, ${FORM_FIELD.texts}, ${FORM_FIELD.urls}, ${FORM_FIELD.sites}, ${FORM_FIELD.files}, ${FORM_FIELD.autoRefresh}, ${FORM_FIELD.chunkMaxTokens} or ${FORM_FIELD.chunkOverlapTokens}`,
     );
   }
   errors.throwIfAny();
@@ -141,8 +176,28 @@ function jsonArray(form: RawForm, field: string, maxItems: number, errors: Field
   return value;
 }
 
+/** A site element's first problem, named by its key (`url: must be ...`). */
+function siteMessage(err: z.ZodError): string {
+  const issue = err.issues[0];
+  if (!issue) return 'is invalid';
+  const at = issue.path.filter((p) => typeof p === 'string' || typeof p === 'number').join('.');
+  return at ? `${at}: ${issue.message}` : issue.message;
+}
+
 function firstMessage(err: z.ZodError): string {
   return err.issues[0]?.message ?? 'is invalid';
+}
+
+/** The union's branch error that fits a URL element's JSON type. */
+function urlItemMessage(item: unknown, err: z.ZodError): string {
+  const issue = err.issues[0];
+  if (issue?.code === 'invalid_union') {
+    const branch = typeof item === 'string' ? 0 : typeof item === 'object' && item !== null && !Array.isArray(item) ? 1 : -1;
+    const inner = branch >= 0 ? issue.errors[branch]?.[0] : undefined;
+    if (!inner) return 'must be a string or an object with a string field url';
+    return inner.path.length > 0 && inner.path[0] === 'metadata' ? `metadata: ${inner.message}` : inner.message;
+  }
+  return issue?.message ?? 'is invalid';
 }
 
 /** The union's branch error that fits the element's JSON type. */
@@ -150,8 +205,14 @@ function textItemMessage(item: unknown, err: z.ZodError): string {
   const issue = err.issues[0];
   if (issue?.code === 'invalid_union') {
     const branch = typeof item === 'string' ? 0 : typeof item === 'object' && item !== null && !Array.isArray(item) ? 1 : -1;
-    const inner = branch >= 0 ? issue.errors[branch]?.[0]?.message : undefined;
-    return inner ?? 'must be a string or an object with string fields title and text';
+    const inner = branch >= 0 ? issue.errors[branch]?.[0] : undefined;
+    if (!inner) return 'must be a string or an object with string fields title and text';
+    return metadataPrefixed(inner);
   }
-  return issue?.message ?? 'is invalid';
+  return issue ? metadataPrefixed(issue) : 'is invalid';
+}
+
+/** An issue's message, saying so when it is about the element's metadata. */
+function metadataPrefixed(issue: { path: PropertyKey[]; message: string }): string {
+  return issue.path[0] === 'metadata' ? `metadata: ${issue.message}` : issue.message;
 }

@@ -8,8 +8,8 @@
  * one workspace with the corpus PDFs while three others add one text each.
  * Loopback only.
  *
- *   npm run bench -- [--only extract,e2e,fairness,text,get,upload] [--runs 3] [--concurrency 2]
- *                    [--texts 2000] [--duration 5] [--out bench-results.json] [--no-build]
+ *   npm run bench -- [--only extract,e2e,fairness,text,get,upload,crawl] [--runs 3] [--concurrency 2]
+ *                    [--texts 2000] [--pages 300] [--duration 5] [--out bench-results.json] [--no-build]
  *
  * Needs redis-server on PATH and the corpus in ../shared/corpus (or CORPUS_DIR)
  * for the extract and e2e sections; pdftotext (poppler-utils) and pandoc are
@@ -24,10 +24,11 @@ import { bareBullmq, getBench } from './lib/bench-ceilings.js';
 import { benchExtract, type ExtractRow } from './lib/bench-extract-pool.js';
 import { fairnessRun, OTHER_WORKSPACES, type FairnessRun } from './lib/bench-fairness.js';
 import { BenchService, filesEndToEnd, textsEndToEnd, type EndToEndRun } from './lib/bench-service.js';
+import { crawlBench, type CrawlRun } from './lib/bench-crawl.js';
 import { folderFiles, hasTool, MB, median, referenceSeconds } from './lib/bench-util.js';
 
 const run = promisify(execFile);
-const SECTIONS = ['extract', 'e2e', 'fairness', 'text', 'get', 'upload'] as const;
+const SECTIONS = ['extract', 'e2e', 'fairness', 'text', 'get', 'upload', 'crawl'] as const;
 type Section = (typeof SECTIONS)[number];
 
 const args = process.argv.slice(2);
@@ -39,6 +40,7 @@ const only = new Set((flag('only')?.split(',') ?? SECTIONS) as Section[]);
 const runs = Number(flag('runs') ?? 3);
 const concurrency = Number(flag('concurrency') ?? 2);
 const textCount = Number(flag('texts') ?? 2000);
+const crawlPages = Number(flag('pages') ?? 300);
 const durationS = Number(flag('duration') ?? 5);
 const out = flag('out') ?? 'bench-results.json';
 const distDir = 'dist';
@@ -76,7 +78,7 @@ async function main(): Promise<void> {
   }
   if (corpus && only.has('e2e')) await endToEnd(root, refCache);
   if (corpus && only.has('fairness')) await fairness(root);
-  if (only.has('text') || only.has('get')) await serviceSections();
+  if (only.has('text') || only.has('get') || only.has('crawl')) await serviceSections();
   if (only.has('upload')) await uploadMemory();
 
   console.log('| measurement | result | reference | reference result | ratio | target |');
@@ -233,6 +235,24 @@ async function serviceSections(): Promise<void> {
         target: '>= 0.9',
       });
       results.get = g;
+    }
+    if (only.has('crawl')) {
+      const all: CrawlRun[] = [];
+      for (let i = 0; i < runs; i++) all.push(await crawlBench(svc, crawlPages, concurrency));
+      const site = median(all.map((r) => r.siteSeconds));
+      const urls = median(all.map((r) => r.urlSeconds));
+      const siteCmds = median(all.map((r) => r.siteCommandsPerPage));
+      const urlCmds = median(all.map((r) => r.urlCommandsPerPage));
+      say(`crawl: site ${fmt(site)} s, URL list ${fmt(urls)} s; Redis commands/page ${fmt(siteCmds, 1)} vs ${fmt(urlCmds, 1)}`);
+      rows.push({
+        measurement: `${crawlPages} loopback pages as one site source (sitemap), 1 worker process (WORKER_CONCURRENCY=${concurrency})`,
+        result: `${fmt(crawlPages / site, 1)} pages/s, ${fmt(siteCmds, 1)} Redis commands/page`,
+        reference: 'the same pages in knowledge_base_urls',
+        referenceResult: `${fmt(crawlPages / urls, 1)} pages/s, ${fmt(urlCmds, 1)} Redis commands/page`,
+        ratio: urls / site,
+        target: '>= 0.9',
+      });
+      results.crawl = { pages: crawlPages, siteSeconds: site, urlSeconds: urls, siteCommandsPerPage: siteCmds, urlCommandsPerPage: urlCmds, runs: all };
     }
   } finally {
     await svc.close();

@@ -92,6 +92,12 @@ const envSchema = z
     RECONCILE_INTERVAL_MS: int(1_000, 3_600_000).default(60_000),
     MAX_WEBHOOKS_PER_WORKSPACE: int(1, 1000).default(20),
     WEBHOOK_CONCURRENCY: int(1, 256).default(8),
+    CRAWL_MAX_PAGES: int(1, 100_000).default(1_000),
+    CRAWL_WORKSPACE_MAX_PAGES: int(1, 10_000_000).default(5_000),
+    URL_FETCH_USER_AGENT: z
+      .string()
+      .regex(/^[\x21-\x7e][\x20-\x7e]{0,199}$/, 'must be 1 to 200 printable ASCII characters')
+      .default('kb-ingest/0.1 (+url-source)'),
   })
   .superRefine((env, ctx) => {
     if (env.HTTP_HEADERS_TIMEOUT_MS > env.HTTP_REQUEST_TIMEOUT_MS) {

@@ -8,6 +8,7 @@ export const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
 export const newKbId = (): string => `kb_${urlSafe()}`;
 export const newDocumentId = (): string => `doc_${urlSafe()}`;
+export const newSiteId = (): string => `site_${urlSafe()}`;
 export const newKeyId = (): string => `key_${urlSafe()}`;
 
 /** A new API key: 32 random bytes, URL-safe, with a recognisable prefix. */

@@ -8,6 +8,8 @@ export const INGEST_QUEUE = 'ingest';
 export const EXTRACT_SOURCE_JOB = 'extract-source';
 /** Scheduled per knowledge base with auto_refresh_hours: fetch its URL sources again. */
 export const REFRESH_KB_JOB = 'refresh-knowledge-base';
+/** After a change of a knowledge base's chunking settings: cut its ready sources' Markdown again. */
+export const RECHUNK_KB_JOB = 'rechunk-knowledge-base';
 
 /** Job data holds references only, never bytes or text (Bull Board shows it). */
 export const extractSourceJobSchema = z.strictObject({
@@ -67,9 +69,39 @@ export type RefreshKbJob = z.infer<typeof refreshKbJobSchema>;
 /** One job scheduler per knowledge base; no `:` in the id, as BullMQ requires. */
 export const refreshSchedulerId = (kbId: string): string => `refresh.${kbId}`;
 
+/** The settings are part of the job, so a second change while one re-chunk waits gets a job of its own. */
+export const rechunkKbJobSchema = z.strictObject({
+  workspaceId: idSchema,
+  kbId: idSchema,
+  maxTokens: z.number().int().min(1),
+  overlapTokens: z.number().int().min(0),
+});
+export type RechunkKbJob = z.infer<typeof rechunkKbJobSchema>;
+
+/** One waiting re-chunk per knowledge base and settings: repeating a change adds nothing while it waits. */
+export const rechunkKbJobId = (d: RechunkKbJob): string => `rechunk.${d.kbId}.${d.maxTokens}.${d.overlapTokens}`;
+
+/** A site's discovery: its pages found and added as URL sources (see worker/sites/). */
+export const DISCOVER_SITE_JOB = 'discover-site';
+
+export const discoverSiteJobSchema = z.strictObject({
+  workspaceId: idSchema,
+  kbId: idSchema,
+  siteId: idSchema,
+  run: z.number().int().min(1),
+});
+export type DiscoverSiteJob = z.infer<typeof discoverSiteJobSchema>;
+
+/** One job per discovery run of a site, like {@link extractSourceJobId}. */
+export const discoverSiteJobId = (d: DiscoverSiteJob): string => `${d.kbId}.${d.siteId}.d${d.run}`;
+
 /** What the API and the reconciler need from the queue. */
 export interface SourceQueue {
   enqueue(jobs: ExtractSourceJob[]): Promise<void>;
+  /** Queues the re-chunk of a knowledge base's ready sources with the given settings. */
+  rechunk(job: RechunkKbJob): Promise<void>;
+  /** Queues discovery runs of sites. */
+  discover(jobs: DiscoverSiteJob[]): Promise<void>;
   /** Refreshes the knowledge base's URL sources every `hours` (0 stops it). */
   scheduleRefresh(job: RefreshKbJob, hours: number): Promise<void>;
 }
@@ -91,6 +123,14 @@ export function bullSourceQueue(queue: Queue, attempts: number, backoffMs?: numb
         own.forEach((data, i) => added.push({ name: EXTRACT_SOURCE_JOB, data, opts: { ...opts, jobId: extractSourceJobId(data), priority: priorities[i]! } }));
       }
       if (added.length > 0) await queue.addBulk(added);
+    },
+    async rechunk(job) {
+      // Removed once done, so a later change back to the same settings queues again.
+      await queue.add(RECHUNK_KB_JOB, job, { ...opts, jobId: rechunkKbJobId(job), removeOnComplete: true });
+    },
+    async discover(jobs) {
+      if (jobs.length === 0) return;
+      await queue.addBulk(jobs.map((data) => ({ name: DISCOVER_SITE_JOB, data, opts: { ...opts, jobId: discoverSiteJobId(data) } })));
     },
     async scheduleRefresh(job, hours) {
       const id = refreshSchedulerId(job.kbId);

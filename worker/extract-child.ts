@@ -6,6 +6,7 @@
  * starts another. The extractors keep no document data at module level, so
  * nothing of one request is left for the next.
  */
+import { cutStoredMarkdown } from './chunking/cut-request.js';
 import { extractText, loadExtractors } from './extractors/index.js';
 import { serveRequests } from './sandbox-protocol.js';
 
@@ -19,4 +20,4 @@ if (process.argv[3] === 'warm') {
   await Promise.all([loadExtractors(), import('../shared/detect-type.js'), import('./chunking/chunk-markdown.js')]);
 }
 
-serveRequests(({ bytes, opts }) => extractText(bytes, opts));
+serveRequests(async ({ bytes, opts }) => (opts.cutOnly ? cutStoredMarkdown(bytes, opts) : extractText(bytes, opts)));

@@ -38,6 +38,14 @@ export interface FetchUrlOptions {
   hosts?: HostGate;
   /** A slot already taken for the URL's host; the fetch takes it over and releases it when done. */
   lease?: HostLease;
+  /** Whether a redirect to `to` is followed; a refused one fails `fetch_blocked` (site discovery stays on its origin). */
+  allowRedirect?: (to: URL) => boolean;
+  /**
+   * Validators of the copy already extracted (a refresh): sent as
+   * If-None-Match / If-Modified-Since; a 304 answer resolves with
+   * `notModified` and no body.
+   */
+  conditional?: { etag?: string; lastModified?: string };
 }
 
 /** A fetched response body with what type detection and naming need. */
@@ -50,6 +58,11 @@ export interface FetchedUrl {
   /** From Content-Disposition, else the last path segment of `finalUrl`; sanitised. */
   filename?: string;
   status: number;
+  /** The origin answered 304 to a conditional request: the copy held is current. */
+  notModified?: boolean;
+  /** Validators of this response (ETag, Last-Modified), for the next conditional request. */
+  etag?: string;
+  lastModified?: string;
 }
 
 const DEFAULT_USER_AGENT = 'kb-ingest/0.1 (+url-source)';
@@ -103,8 +116,17 @@ export async function fetchUrl(url: string, opts: FetchUrlOptions): Promise<Fetc
       userAgent: opts.userAgent ?? DEFAULT_USER_AGENT,
       deadline,
       enterHost,
+      ...(opts.allowRedirect && { allowRedirect: opts.allowRedirect }),
+      ...(opts.conditional && { conditional: opts.conditional }),
     };
     const { res, url: final } = await requestFollowingRedirects(agent, url, redirectOptions, trail);
+    const etag = header(res.headers, 'etag');
+    const lastModified = header(res.headers, 'last-modified');
+    const validators = { ...(etag !== undefined && { etag }), ...(lastModified !== undefined && { lastModified }) };
+    if (res.statusCode === 304) {
+      await res.body.dump().catch(() => undefined);
+      return { bytes: Buffer.alloc(0), finalUrl: final.href, status: 304, notModified: true, ...validators };
+    }
     const bytes = await readCapped(res.body, res.headers, opts.maxBytes, deadline);
     const contentType = header(res.headers, 'content-type');
     const filename = responseFilename(header(res.headers, 'content-disposition'), final);
@@ -112,6 +134,7 @@ export async function fetchUrl(url: string, opts: FetchUrlOptions): Promise<Fetc
       bytes,
       finalUrl: final.href,
       status: res.statusCode,
+      ...validators,
       ...(contentType !== undefined && { contentType }),
       ...(filename !== undefined && { filename }),
     };

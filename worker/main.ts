@@ -11,6 +11,7 @@ import { withTimeout } from '../shared/timeout.js';
 import { HostGate, type HostGateOptions } from './fetch/host-gate.js';
 import { fetchUrl, type FetchUrlOptions } from './fetch-url.js';
 import { createProcessor, type ProcessorDeps } from './processor.js';
+import { siteFetcher } from './sites/site-fetch.js';
 import { openQueueWorker } from './queue-worker.js';
 import { buildActiveIndexOnce, reconcile } from './reconciler.js';
 import { SandboxPool, type SandboxPoolOptions } from './sandbox-pool.js';
@@ -195,15 +196,19 @@ async function openConnections(
     logger,
     onOutcome,
     hosts,
-    fetch: (url, lease) =>
+    fetch: (url, lease, conditional) =>
       fetchUrl(url, {
+        ...(conditional && { conditional }),
         maxBytes: config.MAX_FILE_BYTES,
         timeoutMs: config.URL_FETCH_TIMEOUT_MS,
         allowPrivate: config.URL_FETCH_ALLOW_PRIVATE,
+        userAgent: config.URL_FETCH_USER_AGENT,
         hosts,
         ...(lease && { lease }),
         ...opts.fetchOverrides,
       }),
+    sites: runtime.store.sites,
+    siteFetch: siteFetcher(config, hosts, opts.fetchOverrides),
     extract: (bytes, hints, onProgress) => sandbox.extract(bytes, hints, undefined, onProgress),
   });
   const ingest = await openQueueWorker(config, attempt, logger, {

@@ -1,6 +1,16 @@
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import type { JobOutcome } from '../shared/job-metrics.js';
-import { extractSourceJobSchema, REFRESH_KB_JOB, type ExtractSourceJob, refreshKbJobSchema, type SourceQueue } from '../shared/jobs.js';
+import { chunkingTag, effectiveChunking, type ChunkSettings } from '../shared/chunking/chunk-settings.js';
+import {
+  DISCOVER_SITE_JOB,
+  extractSourceJobSchema,
+  RECHUNK_KB_JOB,
+  rechunkKbJobSchema,
+  REFRESH_KB_JOB,
+  type ExtractSourceJob,
+  refreshKbJobSchema,
+  type SourceQueue,
+} from '../shared/jobs.js';
 import type { Logger } from '../shared/logger.js';
 import type { SourceProgress } from '../shared/schemas/knowledge-base.js';
 import { isActiveStatus, isFinalStatus } from '../shared/sources/lifecycle.js';
@@ -9,8 +19,12 @@ import { SourceError, isSourceError, type SourceErrorCode } from '../shared/sour
 import { checkSourceUrl } from '../shared/url-policy.js';
 import { HostBusyError, hostKey, HostLimiterUnavailableError, type HostGate, type HostLease } from './fetch/host-gate.js';
 import { ingestSource, type IngestDeps } from './ingest-source.js';
+import { rechunkKnowledgeBase } from './rechunk-kb.js';
 import { refreshKnowledgeBase } from './refresh-kb.js';
 import type { SourceEvents } from './webhooks/events.js';
+import type { SiteStore } from '../shared/store/site-store.js';
+import { runSiteJob } from './sites/site-job.js';
+import type { SiteSyncDeps } from './sites/sync-site.js';
 
 /**
  * Failures after which a file's staged bytes are kept (for a day at most),
@@ -29,6 +43,9 @@ export interface ProcessorDeps extends IngestDeps {
   events?: SourceEvents;
   /** Per-host fetch slots shared by every replica; without it URL fetches are not limited per host. */
   hosts?: HostGate;
+  /** Site records and the fetch of site discovery; without them discover-site jobs fail. */
+  sites?: SiteStore;
+  siteFetch?: SiteSyncDeps['fetchFor'];
 }
 
 export interface JobResult {
@@ -52,12 +69,23 @@ export function createProcessor(deps: ProcessorDeps) {
   // `token` is the attempt's job lock token; claiming the source with it
   // fences off an attempt whose lock lapsed (a frozen worker whose job was
   // taken over), so only the current holder's result is written.
+  const chunkDefaults: ChunkSettings = { maxTokens: deps.config.CHUNK_MAX_TOKENS, overlapTokens: deps.config.CHUNK_OVERLAP_TOKENS };
   return async (job: Job, token?: string): Promise<JobResult> => {
+    if (job.name === RECHUNK_KB_JOB) {
+      const rechunk = rechunkKbJobSchema.safeParse(job.data);
+      if (!rechunk.success) throw new UnrecoverableError('invalid job data');
+      const done = await rechunkKnowledgeBase({ ...deps, chunkDefaults }, rechunk.data);
+      return { status: 'ready', reason: `${done.rechunked} sources re-chunked` };
+    }
     if (job.name === REFRESH_KB_JOB) {
       const refresh = refreshKbJobSchema.safeParse(job.data);
       if (!refresh.success) throw new UnrecoverableError('invalid job data');
       const count = await refreshKnowledgeBase(deps, refresh.data);
       return { status: 'ready', reason: `${count} URL sources queued again` };
+    }
+    if (job.name === DISCOVER_SITE_JOB) {
+      if (!deps.sites || !deps.siteFetch) throw new UnrecoverableError('site discovery is not set up in this worker');
+      return runSiteJob({ ...deps, sites: deps.sites, fetchFor: deps.siteFetch }, job, token);
     }
     const parsed = extractSourceJobSchema.safeParse(job.data);
     if (!parsed.success) throw new UnrecoverableError('invalid job data');
@@ -76,13 +104,34 @@ export function createProcessor(deps: ProcessorDeps) {
       throw err; // the limiter is unavailable: this attempt fails before the claim, as with any Redis outage
     }
     try {
-      return await processClaimed(job, token, parsed.data, log, lease);
+      return await processClaimed(job, token, parsed.data, log, lease, effectiveChunking(meta.chunking, chunkDefaults));
     } finally {
       await lease?.release();
     }
   };
 
-  async function processClaimed(job: Job, token: string | undefined, data: ExtractSourceJob, log: Logger, lease: HostLease | undefined): Promise<JobResult> {
+  /**
+   * The settings may have changed while this run cut its chunks (or a
+   * refresh kept chunks of older ones): the re-chunk of the knowledge base
+   * then covers this source too. A failed enqueue is logged; the next change
+   * of the settings covers it.
+   */
+  async function rechunkIfChanged(workspaceId: string, kbId: string, usedTag: string | undefined, log: Logger): Promise<void> {
+    const meta = await deps.kbs.getMeta(kbId);
+    if (!meta) return;
+    const now = effectiveChunking(meta.chunking, chunkDefaults);
+    if (usedTag === chunkingTag(now)) return;
+    await deps.queue.rechunk({ workspaceId, kbId, ...now }).catch((err: unknown) => log.warn({ err }, 'could not queue a re-chunk'));
+  }
+
+  async function processClaimed(
+    job: Job,
+    token: string | undefined,
+    data: ExtractSourceJob,
+    log: Logger,
+    lease: HostLease | undefined,
+    chunking: ChunkSettings,
+  ): Promise<JobResult> {
     const { workspaceId, kbId, documentId, run } = data;
     const ref: SourceRef = { kbId, documentId, run };
     const claim = token ?? '';
@@ -98,8 +147,8 @@ export function createProcessor(deps: ProcessorDeps) {
 
     const started = performance.now();
     try {
-      const fetch = (url: string) => deps.fetch(url, lease);
-      const outcome = await ingestSource({ ...deps, fetch }, kbId, source, progressWriter(deps, ref, claim));
+      const fetch: ProcessorDeps['fetch'] = (url, _lease, conditional) => deps.fetch(url, lease, conditional);
+      const outcome = await ingestSource({ ...deps, fetch }, kbId, source, chunking, progressWriter(deps, ref, claim));
       const report = await deps.kbs.finishSourceReport(ref, outcome, { now: new Date().toISOString(), claim });
       const res = report.result;
       const seconds = (performance.now() - started) / 1000;
@@ -115,6 +164,7 @@ export function createProcessor(deps: ProcessorDeps) {
         await deps.kbs.recordExtractedFile(workspaceId, source.sha256, kbId, documentId).catch(() => undefined);
       }
       await deps.events?.finished({ workspaceId, kbId, documentId, run, status: 'ready' }, report);
+      await rechunkIfChanged(workspaceId, kbId, outcome.unchanged ? source.chunking : chunkingTag(chunking), log);
       return { status: 'ready' };
     } catch (err) {
       // A redirect to a saturated host: the source stays processing under this run, and the job comes back.

@@ -4,11 +4,14 @@ import type { Logger } from '../shared/logger.js';
 import type { KbStore } from '../shared/store/kb-store.js';
 import { isFinalStatus } from '../shared/sources/lifecycle.js';
 import { requeueSource } from '../shared/sources/requeue.js';
+import type { SiteStore } from '../shared/store/site-store.js';
 
 export interface RefreshDeps {
   kbs: KbStore;
   queue: SourceQueue;
   logger: Logger;
+  /** With it, sites are discovered again and their pages left to that discovery. */
+  sites?: SiteStore;
 }
 
 /**
@@ -26,6 +29,7 @@ export async function refreshKnowledgeBase(deps: RefreshDeps, job: RefreshKbJob)
   let runs = 0;
   for (const source of found.sources) {
     if (source.type !== 'url' || !isFinalStatus(source.status)) continue;
+    if (deps.sites && source.siteId) continue; // its site's discovery fetches it again
     try {
       await requeueSource(deps, { workspaceId: job.workspaceId, kbId: job.kbId, documentId: source.documentId }, 'refresh', new Date().toISOString());
       runs += 1;
@@ -34,6 +38,16 @@ export async function refreshKnowledgeBase(deps: RefreshDeps, job: RefreshKbJob)
       if (!(err instanceof ConflictError) && !(err instanceof NotFoundError)) throw err;
     }
   }
-  if (runs > 0) deps.logger.info({ kbId: job.kbId, sources: runs }, 'refreshing URL sources on schedule');
+  for (const site of (await deps.sites?.list(job.kbId)) ?? []) {
+    if (site.status === 'discovering') continue;
+    try {
+      const run = await deps.sites!.restart({ workspaceId: job.workspaceId, kbId: job.kbId, siteId: site.siteId }, new Date().toISOString());
+      await deps.queue.discover([{ workspaceId: job.workspaceId, kbId: job.kbId, siteId: site.siteId, run }]);
+      runs += 1;
+    } catch (err) {
+      if (!(err instanceof ConflictError) && !(err instanceof NotFoundError)) throw err;
+    }
+  }
+  if (runs > 0) deps.logger.info({ kbId: job.kbId, sources: runs }, 'refreshing URL sources and sites on schedule');
   return runs;
 }

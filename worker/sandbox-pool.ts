@@ -33,6 +33,16 @@ export interface SandboxLimits {
 }
 
 /** How one sandboxed run went, for metrics and the benchmark. */
+/** What one extraction is told besides the pool's limits: name hints, and the chunking of its knowledge base. */
+export interface ExtractHints {
+  filename?: string;
+  declaredType?: string;
+  /** Overrides the pool's `limits.chunking` for this extraction. */
+  chunking?: ChunkingOptions;
+  /** Only cut stored Markdown into chunks (see ExtractOptions.cutOnly). */
+  cutOnly?: { pageStarts?: number[] };
+}
+
 export interface SandboxStats {
   outcome: 'ok' | 'failed' | 'timeout' | 'memory' | 'crashed';
   wallMs: number;
@@ -148,18 +158,19 @@ export class SandboxPool {
   /** Extracts `bytes` in a child, waiting for a free one first. */
   async extract(
     bytes: Uint8Array,
-    hints: { filename?: string; declaredType?: string },
+    hints: ExtractHints,
     observe?: (stats: SandboxStats) => void,
     onProgress?: (progress: SourceProgress) => void,
   ): Promise<Extraction> {
     const { limits } = this;
+    const { chunking, ...names } = hints;
     const opts = {
-      ...hints,
+      ...names,
       maxTextChars: limits.maxTextChars,
       maxPdfPages: limits.maxPdfPages,
       ...(limits.maxDocxUnpackedBytes !== undefined ? { maxDocxUnpackedBytes: limits.maxDocxUnpackedBytes } : {}),
       ...(limits.maxHtmlDepth !== undefined ? { maxHtmlDepth: limits.maxHtmlDepth } : {}),
-      ...(limits.chunking ? { chunking: limits.chunking } : {}),
+      ...(chunking ?? limits.chunking ? { chunking: chunking ?? limits.chunking } : {}),
       ...(limits.acceptedFormats ? { acceptedFormats: limits.acceptedFormats } : {}),
     };
     const slot = await this.acquire();

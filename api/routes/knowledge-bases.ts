@@ -30,6 +30,7 @@ import {
 } from '../../shared/schemas/knowledge-base.js';
 import type { AppEnv } from '../context.js';
 import type { AppDeps } from '../deps.js';
+import { kbChunkRoutes } from './kb-chunks.js';
 import { zodFieldErrors } from '../errors.js';
 import { etagOf, notModified, requiredRevision } from '../etag.js';
 import { createFormReader } from '../form-reader.js';
@@ -51,7 +52,8 @@ const idempotencyHeaders = z.object({
 
 export function knowledgeBaseRoutes(deps: AppDeps) {
   const { store } = deps;
-  const kb: KbDeps = { kbs: store.kbs, queue: deps.queue, logger: deps.logger };
+  const chunkDefaults = { maxTokens: deps.config.CHUNK_MAX_TOKENS, overlapTokens: deps.config.CHUNK_OVERLAP_TOKENS };
+  const kb: KbDeps = { kbs: store.kbs, sites: store.sites, queue: deps.queue, logger: deps.logger, chunkDefaults };
   const app = createRouter();
   const form = createFormReader(deps);
   const quota = new QuotaGuard(deps.config, store.quotas);
@@ -64,6 +66,7 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
     const { view, rev } = await readKnowledgeBase(kb, c.get('principal').workspaceId, kbId);
     return c.json(view, status as 200, { ETag: etagOf(rev) });
   };
+  app.route('/', kbChunkRoutes(deps, kb));
 
   app.openapi(
     createRoute({
@@ -78,7 +81,7 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
     async (c) => {
       const { page = 0, size = 20 } = c.req.valid('query');
       const { items, total } = await store.kbs.list(c.get('principal').workspaceId, page, size);
-      return c.json(toPage(items.map(summaryView), page, size, total), 200);
+      return c.json(toPage(items.map((m) => summaryView(m, chunkDefaults)), page, size, total), 200);
     },
   );
 
@@ -237,7 +240,7 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
       path: '/knowledge-bases/{kbId}/documents/{documentId}/chunks',
       summary: "A page of a document's chunks",
       description:
-        'The Markdown of a ready source split for retrieval: at headings first, then paragraphs, then sentences, each chunk at most CHUNK_MAX_TOKENS cl100k_base tokens, with its heading path and (PDF) pages. 409 while the source is not ready.',
+        'The Markdown of a ready source split for retrieval: at headings first, then paragraphs, then sentences, each chunk at most chunkMaxTokens cl100k_base tokens (a setting of the knowledge base), with its heading path and (PDF) pages. 409 while the source is not ready.',
       security,
       request: { params: docParams, query: pageQuerySchema },
       responses: { 200: jsonResponse(chunkPageSchema, 'A page of chunks'), ...errorResponses(400, 401, 403, 404, 409, 500, 503) },

@@ -46,8 +46,8 @@ export class BenchService {
   }
 
   /** Starts `count` worker processes with `WORKER_CONCURRENCY=concurrency` and waits until each takes jobs. */
-  startWorkers(count: number, concurrency: number): Promise<ChildProcess[]> {
-    const env = { ...serviceEnv(this.redisUrl), WORKER_CONCURRENCY: String(concurrency), LOG_LEVEL: 'info' };
+  startWorkers(count: number, concurrency: number, extraEnv: Record<string, string> = {}): Promise<ChildProcess[]> {
+    const env = { ...serviceEnv(this.redisUrl), WORKER_CONCURRENCY: String(concurrency), LOG_LEVEL: 'info', ...extraEnv };
     return Promise.all(Array.from({ length: count }, () => startNode([resolve(this.distDir, 'worker/main.js')], env, '"worker started"')));
   }
 

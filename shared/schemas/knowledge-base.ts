@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { SOURCE_ERROR_CODES } from '../source-errors.js';
 import { SOURCE_STATUSES, type SourceStatus } from '../sources/lifecycle.js';
 import { isoDateTime, pageSchema } from './common.js';
+import { metadataSchema } from './metadata.js';
+import { siteSchema } from './site.js';
 
 // Declared with the source's lifecycle; re-exported for the schemas' users.
 export { SOURCE_STATUSES, type SourceStatus };
@@ -49,9 +51,11 @@ export const sourceSchema = z
       .optional()
       .meta({ description: 'On a ready source whose text looks doubtful: garbled_text, partial_text, truncated' }),
     chunkCount: z.number().int().optional().meta({ description: 'Chunks of a ready source (see /chunks)' }),
+    metadata: metadataSchema.optional().meta({ description: 'Set at creation or with PATCH of the document; copied onto each of its chunks' }),
     progress: sourceProgressSchema.optional(),
     checkedAt: isoDateTime.optional().meta({ description: 'URL sources: when the URL was last fetched' }),
     refreshedAt: isoDateTime.optional().meta({ description: 'URL sources: when a refresh last found changed content' }),
+    siteId: z.string().optional().meta({ description: 'URL sources: the site whose discovery added this page' }),
     createdAt: isoDateTime,
     updatedAt: isoDateTime,
   })
@@ -69,12 +73,18 @@ const kbFields = {
   status: z.enum(KB_STATUSES),
   sourceCounts: sourceCountsSchema,
   autoRefreshHours: z.number().int().optional().meta({ description: 'When set, every URL source is fetched again on this period (hours)' }),
+  chunkMaxTokens: z.number().int().meta({ description: 'Most cl100k_base tokens in one chunk of this knowledge base (chunk_max_tokens)' }),
+  chunkOverlapTokens: z.number().int().meta({ description: "Tokens of a chunk's tail repeated at the start of the next (chunk_overlap_tokens)" }),
   createdAt: isoDateTime,
   updatedAt: isoDateTime,
 };
 
 export const knowledgeBaseSchema = z
-  .object({ ...kbFields, files: z.array(sourceSchema) })
+  .object({
+    ...kbFields,
+    files: z.array(sourceSchema),
+    sites: z.array(siteSchema).optional().meta({ description: 'Site sources (knowledge_base_sites), when there are any' }),
+  })
   .meta({ id: 'KnowledgeBase' });
 export type KnowledgeBase = z.infer<typeof knowledgeBaseSchema>;
 

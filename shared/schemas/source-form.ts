@@ -1,5 +1,8 @@
 import { z } from 'zod';
+import { CHUNK_FIELDS, MAX_CHUNK_TOKENS, MIN_CHUNK_TOKENS } from '../chunking/chunk-settings.js';
 import { checkSourceUrl } from '../url-policy.js';
+import { metadataSchema } from './metadata.js';
+import { MAX_SITES_PER_KB, siteItemSchema } from './site.js';
 
 /**
  * The POST/PATCH form contract, declared once: the API validates each field
@@ -25,7 +28,10 @@ export const FORM_FIELD = {
   nameAlias: 'name',
   texts: 'knowledge_base_texts',
   urls: 'knowledge_base_urls',
+  sites: 'knowledge_base_sites',
   autoRefresh: 'auto_refresh_hours',
+  chunkMaxTokens: CHUNK_FIELDS.maxTokens,
+  chunkOverlapTokens: CHUNK_FIELDS.overlapTokens,
   files: 'knowledge_base_files',
   filesItems: 'knowledge_base_files.items',
 } as const;
@@ -61,15 +67,18 @@ const textTitle = z
 
 /** An element of `knowledge_base_texts` given as an object. */
 export const textObjectSchema = z.strictObject(
-  { title: textTitle.optional(), text: textBody },
-  { error: (iss) => (iss.code === 'unrecognized_keys' ? `unknown key ${iss.keys.map((k) => JSON.stringify(k)).join(', ')}; allowed: title, text` : undefined) },
+  { title: textTitle.optional(), text: textBody, metadata: metadataSchema.optional() },
+  {
+    error: (iss) =>
+      iss.code === 'unrecognized_keys' ? `unknown key ${iss.keys.map((k) => JSON.stringify(k)).join(', ')}; allowed: title, text, metadata` : undefined,
+  },
 );
 
 /** An element of `knowledge_base_texts`: a string, or {"title", "text"}. */
 export const textItemSchema = z.union([textBody, textObjectSchema]).meta({ id: 'TextSource' });
 
-/** An element of `knowledge_base_urls`, normalized to its WHATWG `href`. */
-export const urlItemSchema = z
+/** A URL of `knowledge_base_urls`, normalized to its WHATWG `href`. */
+export const urlStringSchema = z
   .string({ error: 'must be a string' })
   .refine(wellFormed, WELL_FORMED)
   .transform((raw, ctx) => {
@@ -79,6 +88,15 @@ export const urlItemSchema = z
     return z.NEVER;
   })
   .meta({ description: 'Absolute http or https URL, at most 2048 characters, without credentials' });
+
+/** An element of `knowledge_base_urls` given as an object: the URL with the source's metadata. */
+export const urlObjectSchema = z.strictObject(
+  { url: urlStringSchema, metadata: metadataSchema.optional() },
+  { error: (iss) => (iss.code === 'unrecognized_keys' ? `unknown key ${iss.keys.map((k) => JSON.stringify(k)).join(', ')}; allowed: url, metadata` : undefined) },
+);
+
+/** An element of `knowledge_base_urls`: a URL string, or {"url", "metadata"}. */
+export const urlItemSchema = z.union([urlStringSchema, urlObjectSchema]).meta({ id: 'UrlSource' });
 
 /** Longest auto-refresh period, hours (30 days). */
 export const MAX_AUTO_REFRESH_HOURS = 720;
@@ -90,6 +108,25 @@ export const autoRefreshSchema = z
   .transform(Number)
   .pipe(z.number().int().max(MAX_AUTO_REFRESH_HOURS, `must be a whole number from 0 to ${MAX_AUTO_REFRESH_HOURS}`))
   .meta({ description: `Fetch every URL source again every this many hours (1 to ${MAX_AUTO_REFRESH_HOURS}); 0 turns it off` });
+
+const WHOLE = /^\d{1,4}$/;
+
+/** `chunk_max_tokens`: the knowledge base's chunk bound, from its form string. */
+export const chunkMaxTokensSchema = z
+  .string()
+  .regex(WHOLE, `must be a whole number from ${MIN_CHUNK_TOKENS} to ${MAX_CHUNK_TOKENS}`)
+  .transform(Number)
+  .pipe(z.number().int().min(MIN_CHUNK_TOKENS, `must be a whole number from ${MIN_CHUNK_TOKENS} to ${MAX_CHUNK_TOKENS}`).max(MAX_CHUNK_TOKENS, `must be a whole number from ${MIN_CHUNK_TOKENS} to ${MAX_CHUNK_TOKENS}`))
+  .meta({
+    description: `Most cl100k_base tokens in one chunk (${MIN_CHUNK_TOKENS} to ${MAX_CHUNK_TOKENS}); default the deployment's CHUNK_MAX_TOKENS. A change re-chunks every ready source in the background`,
+  });
+
+/** `chunk_overlap_tokens`: tokens repeated between neighbouring chunks; checked against the maximum by the verb. */
+export const chunkOverlapTokensSchema = z
+  .string()
+  .regex(WHOLE, 'must be a whole number from 0 to half of chunk_max_tokens')
+  .transform(Number)
+  .meta({ description: "Tokens of a chunk's tail repeated at the start of the next (0 to half of chunk_max_tokens); default the deployment's CHUNK_OVERLAP_TOKENS" });
 
 /** A JSON-array form field, documented as a string holding JSON of `items[]`. */
 function jsonArrayField(item: z.ZodType, description: string, example: string) {
@@ -108,11 +145,22 @@ const fileParts = z
 const sourceFields = {
   [FORM_FIELD.texts]: jsonArrayField(
     textItemSchema,
-    `JSON array string; each element is a string or {"title","text"} (text at most ${MAX_TEXT_BYTES} bytes)`,
+    `JSON array string; each element is a string or {"title","text","metadata"} (text at most ${MAX_TEXT_BYTES} bytes)`,
     '["Opening hours are 9 to 5."]',
   ).optional(),
-  [FORM_FIELD.urls]: jsonArrayField(urlItemSchema, 'JSON array string of absolute http(s) URLs', '["https://example.com/faq"]').optional(),
+  [FORM_FIELD.urls]: jsonArrayField(
+    urlItemSchema,
+    'JSON array string of absolute http(s) URLs, each a string or {"url","metadata"}',
+    '["https://example.com/faq", {"url": "https://example.com/prices", "metadata": {"team": "sales"}}]',
+  ).optional(),
+  [FORM_FIELD.sites]: jsonArrayField(
+    siteItemSchema,
+    `JSON array string of site sources (at most ${MAX_SITES_PER_KB} per knowledge base): each {"url", "maxPages", "maxDepth", "include", "exclude", "sitemap"}; its same-origin pages become URL sources with its siteId`,
+    '[{"url":"https://example.com/docs/","maxPages":200,"exclude":["/docs/archive/**"]}]',
+  ).optional(),
   [FORM_FIELD.autoRefresh]: z.string().optional().meta({ description: autoRefreshSchema.description, example: '24' }),
+  [FORM_FIELD.chunkMaxTokens]: z.string().optional().meta({ description: chunkMaxTokensSchema.description, example: '512' }),
+  [FORM_FIELD.chunkOverlapTokens]: z.string().optional().meta({ description: chunkOverlapTokensSchema.description, example: '64' }),
   [FORM_FIELD.files]: fileParts.optional(),
 };
 

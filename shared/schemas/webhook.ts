@@ -3,7 +3,7 @@ import { isoDateTime, pageSchema } from './common.js';
 import { sourceCountsSchema, sourceErrorSchema } from './knowledge-base.js';
 
 /** The events a webhook may subscribe to. */
-export const WEBHOOK_EVENTS = ['source.ready', 'source.failed', 'knowledge_base.settled'] as const;
+export const WEBHOOK_EVENTS = ['source.ready', 'source.failed', 'knowledge_base.settled', 'site.discovered'] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
 
 const EVENTS_MESSAGE = `must be a non-empty list of: ${WEBHOOK_EVENTS.join(', ')}`;
@@ -77,9 +77,13 @@ export const webhookEventSchema = z
     data: z.object({
       kbId: z.string(),
       documentId: z.string().optional(),
-      status: z.enum(['ready', 'failed']).optional(),
-      error: sourceErrorSchema.optional(),
+      status: z.enum(['ready', 'failed', 'done']).optional().meta({ description: 'A source: ready or failed; a site (site.discovered): done or failed' }),
+      error: sourceErrorSchema.or(z.object({ code: z.string(), message: z.string() })).optional(),
       sourceCounts: sourceCountsSchema.optional(),
+      siteId: z.string().optional(),
+      pagesFound: z.number().int().optional(),
+      pagesAdded: z.number().int().optional(),
+      truncated: z.boolean().optional(),
     }),
   })
   .meta({ id: 'WebhookEvent' });

@@ -6,12 +6,15 @@ import { lifecycleLua } from './lifecycle-lua.js';
 import { importCatalogScript } from './scripts/catalog-scripts.js';
 import { commitSourcesScript } from './scripts/commit-scripts.js';
 import { deleteKbScript, deleteSourceScript } from './scripts/delete-scripts.js';
+import { setSourceMetadataScript } from './scripts/metadata-scripts.js';
+import { rechunkSourceScript } from './scripts/rechunk-scripts.js';
 import { repairSourceScript, unmarkActiveScript } from './scripts/reconciler-scripts.js';
 import { refreshSourceScript, retrySourceScript } from './scripts/rerun-scripts.js';
 import { parseReply, scriptArgs, type Reply, type ReplySpec, type ScriptDef } from './scripts/script.js';
 import { acquireHostSlotScript, startHostFetchScript } from './scripts/host-scripts.js';
 import { fairPrioritiesScript } from './scripts/fair-share-scripts.js';
 import { claimIdempotencyKeyScript, completeIdempotencyKeyScript } from './scripts/idempotency-scripts.js';
+import { deleteSiteScript, finishSiteScript, restartSiteScript } from './scripts/site-scripts.js';
 import { finishSourceScript, setSourceProgressScript, startSourceScript } from './scripts/worker-transition-scripts.js';
 import { deleteWebhookScript, recordDeliveryScript, reserveWebhookScript } from './scripts/webhook-scripts.js';
 
@@ -28,6 +31,8 @@ export const SCRIPTS = [
   startSourceScript,
   finishSourceScript,
   setSourceProgressScript,
+  rechunkSourceScript,
+  setSourceMetadataScript,
   retrySourceScript,
   refreshSourceScript,
   repairSourceScript,
@@ -41,6 +46,9 @@ export const SCRIPTS = [
   claimIdempotencyKeyScript,
   completeIdempotencyKeyScript,
   fairPrioritiesScript,
+  finishSiteScript,
+  restartSiteScript,
+  deleteSiteScript,
 ] as const;
 
 declare const STORE_COMMANDS: unique symbol;

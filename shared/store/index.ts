@@ -6,7 +6,9 @@ import { KeySpace } from './keys.js';
 import { IdempotencyStore } from './idempotency-store.js';
 import { KeyStore } from './key-store.js';
 import { QuotaStore } from './quota-store.js';
+import { SiteStore } from './site-store.js';
 import { StageStore } from './stage-store.js';
+import { withCommands } from './commands.js';
 import { WebhookStore } from './webhook-store.js';
 
 export interface Store {
@@ -23,6 +25,8 @@ export interface Store {
   quotas: QuotaStore;
   /** Fetch slots per host, shared by every worker replica. */
   hostSlots: HostSlots;
+  /** Site sources: their records, discovery ends and budgets. */
+  sites: SiteStore;
 }
 
 export interface StoreOptions {
@@ -45,5 +49,6 @@ export function createStore(redis: RedisClient, opts: StoreOptions): Store {
     idempotency: new IdempotencyStore(redis, keys),
     quotas: new QuotaStore(redis, keys),
     hostSlots: new HostSlots(redis, keys),
+    sites: new SiteStore(withCommands(redis), keys),
   };
 }

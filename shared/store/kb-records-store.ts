@@ -1,3 +1,4 @@
+import type { ChunkSettings } from '../chunking/chunk-settings.js';
 import { ConflictError } from '../errors.js';
 import type { ActiveIndex } from './active-index.js';
 import { runScript, type StoreRedis } from './commands.js';
@@ -7,6 +8,7 @@ import { commitSourcesScript, type CommitInput } from './scripts/commit-scripts.
 import { deleteKbScript } from './scripts/delete-scripts.js';
 import { resultError } from './scripts/result-error.js';
 import type { SourcePages } from './source-pages.js';
+import type { NewSite } from './site-records.js';
 
 /** A new knowledge base with its first sources. */
 export interface CreateKbInput {
@@ -16,6 +18,11 @@ export interface CreateKbInput {
   sources: NewSource[];
   now: string;
   autoRefreshHours?: number;
+  /** Its chunking settings (the deployment's when the client chose none); unset, those of `defaultChunking` apply. */
+  chunking?: ChunkSettings;
+  /** The deployment's settings; default DEFAULT_CHUNK_SETTINGS. */
+  defaultChunking?: ChunkSettings;
+  sites?: NewSite[];
 }
 
 /** A change of a knowledge base: new sources, and optionally a new name or refresh period. */
@@ -26,8 +33,15 @@ export interface AddSourcesInput {
   now: string;
   name?: string;
   autoRefreshHours?: number;
+  /** New chunking settings, already checked against each other. */
+  chunking?: ChunkSettings;
+  /** The deployment's settings; default DEFAULT_CHUNK_SETTINGS. */
+  defaultChunking?: ChunkSettings;
   /** Change nothing unless the knowledge base is at this revision (If-Match). */
   ifRev?: number;
+  sites?: NewSite[];
+  /** A discovery's pages: added only while the site is at this run. */
+  siteGuard?: { siteId: string; run: number };
 }
 
 /** The sources a commit added: all but those it found already there. */

@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
+import type { ChunkSettings } from '../chunking/chunk-settings.js';
 import type { StoredChunk } from '../schemas/chunk.js';
+import type { Metadata } from '../schemas/metadata.js';
 import type { SourceErrorCode } from '../source-errors.js';
 import type { KbStatus, Source, SourceCounts, SourceStatus, SourceType, SourceWarning } from '../schemas/knowledge-base.js';
 import { ACTIVE_STATUSES, SOURCE_STATUSES, readCounts } from '../sources/lifecycle.js';
@@ -13,6 +15,15 @@ export interface StoredSource extends Source {
   sha256?: string;
   /** While a refresh runs: the status the source had before it. */
   refreshFrom?: SourceStatus;
+  /** {@link chunkingTag} of the settings its chunks were cut with. */
+  chunking?: string;
+  /** PDF: where each page starts in the Markdown. */
+  pageStarts?: number[];
+  /** Its Markdown was taken over from another source's extraction and only needs cutting with this knowledge base's settings. */
+  rechunkOnly?: boolean;
+  /** URL sources: the validators of the last fetched response, for a conditional refresh. */
+  etag?: string;
+  lastModified?: string;
 }
 
 /** What the API hands the store for each new source. */
@@ -25,6 +36,8 @@ export interface NewSource {
   declaredType?: string;
   mimeType?: string;
   sizeBytes?: number;
+  /** Given with the source (URL and text sources). */
+  metadata?: Metadata;
   /** Stage key holding the uploaded bytes, renamed to the source's blob on commit. */
   stageKey?: string;
   /** SHA-256 of a file's bytes (hex). */
@@ -33,6 +46,8 @@ export interface NewSource {
   fingerprint: string;
   /** An extraction of the same bytes elsewhere in the workspace: the source is added ready with it. */
   reuse?: ReusedExtraction;
+  /** The site whose discovery found this page. */
+  siteId?: string;
 }
 
 /** What a new source takes over from an earlier extraction of the same file. */
@@ -71,6 +86,10 @@ export interface KbMeta {
   rev: number;
   /** Refresh period of the URL sources, hours; 0 when off. */
   autoRefreshHours: number;
+  /** Its own chunking settings; absent on a knowledge base made before they existed (then the deployment's apply). */
+  chunking?: ChunkSettings;
+  /** Sites whose discovery is running: the knowledge base is in progress meanwhile. */
+  sitesDiscovering: number;
 }
 
 /** What the worker writes back when a source is done. */
@@ -89,11 +108,18 @@ export type SourceOutcome =
       unchanged?: boolean;
       /** When the URL was last fetched, and when a refresh last found new content. */
       checkedAt?: string;
+      /** URL sources: the response's validators (ETag, Last-Modified); empty clears them. */
+      etag?: string;
+      lastModified?: string;
       refreshedAt?: string;
       title?: string;
       mimeType?: string;
       sizeBytes?: number;
       pageCount?: number;
+      /** PDF: where each page starts in the Markdown, kept so a re-chunk can tell pages again. */
+      pageStarts?: number[];
+      /** {@link chunkingTag} of the settings the chunks were cut with. */
+      chunking?: string;
       truncated: boolean;
     }
   | {
@@ -117,13 +143,15 @@ export function parseMeta(h: Record<string, string>): KbMeta | null {
     updatedAt: h.updatedAt ?? h.createdAt ?? '',
     rev: num(h.rev) ?? 0,
     autoRefreshHours: num(h.autoRefreshHours) ?? 0,
+    sitesDiscovering: Math.max(0, num(h.sitesDiscovering) ?? 0),
     sourceCounts: readCounts(h),
+    ...(h.chunkMaxTokens ? { chunking: { maxTokens: Number(h.chunkMaxTokens), overlapTokens: num(h.chunkOverlapTokens) ?? 0 } } : {}),
   };
 }
 
-/** A knowledge base's status, from its counts: in progress while any source is active. */
-export function kbStatus(c: SourceCounts): KbStatus {
-  if (ACTIVE_STATUSES.some((s) => c[s] > 0)) return 'in_progress';
+/** A knowledge base's status, from its counts: in progress while any source is active or a site is discovering. */
+export function kbStatus(c: SourceCounts, sitesDiscovering = 0): KbStatus {
+  if (sitesDiscovering > 0 || ACTIVE_STATUSES.some((s) => c[s] > 0)) return 'in_progress';
   if (SOURCE_STATUSES.every((s) => c[s] === 0)) return 'empty';
   return c.failed > 0 ? 'partial' : 'ready';
 }
@@ -155,12 +183,31 @@ export function parseSource(h: Record<string, string>): StoredSource | null {
   if (h.checkedAt) s.checkedAt = h.checkedAt;
   if (h.progress && h.status === 'processing') s.progress = JSON.parse(h.progress) as Source['progress'];
   if (h.refreshedAt) s.refreshedAt = h.refreshedAt;
+  if (h.chunking) s.chunking = h.chunking;
+  if (h.pageStarts) s.pageStarts = JSON.parse(h.pageStarts) as number[];
+  if (h.rechunkOnly === '1') s.rechunkOnly = true;
+  if (h.metadata) s.metadata = JSON.parse(h.metadata) as Metadata;
+  if (h.siteId) s.siteId = h.siteId;
+  if (h.etag) s.etag = h.etag;
+  if (h.lastModified) s.lastModified = h.lastModified;
   return s;
 }
 
 /** The public view of a stored source (internal fields dropped). */
 export function publicSource(s: StoredSource): Source {
-  const { run: _run, filename: _f, declaredType: _d, sha256: _h, refreshFrom: _r, ...pub } = s;
+  const {
+    run: _run,
+    filename: _f,
+    declaredType: _d,
+    sha256: _h,
+    refreshFrom: _r,
+    chunking: _c,
+    pageStarts: _p,
+    rechunkOnly: _o,
+    etag: _e,
+    lastModified: _l,
+    ...pub
+  } = s;
   return pub;
 }
 
@@ -169,7 +216,19 @@ export function publicSource(s: StoredSource): Source {
  * same bytes takes over (its `filename` only to tell whether the title was
  * just the old file's name).
  */
-export const EXTRACTION_FIELDS = ['mimeType', 'sizeBytes', 'charCount', 'pageCount', 'truncated', 'warnings', 'chunkCount', 'title', 'filename'] as const satisfies readonly (keyof StoredSource)[];
+export const EXTRACTION_FIELDS = [
+  'mimeType',
+  'sizeBytes',
+  'charCount',
+  'pageCount',
+  'pageStarts',
+  'truncated',
+  'warnings',
+  'chunkCount',
+  'chunking',
+  'title',
+  'filename',
+] as const satisfies readonly (keyof StoredSource)[];
 
 /** Flattens a new source to the string fields of its record (its status is set by the commit script). */
 export function newSourceFields(s: NewSource, now: string): Record<string, string> {
@@ -188,6 +247,8 @@ export function newSourceFields(s: NewSource, now: string): Record<string, strin
   if (s.sizeBytes !== undefined) f.sizeBytes = String(s.sizeBytes);
   if (s.sha256) f.sha256 = s.sha256;
   f.fingerprint = s.fingerprint;
+  if (s.metadata && Object.keys(s.metadata).length > 0) f.metadata = JSON.stringify(s.metadata);
+  if (s.siteId) f.siteId = s.siteId;
   return f;
 }
 
@@ -196,6 +257,8 @@ export function outcomeFields(o: SourceOutcome): Record<string, string> {
   const f: Record<string, string> = {};
   if (o.mimeType) f.mimeType = o.mimeType;
   if (o.sizeBytes !== undefined) f.sizeBytes = String(o.sizeBytes);
+  if (o.status === 'ready' && o.etag !== undefined) f.etag = o.etag;
+  if (o.status === 'ready' && o.lastModified !== undefined) f.lastModified = o.lastModified;
   if (o.status === 'ready' && o.unchanged) {
     if (o.checkedAt) f.checkedAt = o.checkedAt;
     return f;
@@ -210,6 +273,9 @@ export function outcomeFields(o: SourceOutcome): Record<string, string> {
     f.truncated = o.truncated ? '1' : '0';
     f.warnings = o.warnings && o.warnings.length > 0 ? JSON.stringify(o.warnings) : '';
     f.chunkCount = String(o.chunks?.length ?? 0);
+    if (o.chunking) f.chunking = o.chunking;
+    f.pageStarts = o.pageStarts ? JSON.stringify(o.pageStarts) : '';
+    f.rechunkOnly = '';
   } else {
     f.error = JSON.stringify(o.error);
   }

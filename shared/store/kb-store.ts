@@ -61,6 +61,8 @@ export class KbStore {
   getText: SourcePages['getText'] = (...a) => this.pages.getText(...a);
   getMarkdown: SourcePages['getMarkdown'] = (...a) => this.pages.getMarkdown(...a);
   chunkPage: SourcePages['chunkPage'] = (...a) => this.pages.chunkPage(...a);
+  chunkRange: SourcePages['chunkRange'] = (...a) => this.pages.chunkRange(...a);
+  sourceIds: SourcePages['sourceIds'] = (...a) => this.pages.sourceIds(...a);
   readBlob: SourcePages['readBlob'] = (...a) => this.pages.readBlob(...a);
   settledBy: SourcePages['settledBy'] = (...a) => this.pages.settledBy(...a);
 
@@ -68,12 +70,14 @@ export class KbStore {
   retrySource: SourceChanges['retrySource'] = (...a) => this.changes.retrySource(...a);
   refreshSource: SourceChanges['refreshSource'] = (...a) => this.changes.refreshSource(...a);
   deleteSource: SourceChanges['deleteSource'] = (...a) => this.changes.deleteSource(...a);
+  setMetadata: SourceChanges['setMetadata'] = (...a) => this.changes.setMetadata(...a);
 
   // The worker's transitions.
   startSource: SourceTransitions['startSource'] = (...a) => this.transitions.startSource(...a);
   setProgress: SourceTransitions['setProgress'] = (...a) => this.transitions.setProgress(...a);
   finishSource: SourceTransitions['finishSource'] = (...a) => this.transitions.finishSource(...a);
   finishSourceReport: SourceTransitions['finishSourceReport'] = (...a) => this.transitions.finishSourceReport(...a);
+  rechunkSource: SourceTransitions['rechunkSource'] = (...a) => this.transitions.rechunkSource(...a);
 
   // Extraction reuse.
   recordExtractedFile: ExtractionReuse['recordExtractedFile'] = (...a) => this.reuse.recordExtractedFile(...a);

@@ -77,6 +77,25 @@ export class KeySpace {
   fingerprints(kbId: string): string {
     return `${this.kbTag(kbId)}:fingerprints`;
   }
+  /** A knowledge base's site ids, in order. */
+  sites(kbId: string): string {
+    return `${this.kbTag(kbId)}:sites`;
+  }
+  /** A site's record (hash); the prefix .. siteId is the record. */
+  site(kbId: string, siteId: string): string {
+    return this.sitePrefix(kbId) + siteId;
+  }
+  sitePrefix(kbId: string): string {
+    return `${this.kbTag(kbId)}:site:`;
+  }
+  /** A site's pages that later discoveries did not find: documentId to consecutive misses. */
+  siteMisses(kbId: string, siteId: string): string {
+    return `${this.site(kbId, siteId)}:misses`;
+  }
+  /** Pages a workspace's running discoveries may still add (the CRAWL_WORKSPACE_MAX_PAGES budget in use). */
+  crawlBudget(workspaceId: string): string {
+    return `${this.prefix}:{crawl:${workspaceId}}:pages`;
+  }
   /** A knowledge base's pending and processing sources, scored by when they entered that state (ms). */
   active(kbId: string): string {
     return `${this.kbTag(kbId)}:active`;

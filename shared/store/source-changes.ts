@@ -2,11 +2,13 @@ import type { SourceTarget } from '../sources/source-ref.js';
 import type { ActiveIndex } from './active-index.js';
 import { runScript, type StoreRedis } from './commands.js';
 import type { KeySpace } from './keys.js';
+import type { Metadata } from '../schemas/metadata.js';
 import { deleteSourceScript } from './scripts/delete-scripts.js';
+import { setSourceMetadataScript } from './scripts/metadata-scripts.js';
 import { refreshSourceScript, retrySourceScript } from './scripts/rerun-scripts.js';
 import { resultError } from './scripts/result-error.js';
 
-/** A user's changes of one source: run it again (retry, refresh) or delete it. */
+/** A user's changes of one source: run it again (retry, refresh), set its metadata or delete it. */
 export class SourceChanges {
   constructor(
     private readonly redis: StoreRedis,
@@ -29,6 +31,12 @@ export class SourceChanges {
     if (reply.kind === 'busy') throw resultError(reply.kind, { status: reply.status });
     if (reply.kind !== 'ok') throw resultError(reply.kind);
     return reply.run;
+  }
+
+  /** Replaces a source's metadata (already validated); an empty object removes it. */
+  async setMetadata(target: SourceTarget, metadata: Metadata, now: string): Promise<void> {
+    const reply = await runScript(this.redis, this.keys, setSourceMetadataScript, { ...target, metadata, now });
+    if (reply.kind !== 'ok') throw resultError(reply.kind);
   }
 
   /** Deletes a source with every key it owns. */

@@ -1,4 +1,5 @@
-import type { Chunk, StoredChunk } from '../schemas/chunk.js';
+import type { ReadChunk } from '../chunking/chunk-view.js';
+import type { StoredChunk } from '../schemas/chunk.js';
 import type { SourceStatus } from '../sources/lifecycle.js';
 import type { StoreRedis } from './commands.js';
 import { parseSource, type StoredSource } from './kb-records.js';
@@ -73,21 +74,30 @@ export class SourcePages {
     return md ?? text ?? null;
   }
 
-  /** A page of a source's chunks with their text, read from the Markdown by byte range. */
-  async chunkPage(kbId: string, documentId: string, page: number, size: number): Promise<{ items: Chunk[]; total: number }> {
-    const key = this.keys.chunks(kbId, documentId);
+  /** A page of a source's chunks with their text, read from the Markdown by byte range (see chunkView for the API's shape). */
+  async chunkPage(kbId: string, documentId: string, page: number, size: number): Promise<{ items: ReadChunk[]; total: number }> {
     const start = page * size;
-    const [total, rows] = await Promise.all([
-      this.redis.llen(key),
-      start > Number.MAX_SAFE_INTEGER - size ? Promise.resolve([]) : this.redis.lrange(key, start, start + size - 1),
+    const [total, items] = await Promise.all([
+      this.redis.llen(this.keys.chunks(kbId, documentId)),
+      start > Number.MAX_SAFE_INTEGER - size ? Promise.resolve([]) : this.chunkRange(kbId, documentId, start, size),
     ]);
+    return { items, total };
+  }
+
+  /** Up to `count` of a source's chunks from position `start`, with their text. */
+  async chunkRange(kbId: string, documentId: string, start: number, count: number): Promise<ReadChunk[]> {
+    const rows = await this.redis.lrange(this.keys.chunks(kbId, documentId), start, start + count - 1);
     const entries = rows.map((r) => JSON.parse(r) as StoredChunk);
     const pipe = this.redis.pipeline();
     const mdKey = this.keys.markdown(kbId, documentId);
     for (const e of entries) pipe.getrangeBuffer(mdKey, e.byteStart, e.byteEnd - 1);
     const texts = entries.length > 0 ? ((await pipe.exec()) ?? []) : [];
-    const items = entries.map(({ byteStart: _s, byteEnd: _e, ...c }, i) => ({ ...c, text: (texts[i]?.[1] as Buffer | undefined)?.toString('utf8') ?? '' }));
-    return { items, total };
+    return entries.map(({ byteStart: _s, byteEnd: _e, ...c }, i) => ({ ...c, text: (texts[i]?.[1] as Buffer | undefined)?.toString('utf8') ?? '' }));
+  }
+
+  /** A knowledge base's source ids, in order. */
+  async sourceIds(kbId: string): Promise<string[]> {
+    return this.redis.lrange(this.keys.sourceIds(kbId), 0, -1);
   }
 
   /** The uploaded bytes of a file source, while they are kept. */

@@ -1,3 +1,4 @@
+import type { StoredChunk } from '../schemas/chunk.js';
 import type { SourceProgress } from '../schemas/knowledge-base.js';
 import { countsFrom, type SourceCounts } from '../sources/lifecycle.js';
 import type { SourceRef } from '../sources/source-ref.js';
@@ -5,6 +6,7 @@ import { runScript, type StoreRedis } from './commands.js';
 import { outcomeFields, type SourceOutcome } from './kb-records.js';
 import type { KeySpace } from './keys.js';
 import type { Reply } from './scripts/script.js';
+import { rechunkSourceScript, type RechunkInput } from './scripts/rechunk-scripts.js';
 import {
   finishSourceScript,
   setSourceProgressScript,
@@ -20,6 +22,9 @@ export const KEPT_BYTES_TTL_SECONDS = 86_400;
 
 /** The result of a worker transition: `ok`, or why nothing was written. */
 export type TransitionResult = Reply<typeof startSourceScript.replies>['kind'];
+
+/** What a re-chunk did: `ok`, or why nothing was written. */
+export type RechunkResult = Reply<typeof rechunkSourceScript.replies>['kind'];
 
 /** What a progress write did (`not_processing`: the source is still pending). */
 export type ProgressResult = Reply<typeof setSourceProgressScript.replies>['kind'];
@@ -57,6 +62,16 @@ export class SourceTransitions {
   /** How far a processing source's extraction has got; written only while this run (and attempt) owns it. */
   async setProgress(ref: SourceRef, progress: SourceProgress, claim = ''): Promise<ProgressResult> {
     return (await runScript(this.redis, this.keys, setSourceProgressScript, { ...ref, progress, claim })).kind;
+  }
+
+  /**
+   * Replaces a ready source's chunks with `input.chunks`, cut from its
+   * Markdown under `input.chunking`; refused ('stale') when the source ran
+   * again or its knowledge base's settings changed since.
+   */
+  async rechunkSource(input: Omit<RechunkInput, 'chunks'> & { chunks: StoredChunk[] }): Promise<RechunkResult> {
+    const chunks = input.chunks.map((c) => JSON.stringify(c));
+    return (await runScript(this.redis, this.keys, rechunkSourceScript, { ...input, chunks })).kind;
   }
 
   /** Records the outcome once; a duplicate or stale run (or attempt) writes nothing. */

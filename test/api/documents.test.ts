@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { toStoredChunks, type Chunk } from '../../shared/schemas/chunk.js';
+import { toStoredChunks, type CutChunk as Chunk } from '../../shared/schemas/chunk.js';
 import { createHarness, type Harness } from '../helpers/app-harness.js';
 import { filePart, textsField } from '../helpers/multipart-body.js';
 import { waitFor } from '../helpers/wait.js';

@@ -119,7 +119,7 @@ describe('GET /v1/knowledge-bases (list)', () => {
     const res = await list('');
     for (const item of res.body.data) {
       expect(item).not.toHaveProperty('files');
-      expect(Object.keys(item).sort()).toEqual(['createdAt', 'kbId', 'name', 'sourceCounts', 'status', 'updatedAt']);
+      expect(Object.keys(item).sort()).toEqual(['chunkMaxTokens', 'chunkOverlapTokens', 'createdAt', 'kbId', 'name', 'sourceCounts', 'status', 'updatedAt']);
     }
     expect(res.text).not.toContain('hidden text');
   });

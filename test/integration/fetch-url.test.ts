@@ -283,6 +283,7 @@ describe('responses', () => {
       },
       'kb1',
       { type: 'url', content: url, documentId: 'doc1', run: 1 } as StoredSource,
+      { maxTokens: 512, overlapTokens: 0 },
     );
     expect(outcome.title).toBe('invoicefdp.exe');
     expect(outcome.title).not.toContain('\u202e');

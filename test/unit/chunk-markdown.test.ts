@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Chunk } from '../../shared/schemas/chunk.js';
+import type { CutChunk as Chunk } from '../../shared/schemas/chunk.js';
 import { chunkMarkdown } from '../../worker/chunking/chunk-markdown.js';
 import { Tiktoken } from 'js-tiktoken/lite';
 import cl100k from 'js-tiktoken/ranks/cl100k_base';

@@ -139,7 +139,7 @@ describe('when the per-host limiter cannot be asked', () => {
       config: h.config,
       kbs: h.store.kbs,
       logger: createLogger('silent'),
-      queue: { enqueue: () => Promise.resolve(), scheduleRefresh: () => Promise.resolve() },
+      queue: { enqueue: () => Promise.resolve(), rechunk: () => Promise.resolve(), discover: () => Promise.resolve(), scheduleRefresh: () => Promise.resolve() },
       hosts: new HostGate(unreachable, { maxPerHost: 2, leaseMs: 60_000, spacingMs: 0 }),
       fetch: () => (fetched++, Promise.reject(new Error('must not fetch'))),
       extract: () => Promise.reject(new Error('must not extract')),

@@ -1,4 +1,4 @@
-import type { Chunk } from '../../shared/schemas/chunk.js';
+import type { CutChunk as Chunk } from '../../shared/schemas/chunk.js';
 import { Level, outline, split, type Heading, type Outline, type Span } from './segments.js';
 import { countTokens } from './tokenizer.js';
 

@@ -1,5 +1,5 @@
 import type { SourceFormat } from '../../shared/formats.js';
-import type { Chunk } from '../../shared/schemas/chunk.js';
+import type { CutChunk as Chunk } from '../../shared/schemas/chunk.js';
 import type { SourceProgress, SourceWarning } from '../../shared/schemas/knowledge-base.js';
 
 /** Limits and hints for one extraction. */
@@ -25,6 +25,12 @@ export interface ExtractOptions {
   onProgress?: (progress: SourceProgress) => void;
   /** When set, the Markdown is also split into {@link Extraction.chunks}. */
   chunking?: ChunkingOptions;
+  /**
+   * The bytes are Markdown already stored (UTF-8): nothing is extracted, it is
+   * only cut into chunks with `chunking` (a re-chunk), off the worker's event
+   * loop. `pageStarts` as the extraction gave them, for PDF pages.
+   */
+  cutOnly?: { pageStarts?: number[] };
 }
 
 /** How the Markdown is split for retrieval (the service defaults are 512 and 0). */

@@ -15,6 +15,10 @@ export interface RedirectOptions {
   deadline: AbortSignal;
   /** Called with each hop's URL before its request (the per-host slot); may wait or throw. */
   enterHost?: (hop: URL) => Promise<void>;
+  /** Whether a redirect to `to` may be followed (after the URL policy); one refused fails `fetch_blocked`. Default: all. */
+  allowRedirect?: (to: URL) => boolean;
+  /** Validators of a copy already held: sent as If-None-Match / If-Modified-Since, and a 304 is then an answer. */
+  conditional?: { etag?: string; lastModified?: string };
 }
 
 /**
@@ -34,7 +38,13 @@ export async function requestFollowingRedirects(agent: Agent, url: string, opts:
       origin: current.origin,
       path: current.pathname + current.search,
       method: 'GET',
-      headers: { 'user-agent': opts.userAgent, accept: '*/*', 'accept-encoding': 'identity' },
+      headers: {
+        'user-agent': opts.userAgent,
+        accept: '*/*',
+        'accept-encoding': 'identity',
+        ...(opts.conditional?.etag && { 'if-none-match': opts.conditional.etag }),
+        ...(opts.conditional?.lastModified && { 'if-modified-since': opts.conditional.lastModified }),
+      },
       signal: opts.deadline,
     });
     const location = header(res.headers, 'location');
@@ -44,9 +54,13 @@ export async function requestFollowingRedirects(agent: Agent, url: string, opts:
         throw new SourceError('fetch_failed', `too many redirects (more than ${opts.maxRedirects})`, false);
       }
       current = checkHop(URL.parse(location, current.href)?.href ?? location, opts.allowPrivate, 'the redirect target');
+      if (opts.allowRedirect && !opts.allowRedirect(current)) {
+        throw new SourceError('fetch_blocked', 'the redirect target is outside the site', false);
+      }
       trail.push(current);
       continue;
     }
+    if (res.statusCode === 304 && opts.conditional) return { res, url: current };
     if (res.statusCode < 200 || res.statusCode > 299) {
       discard(res.body);
       throw statusError(res.statusCode);

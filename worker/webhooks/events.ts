@@ -9,6 +9,8 @@ import type { SourceErrorCode } from '../../shared/source-errors.js';
 import type { FinishReport, KbStore } from '../../shared/store/kb-store.js';
 import type { WebhookStore } from '../../shared/store/webhook-store.js';
 import type { SourceRef } from '../../shared/sources/source-ref.js';
+import type { SiteOutcome } from '../../shared/store/site-records.js';
+import type { SiteFinish } from '../../shared/store/site-store.js';
 
 /** A source that has just ended, as the processor knows it. */
 export interface FinishedSource extends SourceRef {
@@ -27,6 +29,29 @@ export interface SourceEvents {
    * under the same ids, which adds nothing when they were already queued.
    */
   replay(workspaceId: string, ref: SourceRef): Promise<void>;
+  /** After a site's discovery ended: `site.discovered` with its counts, and `knowledge_base.settled` when it settled the knowledge base. */
+  siteDiscovered?(site: DiscoveredSite, outcome: SiteOutcome, finish: SiteFinish): Promise<void>;
+}
+
+/** A site whose discovery run has just ended. */
+export interface DiscoveredSite {
+  workspaceId: string;
+  kbId: string;
+  siteId: string;
+  run: number;
+}
+
+/** The events the end of a site's discovery gives rise to. */
+export function siteEvents(site: DiscoveredSite, outcome: SiteOutcome, finish: SiteFinish, now: string): WebhookEvent[] {
+  if (finish.kind !== 'ok') return [];
+  const { kbId, siteId, run } = site;
+  const data: WebhookEvent['data'] = { kbId, siteId, status: outcome.state, pagesFound: outcome.pagesFound, pagesAdded: outcome.pagesAdded, truncated: outcome.truncated };
+  if (outcome.error) data.error = outcome.error;
+  const events: WebhookEvent[] = [{ id: eventId(kbId, siteId, run, 'site.discovered'), type: 'site.discovered', createdAt: now, data }];
+  if (finish.settledSeq !== undefined) {
+    events.push({ id: eventId(kbId, 'settled', finish.settledSeq), type: 'knowledge_base.settled', createdAt: now, data: { kbId, sourceCounts: finish.sourceCounts } });
+  }
+  return events;
 }
 
 export interface SourceEventsDeps {
@@ -95,6 +120,9 @@ export function createSourceEvents(deps: SourceEventsDeps): SourceEvents {
       return guarded('completion events', { kbId: source.kbId, documentId: source.documentId }, () =>
         emit(source.workspaceId, finishEvents(source, report.sourceCounts, report.settledSeq, new Date().toISOString())),
       );
+    },
+    siteDiscovered(site, outcome, finish) {
+      return guarded('site events', { kbId: site.kbId, siteId: site.siteId }, () => emit(site.workspaceId, siteEvents(site, outcome, finish, new Date().toISOString())));
     },
     replay(workspaceId, { kbId, documentId, run }) {
       return guarded('completion events again', { kbId, documentId }, async () => {

@@ -5,28 +5,36 @@
   the same request) is not added: its staged bytes are dropped and the
   existing source stays as it is. A source that reuses an extraction of the
   same bytes elsewhere in the workspace is added `ready`, with that text,
-  Markdown and chunks, and no staged bytes kept.
+  Markdown and chunks, and no staged bytes kept; when those chunks were cut
+  with other settings than this knowledge base's, it takes the text and
+  Markdown only and is added `pending` with `rechunkOnly`, for a worker to
+  cut its chunks (never reusing chunks of another bound).
 
   Input:
     KEYS[1] meta hash of the knowledge base
     KEYS[2] list of its source ids, in order
     KEYS[3] sorted set of its active (pending or processing) sources
     KEYS[4] hash of its sources by fingerprint
+    KEYS[5] list of its site ids
     ARGV[1] JSON: {create, kbId, workspaceId, name?, autoRefreshHours?, ifRev?, now, nowMs, ttl,
+                   chunkMaxTokens?, chunkOverlapTokens?, defaultChunking (tag when the knowledge base has none),
                    prefixes: {record, text, blob, markdown, chunks},
-                   sources: [{stageKey?, fields: {...}, reuse?: {fields, text, markdown, chunks: [...]}}]}
+                   sources: [{stageKey?, fields: {...}, reuse?: {fields, text, markdown, chunks: [...]}}],
+                   sites?: [{key, id, fields}], maxSites?, siteGuard?: {key, run}}
             a prefix .. documentId is that source's key of that kind;
-            ifRev: change nothing unless the knowledge base is at this revision.
+            ifRev: change nothing unless the knowledge base is at this revision;
+            sites: new site records (each counted in the meta's sitesDiscovering), at most maxSites in all;
+            siteGuard: a discovery's pages, added only while that site is at that run.
 
   Output: {'ok', rev, ...skipped} | {'exists'} | {'missing'} | {'forbidden'} | {'stage_missing'}
-        | {'precondition_failed', rev}
+        | {'precondition_failed', rev} | {'too_many_sites'} | {'site_gone'}
 ]]
 --- @include "checkOwner"
 --- @include "hsetTable"
 --- @include "lifecycle"
 
 local p = cjson.decode(ARGV[1])
-local meta, ids, active, fingerprints = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local meta, ids, active, fingerprints, sites = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local at = p.prefixes
 if p.create then
   if redis.call('EXISTS', meta) == 1 then return {'exists'} end
@@ -39,6 +47,8 @@ end
 for _, s in ipairs(p.sources) do
   if s.stageKey and redis.call('EXISTS', s.stageKey) == 0 then return {'stage_missing'} end
 end
+if p.siteGuard and redis.call('HGET', p.siteGuard.key, 'run') ~= p.siteGuard.run then return {'site_gone'} end
+if p.sites and #p.sites > 0 and redis.call('LLEN', sites) + #p.sites > p.maxSites then return {'too_many_sites'} end
 if p.create then
   redis.call('HSET', meta, 'kbId', p.kbId, 'workspaceId', p.workspaceId, 'name', p.name, 'createdAt', p.now)
   writeCounts(meta, nil)
@@ -46,6 +56,15 @@ elseif p.name then
   redis.call('HSET', meta, 'name', p.name)
 end
 if p.autoRefreshHours then redis.call('HSET', meta, 'autoRefreshHours', p.autoRefreshHours) end
+if p.chunkMaxTokens then redis.call('HSET', meta, 'chunkMaxTokens', p.chunkMaxTokens, 'chunkOverlapTokens', p.chunkOverlapTokens) end
+local chunkMax = redis.call('HGET', meta, 'chunkMaxTokens')
+local chunking = p.defaultChunking
+if chunkMax then chunking = chunkMax .. '/' .. (redis.call('HGET', meta, 'chunkOverlapTokens') or '0') end
+for _, site in ipairs(p.sites or {}) do
+  hsetTable(site.key, site.fields)
+  redis.call('RPUSH', sites, site.id)
+  redis.call('HINCRBY', meta, 'sitesDiscovering', 1)
+end
 local skipped = {}
 for _, s in ipairs(p.sources) do
   local id = s.fields.documentId
@@ -53,6 +72,18 @@ for _, s in ipairs(p.sources) do
   local same = redis.call('HGET', fingerprints, s.fields.fingerprint)
   if same and redis.call('EXISTS', at.record .. same) == 1 then
     skipped[#skipped + 1] = id
+    if s.stageKey then redis.call('DEL', s.stageKey) end
+  elseif s.reuse and s.reuse.fields.chunking ~= chunking then
+    redis.call('HSET', fingerprints, s.fields.fingerprint, id)
+    hsetTable(record, s.fields)
+    hsetTable(record, s.reuse.fields)
+    redis.call('HDEL', record, 'chunkCount', 'chunking')
+    redis.call('HSET', record, 'rechunkOnly', '1')
+    moveStatus(meta, record, nil, 'pending')
+    redis.call('RPUSH', ids, id)
+    redis.call('ZADD', active, p.nowMs, id)
+    redis.call('SET', at.text .. id, s.reuse.text)
+    redis.call('SET', at.markdown .. id, s.reuse.markdown)
     if s.stageKey then redis.call('DEL', s.stageKey) end
   elseif s.reuse then
     redis.call('HSET', fingerprints, s.fields.fingerprint, id)

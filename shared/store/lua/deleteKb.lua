@@ -3,8 +3,9 @@
 
   Input:
     KEYS[1] meta hash   KEYS[2] source id list   KEYS[3] active sorted set   KEYS[4] fingerprint hash
-    ARGV[1] JSON: {workspaceId (the caller's), prefixes: {record, text, blob, markdown, chunks}}
-            a prefix .. documentId is that source's key of that kind
+    KEYS[5] site id list
+    ARGV[1] JSON: {workspaceId (the caller's), prefixes: {record, text, blob, markdown, chunks}, sitePrefix}
+            a prefix .. documentId is that source's key of that kind; sitePrefix .. siteId a site's record
 
   Output: {'ok'} | {'missing'} | {'forbidden'}
 ]]
@@ -17,5 +18,8 @@ local at = p.prefixes
 for _, id in ipairs(redis.call('LRANGE', KEYS[2], 0, -1)) do
   redis.call('DEL', at.record .. id, at.text .. id, at.blob .. id, at.markdown .. id, at.chunks .. id)
 end
-redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4])
+for _, id in ipairs(redis.call('LRANGE', KEYS[5], 0, -1)) do
+  redis.call('DEL', p.sitePrefix .. id, p.sitePrefix .. id .. ':misses')
+end
+redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5])
 return {'ok'}

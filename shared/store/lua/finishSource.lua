@@ -57,7 +57,8 @@ for i, s in ipairs(SOURCE_STATUSES) do
 end
 local settled = 0
 redis.call('HDEL', record, 'settledSeq')
-if stillActive <= 0 then
+-- A site still discovering may add pages yet: the knowledge base has not settled.
+if stillActive <= 0 and tonumber(redis.call('HGET', meta, 'sitesDiscovering') or '0') <= 0 then
   settled = redis.call('HINCRBY', meta, 'settles', 1)
   redis.call('HSET', record, 'settledSeq', settled)
 end

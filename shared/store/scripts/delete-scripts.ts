@@ -5,10 +5,10 @@ import { defineScript } from './script.js';
 export const deleteKbScript = defineScript({
   name: 'kbDeleteKb',
   file: 'deleteKb',
-  keys: ['meta', 'sourceIds', 'active', 'fingerprints'],
+  keys: ['meta', 'sourceIds', 'active', 'fingerprints', 'sites'],
   build: (i: { workspaceId: string; kbId: string }, k) => ({
-    keys: { meta: k.kb(i.kbId), sourceIds: k.sourceIds(i.kbId), active: k.active(i.kbId), fingerprints: k.fingerprints(i.kbId) },
-    args: { workspaceId: i.workspaceId, prefixes: k.sourceKeyPrefixes(i.kbId) },
+    keys: { meta: k.kb(i.kbId), sourceIds: k.sourceIds(i.kbId), active: k.active(i.kbId), fingerprints: k.fingerprints(i.kbId), sites: k.sites(i.kbId) },
+    args: { workspaceId: i.workspaceId, prefixes: k.sourceKeyPrefixes(i.kbId), sitePrefix: k.sitePrefix(i.kbId) },
   }),
   replies: { ok: {}, missing: {}, forbidden: {} },
 });

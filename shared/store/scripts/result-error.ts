@@ -1,3 +1,4 @@
+import { MAX_SITES_PER_KB } from '../../schemas/site.js';
 import { ConflictError, ForbiddenError, NotFoundError, OTHER_WORKSPACE, PreconditionFailedError, ValidationError, type AppError } from '../../errors.js';
 
 /** What a refusal is about, for the message of the error it becomes. */
@@ -15,6 +16,8 @@ export function resultError(code: string, context: ResultContext = {}): AppError
   switch (code) {
     case 'missing':
     case 'missing_source':
+    case 'missing_site':
+    case 'site_gone':
       return new NotFoundError();
     case 'forbidden':
       return new ForbiddenError(OTHER_WORKSPACE);
@@ -30,6 +33,10 @@ export function resultError(code: string, context: ResultContext = {}): AppError
       return new ConflictError('the uploaded file is no longer kept; upload it again');
     case 'not_url':
       return new ValidationError({ documentId: 'only a URL source can be refreshed' });
+    case 'too_many_sites':
+      return new ValidationError({ knowledge_base_sites: `a knowledge base holds at most ${MAX_SITES_PER_KB} sites` });
+    case 'site_busy':
+      return new ConflictError('the site is discovering; refresh it once its discovery has ended');
     case 'busy':
       return new ConflictError(`the source is ${context.status ?? 'in progress'}; refresh it once it is ready or failed`);
     default:

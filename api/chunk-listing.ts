@@ -1,0 +1,64 @@
+import { ValidationError } from '../shared/errors.js';
+import { chunkView } from '../shared/chunking/chunk-view.js';
+import type { Chunk } from '../shared/schemas/chunk.js';
+import { assertOwned, type KbDeps } from './knowledge-base-verbs.js';
+
+/** Where a listing goes on: a source (by id, with its position as a hint) and a chunk position in it. */
+interface ListingPosition {
+  d: string;
+  s: number;
+  c: number;
+}
+
+/** A page of the listing and the cursor to continue from (null at the end). */
+export interface ChunkListingPage {
+  data: Chunk[];
+  nextCursor: string | null;
+}
+
+const encode = (p: ListingPosition): string => Buffer.from(JSON.stringify(p)).toString('base64url');
+
+function decode(cursor: string): ListingPosition {
+  try {
+    const p = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as ListingPosition;
+    if (typeof p.d === 'string' && Number.isSafeInteger(p.s) && p.s >= 0 && Number.isSafeInteger(p.c) && p.c >= 0) return p;
+  } catch {
+    // falls through to the refusal below
+  }
+  throw new ValidationError({ after: 'is not a cursor this listing returned' });
+}
+
+/**
+ * A page of every chunk of a knowledge base's ready sources, in source order
+ * and chunk order, each as the API shows chunks (stable id, source fields,
+ * metadata). The cursor names the source by id, so sources added or deleted
+ * between pages do not make the listing skip or repeat the others; when the
+ * source a cursor names was deleted, the listing goes on from where it was.
+ */
+export async function listKbChunks(deps: KbDeps, workspaceId: string, kbId: string, after: string | undefined, size: number): Promise<ChunkListingPage> {
+  await assertOwned(deps, workspaceId, kbId);
+  const ids = await deps.kbs.sourceIds(kbId);
+  let at = 0;
+  let offset = 0;
+  if (after !== undefined) {
+    const pos = decode(after);
+    const found = ids.indexOf(pos.d);
+    if (found >= 0) [at, offset] = [found, pos.c];
+    else at = Math.min(pos.s, ids.length);
+  }
+  const data: Chunk[] = [];
+  for (; at < ids.length; at++, offset = 0) {
+    const source = await deps.kbs.getSource(kbId, ids[at]!);
+    if (!source || source.status !== 'ready') continue;
+    // One more than needed tells whether this source has chunks left after the page.
+    const want = size - data.length;
+    const chunks = await deps.kbs.chunkRange(kbId, source.documentId, offset, want + 1);
+    data.push(...chunks.slice(0, want).map((c) => chunkView(kbId, source, c)));
+    if (data.length === size) {
+      const more = chunks.length > want || at + 1 < ids.length;
+      const next = chunks.length > want ? { d: source.documentId, s: at, c: offset + want } : { d: ids[at + 1] ?? '', s: at + 1, c: 0 };
+      return { data, nextCursor: more ? encode(next) : null };
+    }
+  }
+  return { data, nextCursor: null };
+}

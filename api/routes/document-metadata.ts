@@ -1,0 +1,62 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { bodyLimit } from 'hono/body-limit';
+import { NotFoundError, PayloadTooLargeError, ValidationError } from '../../shared/errors.js';
+import { idSchema } from '../../shared/schemas/common.js';
+import { sourceSchema } from '../../shared/schemas/knowledge-base.js';
+import { documentPatchSchema } from '../../shared/schemas/metadata.js';
+import { publicSource } from '../../shared/store/kb-records.js';
+import type { AppDeps } from '../deps.js';
+import { createRouter, errorResponses, jsonResponse, security } from '../router.js';
+
+const docParams = z.object({ kbId: idSchema, documentId: idSchema });
+const PATH = '/knowledge-bases/:kbId/documents/:documentId';
+/** Metadata is at most 4 KB as JSON; a body four times that leaves room for whitespace and escapes. */
+const MAX_BODY_BYTES = 16 * 1024;
+
+/** PATCH of one document: its metadata, as JSON. */
+export function documentMetadataRoutes(deps: AppDeps) {
+  const { store } = deps;
+  const app = createRouter();
+
+  app.patch(
+    PATH,
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: () => {
+        throw new PayloadTooLargeError(`The request body must be at most ${MAX_BODY_BYTES / 1024} KiB`);
+      },
+    }),
+  );
+  // Hono's JSON validator answers a body that is not JSON with an exception of its own.
+  app.patch(PATH, async (c, next) => {
+    try {
+      JSON.parse(await c.req.text());
+    } catch {
+      throw new ValidationError({ request: 'the body must be a JSON object' });
+    }
+    await next();
+  });
+
+  app.openapi(
+    createRoute({
+      method: 'patch',
+      path: '/knowledge-bases/{kbId}/documents/{documentId}',
+      summary: "Set a document's metadata",
+      description:
+        'Replaces the metadata of one source (`{}` removes it): a flat JSON object of string, number and boolean values, at most 32 keys and 4 KB. It is returned with the source and with each of its chunks, and search can filter on it.',
+      security,
+      request: { params: docParams, body: { content: { 'application/json': { schema: documentPatchSchema } }, required: true } },
+      responses: { 200: jsonResponse(sourceSchema, 'The source with its new metadata'), ...errorResponses(400, 401, 403, 404, 413, 500, 503) },
+    }),
+    async (c) => {
+      const { kbId, documentId } = c.req.valid('param');
+      const { metadata } = c.req.valid('json');
+      const target = { workspaceId: c.get('principal').workspaceId, kbId, documentId };
+      await store.kbs.setMetadata(target, metadata, new Date().toISOString());
+      const source = await store.kbs.getSource(kbId, documentId);
+      if (!source) throw new NotFoundError();
+      return c.json(publicSource(source), 200);
+    },
+  );
+  return app;
+}

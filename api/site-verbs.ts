@@ -1,0 +1,42 @@
+import { ConflictError, NotFoundError } from '../shared/errors.js';
+import type { Site } from '../shared/schemas/site.js';
+import type { SiteTarget } from '../shared/store/scripts/site-scripts.js';
+import { publicSite } from '../shared/store/site-records.js';
+import type { SiteStore } from '../shared/store/site-store.js';
+import { assertOwned, type KbDeps } from './knowledge-base-verbs.js';
+
+/** What the site verbs need: the knowledge-base verbs' deps with the site store. */
+export type SiteDeps = KbDeps & { sites: SiteStore };
+
+/** One site of a knowledge base the workspace owns; 404 when it has no such site. */
+export async function readSite(deps: SiteDeps, { workspaceId, kbId, siteId }: SiteTarget): Promise<Site> {
+  await assertOwned(deps, workspaceId, kbId);
+  const site = await deps.sites.get(kbId, siteId);
+  if (!site) throw new NotFoundError();
+  return publicSite(site);
+}
+
+/** Removes a site with every page its discoveries added; a running discovery adds nothing more. */
+export async function deleteSite(deps: SiteDeps, target: SiteTarget): Promise<number> {
+  return deps.sites.delete(target, new Date().toISOString());
+}
+
+/**
+ * Discovers a site again: new pages are added, its pages are fetched again,
+ * and pages missing twice in a row go. While a discovery runs, its job is
+ * queued again (a no-op when it is still queued or running), so a site whose
+ * first job was lost can be set going; the answer is then the site as it is.
+ */
+export async function refreshSite(deps: SiteDeps, target: SiteTarget): Promise<Site> {
+  let run: number;
+  try {
+    run = await deps.sites.restart(target, new Date().toISOString());
+  } catch (err) {
+    if (!(err instanceof ConflictError)) throw err;
+    const site = await deps.sites.get(target.kbId, target.siteId);
+    if (!site) throw new NotFoundError();
+    run = site.run;
+  }
+  await deps.queue.discover([{ ...target, run }]);
+  return readSite(deps, target);
+}

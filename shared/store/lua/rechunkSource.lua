@@ -1,0 +1,34 @@
+--[[
+  Worker: replaces a ready source's chunks with ones cut from the same
+  Markdown under its knowledge base's current chunking settings. Its status
+  does not move: only the chunks, their count and their settings tag change.
+
+  Input:
+    KEYS[1] meta hash   KEYS[2] source record   KEYS[3] chunk list
+    ARGV[1] JSON: {run, chunking (tag the chunks were cut with), defaultChunking (tag when the
+                   knowledge base has none), now (ISO), chunks: [entry as JSON string...]}
+
+  Output: {'ok'} | {'gone'} | {'not_ready'} | {'stale'}
+    stale: the source ran again since its Markdown was read, or the settings changed meanwhile.
+]]
+
+local p = cjson.decode(ARGV[1])
+local meta, record, chunkList = KEYS[1], KEYS[2], KEYS[3]
+if redis.call('EXISTS', meta) == 0 then return {'gone'} end
+local st = redis.call('HGET', record, 'status')
+if not st then return {'gone'} end
+if st ~= 'ready' then return {'not_ready'} end
+if redis.call('HGET', record, 'run') ~= p.run then return {'stale'} end
+local chunkMax = redis.call('HGET', meta, 'chunkMaxTokens')
+local current = p.defaultChunking
+if chunkMax then current = chunkMax .. '/' .. (redis.call('HGET', meta, 'chunkOverlapTokens') or '0') end
+if current ~= p.chunking then return {'stale'} end
+redis.call('DEL', chunkList)
+-- RPUSH in slices: unpack() of a very long list would overflow the Lua stack.
+for i = 1, #p.chunks, 500 do
+  redis.call('RPUSH', chunkList, unpack(p.chunks, i, math.min(i + 499, #p.chunks)))
+end
+redis.call('HSET', record, 'chunkCount', #p.chunks, 'chunking', p.chunking, 'updatedAt', p.now)
+redis.call('HSET', meta, 'updatedAt', p.now)
+redis.call('HINCRBY', meta, 'rev', 1)
+return {'ok'}

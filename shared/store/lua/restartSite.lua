@@ -1,0 +1,26 @@
+--[[
+  Starts a site's discovery again (a refresh): the site goes back to
+  discovering under a new run. Refused while a discovery runs.
+
+  Input:
+    KEYS[1] meta hash   KEYS[2] site record
+    ARGV[1] JSON: {workspaceId (the caller's), now (ISO)}
+
+  Output: {'ok', run} | {'missing'} | {'forbidden'} | {'missing_site'} | {'busy'}
+]]
+--- @include "checkOwner"
+
+local p = cjson.decode(ARGV[1])
+local meta, site = KEYS[1], KEYS[2]
+local refused = checkOwner(meta, p.workspaceId)
+if refused then return {refused} end
+local state = redis.call('HGET', site, 'state')
+if not state then return {'missing_site'} end
+if state == 'discovering' then return {'busy'} end
+local run = redis.call('HINCRBY', site, 'run', 1)
+redis.call('HSET', site, 'state', 'discovering', 'updatedAt', p.now)
+redis.call('HDEL', site, 'error')
+redis.call('HINCRBY', meta, 'sitesDiscovering', 1)
+redis.call('HSET', meta, 'updatedAt', p.now)
+redis.call('HINCRBY', meta, 'rev', 1)
+return {'ok', run}

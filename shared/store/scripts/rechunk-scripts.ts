@@ -1,0 +1,28 @@
+import { chunkingTag, type ChunkSettings } from '../../chunking/chunk-settings.js';
+import type { SourceRef } from '../../sources/source-ref.js';
+import { defineScript } from './script.js';
+
+/** A re-chunk of one ready source: the run whose Markdown was cut, and the result. */
+export interface RechunkInput extends SourceRef {
+  /** The settings the chunks were cut with; written only while the knowledge base still has them. */
+  chunking: ChunkSettings;
+  defaultChunking: ChunkSettings;
+  /** Chunk entries, each a JSON string. */
+  chunks: string[];
+  now: string;
+}
+
+/** Worker: replaces a ready source's chunks, fenced by its run and its knowledge base's settings. */
+export const rechunkSourceScript = defineScript({
+  name: 'kbRechunkSource',
+  file: 'rechunkSource',
+  keys: ['meta', 'record', 'chunks'],
+  build: (i: RechunkInput, k) => {
+    const { record, chunks } = k.sourceKeys(i.kbId, i.documentId);
+    return {
+      keys: { meta: k.kb(i.kbId), record, chunks },
+      args: { run: String(i.run), chunking: chunkingTag(i.chunking), defaultChunking: chunkingTag(i.defaultChunking), now: i.now, chunks: i.chunks },
+    };
+  },
+  replies: { ok: {}, gone: {}, not_ready: {}, stale: {} },
+});

@@ -1,0 +1,61 @@
+import { defineScript } from './script.js';
+
+/** The end of one discovery run of a site. */
+export interface FinishSiteInput {
+  kbId: string;
+  siteId: string;
+  run: number;
+  now: string;
+  fields: Record<string, string>;
+}
+
+/** Records the end of a site's discovery once; settles the knowledge base when nothing is left to do. */
+export const finishSiteScript = defineScript({
+  name: 'kbFinishSite',
+  file: 'finishSite',
+  keys: ['meta', 'active', 'site'],
+  build: (i: FinishSiteInput, k) => ({
+    keys: { meta: k.kb(i.kbId), active: k.active(i.kbId), site: k.site(i.kbId, i.siteId) },
+    args: { run: i.run, now: i.now, fields: i.fields },
+  }),
+  replies: { ok: { settled: 'int', counts: 'rest' }, stale: {} },
+});
+
+/** A user's or the scheduler's new discovery of a site. */
+export interface SiteTarget {
+  workspaceId: string;
+  kbId: string;
+  siteId: string;
+}
+
+/** Puts a site back to discovering under a new run. */
+export const restartSiteScript = defineScript({
+  name: 'kbRestartSite',
+  file: 'restartSite',
+  keys: ['meta', 'site'],
+  build: (i: SiteTarget & { now: string }, k) => ({
+    keys: { meta: k.kb(i.kbId), site: k.site(i.kbId, i.siteId) },
+    args: { workspaceId: i.workspaceId, now: i.now },
+  }),
+  replies: { ok: { run: 'int' }, missing: {}, forbidden: {}, missing_site: {}, busy: {} },
+});
+
+/** Deletes a site with every page it added. */
+export const deleteSiteScript = defineScript({
+  name: 'kbDeleteSite',
+  file: 'deleteSite',
+  keys: ['meta', 'sourceIds', 'active', 'fingerprints', 'sites', 'site', 'misses'],
+  build: (i: SiteTarget & { now: string }, k) => ({
+    keys: {
+      meta: k.kb(i.kbId),
+      sourceIds: k.sourceIds(i.kbId),
+      active: k.active(i.kbId),
+      fingerprints: k.fingerprints(i.kbId),
+      sites: k.sites(i.kbId),
+      site: k.site(i.kbId, i.siteId),
+      misses: k.siteMisses(i.kbId, i.siteId),
+    },
+    args: { workspaceId: i.workspaceId, siteId: i.siteId, now: i.now, prefixes: k.sourceKeyPrefixes(i.kbId) },
+  }),
+  replies: { ok: { removed: 'int' }, missing: {}, forbidden: {}, missing_site: {} },
+});

@@ -1,0 +1,93 @@
+import type { Site, SiteSettings, SiteState, SitemapMode } from '../schemas/site.js';
+
+/** A site as the API hands it to the commit. */
+export interface NewSite extends SiteSettings {
+  siteId: string;
+}
+
+/** A site as stored: the public view plus the run of its discovery. */
+export interface StoredSite extends Site {
+  /** Raised by each discovery (the first is 1); pages of an older run are not added. */
+  run: number;
+}
+
+/** Flattens a new site to its record's string fields; it starts `discovering` under run 1. */
+export function siteFields(s: NewSite, now: string): Record<string, string> {
+  return {
+    siteId: s.siteId,
+    url: s.url,
+    maxPages: String(s.maxPages),
+    maxDepth: String(s.maxDepth),
+    include: JSON.stringify(s.include ?? []),
+    exclude: JSON.stringify(s.exclude ?? []),
+    sitemap: s.sitemap,
+    state: 'discovering',
+    pagesFound: '0',
+    pagesAdded: '0',
+    truncated: '0',
+    run: '1',
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
+const list = (v: string | undefined): string[] => {
+  try {
+    const parsed: unknown = JSON.parse(v ?? '[]');
+    return Array.isArray(parsed) ? parsed.map(String) : [];
+  } catch {
+    return [];
+  }
+};
+
+/** Reads a site's record; null when it is gone. */
+export function parseSite(h: Record<string, string>): StoredSite | null {
+  if (!h.siteId || !h.url) return null;
+  const site: StoredSite = {
+    siteId: h.siteId,
+    url: h.url,
+    maxPages: Number(h.maxPages ?? 0),
+    maxDepth: Number(h.maxDepth ?? 0),
+    include: list(h.include),
+    exclude: list(h.exclude),
+    sitemap: (h.sitemap ?? 'auto') as SitemapMode,
+    status: (h.state ?? 'discovering') as SiteState,
+    pagesFound: Number(h.pagesFound ?? 0),
+    pagesAdded: Number(h.pagesAdded ?? 0),
+    truncated: h.truncated === '1',
+    createdAt: h.createdAt ?? '',
+    updatedAt: h.updatedAt ?? h.createdAt ?? '',
+    run: Number(h.run ?? 1),
+  };
+  if (h.error) site.error = JSON.parse(h.error) as { code: string; message: string };
+  if (h.discoveredAt) site.discoveredAt = h.discoveredAt;
+  return site;
+}
+
+/** The public view of a stored site. */
+export function publicSite(s: StoredSite): Site {
+  const { run: _run, ...pub } = s;
+  return pub;
+}
+
+/** What a discovery writes when it ends. */
+export interface SiteOutcome {
+  state: Exclude<SiteState, 'discovering'>;
+  pagesFound: number;
+  pagesAdded: number;
+  truncated: boolean;
+  error?: { code: string; message: string };
+}
+
+/** The record fields of a discovery's end. */
+export function outcomeSiteFields(o: SiteOutcome, now: string): Record<string, string> {
+  return {
+    state: o.state,
+    pagesFound: String(o.pagesFound),
+    pagesAdded: String(o.pagesAdded),
+    truncated: o.truncated ? '1' : '0',
+    error: o.error ? JSON.stringify(o.error) : '',
+    discoveredAt: now,
+    updatedAt: now,
+  };
+}

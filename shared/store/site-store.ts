@@ -1,0 +1,88 @@
+import { countsFrom, type SourceCounts } from '../sources/lifecycle.js';
+import { runScript, type StoreRedis } from './commands.js';
+import type { KeySpace } from './keys.js';
+import { resultError } from './scripts/result-error.js';
+import { deleteSiteScript, finishSiteScript, restartSiteScript, type SiteTarget } from './scripts/site-scripts.js';
+import { outcomeSiteFields, parseSite, type SiteOutcome, type StoredSite } from './site-records.js';
+
+/** Budgets left behind by a crashed discovery run out after this long (seconds). */
+const BUDGET_TTL_SECONDS = 6 * 3600;
+
+/** What the end of a discovery reported. */
+export type SiteFinish = { kind: 'stale' } | { kind: 'ok'; settledSeq?: number; sourceCounts: SourceCounts };
+
+/**
+ * Site records of a knowledge base: read, end a discovery, start one again,
+ * delete a site with its pages; and the per-workspace budget of pages in
+ * discovery. Sites are created with their knowledge base's commit (see
+ * `commitSources.lua`), so a rejected request leaves none behind.
+ */
+export class SiteStore {
+  constructor(
+    private readonly redis: StoreRedis,
+    private readonly keys: KeySpace,
+  ) {}
+
+  /** Every site of a knowledge base, in the order they were added. */
+  async list(kbId: string): Promise<StoredSite[]> {
+    const ids = await this.redis.lrange(this.keys.sites(kbId), 0, -1);
+    if (ids.length === 0) return [];
+    const rows = await Promise.all(ids.map((id) => this.redis.hgetall(this.keys.site(kbId, id))));
+    return rows.map(parseSite).filter((s): s is StoredSite => s !== null);
+  }
+
+  async get(kbId: string, siteId: string): Promise<StoredSite | null> {
+    return parseSite(await this.redis.hgetall(this.keys.site(kbId, siteId)));
+  }
+
+  /** Records the end of discovery run `run`; `stale` when the site moved on (restarted or deleted). */
+  async finish(kbId: string, siteId: string, run: number, outcome: SiteOutcome, now: string): Promise<SiteFinish> {
+    const reply = await runScript(this.redis, this.keys, finishSiteScript, { kbId, siteId, run, now, fields: outcomeSiteFields(outcome, now) });
+    if (reply.kind === 'stale') return reply;
+    return { kind: 'ok', sourceCounts: countsFrom(reply.counts), ...(reply.settled > 0 && { settledSeq: reply.settled }) };
+  }
+
+  /** Puts a site back to discovering under a new run; 409 while it is discovering. Returns the run. */
+  async restart(target: SiteTarget, now: string): Promise<number> {
+    const reply = await runScript(this.redis, this.keys, restartSiteScript, { ...target, now });
+    if (reply.kind === 'busy') throw resultError('site_busy');
+    if (reply.kind !== 'ok') throw resultError(reply.kind);
+    return reply.run;
+  }
+
+  /** Deletes a site and its pages; returns how many pages went. */
+  async delete(target: SiteTarget, now: string): Promise<number> {
+    const reply = await runScript(this.redis, this.keys, deleteSiteScript, { ...target, now });
+    if (reply.kind !== 'ok') throw resultError(reply.kind);
+    return reply.removed;
+  }
+
+  /** Counts one more consecutive miss of a page; returns the count. */
+  async addMiss(kbId: string, siteId: string, documentId: string): Promise<number> {
+    return this.redis.hincrby(this.keys.siteMisses(kbId, siteId), documentId, 1);
+  }
+
+  /** Forgets the misses of pages found again (or removed). */
+  async clearMisses(kbId: string, siteId: string, documentIds: string[]): Promise<void> {
+    if (documentIds.length > 0) await this.redis.hdel(this.keys.siteMisses(kbId, siteId), ...documentIds);
+  }
+
+  /**
+   * Takes `pages` from the workspace's budget of pages in discovery, at most
+   * `cap` in all; false (nothing taken) when that would go over it.
+   */
+  async reserveBudget(workspaceId: string, pages: number, cap: number): Promise<boolean> {
+    const key = this.keys.crawlBudget(workspaceId);
+    const [[err, used]] = (await this.redis.multi().incrby(key, pages).expire(key, BUDGET_TTL_SECONDS).exec()) as [[Error | null, number]];
+    if (err) throw err;
+    if (used <= cap) return true;
+    await this.redis.decrby(key, pages);
+    return false;
+  }
+
+  /** Gives pages back to the workspace's budget. */
+  async releaseBudget(workspaceId: string, pages: number): Promise<void> {
+    const left = await this.redis.decrby(this.keys.crawlBudget(workspaceId), pages);
+    if (left <= 0) await this.redis.del(this.keys.crawlBudget(workspaceId));
+  }
+}

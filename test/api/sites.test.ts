@@ -1,0 +1,110 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHarness, type Harness } from '../helpers/app-harness.js';
+import { call, expectErrorBody, type ApiResponse, type ErrorExpectation } from './support.js';
+
+const expectError = (res: ApiResponse, status: number, exp: ErrorExpectation = {}) => expectErrorBody(res, status, '/v1/knowledge-bases', exp);
+
+let h: Harness;
+let key: string;
+let otherKey: string;
+
+beforeAll(async () => {
+  h = await createHarness({ CRAWL_MAX_PAGES: '50' });
+  key = await h.key('ws-site-form');
+  otherKey = await h.key('ws-site-other');
+});
+afterAll(() => h.close());
+
+const post = (sites: unknown, k = key) => {
+  const form = new FormData();
+  form.set('knowledge_base_name', 'sites');
+  form.set('knowledge_base_sites', typeof sites === 'string' ? sites : JSON.stringify(sites));
+  return call(h.app, 'POST', '/v1/knowledge-bases', { key: k, body: form });
+};
+
+describe('knowledge_base_sites', () => {
+  it.each([
+    ['no url', [{ maxPages: 3 }], /url/],
+    ['an unknown key', [{ url: 'https://example.com/', depth: 2 }], /unknown key "depth"/],
+    ['maxPages over CRAWL_MAX_PAGES', [{ url: 'https://example.com/', maxPages: 51 }], /at most 50/],
+    ['a sitemap mode it does not know', [{ url: 'https://example.com/', sitemap: 'always' }], /auto, only, off/],
+    ['a URL with credentials', [{ url: 'https://u:p@example.com/' }], /url/],
+    ['a glob that is not a path', [{ url: 'https://example.com/', exclude: ['docs'] }], /path glob/],
+  ])('returns 400 naming the element for %s, and creates nothing', async (_what, sites, message) => {
+    const before = await h.allKeys();
+    const res = await post(sites);
+    expectError(res, 400, { message: 'any', fields: ['knowledge_base_sites[0]'] });
+    expect((res.body as { validationErrors: Record<string, string> }).validationErrors['knowledge_base_sites[0]']).toMatch(message);
+    expect((await h.allKeys()).filter((k) => !before.includes(k) && !k.includes(':{rate')).filter((k) => k.includes('{kb:'))).toEqual([]);
+  });
+
+  it('returns 400 for a field that is not a JSON array', async () => {
+    expectError(await post('{"url":"https://example.com/"}'), 400, { message: 'any', fields: ['knowledge_base_sites'] });
+  });
+
+  it('answers the site with its defaults (maxPages at most CRAWL_MAX_PAGES), discovering, and keeps the knowledge base in progress', async () => {
+    const res = await post([{ url: 'https://example.com/docs/' }]);
+    expect(res.status, res.text).toBe(201);
+    const body = res.body as { kbId: string; status: string; sites: Record<string, unknown>[] };
+    expect(body.status).toBe('in_progress');
+    expect(body.sites).toEqual([
+      expect.objectContaining({ url: 'https://example.com/docs/', maxPages: 50, maxDepth: 3, include: [], exclude: [], sitemap: 'auto', status: 'discovering', pagesFound: 0, pagesAdded: 0, truncated: false }),
+    ]);
+    const siteId = body.sites[0]!.siteId as string;
+    expect(siteId).toMatch(/^site_[A-Za-z0-9_-]{21}$/);
+    const job = await h.queue.getJob(`${body.kbId}.${siteId}.d1`);
+    expect(job?.name).toBe('discover-site');
+    const mine = await call(h.app, 'GET', `/v1/knowledge-bases/${body.kbId}/sites/${siteId}`, { key });
+    expect(mine.status).toBe(200);
+    expectError(await call(h.app, 'GET', `/v1/knowledge-bases/${body.kbId}/sites/${siteId}`, { key: otherKey }), 403, { message: 'any' });
+    expectError(await call(h.app, 'GET', `/v1/knowledge-bases/${body.kbId}/sites/site_nope`, { key }), 404);
+  });
+
+  it('refuses more than 20 sites in one knowledge base', async () => {
+    const many = Array.from({ length: 21 }, (_, i) => ({ url: `https://example.com/${i}` }));
+    expectError(await post(many), 400, { message: 'any', fields: ['knowledge_base_sites'] });
+  });
+
+  it('leaves no key of a site behind when its knowledge base is deleted', async () => {
+    const res = await post([{ url: 'https://example.com/a/' }, { url: 'https://example.com/b/' }]);
+    const kbId = (res.body as { kbId: string }).kbId;
+    expect((await h.allKeys()).filter((k) => k.includes(`{kb:${kbId}}:site`)).length).toBeGreaterThan(0);
+    expect((await call(h.app, 'DELETE', `/v1/knowledge-bases/${kbId}`, { key })).status).toBe(204);
+    expect((await h.allKeys()).filter((k) => k.includes(`{kb:${kbId}}`))).toEqual([]);
+  });
+
+  it('accepts webhooks for site.discovered', async () => {
+    const res = await call(h.app, 'POST', '/v1/webhooks', {
+      key,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ url: 'https://example.com/hooks', events: ['site.discovered'] }),
+    });
+    expect(res.status, res.text).toBe(201);
+    expect((res.body as { events: string[] }).events).toEqual(['site.discovered']);
+  });
+});
+
+describe('the OpenAPI document', () => {
+  it('describes knowledge_base_sites on POST and PATCH and the Site schema', async () => {
+    const doc = (await call(h.app, 'GET', '/openapi.json')).body as { components: { schemas: Record<string, { properties: Record<string, unknown> }> } };
+    const schemas = doc.components.schemas;
+    expect(Object.keys(schemas.KnowledgeBaseUpdateForm!.properties)).toContain('knowledge_base_sites');
+    expect(Object.keys(schemas.KnowledgeBaseCreateForm!.properties)).toContain('knowledge_base_sites');
+    expect(Object.keys(schemas.Site!.properties)).toEqual(expect.arrayContaining(['siteId', 'status', 'pagesFound', 'pagesAdded', 'truncated']));
+    expect(Object.keys(schemas.KnowledgeBase!.properties)).toContain('sites');
+  });
+});
+
+describe('the workspace budget of pages in discovery', () => {
+  it('gives pages while they fit under the cap, none past it, and takes them back', async () => {
+    const sites = h.store.sites;
+    expect(await sites.reserveBudget('ws-budget', 60, 100)).toBe(true);
+    expect(await sites.reserveBudget('ws-budget', 50, 100)).toBe(false);
+    expect(await sites.reserveBudget('ws-budget-other', 100, 100)).toBe(true);
+    await sites.releaseBudget('ws-budget', 60);
+    expect(await sites.reserveBudget('ws-budget', 100, 100)).toBe(true);
+    await sites.releaseBudget('ws-budget', 100);
+    await sites.releaseBudget('ws-budget-other', 100);
+    expect((await h.allKeys()).filter((k) => k.includes('{crawl:'))).toEqual([]);
+  });
+});

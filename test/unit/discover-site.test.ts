@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { SourceError } from '../../shared/source-errors.js';
+import type { FetchedUrl } from '../../worker/fetch-url.js';
+import { discoverSite, type DiscoverOptions } from '../../worker/sites/discover.js';
+import { siteEvents } from '../../worker/webhooks/events.js';
+
+/** A site in memory: path to [content type, body]; anything else answers 404. No socket is opened. */
+function fakeSite(routes: Record<string, [string, string]>) {
+  const requested: string[] = [];
+  const fetch = async (url: string): Promise<FetchedUrl> => {
+    const u = new URL(url);
+    requested.push(u.pathname + u.search);
+    const route = routes[u.pathname + u.search];
+    if (!route) throw new SourceError('http_status', 'the server answered 404 Not Found', false);
+    return { bytes: Buffer.from(route[1]), contentType: route[0], finalUrl: url, status: 200 };
+  };
+  return { fetch, requested };
+}
+
+const html = (body: string, head = '') => ['text/html', `<html><head>${head}</head><body>${body}</body></html>`] as [string, string];
+
+async function run(routes: Record<string, [string, string]>, opts: Partial<DiscoverOptions> = {}) {
+  const site = fakeSite(routes);
+  const pages: string[] = [];
+  const sleeps: number[] = [];
+  const result = await discoverSite({
+    url: 'https://example.com/',
+    maxPages: 100,
+    maxDepth: 3,
+    include: [],
+    exclude: [],
+    sitemap: 'auto',
+    agent: 'kb-ingest',
+    fetch: site.fetch,
+    onPage: async (u) => void pages.push(u.pathname + u.search),
+    sleep: async (ms) => void sleeps.push(ms),
+    ...opts,
+  });
+  return { result, pages, sleeps, requested: site.requested };
+}
+
+describe('discoverSite', () => {
+  it('honours Disallow for this agent and paces its requests by Crawl-delay', async () => {
+    const { pages, sleeps, requested } = await run({
+      '/robots.txt': ['text/plain', 'User-agent: kb-ingest\nDisallow: /private\nCrawl-delay: 2\n\nUser-agent: *\nDisallow: /'],
+      '/': html('<a href="/a">a</a><a href="/private/x">x</a>'),
+      '/a': html('<a href="/">home</a>'),
+    });
+    expect(pages.sort()).toEqual(['/', '/a']);
+    expect(requested).not.toContain('/private/x');
+    expect(sleeps.length).toBe(requested.length - 1);
+    expect(sleeps.every((ms) => ms === 2000)).toBe(true);
+  });
+
+  it('adds the canonical page once for its variants', async () => {
+    const canon = '<link rel="canonical" href="https://www.example.com/article">';
+    const { pages } = await run({
+      '/': html('<a href="/article?print=1">p</a><a href="/article?ref_src=tw">r</a><a href="/article">c</a>'),
+      '/article?print=1': html('print', canon),
+      '/article': html('article', canon),
+    });
+    expect(pages.sort()).toEqual(['/', '/article']);
+  });
+
+  it('keeps to maxDepth and reports pages left behind by maxPages', async () => {
+    const chain: Record<string, [string, string]> = {};
+    for (let i = 0; i < 10; i++) chain[i === 0 ? '/' : `/p${i}`] = html(`<a href="/p${i + 1}">next</a>`);
+    const deep = await run(chain, { maxDepth: 2, sitemap: 'off' });
+    expect(deep.pages).toEqual(['/', '/p1', '/p2']);
+    expect(deep.requested).not.toContain('/p3');
+
+    const wide: Record<string, [string, string]> = { '/': html(Array.from({ length: 30 }, (_, i) => `<a href="/w${i}">w</a>`).join('')) };
+    for (let i = 0; i < 30; i++) wide[`/w${i}`] = html(`page ${i}`);
+    const capped = await run(wide, { maxPages: 5, sitemap: 'off' });
+    expect(capped.result).toMatchObject({ pagesAdded: 5, truncated: true });
+    expect(capped.result.pagesFound).toBe(31);
+    expect(capped.requested.filter((p) => p.startsWith('/w'))).toHaveLength(4);
+  });
+
+  it('fails when a sitemap was asked for and none could be read', async () => {
+    await expect(run({ '/': html('home') }, { sitemap: 'only' })).rejects.toThrow(/no sitemap/);
+  });
+
+  it('falls back to links when the site has no sitemap (auto)', async () => {
+    const { pages, result } = await run({ '/': html('<a href="/b">b</a>'), '/b': html('b') });
+    expect(pages).toEqual(['/', '/b']);
+    expect(result.fromSitemaps).toBe(false);
+  });
+});
+
+describe('site.discovered', () => {
+  it('carries the counts, a deterministic id, and settles the knowledge base when the end did', () => {
+    const site = { workspaceId: 'w', kbId: 'kb_1', siteId: 'site_1', run: 2 };
+    const outcome = { state: 'done' as const, pagesFound: 12, pagesAdded: 10, truncated: true };
+    const counts = { pending: 0, processing: 0, ready: 10, failed: 0 };
+    const events = siteEvents(site, outcome, { kind: 'ok', settledSeq: 3, sourceCounts: counts }, 'now');
+    expect(events.map((e) => e.type)).toEqual(['site.discovered', 'knowledge_base.settled']);
+    expect(events[0]!.data).toEqual({ kbId: 'kb_1', siteId: 'site_1', status: 'done', pagesFound: 12, pagesAdded: 10, truncated: true });
+    expect(siteEvents(site, outcome, { kind: 'ok', sourceCounts: counts }, 'later')[0]!.id).toBe(events[0]!.id);
+    expect(siteEvents(site, outcome, { kind: 'stale' }, 'now')).toEqual([]);
+  });
+});

@@ -1,0 +1,196 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call } from '../api/support.js';
+import { createHarness, type Harness } from '../helpers/app-harness.js';
+import { generatedPages, SiteServer } from '../helpers/site-server.js';
+import { waitFor } from '../helpers/wait.js';
+import { startTestWorker } from '../helpers/worker-harness.js';
+import type { RunningWorker } from '../../worker/main.js';
+
+interface SiteBody {
+  siteId: string;
+  status: string;
+  pagesFound: number;
+  pagesAdded: number;
+  truncated: boolean;
+  error?: { code: string; message: string };
+}
+interface KbBody {
+  kbId: string;
+  status: string;
+  files: { documentId: string; content: string; status: string; siteId?: string; charCount?: number }[];
+  sites?: SiteBody[];
+}
+
+let h: Harness;
+let key: string;
+let worker: RunningWorker;
+let elsewhere: Server;
+let elsewhereHits = 0;
+
+beforeAll(async () => {
+  // The site is on loopback, which URL sources may reach only with this switch (as in a local demo).
+  h = await createHarness({ URL_FETCH_ALLOW_PRIVATE: 'true', URL_FETCH_HOST_SPACING_MS: '0', URL_FETCH_MAX_PER_HOST: '8', CRAWL_MAX_PAGES: '500' });
+  key = await h.key('ws-sites');
+  elsewhere = createServer((_req, res) => {
+    elsewhereHits += 1;
+    res.end('<html><body>elsewhere</body></html>');
+  });
+  await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.1', resolve));
+  worker = await startTestWorker(h);
+});
+afterAll(async () => {
+  await worker.close();
+  elsewhere.close();
+  await h.close();
+});
+
+const elsewhereUrl = (): string => `http://127.0.0.1:${(elsewhere.address() as AddressInfo).port}/landing`;
+
+async function createSiteKb(site: Record<string, unknown>): Promise<KbBody> {
+  const form = new FormData();
+  form.set('knowledge_base_name', 'site test');
+  form.set('knowledge_base_sites', JSON.stringify([site]));
+  const res = await call(h.app, 'POST', '/v1/knowledge-bases', { key, body: form });
+  expect(res.status, res.text).toBe(201);
+  return res.body as KbBody;
+}
+
+const readKb = async (kbId: string): Promise<KbBody> => (await call(h.app, 'GET', `/v1/knowledge-bases/${kbId}`, { key })).body as KbBody;
+
+/** Waits until the site's discovery has ended and every source has settled. */
+async function settled(kbId: string): Promise<KbBody> {
+  let last: KbBody | undefined;
+  return waitFor(
+    'the site discovered and its pages settled',
+    async () => {
+      last = await readKb(kbId);
+      return last.status !== 'in_progress' && last.sites?.every((s) => s.status !== 'discovering') ? last : undefined;
+    },
+    { timeoutMs: 60_000, describe: () => JSON.stringify({ status: last?.status, sites: last?.sites, files: last?.files.length }) },
+  );
+}
+
+const paths = (kb: KbBody): string[] => kb.files.map((f) => new URL(f.content).pathname + new URL(f.content).search).sort();
+
+describe('a site source from its sitemap', () => {
+  it('adds every allowed page of the sitemap exactly once, and never fetches a disallowed one', async () => {
+    const site = new SiteServer({
+      pages: generatedPages(30),
+      robots: ['Disallow: /private/'],
+      sitemap: [...generatedPages(30).keys(), '/docs/p3.html#again', '/docs/p4.html?utm_source=mail', '/private/secret.html', 'http://other.example/docs/x.html'],
+      gzip: true,
+    });
+    await site.start();
+    try {
+      const created = await createSiteKb({ url: `${site.origin}/` });
+      expect(created.status).toBe('in_progress');
+      expect(created.sites).toEqual([expect.objectContaining({ status: 'discovering', maxPages: 100, maxDepth: 3, sitemap: 'auto' })]);
+      const kb = await settled(created.kbId);
+      expect(kb.sites![0]).toMatchObject({ status: 'done', pagesFound: 30, pagesAdded: 30, truncated: false });
+      expect(paths(kb)).toEqual([...generatedPages(30).keys()].sort());
+      expect(kb.files.every((f) => f.status === 'ready' && f.siteId === kb.sites![0]!.siteId)).toBe(true);
+      expect(site.hitsUnder('/private/')).toBe(0);
+      // One request per page: the extraction; discovery read only robots.txt and the sitemap.
+      for (const p of generatedPages(30).keys()) expect(site.hits.get(p), p).toBe(1);
+      expect(kb.status).toBe('ready');
+    } finally {
+      await site.stop();
+    }
+  });
+});
+
+describe('a site source crawled by its links', () => {
+  it('stops an endless calendar at maxPages, says so, and follows no redirect off the site', async () => {
+    const site = new SiteServer({ pages: generatedPages(5), robots: ['Disallow: /private/'], awayTo: elsewhereUrl() });
+    await site.start();
+    try {
+      const created = await createSiteKb({ url: `${site.origin}/docs/p0.html`, sitemap: 'off', maxPages: 15, maxDepth: 10 });
+      const kb = await settled(created.kbId);
+      const s = kb.sites![0]!;
+      expect(s).toMatchObject({ status: 'done', pagesAdded: 15, truncated: true });
+      expect(s.pagesFound).toBeGreaterThan(s.pagesAdded);
+      expect(kb.files).toHaveLength(15);
+      const found = paths(kb);
+      expect(new Set(found).size).toBe(15);
+      for (const p of generatedPages(5).keys()) expect(found).toContain(p);
+      expect(found.some((p) => p.includes('utm_') || p.includes('sessionid'))).toBe(false);
+      expect(found.filter((p) => p.startsWith('/calendar')).length).toBe(10);
+      expect(found).not.toContain('/missing');
+      expect(found).not.toContain('/loop');
+      expect(site.hitsUnder('/private/')).toBe(0);
+      expect(elsewhereHits).toBe(0);
+      // The crawl's bound: at most two requests per page it may add (plus robots.txt and a few).
+      expect(site.hitsUnder('/calendar')).toBeLessThanOrEqual(15 * 2 + 10 + 15);
+    } finally {
+      await site.stop();
+    }
+  });
+});
+
+describe('a site kept in sync', () => {
+  it('adds new pages, re-extracts changed ones and removes pages missed twice, on refresh', async () => {
+    const pages = generatedPages(6);
+    const site = new SiteServer({ pages, sitemap: [...pages.keys()], robots: [] });
+    await site.start();
+    try {
+      const created = await createSiteKb({ url: `${site.origin}/`, sitemap: 'only' });
+      let kb = await settled(created.kbId);
+      const siteId = kb.sites![0]!.siteId;
+      expect(kb.files).toHaveLength(6);
+
+      pages.delete('/docs/p0.html');
+      pages.set('/docs/p1.html', 'Page 1 now explains something entirely different and longer than before.');
+      pages.set('/docs/p9.html', 'Page 9 is new.');
+      site.spec.sitemap = [...pages.keys()];
+      const refresh = () => call(h.app, 'POST', `/v1/knowledge-bases/${created.kbId}/sites/${siteId}/refresh`, { key });
+      expect((await refresh()).status).toBe(202);
+      kb = await settled(created.kbId);
+      expect(paths(kb)).toContain('/docs/p9.html');
+      // One miss is not enough to remove a page.
+      expect(paths(kb)).toContain('/docs/p0.html');
+      const changed = kb.files.find((f) => f.content.endsWith('/docs/p1.html'))!;
+      const doc = await call(h.app, 'GET', `/v1/knowledge-bases/${created.kbId}/documents/${changed.documentId}`, { key });
+      expect((doc.body as { text: string }).text).toContain('entirely different');
+
+      expect((await refresh()).status).toBe(202);
+      kb = await settled(created.kbId);
+      expect(paths(kb)).toEqual([...pages.keys()].sort());
+      expect(kb.sites![0]).toMatchObject({ status: 'done', pagesAdded: 6 });
+    } finally {
+      await site.stop();
+    }
+  });
+
+  it('never doubles a page listed by hand, and DELETE removes the site with its pages only', async () => {
+    const pages = generatedPages(4);
+    const site = new SiteServer({ pages, sitemap: [...pages.keys()], robots: [] });
+    await site.start();
+    try {
+      const form = new FormData();
+      form.set('knowledge_base_name', 'mixed');
+      form.set('knowledge_base_urls', JSON.stringify([`${site.origin}/docs/p0.html`]));
+      form.set('knowledge_base_sites', JSON.stringify([{ url: `${site.origin}/sitemap.xml` }]));
+      const res = await call(h.app, 'POST', '/v1/knowledge-bases', { key, body: form });
+      expect(res.status, res.text).toBe(201);
+      const kbId = (res.body as KbBody).kbId;
+      let kb = await settled(kbId);
+      expect(paths(kb)).toEqual([...pages.keys()].sort());
+      const siteId = kb.sites![0]!.siteId;
+      expect(kb.sites![0]).toMatchObject({ pagesFound: 4, pagesAdded: 3 });
+
+      const one = await call(h.app, 'GET', `/v1/knowledge-bases/${kbId}/sites/${siteId}`, { key });
+      expect(one.status).toBe(200);
+      expect(one.body).toMatchObject({ siteId, status: 'done' });
+      expect((await call(h.app, 'DELETE', `/v1/knowledge-bases/${kbId}/sites/${siteId}`, { key })).status).toBe(204);
+      kb = await readKb(kbId);
+      expect(paths(kb)).toEqual(['/docs/p0.html']);
+      expect(kb.sites).toBeUndefined();
+      expect((await call(h.app, 'GET', `/v1/knowledge-bases/${kbId}/sites/${siteId}`, { key })).status).toBe(404);
+      expect((await call(h.app, 'DELETE', `/v1/knowledge-bases/${kbId}/sites/${siteId}`, { key })).status).toBe(404);
+    } finally {
+      await site.stop();
+    }
+  });
+});

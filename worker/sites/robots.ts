@@ -1,0 +1,65 @@
+import { createRequire } from 'node:module';
+import { isSourceError, SourceError } from '../../shared/source-errors.js';
+import type { FetchedUrl } from '../fetch-url.js';
+
+/** Largest robots.txt read (Google reads the first 500 KiB). */
+export const ROBOTS_MAX_BYTES = 512 * 1024;
+/** Longest Crawl-delay honoured; a site asking for more is crawled at this pace. */
+export const MAX_CRAWL_DELAY_MS = 10_000;
+
+/** A site's robots.txt rules for this service. */
+export interface RobotsRules {
+  isAllowed(url: URL): boolean;
+  /** The pause between two requests the site asks for (Crawl-delay), capped at {@link MAX_CRAWL_DELAY_MS}. */
+  delayMs: number;
+  /** `Sitemap:` lines, as written. */
+  sitemaps: string[];
+}
+
+/** The parts of robots-parser's Robot used here. */
+interface Robot {
+  isAllowed(url: string, ua?: string): boolean | undefined;
+  getCrawlDelay(ua?: string): number | undefined;
+  getSitemaps(): string[];
+}
+// A CommonJS module whose typings declare an ES default export it does not have.
+const robotsParser = createRequire(import.meta.url)('robots-parser') as (url: string, contents: string) => Robot;
+
+const ALLOW_ALL: RobotsRules = { isAllowed: () => true, delayMs: 0, sitemaps: [] };
+
+/** The HTTP status of a fetch that ended in a non-2xx answer, if that is how it ended. */
+export function httpStatusOf(err: unknown): number | undefined {
+  if (!isSourceError(err) || err.code !== 'http_status') return undefined;
+  const m = /answered (\d{3})/.exec(err.message);
+  return m ? Number(m[1]) : undefined;
+}
+
+/**
+ * Reads `/robots.txt` of the site's origin with a maintained parser
+ * (robots-parser: groups by user agent, Allow/Disallow with `*` and `$`,
+ * Crawl-delay, Sitemap). A missing file (4xx) allows everything, as RFC 9309
+ * says; an unreachable one (5xx or no answer) fails the discovery, since
+ * the site's wishes are then unknown. `agent` is the product token the
+ * groups are matched against (`kb-ingest`).
+ */
+export async function loadRobots(origin: string, agent: string, fetch: (url: string, maxBytes: number) => Promise<FetchedUrl>): Promise<RobotsRules> {
+  const url = `${origin}/robots.txt`;
+  let fetched: FetchedUrl;
+  try {
+    fetched = await fetch(url, ROBOTS_MAX_BYTES);
+  } catch (err) {
+    const status = httpStatusOf(err);
+    if (status !== undefined && status >= 400 && status < 500) return ALLOW_ALL;
+    if (isSourceError(err) && err.code === 'file_too_large') {
+      throw new SourceError('fetch_failed', `the site's robots.txt is larger than ${ROBOTS_MAX_BYTES} bytes`, false);
+    }
+    throw new SourceError('fetch_failed', `the site's robots.txt could not be read (${isSourceError(err) ? err.message : 'fetch failed'})`, true);
+  }
+  const robots = robotsParser(url, Buffer.from(fetched.bytes).toString('utf8'));
+  const delay = robots.getCrawlDelay(agent);
+  return {
+    isAllowed: (page) => robots.isAllowed(page.href, agent) !== false,
+    delayMs: Math.min(Math.max(0, (delay ?? 0) * 1000), MAX_CRAWL_DELAY_MS),
+    sitemaps: robots.getSitemaps(),
+  };
+}

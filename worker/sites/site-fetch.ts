@@ -1,0 +1,38 @@
+import type { Config } from '../../shared/config.js';
+import type { StoredSite } from '../../shared/store/site-records.js';
+import { HostBusyError, type HostGate } from '../fetch/host-gate.js';
+import { fetchUrl, type FetchUrlOptions } from '../fetch-url.js';
+import type { DiscoveryFetch } from './discover.js';
+import { isSameSite, siteOrigin } from './site-url.js';
+
+/**
+ * The fetch of a site's discovery: the URL sources' guarded fetcher (SSRF
+ * guard, redirect re-check, size and time caps, per-host slots and
+ * spacing), with the same User-Agent, refusing redirects off the site's
+ * origin. A discovery is one long job, so when its host's slots are all
+ * taken it waits for one rather than going back to the queue.
+ */
+export function siteFetcher(config: Config, hosts: HostGate | undefined, overrides?: Pick<FetchUrlOptions, 'lookup' | 'connect'>): (site: StoredSite) => DiscoveryFetch {
+  return (site) => {
+    const origin = siteOrigin(new URL(site.url));
+    return async (url, maxBytes) => {
+      const deadline = Date.now() + config.URL_FETCH_TIMEOUT_MS;
+      for (;;) {
+        try {
+          return await fetchUrl(url, {
+            maxBytes,
+            timeoutMs: config.URL_FETCH_TIMEOUT_MS,
+            allowPrivate: config.URL_FETCH_ALLOW_PRIVATE,
+            userAgent: config.URL_FETCH_USER_AGENT,
+            allowRedirect: (to) => isSameSite(to, origin),
+            ...(hosts && { hosts }),
+            ...overrides,
+          });
+        } catch (err) {
+          if (!(err instanceof HostBusyError) || Date.now() + err.delayMs > deadline) throw err;
+          await new Promise((r) => setTimeout(r, err.delayMs));
+        }
+      }
+    };
+  };
+}
