@@ -30,7 +30,8 @@ export function orderAgreement(reference: string, text: string): number {
 export function headingKey(heading: string): string {
   return wordBag(heading.replace(/\[([^\]]*)\]\([^)]*\)/g, '$1').replace(/\\([\\`*_{}[\]()#+\-.!<>|~])/g, '$1'))
     .join(' ')
-    .replace(/^(?:(?:chapter|chapitre|cap[ií]tulo|kapitel|capitolo|appendix|annexe|ap[eé]ndice|section|part)\s+)?(?:[\da-z]{1,3}\s+)?(?:\d{1,3}\s+)*/u, '')
+    .replace(/^(?:chapter|chapitre|cap[ií]tulo|kapitel|capitolo|appendix|annexe|ap[eé]ndice|section|part)\s+[\da-z]{1,4}\s+/u, '')
+    .replace(/^(?:[a-z]|\d{1,3})(?:\s\d{1,3})+\s+|^\d{1,3}\s+/u, '')
     .trim();
 }
 

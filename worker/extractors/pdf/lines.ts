@@ -37,6 +37,8 @@ export interface PdfLine {
   parts?: string[];
   /** Within the top or bottom 15% of the page, where running headers and footers are. */
   nearEdge?: boolean;
+  /** Set on the lines of a heading the PDF's outline names (see `outline-headings.ts`): its level, entry index and title. */
+  heading?: { level: number; entry: number; title: string };
 }
 
 // Running headers and footers sit in this share of the page height from its top or bottom.
