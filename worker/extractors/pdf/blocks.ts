@@ -143,6 +143,8 @@ function renderParagraph(lines: PdfLine[], style: PdfDocumentStyle): string {
   const named = lines[0]!.heading;
   // The outline's title has the author's characters where the page's fonts may map glyphs oddly; a label it lacks is kept.
   if (named && key(named.title) === key(text)) text = named.title;
+  // "<index>" in a manual is text, which Markdown would read as a tag.
+  text = text.replace(/<(?=[\p{L}/!?])/gu, '\\<');
   // Text that starts like a Markdown heading is not one.
   return level ? `${'#'.repeat(level)} ${text}` : text.replace(/^(#{1,6})(?=\s|$)/, '\\$1');
 }
