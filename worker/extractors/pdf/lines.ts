@@ -1,5 +1,5 @@
 import { findGutters, type Gutter } from './columns.js';
-import { texControlCodes } from './glyphs.js';
+import { composeAccents, joinTexLogos, texControlCodes } from './glyphs.js';
 
 /**
  * Rebuilds the lines of one PDF page, in reading order, from the positions of
@@ -298,5 +298,5 @@ export function joinRuns(runs: Run[]): string {
     text += run.str;
     prev = run;
   }
-  return (text.includes('  ') ? text.replace(/ {2,}/g, ' ') : text).trim();
+  return joinTexLogos(composeAccents((text.includes('  ') ? text.replace(/ {2,}/g, ' ') : text).trim()));
 }
