@@ -63,9 +63,9 @@ export const detachedAccents = (text: string): number => text.match(/[\u00a8\u00
 /** The TeX logos split by their kerning ("L ATEX", "T EX"). */
 export const splitLogos = (text: string): number => text.match(/\bL ?A ?T ?E ?X\b|\bT E X\b/g)?.filter((m) => m.includes(' ')).length ?? 0;
 
-/** `<word>` tokens the Markdown shows that its plain text lost. */
+/** `<word>` tokens the Markdown shows that its plain text lost (`<br>` in table cells is markup). */
 export function angleWordsLost(markdown: string, text: string): number {
-  const count = (s: string) => s.match(/<[\p{L}][\p{L}\p{N}_-]*>/gu)?.length ?? 0;
+  const count = (s: string) => s.match(/<[\p{L}][\p{L}\p{N}_-]*>/gu)?.filter((t) => t !== '<br>').length ?? 0;
   return Math.max(0, count(markdown.replace(/\\</g, '<').replace(/\\>/g, '>')) - count(text));
 }
 

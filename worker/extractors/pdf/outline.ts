@@ -36,21 +36,31 @@ export async function readOutline(doc: PDFDocumentProxy, maxPage: number): Promi
   };
   walk(root, 0);
   const entries: OutlineEntry[] = [];
+  // Each look-up is a round trip to pdf.js's worker: named destinations are read in one go, pages once per page.
+  const named = flat.some(({ item }) => typeof item.dest === 'string') ? await doc.getDestinations().catch(() => ({})) : {};
+  const pages = new Map<string, Promise<number>>();
+  const pageIndex = (ref: unknown): Promise<number> => {
+    if (typeof ref === 'number') return Promise.resolve(ref);
+    const { num, gen } = ref as { num: number; gen: number };
+    const id = `${num}R${gen}`;
+    if (!pages.has(id)) pages.set(id, doc.getPageIndex(ref as Parameters<PDFDocumentProxy['getPageIndex']>[0]));
+    return pages.get(id)!;
+  };
   for (const { item, depth } of flat) {
     const title = item.title.replace(/\s+/g, ' ').trim();
-    const target = await resolve(doc, item.dest);
+    const dest = typeof item.dest === 'string' ? ((named as Record<string, unknown[] | undefined>)[item.dest] ?? null) : item.dest;
+    const target = await resolve(dest, pageIndex);
     if (!title || !target || target.page > maxPage) continue;
     entries.push({ title, level: Math.min(6, depth + 1), ...target });
   }
   return entries;
 }
 
-async function resolve(doc: PDFDocumentProxy, dest: RawItem['dest']): Promise<{ page: number; top?: number } | undefined> {
+async function resolve(explicit: unknown[] | null, pageIndex: (ref: unknown) => Promise<number>): Promise<{ page: number; top?: number } | undefined> {
   try {
-    const explicit = typeof dest === 'string' ? await doc.getDestination(dest) : dest;
     if (!Array.isArray(explicit) || explicit.length === 0) return undefined;
     const [ref, kind] = explicit as [unknown, { name?: string } | undefined];
-    const index = typeof ref === 'number' ? ref : await doc.getPageIndex(ref as Parameters<PDFDocumentProxy['getPageIndex']>[0]);
+    const index = await pageIndex(ref);
     const top = kind?.name === 'XYZ' ? explicit[3] : kind?.name === 'FitH' || kind?.name === 'FitBH' ? explicit[2] : undefined;
     return { page: index + 1, ...(typeof top === 'number' ? { top } : {}) };
   } catch {
