@@ -33,10 +33,22 @@ describe('HTML to Markdown', () => {
     expect(r.text).toBe('Name\tScore\nAda | L\t42');
   });
 
-  it('writes a table with merged cells as tab-separated rows', async () => {
+  it('writes a table whose first row spans all columns as a GFM table, the span in its first column', async () => {
     const r = await html('<table><tr><td colspan="2">Merged head</td></tr><tr><td>a</td><td>b</td></tr></table>');
-    expect(r.markdown).toBe('Merged head\na\tb');
+    expect(r.markdown).toBe('| Merged head |  |\n| --- | --- |\n| a | b |');
     expect(r.text).toBe('Merged head\na\tb');
+  });
+
+  it('keeps a cell spanning rows in its first row and the cells beside it in their columns', async () => {
+    const r = await html('<table><tr><th>k</th><th>v</th><th>w</th></tr><tr><td rowspan="2">x</td><td>1</td><td>2</td></tr><tr><td>3</td><td>4</td></tr></table>');
+    expect(r.markdown).toBe('| k | v | w |\n| --- | --- | --- |\n| x | 1 | 2 |\n|  | 3 | 4 |');
+  });
+
+  it('keeps a table whose cells hold several paragraphs and lists, joining them with <br>', async () => {
+    const r = await html('<main><table><tr><th><p>Field</p></th><th><p>Meaning</p></th></tr>'
+      + '<tr><td><p>Depends</p></td><td><p>First paragraph.</p><p>Second paragraph.</p><ul><li>one</li><li>two</li></ul></td></tr></table></main>');
+    expect(r.markdown).toBe('| Field | Meaning |\n| --- | --- |\n| Depends | First paragraph.<br>Second paragraph.<br>- one<br>- two |');
+    expect(r.text).toBe('Field\tMeaning\nDepends\tFirst paragraph. Second paragraph. one two');
   });
 
   it('reads a one-column layout table as its paragraphs', async () => {

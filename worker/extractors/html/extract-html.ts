@@ -4,6 +4,7 @@ import { isAllocationFailure, SourceError } from '../../../shared/source-errors.
 import { decodeText } from '../../text-decode.js';
 import { nodesToMarkdownAndText, type MarkdownOptions } from './to-markdown.js';
 import { findMainContent, isPageTool } from './main-content.js';
+import { generatorMain } from './generator-main.js';
 import { SELF_CLOSING, VOID } from './tags.js';
 import type { RawExtraction } from '../types.js';
 import { LIMIT_DEFAULTS } from '../../../shared/config.js';
@@ -22,9 +23,10 @@ const TAGS = /<!--[\s\S]*?-->|<(script|style|textarea|title)\b[\s\S]*?<\/\1\s*>|
  * Extracts the main content of an HTML page as Markdown (and its plain text):
  * `<title>` as title; scripts, styles, hidden elements and page chrome
  * (navigation, skip and edit links, asides, banners, forms, share bars,
- * related-story blocks, header/footer outside the content) left out; the
- * article found by Readability-style scoring, or the whole body when no
- * article is convincing. Nothing the page references is fetched.
+ * related-story blocks, header/footer outside the content) left out. The
+ * content is the main container a documentation generator or the page names
+ * (see {@link generatorMain}) taken whole, else the article found by
+ * Readability-style scoring, else the whole body. Nothing the page references is fetched.
  */
 export async function extractHtml(bytes: Uint8Array, maxDepth = MAX_DEPTH): Promise<RawExtraction> {
   const { text: source } = decodeText(bytes, { html: true });
@@ -36,14 +38,24 @@ export async function extractHtml(bytes: Uint8Array, maxDepth = MAX_DEPTH): Prom
     const title = $('title').first().text().replace(/\s+/g, ' ').trim() || undefined;
     const body = $('body').get(0) ?? $.root().get(0);
     if (!body) return { markdown: '', title };
+    const chrome = (el: Element, inContent: boolean) => isChrome(el, inContent) || isPageTool(el);
+    const named = body.type === 'tag' ? generatorMain($, body) : undefined;
+    if (named) return { ...nodesToMarkdownAndText(named, { skip: (el) => chrome(el, true) || isGeneratorChrome(el) }), title };
     const main = body.type === 'tag' ? findMainContent(body, isChrome) : undefined;
     if (main?.nodes) return { ...nodesToMarkdownAndText(main.nodes, { skip: (el) => main.removed.has(el) }), title };
-    return { ...nodesToMarkdownAndText([body], { skip: (el, inContent) => isChrome(el, inContent) || isPageTool(el) }), title };
+    return { ...nodesToMarkdownAndText([body], { skip: chrome }), title };
   } catch (err) {
     if (isAllocationFailure(err)) throw err;
     if (err instanceof RangeError) throw new SourceError('too_complex', 'The HTML is nested too deeply to read.');
     throw err;
   }
+}
+
+// Navigation panels and permalink marks that documentation generators put inside their content.
+const GENERATOR_CHROME = /(?:^|\s)(?:headerlink|navheader|navfooter|nav-panel|navigation|related|sphinxsidebar|toc-backref)(?:\s|$)/;
+
+function isGeneratorChrome(el: Element): boolean {
+  return GENERATOR_CHROME.test(el.attribs.class ?? '');
 }
 
 /** Converts an HTML fragment (a Markdown HTML block) to Markdown and its plain text, without chrome removal. */

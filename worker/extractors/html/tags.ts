@@ -56,6 +56,16 @@ export const EMPHASIS: ReadonlySet<string> = new Set(['i', 'em']);
 /** Inline mark: a code span. */
 export const CODE: ReadonlySet<string> = new Set(['code', 'kbd', 'samp', 'tt']);
 
+/**
+ * Inline elements a Markdown author writes as HTML. Any other bare `<word>`
+ * in Markdown text is a placeholder ("set style line <index>") and is kept
+ * as text rather than dropped as an unknown tag.
+ */
+export const INLINE_HTML: ReadonlySet<string> = new Set([
+  ...STRONG, ...EMPHASIS, ...CODE, 'a', 'abbr', 'bdi', 'bdo', 'big', 'br', 'cite', 'data', 'del', 'details', 'dfn', 'div', 'font', 'img', 'ins',
+  'mark', 'p', 'q', 'rp', 'rt', 'ruby', 's', 'small', 'span', 'strike', 'sub', 'summary', 'sup', 'time', 'u', 'var', 'wbr',
+]);
+
 /** Elements without content or an end tag (the nesting-depth scan skips them). */
 export const VOID: ReadonlySet<string> = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr', 'param']);
 

@@ -2,6 +2,7 @@ import { Lexer, type Token, type Tokens } from 'marked';
 import { decodeEntities } from '../common/decode-entities.js';
 import { escapeLineStart, escapeText } from '../common/escape-markdown.js';
 import { htmlFragmentToMarkdown } from '../html/extract-html.js';
+import { INLINE_HTML } from '../html/tags.js';
 
 /** One piece of a Markdown document, written back as Markdown and read as plain text. */
 export interface Rendered {
@@ -169,9 +170,12 @@ function inline(tokens: readonly Token[]): Rendered {
       case 'br':
         add('\n');
         break;
-      case 'html':
-        add(/^<br\b/i.test(token.text) ? '\n' : '');
+      case 'html': {
+        const name = /^<\/?([a-z][\w-]*)>$/i.exec(token.text)?.[1]?.toLowerCase();
+        if (name && !INLINE_HTML.has(name)) add(escapeText(token.text), token.text);
+        else add(/^<br\b/i.test(token.text) ? '\n' : '');
         break;
+      }
       case 'checkbox':
         break;
       default: {

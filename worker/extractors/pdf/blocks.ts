@@ -1,4 +1,6 @@
 import type { PdfLine } from './lines.js';
+import { key } from './outline-headings.js';
+import type { OutlineEntry } from './outline.js';
 
 /** What the whole document tells about its lines: body size, heading sizes and its words. */
 export interface PdfDocumentStyle {
@@ -6,6 +8,11 @@ export interface PdfDocumentStyle {
   headingLevels: Map<number, number>;
   /** Lower-cased hyphenated compounds seen inside lines ("well-known"). */
   vocabulary: Set<string>;
+  /**
+   * Levels of the PDF's outline (0 when it has none). With two or more, the
+   * outline alone makes headings; with one, font sizes add levels below it.
+   */
+  outlineDepth: number;
 }
 
 // A heading is set at least this much larger than the body text...
@@ -24,7 +31,7 @@ const CJK_START = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u3000-
 const round = (n: number) => Math.round(n * 2) / 2;
 
 /** Reads the body size, the heading sizes and the vocabulary from every page's lines. */
-export function documentStyle(pages: PdfLine[][]): PdfDocumentStyle {
+export function documentStyle(pages: PdfLine[][], outlineDepth = 0): PdfDocumentStyle {
   const charsBySize = new Map<number, number>();
   const vocabulary = new Set<string>();
   let total = 0;
@@ -45,15 +52,21 @@ export function documentStyle(pages: PdfLine[][]): PdfDocumentStyle {
     .map(([size]) => size)
     .sort((a, b) => b - a);
   const headingLevels = new Map(headingSizes.map((size, i) => [size, Math.min(3, i + 1)]));
-  return { headingLevels, vocabulary };
+  return { headingLevels, vocabulary, outlineDepth };
 }
 
-/** One page's lines as Markdown paragraphs (and headings), separated by blank lines. */
-export function pageMarkdown(lines: PdfLine[], style: PdfDocumentStyle): string {
-  return paragraphs(lines)
-    .map((para) => renderParagraph(para, style))
-    .filter(Boolean)
-    .join('\n\n');
+/**
+ * One page's lines as Markdown paragraphs (and headings), separated by blank
+ * lines. `missing` are outline entries of this page whose text was not found:
+ * each is put in as a heading before the first paragraph below its top.
+ */
+export function pageMarkdown(lines: PdfLine[], style: PdfDocumentStyle, missing: OutlineEntry[] = []): string {
+  const blocks = paragraphs(lines).map((para) => ({ y: para[0]!.y, text: renderParagraph(para, style) }));
+  for (const entry of missing) {
+    const at = blocks.findIndex((b) => entry.top !== undefined && b.y < entry.top);
+    blocks.splice(at < 0 ? (entry.top === undefined ? 0 : blocks.length) : at, 0, { y: entry.top ?? Infinity, text: `${'#'.repeat(entry.level)} ${entry.title}` });
+  }
+  return blocks.map((b) => b.text).filter(Boolean).join('\n\n');
 }
 
 /** Splits lines where the reading order jumps, the size changes, the spacing widens, an indented line or a list item starts. */
@@ -104,6 +117,8 @@ function blockEdges(lines: PdfLine[]): Map<number, { left: number; right: number
 
 function breaksBefore(prev: PdfLine, line: PdfLine, next: PdfLine | undefined, pitch: Map<number, number>,
   edge: { left: number; right: number; count: number }): boolean {
+  if (line.heading?.entry !== prev.heading?.entry) return true;
+  if (line.heading) return false;
   // A word hyphenated at the foot of a column goes on at the top of the next one.
   if (line.block !== prev.block) return !(HYPHENATED_END.test(prev.text) && /^\p{Ll}/u.test(line.text));
   if (Math.abs(line.size - prev.size) > 0.12 * Math.max(line.size, prev.size)) return true;
@@ -125,6 +140,11 @@ function renderParagraph(lines: PdfLine[], style: PdfDocumentStyle): string {
   for (const line of lines.slice(1)) text = joinLines(text, line.text, style.vocabulary);
   text = collapseLeaders(text);
   const level = headingLevel(lines, text, style);
+  const named = lines[0]!.heading;
+  // The outline's title has the author's characters where the page's fonts may map glyphs oddly; a label it lacks is kept.
+  if (named && key(named.title) === key(text)) text = named.title;
+  // "<index>" in a manual is text, which Markdown would read as a tag.
+  text = text.replace(/<(?=[\p{L}/!?])/gu, '\\<');
   // Text that starts like a Markdown heading is not one.
   return level ? `${'#'.repeat(level)} ${text}` : text.replace(/^(#{1,6})(?=\s|$)/, '\\$1');
 }
@@ -175,8 +195,19 @@ export function collapseLeaders(text: string): string {
   return text.replace(new RegExp(`[ \\t]*(?:${LEADER.source})[ \\t]*`, 'gu'), ' ').trim();
 }
 
-/** A short line set in a heading size, not ending like a sentence, is a heading. */
+/**
+ * The outline's level for lines it names; otherwise, a short line set in a
+ * heading size, not ending like a sentence nor starting with the rest of a
+ * hyphenated word, is a heading (below the outline's one level, if any).
+ */
 function headingLevel(lines: PdfLine[], text: string, style: PdfDocumentStyle): number | undefined {
+  if (lines[0]!.heading) return lines[0]!.heading.level;
+  if (style.outlineDepth > 1 || /^\p{Ll}+(?:\s|$)/u.test(text)) return undefined;
+  const level = sizeLevel(lines, text, style);
+  return level && Math.min(6, level + style.outlineDepth);
+}
+
+function sizeLevel(lines: PdfLine[], text: string, style: PdfDocumentStyle): number | undefined {
   if (lines.length > 2 || lines.some((l) => l.cells > 1) || text.length > HEADING_MAX_CHARS || /[.,;:]$/.test(text)) return undefined;
   if ((text.match(/\p{L}/gu)?.length ?? 0) < 2) return undefined;
   const levels = lines.map((l) => style.headingLevels.get(round(l.size)));

@@ -21,3 +21,36 @@ export function texControlCodes(str: string): string {
     .replace(/\u0010(?=[\p{L}\p{N}])/gu, '\u201c')
     .replace(/(?<=[\p{L}\p{N}.,!?])\u0011/gu, '\u201d');
 }
+
+// TeX draws an accent as a glyph of its own before the letter it sits on; pdf.js reads it as a spacing accent.
+const COMBINING: Record<string, string> = {
+  '\u00a8': '\u0308', '\u00b4': '\u0301', '\u02cb': '\u0300', '\u02c6': '\u0302', '\u02dc': '\u0303', '\u02c7': '\u030c',
+  '\u02d8': '\u0306', '\u02d9': '\u0307', '\u02da': '\u030a', '\u02dd': '\u030b', '\u00af': '\u0304',
+};
+const SPACING_ACCENT = /[\u00a8\u00b4\u02cb\u02c6\u02dc\u02c7\u02d8\u02d9\u02da\u02dd\u00af]/u;
+// An accent right before a letter is that letter's; so is one a single space away from a lower-case letter
+// after a letter ("M¨ obius"; pdf.js may read "Math ´ematiques" from an accent drawn a little to the left).
+const ACCENT_BEFORE = /([\u00a8\u00b4\u02cb\u02c6\u02dc\u02c7\u02d8\u02d9\u02da\u02dd\u00af])(\p{L})|(?<=\p{L})(?: ([\u00a8\u00b4\u02cb\u02c6\u02dc\u02c7\u02d8\u02d9\u02da\u02dd\u00af])|([\u00a8\u00b4\u02cb\u02c6\u02dc\u02c7\u02d8\u02d9\u02da\u02dd\u00af]) )(\p{Ll})/gu;
+
+/**
+ * Puts spacing accents drawn as glyphs of their own back on their letter
+ * ("Math´ematiques" → "Mathématiques", "M¨ obius" → "Möbius"), as pdftotext
+ * does; an accent with no letter of its own (math, "a ¯") stays.
+ */
+export function composeAccents(text: string): string {
+  if (!SPACING_ACCENT.test(text)) return text;
+  return text.replace(ACCENT_BEFORE, (_m, a1?: string, l1?: string, a2?: string, a3?: string, l2?: string) => {
+    const letter = (l1 ?? l2)!;
+    // TeX puts an accent on a dotless i.
+    return ((letter === '\u0131' ? 'i' : letter) + COMBINING[(a1 ?? a2 ?? a3)!]!).normalize('NFC');
+  });
+}
+
+// The TeX and LaTeX logos lower the E and raise a small A, so they come out in pieces.
+const TEX_LOGO = /\b(?:L ?A ?T ?E ?X|T ?E ?X)\b/g;
+
+/** "L ATEX" → "LaTeX", "T EX" → "TeX", so a search for the name finds it; a logo read whole is left as it is. */
+export function joinTexLogos(text: string): string {
+  if (!text.includes('X')) return text;
+  return text.replace(TEX_LOGO, (logo) => (!logo.includes(' ') ? logo : logo.startsWith('L') ? 'LaTeX' : 'TeX'));
+}

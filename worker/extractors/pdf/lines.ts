@@ -1,5 +1,5 @@
 import { findGutters, type Gutter } from './columns.js';
-import { texControlCodes } from './glyphs.js';
+import { composeAccents, joinTexLogos, texControlCodes } from './glyphs.js';
 
 /**
  * Rebuilds the lines of one PDF page, in reading order, from the positions of
@@ -37,6 +37,8 @@ export interface PdfLine {
   parts?: string[];
   /** Within the top or bottom 15% of the page, where running headers and footers are. */
   nearEdge?: boolean;
+  /** Set on the lines of a heading the PDF's outline names (see `outline-headings.ts`): its level, entry index and title. */
+  heading?: { level: number; entry: number; title: string };
 }
 
 // Running headers and footers sit in this share of the page height from its top or bottom.
@@ -296,5 +298,5 @@ export function joinRuns(runs: Run[]): string {
     text += run.str;
     prev = run;
   }
-  return (text.includes('  ') ? text.replace(/ {2,}/g, ' ') : text).trim();
+  return joinTexLogos(composeAccents((text.includes('  ') ? text.replace(/ {2,}/g, ' ') : text).trim()));
 }

@@ -1,0 +1,79 @@
+/**
+ * Measures structure and text fidelity per format against the reference
+ * tools, on a corpus built from Debian documentation packages (see
+ * `scripts/lib/fidelity-corpus.ts`), and prints one table per format:
+ * word and order agreement, heading recall and precision, list items and
+ * table rows beside the reference's, and defects per 10,000 words.
+ *
+ *   npm run fidelity [-- --files]
+ */
+import { readFileSync } from 'node:fs';
+import { extractText } from '../worker/extractors/index.js';
+import { APT_PACKAGES, buildCorpus, corpusRoot, missing } from './lib/fidelity-corpus.js';
+import * as m from './lib/fidelity-metrics.js';
+import { reference } from './lib/fidelity-references.js';
+
+const LIMITS = { maxTextChars: 5_000_000, maxPdfPages: 2000 };
+type Row = Record<string, number | undefined>;
+
+async function main(): Promise<void> {
+  const gaps = missing();
+  if (gaps.length) {
+    console.error(`Missing: ${gaps.join(', ')}\nInstall: apt-get install --no-install-recommends ${APT_PACKAGES.join(' ')}`);
+    process.exitCode = 1;
+    return;
+  }
+  const perFile = process.argv.includes('--files');
+  const byFormat = new Map<string, Row[]>();
+  for (const entry of buildCorpus(corpusRoot())) {
+    const ref = await reference(entry);
+    const started = performance.now();
+    const out = await extractText(readFileSync(entry.path), { filename: entry.name, ...LIMITS });
+    const ms = performance.now() - started;
+    const ours = m.markdownHeadings(out.markdown);
+    const heads = ref.headings ? m.headingScores(ref.headings, ours) : {};
+    const { recall, precision } = m.recallPrecision(ref.text, out.text);
+    const row: Row = {
+      words: entry.format === 'html' ? undefined : m.wordJaccard(out.text, ref.text),
+      recall: entry.format === 'html' ? recall : undefined,
+      precision: entry.format === 'html' ? precision : undefined,
+      order: m.orderAgreement(ref.text, out.text),
+      hRecall: heads.recall,
+      hPrecision: heads.precision,
+      lists: m.listItems(out.markdown),
+      refLists: ref.markdown ? m.listItems(ref.markdown) : undefined,
+      rows: m.tableRows(out.markdown),
+      refRows: ref.markdown ? m.tableRows(ref.markdown) : undefined,
+      accents: m.per10k(m.detachedAccents(out.text), out.text),
+      refAccents: m.per10k(m.detachedAccents(ref.text), ref.text),
+      logos: m.splitLogos(out.text),
+      refLogos: m.splitLogos(ref.text),
+      letters: m.per10k(m.lettersSplit(out.text, ref.text).length, out.text),
+      hyphens: m.per10k(m.splitHyphenations(out.markdown).length, out.text),
+      refHyphens: m.per10k(m.splitHyphenations(ref.text).length, ref.text),
+      angleLost: m.angleWordsLost(out.markdown, out.text),
+      broken: entry.format === 'pdf' ? m.brokenHeadings(ours) : undefined,
+      titleRoot: entry.format === 'html' ? Number(ref.title !== undefined && out.markdown.startsWith(`# ${ref.title}`)) : undefined,
+      ms,
+    };
+    if (perFile) console.log(`${entry.name.padEnd(32)} ${show(row)}`);
+    byFormat.set(entry.format, [...(byFormat.get(entry.format) ?? []), row]);
+  }
+  console.log(`\nfidelity beside the reference tools (pdftotext + outline; pandoc); defects per 10,000 words; ref = reference tool`);
+  for (const [format, rows] of byFormat) {
+    console.log(`\n${format} (${rows.length} documents)`);
+    const keys = Object.keys(rows[0]!);
+    for (const key of keys) {
+      const values = rows.map((r) => r[key]).filter((v): v is number => v !== undefined);
+      if (!values.length) continue;
+      const sum = values.reduce((a, b) => a + b, 0);
+      const counted = ['lists', 'refLists', 'rows', 'refRows', 'logos', 'refLogos', 'angleLost', 'broken', 'ms', 'titleRoot'].includes(key);
+      console.log(`  ${key.padEnd(11)} ${counted ? `total ${fmt(sum)}` : `mean ${fmt(sum / values.length)}  min ${fmt(Math.min(...values))}`}  (${values.length})`);
+    }
+  }
+}
+
+const fmt = (n: number) => (Number.isInteger(n) ? String(n) : n >= 10 ? n.toFixed(0) : n.toFixed(3));
+const show = (row: Row) => Object.entries(row).filter(([, v]) => v !== undefined).map(([k, v]) => `${k} ${fmt(v!)}`).join('  ');
+
+await main();

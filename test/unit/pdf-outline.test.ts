@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { extractText, type ExtractOptions } from '../../worker/extractors/index.js';
+import { buildPdf, type PdfOutlineItem, type PdfRun } from '../fixtures/pdf.js';
+
+const opts: ExtractOptions = { maxTextChars: 100_000, maxPdfPages: 50 };
+const markdownOf = async (pages: PdfRun[][], outline?: PdfOutlineItem[]) => (await extractText(buildPdf({ pages, outline }), opts)).markdown;
+const headingsOf = (md: string) => md.split('\n').filter((l) => /^#{1,6} /.test(l));
+
+const body = (top: number, lines: string[]): PdfRun[] => lines.map((text, i) => ({ text, x: 72, y: top - i * 14 }));
+const PROSE = ['This paragraph is plain body text that runs on', 'for a few lines so that the body size is the', 'most common size on the page and in the file.'];
+
+describe('PDF headings from the outline', () => {
+  it('makes the outline entries headings at their depth, even when set in the body size', async () => {
+    const md = await markdownOf(
+      [[{ text: '1 Introduzione', x: 72, y: 740, size: 20 }, ...body(700, PROSE), { text: "1.1 Un po' di storia", x: 72, y: 640 }, ...body(620, PROSE)]],
+      [{ title: '1 Introduzione', page: 0, top: 760, children: [{ title: "1.1 Un po' di storia", page: 0, top: 655 }] }],
+    );
+    expect(headingsOf(md)).toEqual(['# 1 Introduzione', "## 1.1 Un po' di storia"]);
+  });
+
+  it('joins a chapter label and the title the outline names into one heading at the title level', async () => {
+    const md = await markdownOf(
+      [[{ text: 'Capitolo 1', x: 72, y: 740, size: 18 }, { text: 'Cose che bisogna sapere', x: 72, y: 700, size: 24 }, ...body(660, PROSE)]],
+      [{ title: 'Cose che bisogna sapere', page: 0, top: 760 }],
+    );
+    expect(headingsOf(md)).toEqual(['# Capitolo 1 Cose che bisogna sapere']);
+    expect(md).not.toMatch(/^Capitolo 1$/m);
+  });
+
+  it('does not make a large line a heading when a deep outline leaves it out', async () => {
+    const outline = [{ title: 'Part One', page: 0, top: 760, children: [{ title: 'Details', page: 0, top: 600 }] }];
+    const md = await markdownOf([[{ text: 'Part One', x: 72, y: 740, size: 20 }, { text: 'Pull quote in large type', x: 72, y: 700, size: 16 },
+      ...body(660, PROSE), { text: 'Details', x: 72, y: 590, size: 16 }, ...body(560, PROSE)]], outline);
+    expect(headingsOf(md)).toEqual(['# Part One', '## Details']);
+  });
+
+  it('picks the occurrence nearest the destination when the title is on the page twice', async () => {
+    const md = await markdownOf(
+      [[...body(740, ['Results are discussed later, see below.']), { text: 'Results', x: 72, y: 700 }, ...body(680, PROSE), { text: 'Results', x: 72, y: 600, size: 16 }, ...body(580, PROSE)]],
+      [{ title: 'Results', page: 0, top: 615 }],
+    );
+    expect(md).toMatch(/later, see below\.\n\nResults\n\n.*\n\n# Results\n\n/s);
+  });
+
+  it('puts in an entry whose text the page does not show, before the first paragraph below its destination', async () => {
+    const md = await markdownOf([[...body(740, PROSE), ...body(600, ['A second paragraph starts lower on the page.'])]], [{ title: 'Unprinted section', page: 0, top: 620 }]);
+    expect(md).toMatch(/most common size on the page and in the file\.\n\n# Unprinted section\n\nA second paragraph/);
+  });
+
+  it('takes the title from the outline when the page spells the same words with other marks', async () => {
+    const md = await markdownOf([[{ text: 'glp set graph name | assign graph name', x: 72, y: 740, size: 16 }, ...body(700, PROSE)]],
+      [{ title: 'glp_set_graph_name - assign graph name', page: 0, top: 760 }]);
+    expect(headingsOf(md)).toEqual(['# glp_set_graph_name - assign graph name']);
+  });
+});
+
+describe('PDF headings without an outline', () => {
+  it('never starts a heading with the rest of a hyphenated word', async () => {
+    const md = await markdownOf([[...body(740, PROSE), { text: 'structions for the machine', x: 72, y: 680, size: 16 }, ...body(650, PROSE)]]);
+    expect(headingsOf(md)).toEqual([]);
+  });
+
+  it('still makes a short line in a larger size a heading', async () => {
+    const md = await markdownOf([[{ text: 'Getting started', x: 72, y: 740, size: 18 }, ...body(700, PROSE)]]);
+    expect(headingsOf(md)).toEqual(['# Getting started']);
+  });
+});
