@@ -134,21 +134,10 @@ const OPTIONS = {
   htmlEntities: false,
   tagValueProcessor: (_name: string, value: string) => decodeXmlText(value),
   attributeValueProcessor: (_name: string, value: string) => decodeXmlText(value),
-};
+} as const;
 const ORDERED = new XMLParser({ ...OPTIONS, preserveOrder: true });
 
-const PARSER = new XMLParser({
-  ignoreAttributes: false,
-  attributeNamePrefix: '@',
-  removeNSPrefix: true,
-  parseTagValue: false,
-  parseAttributeValue: false,
-  trimValues: false,
-  processEntities: false,
-  htmlEntities: false,
-  tagValueProcessor: (_name, value) => decodeXmlText(value),
-  attributeValueProcessor: (_name, value) => decodeXmlText(value),
-});
+const PARSER = new XMLParser(OPTIONS);
 
 /** A repeated element comes as an array, a single one as an object: always an array. */
 export function asArray(value: unknown): XmlNode[] {
@@ -166,4 +155,14 @@ export function textOf(value: unknown): string {
 
 function normalizePart(name: string): string {
   return name.replace(/\\/g, '/').replace(/^\/+/, '').toLowerCase();
+}
+
+/** The title in an OOXML package's `docProps/core.xml`; metadata that cannot be read only costs the title. */
+export function coreTitle(pkg: OfficePackage): string | undefined {
+  try {
+    const core = pkg.xml('docProps/core.xml')?.coreProperties as XmlNode | undefined;
+    return textOf(core?.title).replace(/\s+/g, ' ').trim() || undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -1,5 +1,5 @@
 import { SourceError } from '../../../shared/source-errors.js';
-import { OfficePackage, textOf, type XmlNode } from '../office/office-package.js';
+import { coreTitle, OfficePackage } from '../office/office-package.js';
 import type { ExtractionWarning, RawExtraction } from '../types.js';
 import { attrOf, path } from '../office/ordered-xml.js';
 import { blocksToMarkdown, readSlide } from './slide-markdown.js';
@@ -52,7 +52,7 @@ export async function extractPptx(bytes: Uint8Array, opts: PptxOptions): Promise
     sections.push(section);
     length += section.length + 2;
   });
-  const title = readTitle(pkg);
+  const title = coreTitle(pkg);
   const warnings: ExtractionWarning[] = left > 0 ? [{ code: 'partial_text', message: `The last ${left} slides were not read: the deck's text is longer than the limit.` }] : [];
   return { markdown: sections.join('\n\n'), ...(title ? { title } : {}), ...(left > 0 ? { truncated: true, warnings } : {}) };
 }
@@ -65,12 +65,3 @@ function readNotes(pkg: OfficePackage, slidePart: string): string {
   return blocksToMarkdown(notes.blocks.map((b) => ({ kind: 'para' as const, text: b.text })).filter((b) => !/^\d+$/.test(b.text)));
 }
 
-function readTitle(pkg: OfficePackage): string | undefined {
-  try {
-    const core = pkg.xml('docProps/core.xml')?.coreProperties as XmlNode | undefined;
-    return textOf(core?.title).replace(/\s+/g, ' ').trim() || undefined;
-  } catch {
-    // Metadata that cannot be read only costs the title.
-    return undefined;
-  }
-}

@@ -1,5 +1,5 @@
 import { SourceError } from '../../../shared/source-errors.js';
-import { OfficePackage, textOf, type XmlNode } from '../office/office-package.js';
+import { coreTitle, OfficePackage } from '../office/office-package.js';
 import { DEFAULT_TABLE_CAPS, gfmTable, looksLikeHeader, TableBudget, type TableCaps } from '../table/gfm-table.js';
 import type { ExtractionWarning, RawExtraction } from '../types.js';
 import { sheetRows } from './sheet-grid.js';
@@ -55,16 +55,7 @@ export async function extractXlsx(bytes: Uint8Array, opts: XlsxOptions): Promise
   if (partial) {
     warnings.push({ code: 'partial_text', message: 'Only part of the workbook was extracted: it has more rows, columns or cells than the limits.' });
   }
-  const title = readTitle(pkg);
+  const title = coreTitle(pkg);
   return { markdown: sections.join('\n\n'), ...(title ? { title } : {}), ...(partial ? { truncated: true, warnings } : {}) };
 }
 
-function readTitle(pkg: OfficePackage): string | undefined {
-  try {
-    const core = pkg.xml('docProps/core.xml')?.coreProperties as XmlNode | undefined;
-    return textOf(core?.title).replace(/\s+/g, ' ').trim() || undefined;
-  } catch {
-    // Metadata that cannot be read only costs the title.
-    return undefined;
-  }
-}
