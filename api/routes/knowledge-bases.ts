@@ -31,7 +31,7 @@ import { zodFieldErrors } from '../errors.js';
 import { etagOf, notModified, requiredRevision } from '../etag.js';
 import { createFormReader } from '../form-reader.js';
 import { idempotent } from '../idempotency.js';
-import { createRouter, errorResponses, jsonResponse, security } from '../router.js';
+import { createRouter, emptyResponse, errorResponses, jsonResponse, security, TAGS } from '../router.js';
 
 const kbParams = z.object({ kbId: idSchema });
 const docParams = z.object({ kbId: idSchema, documentId: idSchema });
@@ -42,6 +42,12 @@ const idempotencyHeaders = z.object({
     .optional()
     .meta({ description: '1 to 255 printable characters; a repeat within 24 h gets the first answer again (Idempotent-Replayed: true)' }),
 });
+const ifMatchHeaders = z.object({
+  'if-match': z
+    .string()
+    .optional()
+    .meta({ description: 'An ETag from GET (strong comparison: a W/ tag never matches); 412 with the current ETag when the knowledge base has changed since' }),
+});
 
 export function knowledgeBaseRoutes(deps: AppDeps) {
   const { store } = deps;
@@ -51,8 +57,7 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
 
   app.openapi(
     createRoute({
-      method: 'get',
-      path: '/knowledge-bases',
+      method: 'get',      path: '/knowledge-bases',      operationId: 'listKnowledgeBases',      tags: [TAGS.knowledgeBases],
       summary: 'List knowledge bases',
       description: "A page of the key's workspace's knowledge bases, newest first, without their sources.",
       security,
@@ -67,14 +72,13 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
   );
 
   app.openAPIRegistry.registerPath({
-    method: 'post',
-    path: '/knowledge-bases',
+    method: 'post',    path: '/knowledge-bases',    operationId: 'createKnowledgeBase',    tags: [TAGS.knowledgeBases],
     summary: 'Create a knowledge base',
     description:
       'Creates a knowledge base named `knowledge_base_name` with optional first sources. Each source starts `pending` and is extracted by a worker.',
     security,
     request: { headers: idempotencyHeaders, body: formBody(knowledgeBaseCreateFormSchema) },
-    responses: { 201: jsonResponse(knowledgeBaseSchema, 'The created knowledge base'), ...errorResponses(400, 401, 403, 408, 409, 413, 415, 422, 500, 503) },
+    responses: { 201: jsonResponse(knowledgeBaseSchema, 'The created knowledge base', ['ETag', 'Location', 'Idempotent-Replayed']), ...errorResponses(400, 401, 403, 408, 409, 413, 415, 422, 500, 503) },
   });
   app.post('/knowledge-bases', async (c) => {
     const ws = c.get('principal').workspaceId;
@@ -91,16 +95,20 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
 
   app.openapi(
     createRoute({
-      method: 'get',
-      path: '/knowledge-bases/{kbId}',
+      method: 'get',      path: '/knowledge-bases/{kbId}',      operationId: 'getKnowledgeBase',      tags: [TAGS.knowledgeBases],
       summary: 'Get knowledge base',
       description:
         'The knowledge base with its sources. The `ETag` names its revision: send it back in `If-Match` on PATCH to change it only if nothing changed meanwhile, or in `If-None-Match` here to get 304 while nothing did.',
       security,
-      request: { params: kbParams },
+      request: {
+        params: kbParams,
+        headers: z.object({
+          'if-none-match': z.string().optional().meta({ description: 'ETags from earlier GETs (weak comparison); 304 while one is current' }),
+        }),
+      },
       responses: {
-        200: jsonResponse(knowledgeBaseSchema, 'The knowledge base with its sources'),
-        304: { description: 'Not modified since the ETag in If-None-Match' },
+        200: jsonResponse(knowledgeBaseSchema, 'The knowledge base with its sources', ['ETag']),
+        304: emptyResponse('Not modified since the ETag in If-None-Match', ['ETag']),
         ...errorResponses(400, 401, 403, 404, 500, 503),
       },
     }),
@@ -113,20 +121,17 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
   );
 
   app.openAPIRegistry.registerPath({
-    method: 'patch',
-    path: '/knowledge-bases/{kbId}',
+    method: 'patch',    path: '/knowledge-bases/{kbId}',    operationId: 'updateKnowledgeBase',    tags: [TAGS.knowledgeBases],
     summary: 'Update knowledge base',
     description:
       'Adds sources and/or renames, all or nothing: after a 400, 413 or 415 the knowledge base is exactly as it was. With `If-Match: <ETag>` it changes the knowledge base only at that revision (412 otherwise).',
     security,
     request: {
       params: kbParams,
-      headers: idempotencyHeaders.extend({
-        'if-match': z.string().optional().meta({ description: 'An ETag from GET; 412 when the knowledge base has changed since' }),
-      }),
+      headers: idempotencyHeaders.extend(ifMatchHeaders.shape),
       body: formBody(knowledgeBaseUpdateFormSchema),
     },
-    responses: { 200: jsonResponse(knowledgeBaseSchema, 'The updated knowledge base'), ...errorResponses(400, 401, 403, 404, 408, 409, 412, 413, 415, 422, 500, 503) },
+    responses: { 200: jsonResponse(knowledgeBaseSchema, 'The updated knowledge base', ['ETag', 'Idempotent-Replayed']), ...errorResponses(400, 401, 403, 404, 408, 409, 412, 413, 415, 422, 500, 503) },
   });
   app.patch('/knowledge-bases/:kbId', async (c) => {
     const params = kbParams.safeParse(c.req.param());
@@ -148,13 +153,12 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
 
   app.openapi(
     createRoute({
-      method: 'delete',
-      path: '/knowledge-bases/{kbId}',
+      method: 'delete',      path: '/knowledge-bases/{kbId}',      operationId: 'deleteKnowledgeBase',      tags: [TAGS.knowledgeBases],
       summary: 'Delete knowledge base',
       description: 'Permanently deletes the knowledge base, its sources, texts and staged files. A second DELETE gives 404.',
       security,
-      request: { params: kbParams },
-      responses: { 204: { description: 'Deleted' }, ...errorResponses(400, 401, 403, 404, 500, 503) },
+      request: { params: kbParams, headers: ifMatchHeaders },
+      responses: { 204: emptyResponse('Deleted'), ...errorResponses(400, 401, 403, 404, 412, 500, 503) },
     }),
     async (c) => {
       const { kbId } = c.req.valid('param');
@@ -167,8 +171,7 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
 
   app.openapi(
     createRoute({
-      method: 'get',
-      path: '/knowledge-bases/{kbId}/documents/{documentId}',
+      method: 'get',      path: '/knowledge-bases/{kbId}/documents/{documentId}',      operationId: 'getDocument',      tags: [TAGS.documents],
       summary: 'Get one document',
       description:
         'One source with its extracted `text` (null until the source is ready). With `format=markdown` it also carries `markdown`, the structured extraction (headings, lists, tables) that `text` is derived from.',
@@ -188,8 +191,7 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
 
   app.openapi(
     createRoute({
-      method: 'get',
-      path: '/knowledge-bases/{kbId}/documents',
+      method: 'get',      path: '/knowledge-bases/{kbId}/documents',      operationId: 'listDocuments',      tags: [TAGS.documents],
       summary: "A page of a knowledge base's sources",
       description: 'Sources in order, without their text, optionally only those with one `status`; for knowledge bases with many sources.',
       security,
@@ -205,8 +207,7 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
 
   app.openapi(
     createRoute({
-      method: 'get',
-      path: '/knowledge-bases/{kbId}/documents/{documentId}/chunks',
+      method: 'get',      path: '/knowledge-bases/{kbId}/documents/{documentId}/chunks',      operationId: 'listChunks',      tags: [TAGS.documents],
       summary: "A page of a document's chunks",
       description:
         'The Markdown of a ready source split for retrieval: at headings first, then paragraphs, then sentences, each chunk at most CHUNK_MAX_TOKENS cl100k_base tokens, with its heading path and (PDF) pages. 409 while the source is not ready.',
@@ -224,12 +225,11 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
 
   app.openapi(
     createRoute({
-      method: 'delete',
-      path: '/knowledge-bases/{kbId}/documents/{documentId}',
+      method: 'delete',      path: '/knowledge-bases/{kbId}/documents/{documentId}',      operationId: 'deleteDocument',      tags: [TAGS.documents],
       summary: 'Delete one document',
       security,
-      request: { params: docParams },
-      responses: { 204: { description: 'Deleted' }, ...errorResponses(400, 401, 403, 404, 500, 503) },
+      request: { params: docParams, headers: ifMatchHeaders },
+      responses: { 204: emptyResponse('Deleted'), ...errorResponses(400, 401, 403, 404, 412, 500, 503) },
     }),
     async (c) => {
       const { kbId, documentId } = c.req.valid('param');
@@ -240,8 +240,7 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
 
   app.openapi(
     createRoute({
-      method: 'post',
-      path: '/knowledge-bases/{kbId}/documents/{documentId}/retry',
+      method: 'post',      path: '/knowledge-bases/{kbId}/documents/{documentId}/retry',      operationId: 'retryDocument',      tags: [TAGS.documents],
       summary: 'Retry a failed source',
       description: 'Puts a `failed` source back to `pending` and enqueues it; 409 when it is not failed.',
       security,
@@ -256,8 +255,7 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
 
   app.openapi(
     createRoute({
-      method: 'post',
-      path: '/knowledge-bases/{kbId}/documents/{documentId}/refresh',
+      method: 'post',      path: '/knowledge-bases/{kbId}/documents/{documentId}/refresh',      operationId: 'refreshDocument',      tags: [TAGS.documents],
       summary: 'Fetch a URL source again',
       description:
         'Puts a `ready` or `failed` URL source back to `pending` and fetches it again. If the page is byte for byte the same, the source becomes `ready` again with its text as it was and only `checkedAt` moves; if it changed, it is extracted again and `refreshedAt` is set. 409 while pending or processing, 400 for text and file sources.',

@@ -3,15 +3,14 @@ import { ForbiddenError, NotFoundError, OTHER_WORKSPACE } from '../../shared/err
 import { qaIssueSchema } from '../../shared/schemas/catalog.js';
 import { idSchema } from '../../shared/schemas/common.js';
 import type { AppDeps } from '../deps.js';
-import { createRouter, errorResponses, jsonResponse, security } from '../router.js';
+import { createRouter, errorResponses, jsonResponse, security, TAGS } from '../router.js';
 
 export function qaIssueRoutes(deps: AppDeps) {
   const app = createRouter();
 
   app.openapi(
     createRoute({
-      method: 'get',
-      path: '/qa-issues/{qaIssueId}',
+      method: 'get',      path: '/qa-issues/{qaIssueId}',      operationId: 'getQaIssue',      tags: [TAGS.qaIssues],
       summary: 'Get QA issue',
       description: 'One QA issue with the rule as it was when the issue was raised (`qaRuleSnapshot`).',
       security,
