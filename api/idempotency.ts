@@ -10,6 +10,8 @@ export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 const KEY_PATTERN = /^[\x20-\x7e]{1,255}$/;
 /** Response headers a replay repeats. */
 const KEPT_HEADERS = ['location', 'etag'];
+/** Seconds a repeat should wait while the first request with its key still runs (an upload takes a few). */
+export const IN_PROGRESS_RETRY_AFTER_SECONDS = 2;
 /** Outcomes a retry could change are not kept: the key is freed instead. */
 const NOT_KEPT = new Set([408, 429]);
 
@@ -40,7 +42,9 @@ export async function idempotent(c: Context<AppEnv>, { store, readBody, run }: I
   const request = `${c.req.method} ${c.req.path}`;
 
   const found = await store.claim(workspaceId, key);
-  if (found?.state === 'running') throw new ConflictError('A request with this Idempotency-Key is still being processed; retry shortly');
+  if (found?.state === 'running') {
+    throw new ConflictError('A request with this Idempotency-Key is still being processed; retry shortly', IN_PROGRESS_RETRY_AFTER_SECONDS);
+  }
   if (found) {
     const repeat = new FormDigest();
     await readBody(repeat);

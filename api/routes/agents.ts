@@ -9,7 +9,10 @@ export function agentRoutes(deps: AppDeps) {
 
   app.openapi(
     createRoute({
-      method: 'get',      path: '/agents',      operationId: 'listAgents',      tags: [TAGS.agents],
+      method: 'get',
+      path: '/agents',
+      operationId: 'listAgents',
+      tags: [TAGS.agents],
       summary: 'List agents',
       description:
         "A page of the workspace's single-prompt agents in creation order. `page` defaults to 0, `size` to 20 (at most 100); a page past the end has empty `data`.",

@@ -54,10 +54,16 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
   const kb: KbDeps = { kbs: store.kbs, queue: deps.queue, logger: deps.logger };
   const app = createRouter();
   const form = createFormReader(deps);
+  /** The revision an If-Match requires (the delete script checks it again atomically); nothing is read without one. */
+  const ifMatchRevision = async (header: string | undefined, ws: string, kbId: string) =>
+    header === undefined ? undefined : requiredRevision(header, (await assertOwned(kb, ws, kbId)).rev);
 
   app.openapi(
     createRoute({
-      method: 'get',      path: '/knowledge-bases',      operationId: 'listKnowledgeBases',      tags: [TAGS.knowledgeBases],
+      method: 'get',
+      path: '/knowledge-bases',
+      operationId: 'listKnowledgeBases',
+      tags: [TAGS.knowledgeBases],
       summary: 'List knowledge bases',
       description: "A page of the key's workspace's knowledge bases, newest first, without their sources.",
       security,
@@ -72,7 +78,10 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
   );
 
   app.openAPIRegistry.registerPath({
-    method: 'post',    path: '/knowledge-bases',    operationId: 'createKnowledgeBase',    tags: [TAGS.knowledgeBases],
+    method: 'post',
+    path: '/knowledge-bases',
+    operationId: 'createKnowledgeBase',
+    tags: [TAGS.knowledgeBases],
     summary: 'Create a knowledge base',
     description:
       'Creates a knowledge base named `knowledge_base_name` with optional first sources. Each source starts `pending` and is extracted by a worker.',
@@ -95,7 +104,10 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
 
   app.openapi(
     createRoute({
-      method: 'get',      path: '/knowledge-bases/{kbId}',      operationId: 'getKnowledgeBase',      tags: [TAGS.knowledgeBases],
+      method: 'get',
+      path: '/knowledge-bases/{kbId}',
+      operationId: 'getKnowledgeBase',
+      tags: [TAGS.knowledgeBases],
       summary: 'Get knowledge base',
       description:
         'The knowledge base with its sources. The `ETag` names its revision: send it back in `If-Match` on PATCH to change it only if nothing changed meanwhile, or in `If-None-Match` here to get 304 while nothing did.',
@@ -121,7 +133,10 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
   );
 
   app.openAPIRegistry.registerPath({
-    method: 'patch',    path: '/knowledge-bases/{kbId}',    operationId: 'updateKnowledgeBase',    tags: [TAGS.knowledgeBases],
+    method: 'patch',
+    path: '/knowledge-bases/{kbId}',
+    operationId: 'updateKnowledgeBase',
+    tags: [TAGS.knowledgeBases],
     summary: 'Update knowledge base',
     description:
       'Adds sources and/or renames, all or nothing: after a 400, 413 or 415 the knowledge base is exactly as it was. With `If-Match: <ETag>` it changes the knowledge base only at that revision (412 otherwise).',
@@ -153,9 +168,13 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
 
   app.openapi(
     createRoute({
-      method: 'delete',      path: '/knowledge-bases/{kbId}',      operationId: 'deleteKnowledgeBase',      tags: [TAGS.knowledgeBases],
+      method: 'delete',
+      path: '/knowledge-bases/{kbId}',
+      operationId: 'deleteKnowledgeBase',
+      tags: [TAGS.knowledgeBases],
       summary: 'Delete knowledge base',
-      description: 'Permanently deletes the knowledge base, its sources, texts and staged files. A second DELETE gives 404.',
+      description:
+        'Permanently deletes the knowledge base, its sources, texts and staged files. A second DELETE gives 404. With `If-Match: <ETag>` it deletes only at that revision (412 with the current `ETag` otherwise).',
       security,
       request: { params: kbParams, headers: ifMatchHeaders },
       responses: { 204: emptyResponse('Deleted'), ...errorResponses(400, 401, 403, 404, 412, 500, 503) },
@@ -163,7 +182,8 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
     async (c) => {
       const { kbId } = c.req.valid('param');
       const workspaceId = c.get('principal').workspaceId;
-      await store.kbs.delete(workspaceId, kbId);
+      const ifRev = await ifMatchRevision(c.req.header('if-match'), workspaceId, kbId);
+      await store.kbs.delete(workspaceId, kbId, ifRev);
       await deps.queue.scheduleRefresh({ workspaceId, kbId }, 0);
       return c.body(null, 204);
     },
@@ -171,7 +191,10 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
 
   app.openapi(
     createRoute({
-      method: 'get',      path: '/knowledge-bases/{kbId}/documents/{documentId}',      operationId: 'getDocument',      tags: [TAGS.documents],
+      method: 'get',
+      path: '/knowledge-bases/{kbId}/documents/{documentId}',
+      operationId: 'getDocument',
+      tags: [TAGS.documents],
       summary: 'Get one document',
       description:
         'One source with its extracted `text` (null until the source is ready). With `format=markdown` it also carries `markdown`, the structured extraction (headings, lists, tables) that `text` is derived from.',
@@ -191,7 +214,10 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
 
   app.openapi(
     createRoute({
-      method: 'get',      path: '/knowledge-bases/{kbId}/documents',      operationId: 'listDocuments',      tags: [TAGS.documents],
+      method: 'get',
+      path: '/knowledge-bases/{kbId}/documents',
+      operationId: 'listDocuments',
+      tags: [TAGS.documents],
       summary: "A page of a knowledge base's sources",
       description: 'Sources in order, without their text, optionally only those with one `status`; for knowledge bases with many sources.',
       security,
@@ -207,7 +233,10 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
 
   app.openapi(
     createRoute({
-      method: 'get',      path: '/knowledge-bases/{kbId}/documents/{documentId}/chunks',      operationId: 'listChunks',      tags: [TAGS.documents],
+      method: 'get',
+      path: '/knowledge-bases/{kbId}/documents/{documentId}/chunks',
+      operationId: 'listChunks',
+      tags: [TAGS.documents],
       summary: "A page of a document's chunks",
       description:
         'The Markdown of a ready source split for retrieval: at headings first, then paragraphs, then sentences, each chunk at most CHUNK_MAX_TOKENS cl100k_base tokens, with its heading path and (PDF) pages. 409 while the source is not ready.',
@@ -225,22 +254,31 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
 
   app.openapi(
     createRoute({
-      method: 'delete',      path: '/knowledge-bases/{kbId}/documents/{documentId}',      operationId: 'deleteDocument',      tags: [TAGS.documents],
+      method: 'delete',
+      path: '/knowledge-bases/{kbId}/documents/{documentId}',
+      operationId: 'deleteDocument',
+      tags: [TAGS.documents],
       summary: 'Delete one document',
+      description: 'Removes one source and its document. With `If-Match: <ETag>` of the knowledge base, only at that revision (412 with the current `ETag` otherwise).',
       security,
       request: { params: docParams, headers: ifMatchHeaders },
       responses: { 204: emptyResponse('Deleted'), ...errorResponses(400, 401, 403, 404, 412, 500, 503) },
     }),
     async (c) => {
       const { kbId, documentId } = c.req.valid('param');
-      await store.kbs.deleteSource({ workspaceId: c.get('principal').workspaceId, kbId, documentId }, new Date().toISOString());
+      const workspaceId = c.get('principal').workspaceId;
+      const ifRev = await ifMatchRevision(c.req.header('if-match'), workspaceId, kbId);
+      await store.kbs.deleteSource({ workspaceId, kbId, documentId }, new Date().toISOString(), ifRev);
       return c.body(null, 204);
     },
   );
 
   app.openapi(
     createRoute({
-      method: 'post',      path: '/knowledge-bases/{kbId}/documents/{documentId}/retry',      operationId: 'retryDocument',      tags: [TAGS.documents],
+      method: 'post',
+      path: '/knowledge-bases/{kbId}/documents/{documentId}/retry',
+      operationId: 'retryDocument',
+      tags: [TAGS.documents],
       summary: 'Retry a failed source',
       description: 'Puts a `failed` source back to `pending` and enqueues it; 409 when it is not failed.',
       security,
@@ -255,7 +293,10 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
 
   app.openapi(
     createRoute({
-      method: 'post',      path: '/knowledge-bases/{kbId}/documents/{documentId}/refresh',      operationId: 'refreshDocument',      tags: [TAGS.documents],
+      method: 'post',
+      path: '/knowledge-bases/{kbId}/documents/{documentId}/refresh',
+      operationId: 'refreshDocument',
+      tags: [TAGS.documents],
       summary: 'Fetch a URL source again',
       description:
         'Puts a `ready` or `failed` URL source back to `pending` and fetches it again. If the page is byte for byte the same, the source becomes `ready` again with its text as it was and only `checkedAt` moves; if it changed, it is extracted again and `refreshedAt` is set. 409 while pending or processing, 400 for text and file sources.',

@@ -45,7 +45,10 @@ export function webhookRoutes(deps: AppDeps) {
 
   app.openapi(
     createRoute({
-      method: 'post',      path: '/webhooks',      operationId: 'createWebhook',      tags: [TAGS.webhooks],
+      method: 'post',
+      path: '/webhooks',
+      operationId: 'createWebhook',
+      tags: [TAGS.webhooks],
       summary: 'Register a webhook',
       description:
         'Registers a URL to receive `source.ready`, `source.failed` and/or `knowledge_base.settled` events of this workspace, signed as the Standard Webhooks specification says. The `secret` is in this response only. The URL must pass the same address rules as URL sources; ' +
@@ -75,7 +78,10 @@ export function webhookRoutes(deps: AppDeps) {
 
   app.openapi(
     createRoute({
-      method: 'get',      path: '/webhooks',      operationId: 'listWebhooks',      tags: [TAGS.webhooks],
+      method: 'get',
+      path: '/webhooks',
+      operationId: 'listWebhooks',
+      tags: [TAGS.webhooks],
       summary: 'List webhooks',
       description: "A page of the workspace's webhooks, newest first, without their secrets.",
       security,
@@ -91,7 +97,10 @@ export function webhookRoutes(deps: AppDeps) {
 
   app.openapi(
     createRoute({
-      method: 'delete',      path: '/webhooks/{webhookId}',      operationId: 'deleteWebhook',      tags: [TAGS.webhooks],
+      method: 'delete',
+      path: '/webhooks/{webhookId}',
+      operationId: 'deleteWebhook',
+      tags: [TAGS.webhooks],
       summary: 'Delete a webhook',
       description: 'Deletes the webhook and its delivery history; deliveries still queued are dropped. A second DELETE gives 404.',
       security,
@@ -108,7 +117,10 @@ export function webhookRoutes(deps: AppDeps) {
 
   app.openapi(
     createRoute({
-      method: 'get',      path: '/webhooks/{webhookId}/deliveries',      operationId: 'listWebhookDeliveries',      tags: [TAGS.webhooks],
+      method: 'get',
+      path: '/webhooks/{webhookId}/deliveries',
+      operationId: 'listWebhookDeliveries',
+      tags: [TAGS.webhooks],
       summary: "A page of a webhook's delivery attempts",
       description:
         'Every attempt to deliver an event, newest first: event id, type, attempt number, HTTP status or error, and whether another attempt is scheduled. The last 1,000 attempts are kept.',

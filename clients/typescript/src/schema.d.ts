@@ -60,7 +60,7 @@ export interface paths {
         post?: never;
         /**
          * Delete knowledge base
-         * @description Permanently deletes the knowledge base, its sources, texts and staged files. A second DELETE gives 404.
+         * @description Permanently deletes the knowledge base, its sources, texts and staged files. A second DELETE gives 404. With `If-Match: <ETag>` it deletes only at that revision (412 with the current `ETag` otherwise).
          */
         delete: operations["deleteKnowledgeBase"];
         options?: never;
@@ -106,7 +106,10 @@ export interface paths {
         get: operations["getDocument"];
         put?: never;
         post?: never;
-        /** Delete one document */
+        /**
+         * Delete one document
+         * @description Removes one source and its document. With `If-Match: <ETag>` of the knowledge base, only at that revision (412 with the current `ETag` otherwise).
+         */
         delete: operations["deleteDocument"];
         options?: never;
         head?: never;
@@ -1143,7 +1146,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The resource is not in a state that allows this */
+            /** @description The resource is not in a state that allows this, or a request with this Idempotency-Key is still in progress (then Retry-After says when to repeat it) */
             409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -1306,7 +1309,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The resource was not found */
+            /** @description The resource was not found; validationErrors names the missing one by its path parameter (kbId, documentId, webhookId, qaIssueId) */
             404: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -1418,7 +1421,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The resource was not found */
+            /** @description The resource was not found; validationErrors names the missing one by its path parameter (kbId, documentId, webhookId, qaIssueId) */
             404: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -1430,7 +1433,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description If-Match names a revision of the knowledge base that is no longer current; nothing was changed */
+            /** @description If-Match names a revision of the knowledge base that is no longer current (or a weak tag); nothing was changed. ETag carries the current revision */
             412: {
                 headers: {
                     ETag: components["headers"]["ETag"];
@@ -1553,7 +1556,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The resource was not found */
+            /** @description The resource was not found; validationErrors names the missing one by its path parameter (kbId, documentId, webhookId, qaIssueId) */
             404: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -1577,7 +1580,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The resource is not in a state that allows this */
+            /** @description The resource is not in a state that allows this, or a request with this Idempotency-Key is still in progress (then Retry-After says when to repeat it) */
             409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -1590,7 +1593,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description If-Match names a revision of the knowledge base that is no longer current; nothing was changed */
+            /** @description If-Match names a revision of the knowledge base that is no longer current (or a weak tag); nothing was changed. ETag carries the current revision */
             412: {
                 headers: {
                     ETag: components["headers"]["ETag"];
@@ -1745,7 +1748,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The resource was not found */
+            /** @description The resource was not found; validationErrors names the missing one by its path parameter (kbId, documentId, webhookId, qaIssueId) */
             404: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -1860,7 +1863,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The resource was not found */
+            /** @description The resource was not found; validationErrors names the missing one by its path parameter (kbId, documentId, webhookId, qaIssueId) */
             404: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -1973,7 +1976,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The resource was not found */
+            /** @description The resource was not found; validationErrors names the missing one by its path parameter (kbId, documentId, webhookId, qaIssueId) */
             404: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -1985,7 +1988,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description If-Match names a revision of the knowledge base that is no longer current; nothing was changed */
+            /** @description If-Match names a revision of the knowledge base that is no longer current (or a weak tag); nothing was changed. ETag carries the current revision */
             412: {
                 headers: {
                     ETag: components["headers"]["ETag"];
@@ -2103,7 +2106,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The resource was not found */
+            /** @description The resource was not found; validationErrors names the missing one by its path parameter (kbId, documentId, webhookId, qaIssueId) */
             404: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -2115,7 +2118,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The resource is not in a state that allows this */
+            /** @description The resource is not in a state that allows this, or a request with this Idempotency-Key is still in progress (then Retry-After says when to repeat it) */
             409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -2228,7 +2231,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The resource was not found */
+            /** @description The resource was not found; validationErrors names the missing one by its path parameter (kbId, documentId, webhookId, qaIssueId) */
             404: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -2240,7 +2243,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The resource is not in a state that allows this */
+            /** @description The resource is not in a state that allows this, or a request with this Idempotency-Key is still in progress (then Retry-After says when to repeat it) */
             409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -2353,7 +2356,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The resource was not found */
+            /** @description The resource was not found; validationErrors names the missing one by its path parameter (kbId, documentId, webhookId, qaIssueId) */
             404: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -2365,7 +2368,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The resource is not in a state that allows this */
+            /** @description The resource is not in a state that allows this, or a request with this Idempotency-Key is still in progress (then Retry-After says when to repeat it) */
             409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -2477,7 +2480,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The resource was not found */
+            /** @description The resource was not found; validationErrors names the missing one by its path parameter (kbId, documentId, webhookId, qaIssueId) */
             404: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -2681,7 +2684,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The resource is not in a state that allows this */
+            /** @description The resource is not in a state that allows this, or a request with this Idempotency-Key is still in progress (then Retry-After says when to repeat it) */
             409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -2803,7 +2806,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The resource was not found */
+            /** @description The resource was not found; validationErrors names the missing one by its path parameter (kbId, documentId, webhookId, qaIssueId) */
             404: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -2919,7 +2922,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The resource was not found */
+            /** @description The resource was not found; validationErrors names the missing one by its path parameter (kbId, documentId, webhookId, qaIssueId) */
             404: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
