@@ -36,7 +36,8 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
 
   app.route('/', healthRoutes(deps));
   const { BULL_BOARD_USER: user, BULL_BOARD_PASSWORD: password } = deps.config;
-  if (user && password && deps.ingestQueue) mountBoard(app, [deps.ingestQueue], user, password);
+  const boardQueues = [deps.ingestQueue, deps.webhookQueue].filter((q) => q !== undefined);
+  if (user && password && boardQueues.length > 0) mountBoard(app, boardQueues, user, password);
 
   app.use('/v1/*', apiKeyAuth(deps.store.apiKeys));
   app.use('/v1/*', rateLimit(deps.redis, deps.store.keys, deps.config.RATE_LIMIT_PER_MINUTE));
