@@ -99,14 +99,17 @@ export function mountBoard(app: Hono<AppEnv>, queues: Queue[], user: string, pas
   const refuseRetry = (c: Context<AppEnv>) => errorResponse(c, 'conflict', { path: BOARD_PATH, message: BOARD_RETRY_REFUSED });
   app.on(['PUT', 'POST'], `${BOARD_PATH}/api/queues/${INGEST_QUEUE}/retry/:status`, refuseRetry);
   app.on(['PUT', 'POST'], `${BOARD_PATH}/api/queues/${INGEST_QUEUE}/:jobId/retry`, refuseRetry);
-  app.get(BOARD_PATH, async (c, next) => {
+  // Every page of the board (its client-side routes too) is the same HTML with the font link.
+  const offlinePage: MiddlewareHandler<AppEnv> = async (c, next) => {
     await next();
-    if (!(c.res.headers.get('content-type') ?? '').startsWith('text/html')) return;
+    if (c.req.method !== 'GET' || !(c.res.headers.get('content-type') ?? '').startsWith('text/html')) return;
     const html = (await c.res.text()).replace(REMOTE_STYLESHEET, '');
     const headers = new Headers(c.res.headers);
     headers.delete('content-length');
     c.res = new Response(html, { status: c.res.status, headers });
-  });
+  };
+  app.use(BOARD_PATH, offlinePage);
+  app.use(`${BOARD_PATH}/*`, offlinePage);
   app.route(BOARD_PATH, adapter.registerPlugin() as unknown as Hono<AppEnv>);
   // The board's own links and <base href> use the trailing slash.
   app.get(`${BOARD_PATH}/`, (c) => c.redirect(`${BOARD_PATH}${new URL(c.req.url).search}`, 308));
