@@ -41,7 +41,7 @@ function safeEqual(a: string, b: string): boolean {
  * credentials on their own, so a page elsewhere must not be able to make an
  * operator's browser retry, clean or add jobs.
  */
-export function boardAuth(user: string, password: string): MiddlewareHandler<AppEnv> {
+export function boardAuth(user: string, password: string, path: string = BOARD_PATH): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const header = c.req.header('authorization') ?? '';
     const match = /^Basic\s+([A-Za-z0-9+/=]+)$/i.exec(header);
@@ -53,7 +53,7 @@ export function boardAuth(user: string, password: string): MiddlewareHandler<App
     const ok = sep > 0 && userOk && passwordOk;
     if (!ok) {
       return errorResponse(c, 'unauthenticated', {
-        path: BOARD_PATH,
+        path,
         message: 'Operator credentials are missing or wrong',
         headers: { 'WWW-Authenticate': 'Basic realm="kb-ingest queues", charset="UTF-8"' },
       });
@@ -62,7 +62,7 @@ export function boardAuth(user: string, password: string): MiddlewareHandler<App
       const origin = c.req.header('origin');
       const site = c.req.header('sec-fetch-site');
       if (site === 'cross-site' || (origin !== undefined && !sameHost(origin, c.req.url))) {
-        return errorResponse(c, 'forbidden', { path: BOARD_PATH, message: 'Cross-origin request refused' });
+        return errorResponse(c, 'forbidden', { path, message: 'Cross-origin request refused' });
       }
     }
     await next();
