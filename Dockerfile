@@ -10,6 +10,8 @@ COPY api ./api
 COPY worker ./worker
 COPY shared ./shared
 COPY bin ./bin
+COPY clients ./clients
+COPY cli ./cli
 RUN npm run build && npm prune --omit=dev --ignore-scripts
 
 # Runtime: production dependencies and compiled code only, as the non-root

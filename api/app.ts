@@ -3,7 +3,7 @@ import { MethodNotAllowedError, NotFoundError } from '../shared/errors.js';
 import { apiKeyAuth } from './auth.js';
 import type { AppEnv } from './context.js';
 import type { AppDeps } from './deps.js';
-import { mountBoard } from './admin-board.js';
+import { boardAuth, mountBoard } from './admin-board.js';
 import { handleError } from './errors.js';
 import { createMetrics } from './metrics.js';
 import { mountDocs } from './openapi.js';
@@ -32,14 +32,17 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
 
   const metrics = createMetrics(deps.redis, deps.store.keys, deps.ingestQueue);
   app.use('*', metrics.middleware);
+  const { BULL_BOARD_USER: user, BULL_BOARD_PASSWORD: password } = deps.config;
+  // On a host where the API port is public, the figures stay for operators (config checks the credentials exist).
+  if (deps.config.METRICS_REQUIRE_AUTH && user && password) app.use('/metrics', boardAuth(user, password, '/metrics'));
   app.get('/metrics', async (c) => {
     const { body, contentType } = await metrics.render();
     return c.body(body, 200, { 'Content-Type': contentType });
   });
 
   app.route('/', healthRoutes(deps));
-  const { BULL_BOARD_USER: user, BULL_BOARD_PASSWORD: password } = deps.config;
-  if (user && password && deps.ingestQueue) mountBoard(app, [deps.ingestQueue], user, password);
+  const boardQueues = [deps.ingestQueue, deps.webhookQueue].filter((q) => q !== undefined);
+  if (user && password && boardQueues.length > 0) mountBoard(app, boardQueues, user, password);
 
   app.use('/v1/*', apiKeyAuth(deps.store.apiKeys));
   app.use('/v1/*', rateLimit(deps.redis, deps.store.keys, deps.config.RATE_LIMIT_PER_MINUTE));

@@ -14,4 +14,6 @@ export interface AppDeps {
   logger: Logger;
   /** The BullMQ queue itself, for queue-depth metrics and Bull Board. */
   ingestQueue?: Queue;
+  /** The webhook delivery queue, for Bull Board. */
+  webhookQueue?: Queue;
 }

@@ -3,9 +3,12 @@ import { HTTPException } from 'hono/http-exception';
 import type { ZodError } from 'zod';
 import {
   AppError,
+  ConflictError,
   ForbiddenError,
   MethodNotAllowedError,
+  NotFoundError,
   PayloadTooLargeError,
+  PreconditionFailedError,
   TooManyRequestsError,
   UnavailableError,
   UnsupportedMediaTypeError,
@@ -15,6 +18,7 @@ import {
 import { isRedisUnavailable } from '../shared/redis.js';
 import type { ErrorBody } from '../shared/schemas/common.js';
 import type { AppEnv } from './context.js';
+import { etagOf } from './etag.js';
 import { CODE_STATUS, STATUS_TABLE, isErrorStatus, type ErrorStatus } from './status-table.js';
 
 /** Seconds a client should wait when Redis is unreachable (the starting app, readiness, a lost connection). */
@@ -97,10 +101,14 @@ export function handleError(err: unknown, c: Context<AppEnv>): Response {
       fields = { [err.at.part]: err.at.detail };
     }
     if (err instanceof ForbiddenError && err.reason) fields = { request: err.reason };
+    if (err instanceof NotFoundError && err.missing) fields = { [err.missing.part]: err.missing.detail };
     if (err instanceof MethodNotAllowedError) headers.Allow = err.allow.join(', ');
     if (err instanceof TooManyRequestsError || err instanceof UnavailableError) {
       headers['Retry-After'] = String(err.retryAfterSeconds);
     }
+    if (err instanceof ConflictError && err.retryAfterSeconds !== undefined) headers['Retry-After'] = String(err.retryAfterSeconds);
+    // A client that lost the race reads the current revision from the 412 without another GET.
+    if (err instanceof PreconditionFailedError && err.currentRev !== undefined) headers.ETag = etagOf(err.currentRev);
   } else if (err instanceof HTTPException) {
     // Its message is Hono's or a middleware's, not the contract's: the table's default is answered.
     status = httpExceptionStatus(err);

@@ -6,12 +6,13 @@ export const etagOf = (rev: number): string => `"r${rev}"`;
 /**
  * The revision an `If-Match` header requires: undefined when the header is
  * absent or `*` (the knowledge base only has to exist). Any other value that
- * is not one of our ETags can never match, so it fails at once.
+ * is not one of our ETags can never match, so it fails at once. If-Match uses
+ * the strong comparison (RFC 9110, 13.1.1): a weak `W/` tag never matches.
  */
 export function requiredRevision(ifMatch: string | undefined, current: number): number | undefined {
   if (ifMatch === undefined || ifMatch.trim() === '*') return undefined;
-  const tags = ifMatch.split(',').map((t) => t.trim().replace(/^W\//, ''));
-  if (!tags.includes(etagOf(current))) throw new PreconditionFailedError();
+  const tags = ifMatch.split(',').map((t) => t.trim());
+  if (!tags.includes(etagOf(current))) throw new PreconditionFailedError(current);
   return current;
 }
 

@@ -10,6 +10,8 @@ export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 const KEY_PATTERN = /^[\x20-\x7e]{1,255}$/;
 /** Response headers a replay repeats. */
 const KEPT_HEADERS = ['location', 'etag'];
+/** Seconds a repeat should wait while the first request with its key still runs (an upload takes a few). */
+export const IN_PROGRESS_RETRY_AFTER_SECONDS = 2;
 /** Outcomes a retry could change are not kept: the key is freed instead. */
 const NOT_KEPT = new Set([408, 429]);
 
@@ -65,7 +67,9 @@ export async function idempotent(c: Context<AppEnv>, { store, limits, render, re
   }
   if (claim.kind === 'found') {
     const found = claim.record;
-    if (found.state === 'running') throw new ConflictError('A request with this Idempotency-Key is still being processed; retry shortly');
+    if (found.state === 'running') {
+      throw new ConflictError('A request with this Idempotency-Key is still being processed; retry shortly', IN_PROGRESS_RETRY_AFTER_SECONDS);
+    }
     const repeat = new FormDigest();
     await readBody(repeat);
     if (found.fingerprint !== `${request} ${repeat.value()}`) {

@@ -1,6 +1,6 @@
 import { applyChunkChange, effectiveChunking, type ChunkSettings } from '../shared/chunking/chunk-settings.js';
 import { chunkView } from '../shared/chunking/chunk-view.js';
-import { ConflictError, ForbiddenError, NotFoundError, OTHER_WORKSPACE } from '../shared/errors.js';
+import { ConflictError, ForbiddenError, OTHER_WORKSPACE, notFound } from '../shared/errors.js';
 import type { SourceQueue } from '../shared/jobs.js';
 import type { Logger } from '../shared/logger.js';
 import type { KnowledgeBase, KnowledgeBaseSummary, SourceStatus } from '../shared/schemas/knowledge-base.js';
@@ -50,7 +50,7 @@ export function knowledgeBaseView(meta: KbMeta, sources: StoredSource[], default
 /** Loads a knowledge base the workspace owns: 404 when absent, 403 when another's. */
 export async function loadOwned(deps: KbDeps, workspaceId: string, kbId: string) {
   const found = await deps.kbs.get(kbId);
-  if (!found) throw new NotFoundError();
+  if (!found) throw notFound('Knowledge base', kbId);
   if (found.meta.workspaceId !== workspaceId) throw new ForbiddenError(OTHER_WORKSPACE);
   return found;
 }
@@ -58,7 +58,7 @@ export async function loadOwned(deps: KbDeps, workspaceId: string, kbId: string)
 /** Checks existence and ownership without reading the sources; returns the meta. */
 export async function assertOwned(deps: KbDeps, workspaceId: string, kbId: string): Promise<KbMeta> {
   const meta = await deps.kbs.getMeta(kbId);
-  if (!meta) throw new NotFoundError();
+  if (!meta) throw notFound('Knowledge base', kbId);
   if (meta.workspaceId !== workspaceId) throw new ForbiddenError(OTHER_WORKSPACE);
   return meta;
 }
@@ -191,7 +191,7 @@ export async function updateKnowledgeBase(
 export async function readSource(deps: KbDeps, { workspaceId, kbId, documentId }: SourceTarget, format: 'text' | 'markdown' = 'text') {
   await assertOwned(deps, workspaceId, kbId);
   const source = await deps.kbs.getSource(kbId, documentId);
-  if (!source) throw new NotFoundError();
+  if (!source) throw notFound('Document', documentId, `knowledge base ${kbId}`);
   const ready = source.status === 'ready';
   const text = ready ? await deps.kbs.getText(kbId, documentId) : null;
   if (format === 'text') return { ...publicSource(source), text };
@@ -210,7 +210,7 @@ export async function listSources(deps: KbDeps, workspaceId: string, kbId: strin
 export async function getChunks(deps: KbDeps, workspaceId: string, kbId: string, documentId: string, page: number, size: number) {
   await assertOwned(deps, workspaceId, kbId);
   const source = await deps.kbs.getSource(kbId, documentId);
-  if (!source) throw new NotFoundError();
+  if (!source) throw notFound('Document', documentId, `knowledge base ${kbId}`);
   if (source.status !== 'ready') throw new ConflictError(`the source is ${source.status}; chunks exist once it is ready`);
   const { items, total } = await deps.kbs.chunkPage(kbId, documentId, page, size);
   return { items: items.map((c) => chunkView(kbId, source, c)), total };
@@ -220,6 +220,6 @@ export async function getChunks(deps: KbDeps, workspaceId: string, kbId: string,
 export async function rerunSource(deps: KbDeps, target: SourceTarget, how: 'retry' | 'refresh') {
   await requeueSource(deps, target, how, nowIso(deps));
   const source = await deps.kbs.getSource(target.kbId, target.documentId);
-  if (!source) throw new NotFoundError();
+  if (!source) throw notFound('Document', target.documentId, `knowledge base ${target.kbId}`);
   return publicSource(source);
 }

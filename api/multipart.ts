@@ -10,6 +10,7 @@ import type { Stage } from '../shared/store/stage-store.js';
 import { sanitizeFilename } from '../shared/filename.js';
 import { BodyMeter } from './body-meter.js';
 import { fileTooLargeMessage } from './limit-messages.js';
+import { unknownFieldMessage } from '../shared/field-suggestion.js';
 
 const FILE_FIELDS = new Set<string>([FORM_FIELD.files, FORM_FIELD.filesItems]);
 const TEXT_FIELDS = new Set<string>([
@@ -244,7 +245,7 @@ export async function parseMultipart(body: Readable, headers: Record<string, str
     await done;
     await Promise.all(work);
     if (unknown.length > 0) {
-      throw new ValidationError(Object.fromEntries(unknown.map((n) => [n, 'unknown field'])));
+      throw new ValidationError(Object.fromEntries(unknown.map((n) => [n, unknownFieldMessage(n, [...TEXT_FIELDS, FORM_FIELD.files])])));
     }
     hooks.tap?.complete();
     return { fields, files: orderByStage(files, stages) };

@@ -3,6 +3,9 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from './context.js';
+import { registerResponseHeaders } from './openapi-headers.js';
+import { registerWebhookEvents } from './openapi-webhooks.js';
+import { TAGS } from './router.js';
 
 const require = createRequire(import.meta.url);
 const swaggerDir = dirname(require.resolve('swagger-ui-dist/package.json'));
@@ -38,6 +41,8 @@ export function mountDocs(app: OpenAPIHono<AppEnv>): void {
     name: 'X-API-Key',
     description: 'A key made with `npm run admin -- create-key --workspace <id>`',
   });
+  registerResponseHeaders(app);
+  registerWebhookEvents(app);
   app.doc31('/openapi.json', {
     openapi: '3.1.0',
     info: {
@@ -45,8 +50,18 @@ export function mountDocs(app: OpenAPIHono<AppEnv>): void {
       version: '1.0.0',
       description:
         'Knowledge-base ingestion for voice and chat agents. Every error has the body `ErrorBody`; `path` is the collection path.',
+      license: { name: 'MIT', url: 'https://opensource.org/licenses/MIT' },
     },
     servers: [{ url: '/' }],
+    tags: [
+      { name: TAGS.knowledgeBases, description: 'Knowledge bases and the sources added to them' },
+      { name: TAGS.documents, description: 'One source of a knowledge base: its text, chunks, retry, refresh and delete' },
+      { name: TAGS.webhooks, description: 'Completion events POSTed to your URL, signed as Standard Webhooks says' },
+      { name: TAGS.agents, description: 'Agents loaded by the operator' },
+      { name: TAGS.qaIssues, description: 'QA issues loaded by the operator' },
+      { name: TAGS.sites, description: 'Site sources of a knowledge base: discovery status, refresh and delete' },
+      { name: TAGS.usage, description: "The workspace's usage beside its quotas" },
+    ],
   });
   app.get('/docs', (c) => c.html(DOCS_HTML));
   app.get('/docs/init.js', (c) => c.body(INIT_JS, 200, { 'Content-Type': 'text/javascript; charset=utf-8' }));

@@ -7,7 +7,7 @@ import type { Logger } from '../shared/logger.js';
 import { isMain, runRole } from '../shared/process.js';
 import { describeTarget } from '../shared/redis.js';
 import { waitForRedis } from '../shared/redis-wait.js';
-import { openIngestQueue, openRuntime, type Runtime, type ServiceQueue } from '../shared/runtime.js';
+import { openIngestQueue, openRuntime, openWebhookQueue, type Runtime, type ServiceQueue } from '../shared/runtime.js';
 import { createApp } from './app.js';
 import type { AppEnv } from './context.js';
 import { createStartingApp } from './starting-app.js';
@@ -55,16 +55,18 @@ export async function startApi(config: Config, logger: Logger): Promise<RunningA
   logger.info({ port, host: config.HOST }, 'api listening');
 
   const stopping = new AbortController();
-  let opened: { runtime: Runtime; queue: ServiceQueue } | undefined;
+  let opened: { runtime: Runtime; queue: ServiceQueue; webhookQueue?: ServiceQueue } | undefined;
   const ready = waitForRedis(
     async (attempt) => {
       const runtime = await openRuntime(config, 'api', logger, attempt);
       const queue = await openIngestQueue(config, 'api').opened(attempt, logger);
-      return { runtime, queue };
+      // Only the board reads the webhook queue from the API; without it, no connection is opened.
+      const webhookQueue = config.BULL_BOARD_USER && config.BULL_BOARD_PASSWORD ? await openWebhookQueue(config, 'api').opened(attempt, logger) : undefined;
+      return { runtime, queue, webhookQueue };
     },
     { target: describeTarget(config), logger, maxDelayMs: config.REDIS_STARTUP_BACKOFF_MAX_MS, signal: stopping.signal },
-  ).then(({ runtime, queue }) => {
-    opened = { runtime, queue };
+  ).then(({ runtime, queue, webhookQueue }) => {
+    opened = { runtime, queue, webhookQueue };
     serving = createApp({
       config,
       redis: runtime.redis,
@@ -72,6 +74,7 @@ export async function startApi(config: Config, logger: Logger): Promise<RunningA
       queue: bullSourceQueue(queue, config.JOB_ATTEMPTS, config.JOB_BACKOFF_MS),
       logger,
       ingestQueue: queue,
+      webhookQueue,
     });
     logger.info({ port }, 'api ready');
   });
@@ -90,6 +93,7 @@ export async function startApi(config: Config, logger: Logger): Promise<RunningA
           server.closeIdleConnections();
         });
         await opened?.queue.close();
+        await opened?.webhookQueue?.close();
         await opened?.runtime.close();
       })();
       return closing;

@@ -1,4 +1,4 @@
-import { ConflictError, NotFoundError } from '../shared/errors.js';
+import { ConflictError, notFound } from '../shared/errors.js';
 import type { Site } from '../shared/schemas/site.js';
 import type { SiteTarget } from '../shared/store/scripts/site-scripts.js';
 import { publicSite } from '../shared/store/site-records.js';
@@ -12,7 +12,7 @@ export type SiteDeps = KbDeps & { sites: SiteStore };
 export async function readSite(deps: SiteDeps, { workspaceId, kbId, siteId }: SiteTarget): Promise<Site> {
   await assertOwned(deps, workspaceId, kbId);
   const site = await deps.sites.get(kbId, siteId);
-  if (!site) throw new NotFoundError();
+  if (!site) throw notFound('Site', siteId, `knowledge base ${kbId}`);
   return publicSite(site);
 }
 
@@ -34,7 +34,7 @@ export async function refreshSite(deps: SiteDeps, target: SiteTarget): Promise<S
   } catch (err) {
     if (!(err instanceof ConflictError)) throw err;
     const site = await deps.sites.get(target.kbId, target.siteId);
-    if (!site) throw new NotFoundError();
+    if (!site) throw notFound('Site', target.siteId, `knowledge base ${target.kbId}`);
     run = site.run;
   }
   await deps.queue.discover([{ ...target, run }]);

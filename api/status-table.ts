@@ -22,7 +22,11 @@ export const STATUS_TABLE = {
   400: { error: 'Bad Request', message: 'Invalid request parameters', description: 'Invalid request parameters (validationErrors names the fields)' },
   401: { error: 'Unauthorized', message: 'X-API-Key is missing or invalid', description: 'X-API-Key is missing or invalid' },
   403: { error: 'Forbidden', message: 'Access denied for this resource', description: 'The key may not access this resource, or is read-only' },
-  404: { error: 'Not Found', message: 'The requested resource was not found', description: 'The resource was not found' },
+  404: {
+    error: 'Not Found',
+    message: 'The requested resource was not found',
+    description: 'The resource was not found; validationErrors names the missing one by its path parameter (kbId, documentId, webhookId, qaIssueId)',
+  },
   405: {
     error: 'Method Not Allowed',
     message: 'The method is not allowed for this resource',
@@ -36,12 +40,13 @@ export const STATUS_TABLE = {
   409: {
     error: 'Conflict',
     message: 'The request conflicts with the current state of the resource',
-    description: 'The resource is not in a state that allows this, or a workspace quota (QUOTA_*, or the workspace\'s own) would be passed; nothing was changed',
+    description:
+      "The resource is not in a state that allows this, a workspace quota (QUOTA_*, or the workspace's own) would be passed (nothing was changed), or a request with this Idempotency-Key is still in progress (then Retry-After says when to repeat it)",
   },
   412: {
     error: 'Precondition Failed',
     message: 'The resource has changed since the If-Match revision',
-    description: 'If-Match names a revision of the knowledge base that is no longer current; nothing was changed',
+    description: 'If-Match names a revision of the knowledge base that is no longer current (or a weak tag); nothing was changed. ETag carries the current revision',
   },
   413: {
     error: 'Payload Too Large',

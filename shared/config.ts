@@ -56,6 +56,7 @@ const envSchema = z
     URL_FETCH_ALLOW_PRIVATE: bool.default(false),
     BULL_BOARD_USER: z.string().min(1).optional(),
     BULL_BOARD_PASSWORD: z.string().min(1).optional(),
+    METRICS_REQUIRE_AUTH: bool.default(false),
     URL_FETCH_TIMEOUT_MS: int(1000, 600_000).default(30_000),
     URL_FETCH_MAX_PER_HOST: int(1, 1000).default(2),
     URL_FETCH_HOST_SPACING_MS: int(0, 60_000).default(250),
@@ -139,6 +140,13 @@ const envSchema = z
         code: 'custom',
         path: ['BULL_BOARD_PASSWORD'],
         message: 'BULL_BOARD_USER and BULL_BOARD_PASSWORD must be set together',
+      });
+    }
+    if (env.METRICS_REQUIRE_AUTH && !env.BULL_BOARD_USER) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['METRICS_REQUIRE_AUTH'],
+        message: 'METRICS_REQUIRE_AUTH needs the operator credentials BULL_BOARD_USER and BULL_BOARD_PASSWORD',
       });
     }
   });

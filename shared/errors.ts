@@ -66,9 +66,26 @@ export class ForbiddenError extends AppError {
   }
 }
 
+/** `missing`, when known, names the path parameter of the missing resource and says what is missing. */
 export class NotFoundError extends AppError {
   override name = 'NotFoundError';
   override readonly code = 'not_found';
+  constructor(readonly missing?: PartDetail) {
+    super();
+  }
+}
+
+/** The resources a 404 can name, by the path parameter that names them. */
+const RESOURCE_PARAM = { 'Knowledge base': 'kbId', Document: 'documentId', Site: 'siteId', Webhook: 'webhookId', 'QA issue': 'qaIssueId' } as const;
+export type ResourceKind = keyof typeof RESOURCE_PARAM;
+
+/**
+ * A 404 that says which resource is missing, e.g. `kbId`: `knowledge base
+ * kb_x was not found`. The message stays the source description's; ids have
+ * passed the path pattern, so they are safe to echo.
+ */
+export function notFound(kind: ResourceKind, id: string, within?: string): NotFoundError {
+  return new NotFoundError({ part: RESOURCE_PARAM[kind], detail: `${kind} ${id} was not found${within ? ` in ${within}` : ''}` });
 }
 
 export class MethodNotAllowedError extends AppError {
@@ -85,9 +102,16 @@ export class RequestTimeoutError extends AppError {
   override readonly code = 'request_timeout';
 }
 
+/** `retryAfterSeconds`, when set, says the conflict should pass by itself (a request still in progress). */
 export class ConflictError extends AppError {
   override name = 'ConflictError';
   override readonly code = 'conflict';
+  constructor(
+    message?: string,
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(message);
+  }
 }
 
 /** A workspace quota would be passed (a 409). Not kept for an Idempotency-Key: a retry may fit once room is made. */
@@ -102,10 +126,13 @@ export interface PartDetail {
   detail: string;
 }
 
-/** An `If-Match` revision that is no longer current. */
+/** An `If-Match` revision that is no longer current; `currentRev` is the one that is, for the 412's ETag. */
 export class PreconditionFailedError extends AppError {
   override name = 'PreconditionFailedError';
   override readonly code = 'precondition_failed';
+  constructor(readonly currentRev?: number) {
+    super();
+  }
 }
 
 /** Well-formed, but not acceptable in this state (an Idempotency-Key reused for another request). */

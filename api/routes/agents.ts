@@ -2,7 +2,7 @@ import { createRoute } from '@hono/zod-openapi';
 import { agentPageSchema } from '../../shared/schemas/catalog.js';
 import { pageQuerySchema, toPage } from '../../shared/schemas/common.js';
 import type { AppDeps } from '../deps.js';
-import { createRouter, errorResponses, jsonResponse, security } from '../router.js';
+import { createRouter, errorResponses, jsonResponse, security, TAGS } from '../router.js';
 
 export function agentRoutes(deps: AppDeps) {
   const app = createRouter();
@@ -11,6 +11,8 @@ export function agentRoutes(deps: AppDeps) {
     createRoute({
       method: 'get',
       path: '/agents',
+      operationId: 'listAgents',
+      tags: [TAGS.agents],
       summary: 'List agents',
       description:
         "A page of the workspace's single-prompt agents in creation order. `page` defaults to 0, `size` to 20 (at most 100); a page past the end has empty `data`.",

@@ -1,12 +1,12 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { bodyLimit } from 'hono/body-limit';
-import { NotFoundError, PayloadTooLargeError, ValidationError } from '../../shared/errors.js';
+import { notFound, PayloadTooLargeError, ValidationError } from '../../shared/errors.js';
 import { idSchema } from '../../shared/schemas/common.js';
 import { sourceSchema } from '../../shared/schemas/knowledge-base.js';
 import { documentPatchSchema } from '../../shared/schemas/metadata.js';
 import { publicSource } from '../../shared/store/kb-records.js';
 import type { AppDeps } from '../deps.js';
-import { createRouter, errorResponses, jsonResponse, security } from '../router.js';
+import { createRouter, errorResponses, jsonResponse, security, TAGS } from '../router.js';
 
 const docParams = z.object({ kbId: idSchema, documentId: idSchema });
 const PATH = '/knowledge-bases/:kbId/documents/:documentId';
@@ -41,6 +41,8 @@ export function documentMetadataRoutes(deps: AppDeps) {
     createRoute({
       method: 'patch',
       path: '/knowledge-bases/{kbId}/documents/{documentId}',
+      operationId: 'setDocumentMetadata',
+      tags: [TAGS.documents],
       summary: "Set a document's metadata",
       description:
         'Replaces the metadata of one source (`{}` removes it): a flat JSON object of string, number and boolean values, at most 32 keys and 4 KB. It is returned with the source and with each of its chunks, and search can filter on it.',
@@ -54,7 +56,7 @@ export function documentMetadataRoutes(deps: AppDeps) {
       const target = { workspaceId: c.get('principal').workspaceId, kbId, documentId };
       await store.kbs.setMetadata(target, metadata, new Date().toISOString());
       const source = await store.kbs.getSource(kbId, documentId);
-      if (!source) throw new NotFoundError();
+      if (!source) throw notFound('Document', documentId, `knowledge base ${kbId}`);
       return c.json(publicSource(source), 200);
     },
   );

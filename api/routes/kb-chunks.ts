@@ -4,7 +4,7 @@ import { chunkSchema } from '../../shared/schemas/chunk.js';
 import { listKbChunks } from '../chunk-listing.js';
 import type { AppDeps } from '../deps.js';
 import type { KbDeps } from '../knowledge-base-verbs.js';
-import { createRouter, errorResponses, jsonResponse, security } from '../router.js';
+import { createRouter, errorResponses, jsonResponse, security, TAGS } from '../router.js';
 
 /** Largest page of the knowledge-base-wide chunk listing (the `size` rule of every list). */
 export const MAX_CHUNK_LISTING_SIZE = 100;
@@ -28,6 +28,8 @@ export function kbChunkRoutes(deps: AppDeps, kb: KbDeps) {
     createRoute({
       method: 'get',
       path: '/knowledge-bases/{kbId}/chunks',
+      operationId: 'listKnowledgeBaseChunks',
+      tags: [TAGS.knowledgeBases],
       summary: 'All chunks of a knowledge base',
       description:
         'Every chunk of the ready sources, in source order and chunk order, each with its stable `id`, its source fields and metadata. Page on with `after=<nextCursor>` until `nextCursor` is null; sources added or deleted between pages do not make it skip or repeat the others.',

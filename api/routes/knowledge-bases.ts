@@ -35,7 +35,7 @@ import { zodFieldErrors } from '../errors.js';
 import { etagOf, notModified, requiredRevision } from '../etag.js';
 import { createFormReader } from '../form-reader.js';
 import { idempotent } from '../idempotency.js';
-import { createRouter, errorResponses, jsonResponse, security } from '../router.js';
+import { createRouter, emptyResponse, errorResponses, jsonResponse, security, TAGS } from '../router.js';
 
 const kbParams = z.object({ kbId: idSchema });
 const docParams = z.object({ kbId: idSchema, documentId: idSchema });
@@ -48,6 +48,12 @@ const idempotencyHeaders = z.object({
       description:
         '1 to 255 printable characters; a repeat within 24 h gets the first answer again (Idempotent-Replayed: true). A success larger than IDEMPOTENCY_MAX_BODY_BYTES is replayed as the knowledge base is now; a workspace holding IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE live keys gets 429 for a new one',
     }),
+});
+const ifMatchHeaders = z.object({
+  'if-match': z
+    .string()
+    .optional()
+    .meta({ description: 'An ETag from GET (strong comparison: a W/ tag never matches); 412 with the current ETag when the knowledge base has changed since' }),
 });
 
 export function knowledgeBaseRoutes(deps: AppDeps) {
@@ -66,12 +72,17 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
     const { view, rev } = await readKnowledgeBase(kb, c.get('principal').workspaceId, kbId);
     return c.json(view, status as 200, { ETag: etagOf(rev) });
   };
+  /** The revision an If-Match requires (the delete script checks it again atomically); nothing is read without one. */
+  const ifMatchRevision = async (header: string | undefined, ws: string, kbId: string) =>
+    header === undefined ? undefined : requiredRevision(header, (await assertOwned(kb, ws, kbId)).rev);
   app.route('/', kbChunkRoutes(deps, kb));
 
   app.openapi(
     createRoute({
       method: 'get',
       path: '/knowledge-bases',
+      operationId: 'listKnowledgeBases',
+      tags: [TAGS.knowledgeBases],
       summary: 'List knowledge bases',
       description: "A page of the key's workspace's knowledge bases, newest first, without their sources.",
       security,
@@ -88,12 +99,17 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
   app.openAPIRegistry.registerPath({
     method: 'post',
     path: '/knowledge-bases',
+    operationId: 'createKnowledgeBase',
+    tags: [TAGS.knowledgeBases],
     summary: 'Create a knowledge base',
     description:
       'Creates a knowledge base named `knowledge_base_name` with optional first sources. Each source starts `pending` and is extracted by a worker.',
     security,
     request: { headers: idempotencyHeaders, body: formBody(knowledgeBaseCreateFormSchema) },
-    responses: { 201: jsonResponse(knowledgeBaseSchema, 'The created knowledge base'), ...errorResponses(400, 401, 403, 408, 409, 413, 415, 422, 429, 500, 503) },
+    responses: {
+      201: jsonResponse(knowledgeBaseSchema, 'The created knowledge base', ['ETag', 'Location', 'Idempotent-Replayed']),
+      ...errorResponses(400, 401, 403, 408, 409, 413, 415, 422, 429, 500, 503),
+    },
   });
   app.post('/knowledge-bases', async (c) => {
     const ws = c.get('principal').workspaceId;
@@ -117,14 +133,21 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
     createRoute({
       method: 'get',
       path: '/knowledge-bases/{kbId}',
+      operationId: 'getKnowledgeBase',
+      tags: [TAGS.knowledgeBases],
       summary: 'Get knowledge base',
       description:
         'The knowledge base with its sources. The `ETag` names its revision: send it back in `If-Match` on PATCH to change it only if nothing changed meanwhile, or in `If-None-Match` here to get 304 while nothing did.',
       security,
-      request: { params: kbParams },
+      request: {
+        params: kbParams,
+        headers: z.object({
+          'if-none-match': z.string().optional().meta({ description: 'ETags from earlier GETs (weak comparison); 304 while one is current' }),
+        }),
+      },
       responses: {
-        200: jsonResponse(knowledgeBaseSchema, 'The knowledge base with its sources'),
-        304: { description: 'Not modified since the ETag in If-None-Match' },
+        200: jsonResponse(knowledgeBaseSchema, 'The knowledge base with its sources', ['ETag']),
+        304: emptyResponse('Not modified since the ETag in If-None-Match', ['ETag']),
         ...errorResponses(400, 401, 403, 404, 500, 503),
       },
     }),
@@ -139,18 +162,21 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
   app.openAPIRegistry.registerPath({
     method: 'patch',
     path: '/knowledge-bases/{kbId}',
+    operationId: 'updateKnowledgeBase',
+    tags: [TAGS.knowledgeBases],
     summary: 'Update knowledge base',
     description:
       'Adds sources and/or renames, all or nothing: after a 400, 413 or 415 the knowledge base is exactly as it was. With `If-Match: <ETag>` it changes the knowledge base only at that revision (412 otherwise).',
     security,
     request: {
       params: kbParams,
-      headers: idempotencyHeaders.extend({
-        'if-match': z.string().optional().meta({ description: 'An ETag from GET; 412 when the knowledge base has changed since' }),
-      }),
+      headers: idempotencyHeaders.extend(ifMatchHeaders.shape),
       body: formBody(knowledgeBaseUpdateFormSchema),
     },
-    responses: { 200: jsonResponse(knowledgeBaseSchema, 'The updated knowledge base'), ...errorResponses(400, 401, 403, 404, 408, 409, 412, 413, 415, 422, 429, 500, 503) },
+    responses: {
+      200: jsonResponse(knowledgeBaseSchema, 'The updated knowledge base', ['ETag', 'Idempotent-Replayed']),
+      ...errorResponses(400, 401, 403, 404, 408, 409, 412, 413, 415, 422, 429, 500, 503),
+    },
   });
   app.patch('/knowledge-bases/:kbId', async (c) => {
     const params = kbParams.safeParse(c.req.param());
@@ -181,16 +207,20 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
     createRoute({
       method: 'delete',
       path: '/knowledge-bases/{kbId}',
+      operationId: 'deleteKnowledgeBase',
+      tags: [TAGS.knowledgeBases],
       summary: 'Delete knowledge base',
-      description: 'Permanently deletes the knowledge base, its sources, texts and staged files. A second DELETE gives 404.',
+      description:
+        'Permanently deletes the knowledge base, its sources, texts and staged files. A second DELETE gives 404. With `If-Match: <ETag>` it deletes only at that revision (412 with the current `ETag` otherwise).',
       security,
-      request: { params: kbParams },
-      responses: { 204: { description: 'Deleted' }, ...errorResponses(400, 401, 403, 404, 500, 503) },
+      request: { params: kbParams, headers: ifMatchHeaders },
+      responses: { 204: emptyResponse('Deleted'), ...errorResponses(400, 401, 403, 404, 412, 500, 503) },
     }),
     async (c) => {
       const { kbId } = c.req.valid('param');
       const workspaceId = c.get('principal').workspaceId;
-      await store.kbs.delete(workspaceId, kbId);
+      const ifRev = await ifMatchRevision(c.req.header('if-match'), workspaceId, kbId);
+      await store.kbs.delete(workspaceId, kbId, ifRev);
       await deps.queue.scheduleRefresh({ workspaceId, kbId }, 0);
       return c.body(null, 204);
     },
@@ -200,6 +230,8 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
     createRoute({
       method: 'get',
       path: '/knowledge-bases/{kbId}/documents/{documentId}',
+      operationId: 'getDocument',
+      tags: [TAGS.documents],
       summary: 'Get one document',
       description:
         'One source with its extracted `text` (null until the source is ready). With `format=markdown` it also carries `markdown`, the structured extraction (headings, lists, tables) that `text` is derived from.',
@@ -221,6 +253,8 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
     createRoute({
       method: 'get',
       path: '/knowledge-bases/{kbId}/documents',
+      operationId: 'listDocuments',
+      tags: [TAGS.documents],
       summary: "A page of a knowledge base's sources",
       description: 'Sources in order, without their text, optionally only those with one `status`; for knowledge bases with many sources.',
       security,
@@ -238,6 +272,8 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
     createRoute({
       method: 'get',
       path: '/knowledge-bases/{kbId}/documents/{documentId}/chunks',
+      operationId: 'listChunks',
+      tags: [TAGS.documents],
       summary: "A page of a document's chunks",
       description:
         'The Markdown of a ready source split for retrieval: at headings first, then paragraphs, then sentences, each chunk at most chunkMaxTokens cl100k_base tokens (a setting of the knowledge base), with its heading path and (PDF) pages. 409 while the source is not ready.',
@@ -257,14 +293,19 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
     createRoute({
       method: 'delete',
       path: '/knowledge-bases/{kbId}/documents/{documentId}',
+      operationId: 'deleteDocument',
+      tags: [TAGS.documents],
       summary: 'Delete one document',
+      description: 'Removes one source and its document. With `If-Match: <ETag>` of the knowledge base, only at that revision (412 with the current `ETag` otherwise).',
       security,
-      request: { params: docParams },
-      responses: { 204: { description: 'Deleted' }, ...errorResponses(400, 401, 403, 404, 500, 503) },
+      request: { params: docParams, headers: ifMatchHeaders },
+      responses: { 204: emptyResponse('Deleted'), ...errorResponses(400, 401, 403, 404, 412, 500, 503) },
     }),
     async (c) => {
       const { kbId, documentId } = c.req.valid('param');
-      await store.kbs.deleteSource({ workspaceId: c.get('principal').workspaceId, kbId, documentId }, new Date().toISOString());
+      const workspaceId = c.get('principal').workspaceId;
+      const ifRev = await ifMatchRevision(c.req.header('if-match'), workspaceId, kbId);
+      await store.kbs.deleteSource({ workspaceId, kbId, documentId }, new Date().toISOString(), ifRev);
       return c.body(null, 204);
     },
   );
@@ -273,6 +314,8 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
     createRoute({
       method: 'post',
       path: '/knowledge-bases/{kbId}/documents/{documentId}/retry',
+      operationId: 'retryDocument',
+      tags: [TAGS.documents],
       summary: 'Retry a failed source',
       description: 'Puts a `failed` source back to `pending` and enqueues it; 409 when it is not failed.',
       security,
@@ -289,6 +332,8 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
     createRoute({
       method: 'post',
       path: '/knowledge-bases/{kbId}/documents/{documentId}/refresh',
+      operationId: 'refreshDocument',
+      tags: [TAGS.documents],
       summary: 'Fetch a URL source again',
       description:
         'Puts a `ready` or `failed` URL source back to `pending` and fetches it again. If the page is byte for byte the same, the source becomes `ready` again with its text as it was and only `checkedAt` moves; if it changed, it is extracted again and `refreshedAt` is set. 409 while pending or processing, 400 for text and file sources.',

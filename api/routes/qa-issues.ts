@@ -1,9 +1,9 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { ForbiddenError, NotFoundError, OTHER_WORKSPACE } from '../../shared/errors.js';
+import { ForbiddenError, OTHER_WORKSPACE, notFound } from '../../shared/errors.js';
 import { qaIssueSchema } from '../../shared/schemas/catalog.js';
 import { idSchema } from '../../shared/schemas/common.js';
 import type { AppDeps } from '../deps.js';
-import { createRouter, errorResponses, jsonResponse, security } from '../router.js';
+import { createRouter, errorResponses, jsonResponse, security, TAGS } from '../router.js';
 
 export function qaIssueRoutes(deps: AppDeps) {
   const app = createRouter();
@@ -12,6 +12,8 @@ export function qaIssueRoutes(deps: AppDeps) {
     createRoute({
       method: 'get',
       path: '/qa-issues/{qaIssueId}',
+      operationId: 'getQaIssue',
+      tags: [TAGS.qaIssues],
       summary: 'Get QA issue',
       description: 'One QA issue with the rule as it was when the issue was raised (`qaRuleSnapshot`).',
       security,
@@ -19,8 +21,9 @@ export function qaIssueRoutes(deps: AppDeps) {
       responses: { 200: jsonResponse(qaIssueSchema, 'The QA issue'), ...errorResponses(400, 401, 403, 404, 500, 503) },
     }),
     async (c) => {
-      const found = await deps.store.catalog.getQaIssue(c.req.valid('param').qaIssueId);
-      if (!found) throw new NotFoundError();
+      const { qaIssueId } = c.req.valid('param');
+      const found = await deps.store.catalog.getQaIssue(qaIssueId);
+      if (!found) throw notFound('QA issue', qaIssueId);
       if (found.workspaceId !== c.get('principal').workspaceId) throw new ForbiddenError(OTHER_WORKSPACE);
       return c.json(found.value, 200);
     },

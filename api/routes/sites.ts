@@ -2,7 +2,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { idSchema } from '../../shared/schemas/common.js';
 import { siteSchema } from '../../shared/schemas/site.js';
 import type { AppDeps } from '../deps.js';
-import { createRouter, errorResponses, jsonResponse, security } from '../router.js';
+import { createRouter, emptyResponse, errorResponses, jsonResponse, security, TAGS } from '../router.js';
 import { deleteSite, readSite, refreshSite, type SiteDeps } from '../site-verbs.js';
 
 const siteParams = z.object({ kbId: idSchema, siteId: idSchema });
@@ -18,6 +18,8 @@ export function siteRoutes(deps: AppDeps) {
     createRoute({
       method: 'get',
       path: '/knowledge-bases/{kbId}/sites/{siteId}',
+      operationId: 'getSite',
+      tags: [TAGS.sites],
       summary: 'Get one site',
       description:
         'A site source with its settings, its discovery `status` (`discovering`, `done`, `failed`), `pagesFound`, `pagesAdded` and `truncated`. Its pages are the URL sources of the knowledge base that carry its `siteId`.',
@@ -35,11 +37,13 @@ export function siteRoutes(deps: AppDeps) {
     createRoute({
       method: 'delete',
       path: '/knowledge-bases/{kbId}/sites/{siteId}',
+      operationId: 'deleteSite',
+      tags: [TAGS.sites],
       summary: 'Delete one site with its pages',
       description: 'Removes the site and every page its discoveries added (a page also listed by hand in knowledge_base_urls before the site found it stays). A second DELETE gives 404.',
       security,
       request: { params: siteParams },
-      responses: { 204: { description: 'Deleted' }, ...errorResponses(400, 401, 403, 404, 500, 503) },
+      responses: { 204: emptyResponse('Deleted'), ...errorResponses(400, 401, 403, 404, 500, 503) },
     }),
     async (c) => {
       const { kbId, siteId } = c.req.valid('param');
@@ -52,6 +56,8 @@ export function siteRoutes(deps: AppDeps) {
     createRoute({
       method: 'post',
       path: '/knowledge-bases/{kbId}/sites/{siteId}/refresh',
+      operationId: 'refreshSite',
+      tags: [TAGS.sites],
       summary: 'Discover a site again',
       description:
         "Runs the site's discovery again: new pages are added, every page is fetched again (unchanged ones keep their text), and a page that the discovery misses twice in a row (gone from the sitemap, no longer linked, or answering 404/410) is removed. The scheduled refresh (auto_refresh_hours) does the same.",

@@ -1,7 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { QuotaGuard } from '../../shared/quotas.js';
 import type { AppDeps } from '../deps.js';
-import { createRouter, errorResponses, jsonResponse, security } from '../router.js';
+import { createRouter, errorResponses, jsonResponse, security, TAGS } from '../router.js';
 
 const limit = z.number().int().nullable().meta({ description: 'The quota; null when unlimited' });
 const usageSchema = z
@@ -24,6 +24,8 @@ export function usageRoutes(deps: AppDeps) {
     createRoute({
       method: 'get',
       path: '/usage',
+      operationId: 'getUsage',
+      tags: [TAGS.usage],
       summary: "The workspace's usage and quotas",
       description:
         "What the key's workspace uses of each quota the operator sets (QUOTA_* defaults, or the workspace's own through the admin CLI). Past a quota, POST and PATCH of knowledge bases answer 409 and change nothing.",

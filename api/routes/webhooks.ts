@@ -11,7 +11,7 @@ import {
 import { webhookView } from '../../shared/store/webhook-store.js';
 import { checkSourceUrl } from '../../shared/url-policy.js';
 import type { AppDeps } from '../deps.js';
-import { createRouter, errorResponses, jsonResponse, security } from '../router.js';
+import { createRouter, emptyResponse, errorResponses, jsonResponse, security, TAGS } from '../router.js';
 
 const hookParams = z.object({ webhookId: idSchema });
 const MAX_BODY_BYTES = 16 * 1024;
@@ -47,6 +47,8 @@ export function webhookRoutes(deps: AppDeps) {
     createRoute({
       method: 'post',
       path: '/webhooks',
+      operationId: 'createWebhook',
+      tags: [TAGS.webhooks],
       summary: 'Register a webhook',
       description:
         'Registers a URL to receive `source.ready`, `source.failed` and/or `knowledge_base.settled` events of this workspace, signed as the Standard Webhooks specification says. The `secret` is in this response only. The URL must pass the same address rules as URL sources; ' +
@@ -54,7 +56,7 @@ export function webhookRoutes(deps: AppDeps) {
       security,
       request: { body: { content: { 'application/json': { schema: webhookCreateSchema } }, required: true } },
       responses: {
-        201: jsonResponse(webhookCreatedSchema, 'The webhook with its signing secret'),
+        201: jsonResponse(webhookCreatedSchema, 'The webhook with its signing secret', ['Location']),
         ...errorResponses(400, 401, 403, 409, 413, 500, 503),
       },
     }),
@@ -78,6 +80,8 @@ export function webhookRoutes(deps: AppDeps) {
     createRoute({
       method: 'get',
       path: '/webhooks',
+      operationId: 'listWebhooks',
+      tags: [TAGS.webhooks],
       summary: 'List webhooks',
       description: "A page of the workspace's webhooks, newest first, without their secrets.",
       security,
@@ -95,11 +99,13 @@ export function webhookRoutes(deps: AppDeps) {
     createRoute({
       method: 'delete',
       path: '/webhooks/{webhookId}',
+      operationId: 'deleteWebhook',
+      tags: [TAGS.webhooks],
       summary: 'Delete a webhook',
       description: 'Deletes the webhook and its delivery history; deliveries still queued are dropped. A second DELETE gives 404.',
       security,
       request: { params: hookParams },
-      responses: { 204: { description: 'Deleted' }, ...errorResponses(400, 401, 403, 404, 500, 503) },
+      responses: { 204: emptyResponse('Deleted'), ...errorResponses(400, 401, 403, 404, 500, 503) },
     }),
     async (c) => {
       const { webhookId } = c.req.valid('param');
@@ -113,6 +119,8 @@ export function webhookRoutes(deps: AppDeps) {
     createRoute({
       method: 'get',
       path: '/webhooks/{webhookId}/deliveries',
+      operationId: 'listWebhookDeliveries',
+      tags: [TAGS.webhooks],
       summary: "A page of a webhook's delivery attempts",
       description:
         'Every attempt to deliver an event, newest first: event id, type, attempt number, HTTP status or error, and whether another attempt is scheduled. The last 1,000 attempts are kept.',

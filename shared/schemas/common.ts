@@ -35,14 +35,14 @@ export const pageQuerySchema = z.object({
     .transform(Number)
     .pipe(z.number().int().min(0, 'must be an integer 0 or greater').max(Number.MAX_SAFE_INTEGER))
     .optional()
-    .meta({ description: 'Zero-based page number', example: '0' }),
+    .meta({ description: 'Zero-based page number', example: 0, type: 'integer', minimum: 0, default: 0, pattern: undefined }),
   size: z
     .string()
     .regex(/^\d+$/, 'must be an integer from 1 to 100')
     .transform(Number)
     .pipe(z.number().int().min(1, 'must be an integer from 1 to 100').max(100, 'must be an integer from 1 to 100'))
     .optional()
-    .meta({ description: 'Items per page, 1 to 100', example: '20' }),
+    .meta({ description: 'Items per page, 1 to 100', example: 20, type: 'integer', minimum: 1, maximum: 100, default: 20, pattern: undefined }),
 });
 
 /** The page wrapper of the source's section 2.5. */

@@ -128,13 +128,30 @@ export const chunkOverlapTokensSchema = z
   .transform(Number)
   .meta({ description: "Tokens of a chunk's tail repeated at the start of the next (0 to half of chunk_max_tokens); default the deployment's CHUNK_OVERLAP_TOKENS" });
 
+/**
+ * A JSON Schema with its `$defs` written in place. An embedded `contentSchema`
+ * has no `$id`, so a `#/$defs/...` reference in it would resolve against the
+ * OpenAPI document's root, where no such definition is.
+ */
+export function inlineDefs(schema: Record<string, unknown>): Record<string, unknown> {
+  const defs = (schema.$defs ?? {}) as Record<string, unknown>;
+  const walk = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(walk);
+    if (node === null || typeof node !== 'object') return node;
+    const ref = (node as { $ref?: unknown }).$ref;
+    if (typeof ref === 'string' && ref.startsWith('#/$defs/')) return walk(defs[ref.slice('#/$defs/'.length)]);
+    return Object.fromEntries(Object.entries(node).filter(([k]) => k !== '$defs' && k !== '$schema').map(([k, v]) => [k, walk(v)]));
+  };
+  return walk(schema) as Record<string, unknown>;
+}
+
 /** A JSON-array form field, documented as a string holding JSON of `items[]`. */
 function jsonArrayField(item: z.ZodType, description: string, example: string) {
   return z.string().meta({
     description,
     example,
     contentMediaType: 'application/json',
-    contentSchema: z.toJSONSchema(z.array(item), { io: 'input', unrepresentable: 'any' }),
+    contentSchema: inlineDefs(z.toJSONSchema(z.array(item), { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>),
   });
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { unknownFieldMessage } from '../field-suggestion.js';
 import { isoDateTime, pageSchema } from './common.js';
 import { sourceCountsSchema, sourceErrorSchema } from './knowledge-base.js';
 
@@ -7,6 +8,8 @@ export const WEBHOOK_EVENTS = ['source.ready', 'source.failed', 'knowledge_base.
 export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
 
 const EVENTS_MESSAGE = `must be a non-empty list of: ${WEBHOOK_EVENTS.join(', ')}`;
+
+const WEBHOOK_FIELDS = ['url', 'events', 'description'];
 
 /** Body of POST /v1/webhooks; the URL's destination is judged by the URL policy after this. */
 export const webhookCreateSchema = z
@@ -24,7 +27,12 @@ export const webhookCreateSchema = z
         .meta({ description: 'The event types to receive', example: ['source.ready', 'source.failed', 'knowledge_base.settled'] }),
       description: z.string({ error: 'must be a string' }).max(500, 'must be at most 500 characters').optional(),
     },
-    { error: (issue) => (issue.code === 'unrecognized_keys' ? 'unknown field' : 'must be a JSON object with url and events') },
+    {
+      error: (issue) =>
+        issue.code === 'unrecognized_keys'
+          ? unknownFieldMessage(String(issue.keys[0] ?? ''), WEBHOOK_FIELDS)
+          : 'must be a JSON object with url and events',
+    },
   )
   .meta({ id: 'WebhookCreate' });
 export type WebhookCreate = z.infer<typeof webhookCreateSchema>;

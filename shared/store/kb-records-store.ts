@@ -129,7 +129,8 @@ export class KbRecordStore {
    */
   async addSources(input: AddSourcesInput): Promise<NewSource[]> {
     const reply = await this.commit({ ...input, create: false });
-    if (reply.kind !== 'ok') throw resultError(reply.kind);
+    if (reply.kind === 'precondition_failed') throw resultError(reply.kind, { rev: reply.rev });
+    if (reply.kind !== 'ok') throw resultError(reply.kind, { kbId: input.kbId });
     return withoutSkipped(input.sources, reply.skipped);
   }
 
@@ -138,10 +139,15 @@ export class KbRecordStore {
     return runScript(this.redis, this.keys, commitSourcesScript, { ...input, blobTtlSeconds: this.blobTtlSeconds });
   }
 
-  /** Deletes a knowledge base with every source and every key a source owns. */
-  async delete(workspaceId: string, kbId: string): Promise<void> {
-    const reply = await runScript(this.redis, this.keys, deleteKbScript, { workspaceId, kbId });
-    if (reply.kind !== 'ok') throw resultError(reply.kind);
+  /**
+   * Deletes a knowledge base with every source and every key a source owns;
+   * with `ifRev`, only while it is at that revision (else a precondition error
+   * naming the current one).
+   */
+  async delete(workspaceId: string, kbId: string, ifRev?: number): Promise<void> {
+    const reply = await runScript(this.redis, this.keys, deleteKbScript, { workspaceId, kbId, ifRev });
+    if (reply.kind === 'precondition_failed') throw resultError(reply.kind, { rev: reply.rev });
+    if (reply.kind !== 'ok') throw resultError(reply.kind, { kbId });
     await this.redis.zrem(this.keys.workspaceKbs(workspaceId), kbId);
   }
 }

@@ -46,14 +46,14 @@ export class SiteStore {
   async restart(target: SiteTarget, now: string): Promise<number> {
     const reply = await runScript(this.redis, this.keys, restartSiteScript, { ...target, now });
     if (reply.kind === 'busy') throw resultError('site_busy');
-    if (reply.kind !== 'ok') throw resultError(reply.kind);
+    if (reply.kind !== 'ok') throw resultError(reply.kind, { kbId: target.kbId, siteId: target.siteId });
     return reply.run;
   }
 
   /** Deletes a site and its pages; returns how many pages went. */
   async delete(target: SiteTarget, now: string): Promise<number> {
     const reply = await runScript(this.redis, this.keys, deleteSiteScript, { ...target, now });
-    if (reply.kind !== 'ok') throw resultError(reply.kind);
+    if (reply.kind !== 'ok') throw resultError(reply.kind, { kbId: target.kbId, siteId: target.siteId });
     return reply.removed;
   }
 

@@ -8,6 +8,9 @@ import { setSourceMetadataScript } from './scripts/metadata-scripts.js';
 import { refreshSourceScript, retrySourceScript } from './scripts/rerun-scripts.js';
 import { resultError } from './scripts/result-error.js';
 
+/** What a refusal about `target` names. */
+const sourceContext = (target: SourceTarget) => ({ kbId: target.kbId, documentId: target.documentId });
+
 /** A user's changes of one source: run it again (retry, refresh), set its metadata or delete it. */
 export class SourceChanges {
   constructor(
@@ -20,7 +23,7 @@ export class SourceChanges {
   async retrySource(target: SourceTarget, now: string): Promise<number> {
     await this.active.markActive(target.kbId, now);
     const reply = await runScript(this.redis, this.keys, retrySourceScript, { ...target, now });
-    if (reply.kind !== 'ok') throw resultError(reply.kind);
+    if (reply.kind !== 'ok') throw resultError(reply.kind, sourceContext(target));
     return reply.run;
   }
 
@@ -29,19 +32,20 @@ export class SourceChanges {
     await this.active.markActive(target.kbId, now);
     const reply = await runScript(this.redis, this.keys, refreshSourceScript, { ...target, now });
     if (reply.kind === 'busy') throw resultError(reply.kind, { status: reply.status });
-    if (reply.kind !== 'ok') throw resultError(reply.kind);
+    if (reply.kind !== 'ok') throw resultError(reply.kind, sourceContext(target));
     return reply.run;
   }
 
   /** Replaces a source's metadata (already validated); an empty object removes it. */
   async setMetadata(target: SourceTarget, metadata: Metadata, now: string): Promise<void> {
     const reply = await runScript(this.redis, this.keys, setSourceMetadataScript, { ...target, metadata, now });
-    if (reply.kind !== 'ok') throw resultError(reply.kind);
+    if (reply.kind !== 'ok') throw resultError(reply.kind, sourceContext(target));
   }
 
-  /** Deletes a source with every key it owns. */
-  async deleteSource(target: SourceTarget, now: string): Promise<void> {
-    const reply = await runScript(this.redis, this.keys, deleteSourceScript, { ...target, now });
-    if (reply.kind !== 'ok') throw resultError(reply.kind);
+  /** Deletes a source with every key it owns; with `ifRev`, only while its knowledge base is at that revision. */
+  async deleteSource(target: SourceTarget, now: string, ifRev?: number): Promise<void> {
+    const reply = await runScript(this.redis, this.keys, deleteSourceScript, { ...target, now, ifRev });
+    if (reply.kind === 'precondition_failed') throw resultError(reply.kind, { rev: reply.rev });
+    if (reply.kind !== 'ok') throw resultError(reply.kind, sourceContext(target));
   }
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { RedisClient } from '../redis.js';
-import { ConflictError, ForbiddenError, NotFoundError, OTHER_WORKSPACE } from '../errors.js';
+import { ConflictError, ForbiddenError, OTHER_WORKSPACE, notFound } from '../errors.js';
 import { WEBHOOK_EVENTS, type Delivery, type WebhookEvent, type WebhookEventType, type WebhookView } from '../schemas/webhook.js';
 import { runScript, withCommands, type StoreRedis } from './commands.js';
 import { deleteWebhookScript, recordDeliveryScript, reserveWebhookScript } from './scripts/webhook-scripts.js';
@@ -81,7 +81,7 @@ export class WebhookStore {
   /** The webhook if `workspaceId` owns it; NotFoundError or ForbiddenError otherwise. */
   async getOwned(workspaceId: string, webhookId: string): Promise<StoredWebhook> {
     const hook = await this.get(webhookId);
-    if (!hook) throw new NotFoundError();
+    if (!hook) throw notFound('Webhook', webhookId);
     if (hook.workspaceId !== workspaceId) throw new ForbiddenError(OTHER_WORKSPACE);
     return hook;
   }
@@ -123,6 +123,7 @@ export class WebhookStore {
   /** Deletes a webhook and its history; queued deliveries find it gone and stop. */
   async delete(workspaceId: string, webhookId: string): Promise<void> {
     const reply = await runScript(this.redis, this.keys, deleteWebhookScript, { workspaceId, webhookId });
+    if (reply.kind === 'missing') throw notFound('Webhook', webhookId);
     if (reply.kind !== 'ok') throw resultError(reply.kind);
     await this.redis.zrem(this.keys.workspaceWebhooks(workspaceId), webhookId);
   }

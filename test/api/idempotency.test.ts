@@ -83,6 +83,8 @@ describe('Idempotency-Key', () => {
     } as RequestInit);
     const concurrent = await post('concurrent-1', [nameField('Slow first')]);
     expectErrorBody(concurrent, 409, '/v1/knowledge-bases', { message: 'any' });
+    // The first request should be done soon: the repeat is told when to try again.
+    expect(concurrent.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
     release();
     expect((await firstP).status).toBe(201);
     const replay = await post('concurrent-1', [nameField('Slow first')]);

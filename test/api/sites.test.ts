@@ -57,7 +57,16 @@ describe('knowledge_base_sites', () => {
     const mine = await call(h.app, 'GET', `/v1/knowledge-bases/${body.kbId}/sites/${siteId}`, { key });
     expect(mine.status).toBe(200);
     expectError(await call(h.app, 'GET', `/v1/knowledge-bases/${body.kbId}/sites/${siteId}`, { key: otherKey }), 403, { message: 'any' });
-    expectError(await call(h.app, 'GET', `/v1/knowledge-bases/${body.kbId}/sites/site_nope`, { key }), 404);
+    const missing = await call(h.app, 'GET', `/v1/knowledge-bases/${body.kbId}/sites/site_nope`, { key });
+    expectError(missing, 404);
+    expect((missing.body as { validationErrors?: Record<string, string> }).validationErrors).toEqual({
+      siteId: `Site site_nope was not found in knowledge base ${body.kbId}`,
+    });
+    const gone = await call(h.app, 'DELETE', `/v1/knowledge-bases/${body.kbId}/sites/site_nope`, { key });
+    expectError(gone, 404);
+    expect((gone.body as { validationErrors?: Record<string, string> }).validationErrors).toEqual({
+      siteId: `Site site_nope was not found in knowledge base ${body.kbId}`,
+    });
   });
 
   it('refuses more than 20 sites in one knowledge base', async () => {

@@ -95,15 +95,15 @@ export function expectErrorBody(res: ApiResponse, status: number, path: string, 
   }
   expect(body.path).toBe(path);
   if (exp.fields) {
-    // 400s name fields; 403, 413 and 415 may name the reason or the refused part.
-    expect([400, 403, 413, 415]).toContain(status);
+    // 400s name fields; 403, 404, 413 and 415 may name the reason, the missing resource or the refused part.
+    expect([400, 403, 404, 413, 415]).toContain(status);
     expect(body.validationErrors, 'validationErrors').toBeTypeOf('object');
     const v = body.validationErrors as Record<string, unknown>;
     for (const f of exp.fields) {
       expect(Object.keys(v), `validationErrors names ${f}`).toContain(f);
       expect(typeof v[f]).toBe('string');
     }
-  } else if (![400, 403, 413, 415].includes(status)) {
+  } else if (![400, 403, 404, 413, 415].includes(status)) {
     expect(body).not.toHaveProperty('validationErrors');
   }
 }

@@ -4,7 +4,7 @@ import { inject } from 'vitest';
 import { createApp } from '../../api/app.js';
 import { loadConfig, type Config } from '../../shared/config.js';
 import { bullSourceQueue } from '../../shared/jobs.js';
-import { openIngestQueue } from '../../shared/runtime.js';
+import { openIngestQueue, openWebhookQueue } from '../../shared/runtime.js';
 import { createLogger } from '../../shared/logger.js';
 import { connectRedis, createRedis, type RedisClient } from '../../shared/redis.js';
 import { createStore, type Store } from '../../shared/store/index.js';
@@ -42,7 +42,10 @@ export async function createHarness(env: Record<string, string> = {}): Promise<H
   const queue = openIngestQueue(config, 'api');
   await queue.waitUntilReady();
   const logger = createLogger('silent');
-  const app = createApp({ config, redis, store, queue: bullSourceQueue(queue, config.JOB_ATTEMPTS, config.JOB_BACKOFF_MS), logger, ingestQueue: queue });
+  // The board shows the webhook queue too; other tests need no connection for it.
+  const webhookQueue = config.BULL_BOARD_USER ? openWebhookQueue(config, 'api') : undefined;
+  await webhookQueue?.waitUntilReady();
+  const app = createApp({ config, redis, store, queue: bullSourceQueue(queue, config.JOB_ATTEMPTS, config.JOB_BACKOFF_MS), logger, ingestQueue: queue, webhookQueue });
 
   const allKeys = (): Promise<string[]> => keysUnder(redis, prefix);
 
@@ -60,6 +63,7 @@ export async function createHarness(env: Record<string, string> = {}): Promise<H
     allKeys,
     async close() {
       await queue.close();
+      await webhookQueue?.close();
       await deleteKeys(redis, await allKeys());
       await redis.quit();
     },

@@ -109,11 +109,11 @@ describe('Bull Board with operator credentials configured', () => {
     expect(res.headers.get('content-type') ?? '').toMatch(/^text\/html/);
   });
 
-  it('lists the ingest queue in the board API with the right credentials', async () => {
+  it('lists the ingest and webhook queues in the board API with the right credentials', async () => {
     const res = await call(h.app, 'GET', '/admin/queues/api/queues', { headers: operator });
     expect(res.status, res.text).toBe(200);
     const queues = (res.body as { queues: { name: string; counts: Record<string, number> }[] }).queues;
-    expect(queues.map((q) => q.name)).toEqual(['ingest']);
+    expect(queues.map((q) => q.name)).toEqual(['ingest', 'webhooks']);
     expect(queues[0]!.counts).toHaveProperty('waiting');
   });
 
@@ -144,14 +144,16 @@ describe('Bull Board with operator credentials configured', () => {
     }
   });
 
-  it('retries failed jobs on a same-origin PUT with the right credentials', async () => {
+  // A board retry would move the job but leave its source failed: the API's retry is the one that works.
+  it('refuses a same-origin retry of the ingest queue with the right credentials, saying what to do instead', async () => {
     const job = await failedJob();
     const res = await call(h.app, 'PUT', RETRY_FAILED, {
       headers: { ...operator, Host: 'localhost', Origin: 'http://localhost', 'Sec-Fetch-Site': 'same-origin' },
     });
-    expect(res.status, res.text).toBe(200);
-    expect(await h.queue.getFailedCount()).toBe(0);
-    expect(await h.queue.getJobState(job.id!)).toBe('waiting');
+    expectErrorBody(res, 409, '/admin/queues', { message: 'any' });
+    expect(res.body.message).toContain('/documents/{documentId}/retry');
+    expect(await h.queue.getFailedCount()).toBe(1);
+    expect(await h.queue.getJobState(job.id!)).toBe('failed');
   });
 
   // A browser always sends Host; it is set here as a browser on another site would send it.
@@ -238,4 +240,51 @@ describe('Bull Board without operator credentials configured', () => {
       expect(res.headers.get('www-authenticate')).toBeNull();
     });
   }
+});
+
+describe('Bull Board for operators: what it shows and what it refuses', () => {
+  let h: Harness;
+  let manual: Worker;
+  beforeAll(async () => {
+    h = await createHarness({ BULL_BOARD_USER: USER, BULL_BOARD_PASSWORD: PASSWORD });
+    manual = new Worker(INGEST_QUEUE, null, { connection: createRedis(h.config.redisUrl, 'worker'), prefix: queuePrefix(h.prefix) });
+  });
+  afterAll(async () => {
+    await h.queue.obliterate({ force: true });
+    await manual.close();
+    await h.close();
+  });
+
+  it('lists the ingest and the webhook queues', async () => {
+    const res = await call(h.app, 'GET', '/admin/queues/api/queues', { headers: operator });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.queues.map((q: { name: string }) => q.name).sort()).toEqual(['ingest', 'webhooks']);
+    const ingest = res.body.queues.find((q: { name: string }) => q.name === 'ingest');
+    expect(ingest.allowRetries).toBe(false);
+  });
+
+  it('refuses a retry of the ingest queue with the reason, and the failed job stays failed', async () => {
+    await h.queue.add('probe', { probe: true });
+    const token = randomUUID();
+    const job = (await manual.getNextJob(token)) as Job;
+    await job.moveToFailed(new Error('probe'), token, false);
+    const all = await call(h.app, 'PUT', RETRY_FAILED, { headers: operator });
+    expectErrorBody(all, 409, '/admin/queues', { message: 'any' });
+    expect(all.body.message).toContain('/retry');
+    const one = await call(h.app, 'PUT', `/admin/queues/api/queues/ingest/${job.id}/retry/failed`, { headers: operator });
+    expect([409, 404]).toContain(one.status);
+    const byId = await call(h.app, 'PUT', `/admin/queues/api/queues/ingest/${job.id}/retry`, { headers: operator });
+    expectErrorBody(byId, 409, '/admin/queues', { message: 'any' });
+    expect(await h.queue.getJobState(job.id!)).toBe('failed');
+  });
+
+  it.each(['/admin/queues', '/admin/queues/queue/ingest?status=failed', '/admin/queues/queue/webhooks'])(
+    'serves %s without links to web fonts on another origin',
+    async (path) => {
+      const res = await call(h.app, 'GET', path, { headers: operator });
+      expect(res.status).toBe(200);
+      expect(res.text).not.toMatch(/fonts\.googleapis|fonts\.gstatic/);
+      expect(res.text).toContain('static/css/');
+    },
+  );
 });

@@ -175,6 +175,18 @@ describe('docker-compose.yml', () => {
     }
   });
 
+  it('forwards every setting of shared/config.ts to some service', () => {
+    const text = read('docker-compose.yml');
+    // The defaults loadConfig fills in, and the settings documented without one (REDIS_URL, the board's credentials...).
+    const settings = new Set([...Object.keys(loadConfig({})).filter((k) => /^[A-Z][A-Z0-9_]*$/.test(k)), ...configurationTable().keys()]);
+    expect(settings.size).toBeGreaterThan(30);
+    // Their defaults follow EXTRACT_MEMORY_MB: a fixed value here would stop following it.
+    const derived = new Set(['SANDBOX_RECYCLE_RSS_MB', 'SANDBOX_ADDRESS_SPACE_MB']);
+    const missing = [...settings].filter((name) => !derived.has(name) && !Object.values(compose.services).some((s) => name in environmentOf(s)));
+    expect(missing, `not in docker-compose.yml: ${missing.join(', ')}`).toEqual([]);
+    expect(text).toMatch(/--maxmemory\s*\n\s*- \S+/);
+  });
+
   it('sets only variables loadConfig accepts, with values it accepts when nothing is overridden', () => {
     for (const [service, s] of Object.entries(compose.services)) {
       if (service === 'redis') continue;

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningWorker } from '../../worker/main.js';
+import { loadConfig } from '../../shared/config.js';
 import { createHarness, type Harness } from '../helpers/app-harness.js';
 import { waitFor } from '../helpers/wait.js';
 import { createKbWith, startTestWorker, waitForDocument } from '../helpers/worker-harness.js';
@@ -263,5 +264,31 @@ describe('GET /metrics after a worker finishes sources', () => {
     expect(sample(after, 'kb_queue_jobs', { state: 'waiting' })).toBe(counts.waiting);
     expect(sample(after, 'kb_queue_jobs', { state: 'completed' })).toBe(counts.completed);
     expect(sample(after, 'kb_queue_jobs', { state: 'failed' })).toBe(counts.failed);
+  });
+});
+
+describe('GET /metrics with METRICS_REQUIRE_AUTH=true', () => {
+  let h: Harness;
+  const operator = { Authorization: `Basic ${Buffer.from('ops:metrics-secret').toString('base64')}` };
+  beforeAll(async () => {
+    h = await createHarness({ BULL_BOARD_USER: 'ops', BULL_BOARD_PASSWORD: 'metrics-secret', METRICS_REQUIRE_AUTH: 'true' });
+  });
+  afterAll(async () => h.close());
+
+  it('answers 401 without the operator credentials and nothing of the figures', async () => {
+    const res = await h.app.request('/metrics');
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate') ?? '').toMatch(/^Basic /);
+    expect(await res.text()).not.toContain('kb_http_requests_total');
+  });
+
+  it('answers the figures with them', async () => {
+    const res = await h.app.request('/metrics', { headers: operator });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain('kb_http_requests_total');
+  });
+
+  it('is refused at start-up without operator credentials', () => {
+    expect(() => loadConfig({ METRICS_REQUIRE_AUTH: 'true' })).toThrow(/METRICS_REQUIRE_AUTH/);
   });
 });

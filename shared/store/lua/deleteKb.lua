@@ -4,16 +4,19 @@
   Input:
     KEYS[1] meta hash   KEYS[2] source id list   KEYS[3] active sorted set   KEYS[4] fingerprint hash
     KEYS[5] site id list
-    ARGV[1] JSON: {workspaceId (the caller's), prefixes: {record, text, blob, markdown, chunks}, sitePrefix}
-            a prefix .. documentId is that source's key of that kind; sitePrefix .. siteId a site's record
+    ARGV[1] JSON: {workspaceId (the caller's), prefixes: {record, text, blob, markdown, chunks}, sitePrefix, ifRev}
+            a prefix .. documentId is that source's key of that kind; sitePrefix .. siteId a site's record;
+            ifRev: delete nothing unless the knowledge base is at this revision (If-Match)
 
-  Output: {'ok'} | {'missing'} | {'forbidden'}
+  Output: {'ok'} | {'missing'} | {'forbidden'} | {'precondition_failed', rev}
 ]]
 --- @include "checkOwner"
 
 local p = cjson.decode(ARGV[1])
 local refused = checkOwner(KEYS[1], p.workspaceId)
 if refused then return {refused} end
+local rev = redis.call('HGET', KEYS[1], 'rev') or '0'
+if p.ifRev and p.ifRev ~= rev then return {'precondition_failed', rev} end
 local at = p.prefixes
 for _, id in ipairs(redis.call('LRANGE', KEYS[2], 0, -1)) do
   redis.call('DEL', at.record .. id, at.text .. id, at.blob .. id, at.markdown .. id, at.chunks .. id)

@@ -4,9 +4,10 @@
   Input:
     KEYS[1] meta hash   KEYS[2] source id list   KEYS[3] active sorted set   KEYS[4] fingerprint hash
     KEYS[5] source record   KEYS[6] text   KEYS[7] blob   KEYS[8] Markdown   KEYS[9] chunk list
-    ARGV[1] JSON: {workspaceId (the caller's), documentId, now (ISO)}
+    ARGV[1] JSON: {workspaceId (the caller's), documentId, now (ISO), ifRev}
+            ifRev: delete nothing unless the knowledge base is at this revision (If-Match)
 
-  Output: {'ok'} | {'missing'} | {'forbidden'} | {'missing_source'}
+  Output: {'ok'} | {'missing'} | {'forbidden'} | {'missing_source'} | {'precondition_failed', rev}
 ]]
 --- @include "checkOwner"
 --- @include "lifecycle"
@@ -15,6 +16,8 @@ local p = cjson.decode(ARGV[1])
 local meta, record = KEYS[1], KEYS[5]
 local refused = checkOwner(meta, p.workspaceId)
 if refused then return {refused} end
+local rev = redis.call('HGET', meta, 'rev') or '0'
+if p.ifRev and p.ifRev ~= rev then return {'precondition_failed', rev} end
 local st = redis.call('HGET', record, 'status')
 if not st then return {'missing_source'} end
 local fingerprint = redis.call('HGET', record, 'fingerprint')

@@ -1,16 +1,19 @@
 import type { SourceTarget } from '../../sources/source-ref.js';
 import { defineScript } from './script.js';
 
+/** The revision an If-Match requires, as the string the meta hash holds; omitted when none is required. */
+const revArg = (rev: number | undefined): string | undefined => (rev === undefined ? undefined : String(rev));
+
 /** Deletes a knowledge base with every source and every key a source owns. */
 export const deleteKbScript = defineScript({
   name: 'kbDeleteKb',
   file: 'deleteKb',
   keys: ['meta', 'sourceIds', 'active', 'fingerprints', 'sites'],
-  build: (i: { workspaceId: string; kbId: string }, k) => ({
+  build: (i: { workspaceId: string; kbId: string; ifRev?: number | undefined }, k) => ({
     keys: { meta: k.kb(i.kbId), sourceIds: k.sourceIds(i.kbId), active: k.active(i.kbId), fingerprints: k.fingerprints(i.kbId), sites: k.sites(i.kbId) },
-    args: { workspaceId: i.workspaceId, prefixes: k.sourceKeyPrefixes(i.kbId), sitePrefix: k.sitePrefix(i.kbId) },
+    args: { workspaceId: i.workspaceId, prefixes: k.sourceKeyPrefixes(i.kbId), sitePrefix: k.sitePrefix(i.kbId), ifRev: revArg(i.ifRev) },
   }),
-  replies: { ok: {}, missing: {}, forbidden: {} },
+  replies: { ok: {}, missing: {}, forbidden: {}, precondition_failed: { rev: 'int' } },
 });
 
 /** Deletes one source with every key it owns. */
@@ -18,7 +21,7 @@ export const deleteSourceScript = defineScript({
   name: 'kbDeleteSource',
   file: 'deleteSource',
   keys: ['meta', 'sourceIds', 'active', 'fingerprints', 'record', 'text', 'blob', 'markdown', 'chunks'],
-  build: (i: SourceTarget & { now: string }, k) => ({
+  build: (i: SourceTarget & { now: string; ifRev?: number | undefined }, k) => ({
     keys: {
       meta: k.kb(i.kbId),
       sourceIds: k.sourceIds(i.kbId),
@@ -26,7 +29,7 @@ export const deleteSourceScript = defineScript({
       fingerprints: k.fingerprints(i.kbId),
       ...k.sourceKeys(i.kbId, i.documentId),
     },
-    args: { workspaceId: i.workspaceId, documentId: i.documentId, now: i.now },
+    args: { workspaceId: i.workspaceId, documentId: i.documentId, now: i.now, ifRev: revArg(i.ifRev) },
   }),
-  replies: { ok: {}, missing: {}, forbidden: {}, missing_source: {} },
+  replies: { ok: {}, missing: {}, forbidden: {}, missing_source: {}, precondition_failed: { rev: 'int' } },
 });

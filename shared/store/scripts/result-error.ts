@@ -1,10 +1,16 @@
 import { MAX_SITES_PER_KB } from '../../schemas/site.js';
-import { ConflictError, ForbiddenError, NotFoundError, OTHER_WORKSPACE, PreconditionFailedError, ValidationError, type AppError } from '../../errors.js';
+import { ConflictError, ForbiddenError, NotFoundError, OTHER_WORKSPACE, notFound, PreconditionFailedError, ValidationError, type AppError } from '../../errors.js';
 
 /** What a refusal is about, for the message of the error it becomes. */
 export interface ResultContext {
   /** The status a source had when a script refused to move it. */
   status?: string;
+  /** The current revision, when a script refused an If-Match revision. */
+  rev?: number;
+  /** The knowledge base and document asked for, so that a 404 names what is missing. */
+  kbId?: string;
+  documentId?: string;
+  siteId?: string;
 }
 
 /**
@@ -15,14 +21,16 @@ export interface ResultContext {
 export function resultError(code: string, context: ResultContext = {}): AppError {
   switch (code) {
     case 'missing':
+      return context.kbId ? notFound('Knowledge base', context.kbId) : new NotFoundError();
     case 'missing_source':
+      return context.documentId ? notFound('Document', context.documentId, `knowledge base ${context.kbId}`) : new NotFoundError();
     case 'missing_site':
     case 'site_gone':
-      return new NotFoundError();
+      return context.siteId ? notFound('Site', context.siteId, `knowledge base ${context.kbId}`) : new NotFoundError();
     case 'forbidden':
       return new ForbiddenError(OTHER_WORKSPACE);
     case 'precondition_failed':
-      return new PreconditionFailedError();
+      return new PreconditionFailedError(context.rev);
     case 'exists':
       return new ConflictError('could not create the knowledge base (exists)');
     case 'stage_missing':

@@ -1,0 +1,55 @@
+import { z, type OpenAPIHono } from '@hono/zod-openapi';
+import { WEBHOOK_EVENTS, webhookEventSchema } from '../shared/schemas/webhook.js';
+import type { AppEnv } from './context.js';
+import { TAGS } from './router.js';
+
+/** What each event says, for the `webhooks` section. */
+const EVENT_DESCRIPTION: Record<(typeof WEBHOOK_EVENTS)[number], string> = {
+  'source.ready': 'A source was extracted: `data` names its knowledge base and document, `status` is `ready`.',
+  'source.failed': 'A source failed for good: `data.error` carries the code and message.',
+  'knowledge_base.settled': 'No source of the knowledge base is pending or processing any more: `data.sourceCounts` counts them by status.',
+  'site.discovered':
+    'A discovery of a site source ended: `data.siteId`, `status` (`done` or `failed`), `pagesFound`, `pagesAdded` and `truncated` (maxPages reached); `error` when it failed.',
+};
+
+const signatureHeaders = z.object({
+  'webhook-id': z.string().meta({ description: 'The event id; the same on every retry, so a receiver can drop repeats' }),
+  'webhook-timestamp': z.string().meta({ description: 'Unix seconds when the attempt was signed' }),
+  'webhook-signature': z.string().meta({
+    description:
+      'Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<id>.<timestamp>.<body>`, one per secret in use (two while a rotated secret is in its grace period), as Standard Webhooks says',
+  }),
+});
+
+/**
+ * The OpenAPI 3.1 `webhooks` section: one entry per event type, its body the
+ * event, its headers the Standard Webhooks signature. A 2xx answer within the
+ * delivery timeout counts as delivered; anything else is tried again.
+ */
+export function registerWebhookEvents(app: OpenAPIHono<AppEnv>): void {
+  app.openAPIRegistry.registerComponent('securitySchemes', 'WebhookSignature', {
+    type: 'apiKey',
+    in: 'header',
+    name: 'webhook-signature',
+    description: 'What a receiver checks: the HMAC-SHA256 signature made with the webhook secret (see the webhook-signature header)',
+  });
+  for (const event of WEBHOOK_EVENTS) {
+    app.openAPIRegistry.registerWebhook({
+      method: 'post',
+      path: event,
+      operationId: `on${event.replace(/(^|[._])(\w)/g, (_, __, ch: string) => ch.toUpperCase())}`,
+      tags: [TAGS.webhooks],
+      security: [{ WebhookSignature: [] }],
+      summary: `The ${event} event`,
+      description: EVENT_DESCRIPTION[event],
+      request: {
+        headers: signatureHeaders,
+        body: { required: true, content: { 'application/json': { schema: webhookEventSchema } } },
+      },
+      responses: {
+        200: { description: 'Received; any 2xx status counts as delivered' },
+        default: { description: 'Any other answer (or none within the timeout) is tried again with backoff' },
+      },
+    });
+  }
+}

@@ -1,0 +1,82 @@
+import { readFile } from 'node:fs/promises';
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { createConfig, lintFromString } from '@redocly/openapi-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { openApiDocument } from '../../scripts/openapi-document.js';
+import { SCHEMA_FILE, generatedTypes } from '../../scripts/openapi-types.js';
+
+// The document is walked as plain JSON; its shape is what is under test.
+let doc: any;
+
+beforeAll(async () => {
+  doc = await openApiDocument();
+});
+
+describe('the served /openapi.json, checked by the tools integrators use', () => {
+  it('passes redocly lint with the recommended rules, with no error and no warning', async () => {
+    const config = await createConfig({ extends: ['recommended'] });
+    const problems = await lintFromString({ source: JSON.stringify(doc), absoluteRef: '/openapi.json', config });
+    const listed = problems.map((p) => `${p.severity} ${p.ruleId}: ${p.message} at ${p.location[0]?.pointer}`);
+    expect(listed).toEqual([]);
+  });
+
+  it('passes swagger-parser validate, every $ref resolved', async () => {
+    await expect(SwaggerParser.validate(structuredClone(doc))).resolves.toBeTruthy();
+  });
+
+  it('generates TypeScript with openapi-typescript, the same as the client package keeps', async () => {
+    const generated = await generatedTypes(structuredClone(doc));
+    expect(generated).toContain('export interface paths');
+    const kept = await readFile(SCHEMA_FILE, 'utf8');
+    // A route or schema changed without `npm run openapi:types`: the client's types are stale.
+    expect(kept === generated, 'clients/typescript/src/schema.d.ts is stale: run npm run openapi:types').toBe(true);
+  });
+});
+
+describe('what a generated client needs from the document', () => {
+  const ops = () =>
+    Object.entries(doc.paths as Record<string, Record<string, any>>).flatMap(([path, item]) =>
+      Object.entries(item).map(([method, op]) => ({ path, method, op })),
+    );
+
+  it('gives every operation a unique operationId and a tag other than the default', () => {
+    const ids = ops().map(({ op }) => op.operationId);
+    expect(ids.every((id) => typeof id === 'string' && id.length > 0)).toBe(true);
+    expect(new Set(ids).size).toBe(ids.length);
+    const tags = new Set(ops().flatMap(({ op }) => op.tags ?? []));
+    expect(tags.size).toBeGreaterThanOrEqual(4);
+  });
+
+  it('types page and size as integers with their bounds', () => {
+    const params = doc.paths['/v1/knowledge-bases'].get.parameters;
+    expect(params.find((p: any) => p.name === 'page').schema).toMatchObject({ type: 'integer', minimum: 0 });
+    expect(params.find((p: any) => p.name === 'size').schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 100 });
+  });
+
+  it('declares the response headers: ETag, Idempotent-Replayed, Retry-After, X-Request-Id and the rate limit', () => {
+    const kb = doc.paths['/v1/knowledge-bases/{kbId}'];
+    expect(Object.keys(kb.get.responses['200'].headers)).toEqual(expect.arrayContaining(['ETag', 'X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining']));
+    expect(Object.keys(kb.patch.responses['200'].headers)).toEqual(expect.arrayContaining(['ETag', 'Idempotent-Replayed']));
+    expect(Object.keys(kb.patch.responses['409'].headers)).toContain('Retry-After');
+    expect(Object.keys(kb.delete.responses['412'].headers)).toContain('ETag');
+    expect(Object.keys(doc.components.headers)).toEqual(expect.arrayContaining(['ETag', 'Retry-After', 'X-Request-Id', 'Idempotent-Replayed']));
+  });
+
+  it('takes If-None-Match on GET and If-Match on PATCH and both DELETEs of the knowledge-base routes', () => {
+    const headerNames = (op: any) => (op.parameters ?? []).filter((p: any) => p.in === 'header').map((p: any) => p.name.toLowerCase());
+    expect(headerNames(doc.paths['/v1/knowledge-bases/{kbId}'].get)).toContain('if-none-match');
+    expect(headerNames(doc.paths['/v1/knowledge-bases/{kbId}'].patch)).toContain('if-match');
+    expect(headerNames(doc.paths['/v1/knowledge-bases/{kbId}'].delete)).toContain('if-match');
+    expect(headerNames(doc.paths['/v1/knowledge-bases/{kbId}/documents/{documentId}'].delete)).toContain('if-match');
+  });
+
+  it('describes each webhook event body in the OpenAPI 3.1 webhooks section', () => {
+    expect(Object.keys(doc.webhooks).sort()).toEqual(['knowledge_base.settled', 'site.discovered', 'source.failed', 'source.ready']);
+    const body = doc.webhooks['source.ready'].post.requestBody.content['application/json'].schema;
+    expect(body.$ref).toBe('#/components/schemas/WebhookEvent');
+  });
+
+  it('keeps the form fields JSON contentSchema free of references to a missing root $defs', () => {
+    expect(JSON.stringify(doc)).not.toContain('#/$defs/');
+  });
+});
