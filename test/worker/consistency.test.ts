@@ -190,7 +190,7 @@ describe('reconciler', () => {
       expect(chunks.body.data.length).toBeGreaterThan(0);
       expect(await counts(kbId)).toEqual({ pending: 0, processing: 0, ready: 2, failed: 0 });
       expect(await h.redis.zscore(h.store.keys.active(kbId), file)).toBeNull();
-    });
+    }, 60_000); // two worker starts, each with a sandbox child: slow on a loaded 2-core machine
 
     it('fails such a source as internal when its uploaded bytes are gone, and recounts the knowledge base', async () => {
       const { kbId, file } = await tear({ keepBytes: false, dropParts: true });
