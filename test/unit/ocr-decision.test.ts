@@ -1,5 +1,6 @@
 import { OPS } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../shared/config.js';
 import { detectType } from '../../shared/detect-type.js';
 import { parseAcceptedFormats } from '../../shared/format-policy.js';
 import { imageFrames } from '../../worker/extractors/image/image-frames.js';
@@ -137,5 +138,18 @@ describe('images as a format', () => {
     const all = parseAcceptedFormats('all');
     expect('formats' in all && (await detectType(new Uint8Array(png), {}, true, all.formats))).toEqual({ ok: true, format: 'image', mimeType: 'image/png' });
     expect(parseAcceptedFormats('pdf,png,tiff')).toEqual({ formats: ['pdf', 'image'] });
+  });
+});
+
+describe('OCR settings', () => {
+  it('defaults to OCR on, English, 100 pages, 30 s a page', () => {
+    expect(loadConfig({})).toMatchObject({ OCR_ENABLED: true, OCR_LANGUAGES: 'eng', OCR_MAX_PAGES: 100, OCR_PAGE_TIMEOUT_MS: 30_000 });
+  });
+
+  it('takes languages joined by + and refuses anything else at start-up', () => {
+    expect(loadConfig({ OCR_LANGUAGES: 'eng+deu+chi_sim' }).OCR_LANGUAGES).toBe('eng+deu+chi_sim');
+    expect(() => loadConfig({ OCR_LANGUAGES: 'eng, deu' })).toThrow(/OCR_LANGUAGES: must be Tesseract language codes joined by \+/);
+    expect(() => loadConfig({ OCR_LANGUAGES: '../../etc' })).toThrow(/OCR_LANGUAGES/);
+    expect(() => loadConfig({ OCR_MAX_PAGES: '0' })).toThrow(/OCR_MAX_PAGES: must be at least 1/);
   });
 });

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { SourceError } from '../../shared/source-errors.js';
 import { extractText, type ExtractOptions } from '../../worker/extractors/index.js';
+import { findOcrEngine } from '../../worker/extractors/pdf/ocr/engine.js';
 import type { OcrSettings } from '../../worker/extractors/pdf/ocr/settings.js';
 import { buildPdf, type PdfRun } from '../fixtures/pdf.js';
 import { greyTiff, imagePdf, pngPages, renderPdfPages, scanPdfPages } from '../fixtures/scan.js';
@@ -101,5 +102,16 @@ describe.skipIf(!present)('OCR of images', { timeout: 180_000 }, () => {
     const [png] = await pngPages(buildPdf({ pages: [PAGE_TWO] }), 72);
     expect(await failure(extractText(png!, opts()))).toMatchObject({ code: 'unsupported_media_type' });
     expect(await failure(extractText(png!, opts(null, { acceptedFormats: ['image'] })))).toMatchObject({ code: 'ocr_unavailable' });
+  });
+});
+
+describe.skipIf(!present)('finding the OCR engine at start-up', { timeout: 60_000 }, () => {
+  it('finds tesseract 4 or later with its languages', async () => {
+    expect(await findOcrEngine('eng')).toEqual({ binary: TESSERACT, version: expect.stringMatching(/^tesseract [45]\./) });
+  });
+
+  it('says which package to install for a missing language or a missing binary', async () => {
+    expect(await findOcrEngine('eng+zzz')).toEqual({ unavailable: expect.stringContaining('tesseract-ocr-zzz') });
+    expect(await findOcrEngine('eng', ['/nonexistent/tesseract'])).toEqual({ unavailable: expect.stringContaining('tesseract-ocr') });
   });
 });
