@@ -5,7 +5,8 @@
  * @napi-rs/canvas beside pdftoppm, runs OCR through the sandbox pool beside
  * bare tesseract in turns, checks that born-digital PDFs are not OCR'd and
  * take as long with OCR on as off, and reads the mixed and vector-outline
- * PDFs. Prints Markdown tables; figures are medians of `--runs` paired runs.
+ * PDFs. Prints Markdown tables; figures are medians of `--runs` paired runs
+ * (tesseract.js, much slower, runs once).
  *
  *   npm run bench:ocr -- [--pages 4] [--runs 3] [--languages eng] [--memory-mb 1024]
  *                        [--tesseract-js DIR]   (an npm prefix holding tesseract.js and @tesseract.js-data/eng)
@@ -42,7 +43,7 @@ if ('unavailable' in engine) {
   console.error(`bench-ocr: ${engine.unavailable}`);
   process.exit(1);
 }
-const ocr: OcrSettings = { binary: engine.binary, languages, maxPages: 1000, pageTimeoutMs: 120_000 };
+const ocr: OcrSettings = { binary: engine.binary, languages, maxPages: 1000, pageTimeoutMs: 300_000 };
 const dir = mkdtempSync(join(tmpdir(), 'bench-ocr-'));
 const pct = (x: number) => `${(x * 100).toFixed(2)}%`;
 const f = (x: number, d = 2) => x.toFixed(d);
@@ -59,7 +60,8 @@ try {
   if (tjsPrefix) engines.push({ name: 'tesseract.js', runs: [] });
   for (let i = 0; i < runs; i++) {
     engines[0]!.runs.push({ clean: await nativeTesseract(clean.pgms, languages, 300), noisy: await nativeTesseract(noisy.pgms, languages, 300) });
-    if (tjsPrefix) {
+    // tesseract.js takes several times as long: it runs once, on the first round only.
+    if (tjsPrefix && i === 0) {
       const c = await tesseractJs(clean.pgms, languages, tjsPrefix);
       engines[1]!.name = `tesseract.js ${c.version} (wasm, best_int)`;
       engines[1]!.runs.push({ clean: c, noisy: await tesseractJs(noisy.pgms, languages, tjsPrefix) });

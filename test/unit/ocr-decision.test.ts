@@ -36,6 +36,19 @@ describe('which PDF pages are read by OCR', () => {
     expect(ocrReason({ letters: 0, garbled: false }, evidence)).toBe('no_text_layer');
   });
 
+  it('OCRs a textless page whose scan covers only part of it, as a scanner places a smaller sheet on A4', () => {
+    // pdf.js's operator list of the corpus's pdfjs-issue13372-scanned-ccitt.pdf: a CCITT image mask on half of an A4 page.
+    const ops = {
+      fnArray: [OPS.save, OPS.transform, OPS.save, OPS.transform, OPS.paintImageMaskXObject, OPS.restore, OPS.restore],
+      argsArray: [null, [0.24, 0, 0, 0.24, 0, 0], null, [1800, 0, 0, -2400, 375, 2850], [{ data: 'mask_p0_2', width: 646, height: 761, count: 1 }], null, null],
+    };
+    const evidence = paintEvidence(ops, [0, 0, 595, 842]);
+    expect(evidence.imageShare).toBeCloseTo(0.4967, 3);
+    expect(ocrReason({ letters: 0, garbled: false }, evidence)).toBe('no_text_layer');
+    // With a few letters beside it, half a page of image may be a photograph with its caption.
+    expect(ocrReason({ letters: 12, garbled: false }, evidence)).toBeUndefined();
+  });
+
   it('OCRs a scan under a stray stamp of a few letters, but not a blank page, a small picture or a page of rules', () => {
     expect(ocrReason({ letters: 12, garbled: false }, paintEvidence(image(612, 792), LETTER))).toBe('sparse_text');
     expect(ocrReason({ letters: 0, garbled: false }, { imageShare: 0, pathWeight: 0 })).toBeUndefined();

@@ -21,7 +21,10 @@ export type OcrReason = 'no_text_layer' | 'garbled' | 'sparse_text';
 
 // Below this many letters a page's text layer says almost nothing: a stamp, a page number, a stray OCR word.
 export const SPARSE_LETTERS = 40;
-// A page at least this much covered by images is a scan (or a photograph).
+// A page without any text at least this much covered by images is a scan: a scanner's image
+// is often placed on part of a larger page (a half-covered A4 page in the corpus).
+const SCAN_WITHOUT_TEXT = 0.25;
+// Under a few letters of text, the page must be mostly image: a photograph with a caption is not a scan.
 const MOSTLY_IMAGE = 0.5;
 // Glyph outlines of a few lines of text already weigh this much; rules and boxes of a form far less.
 const VECTOR_TEXT_WEIGHT = 2000;
@@ -33,14 +36,16 @@ export function needsPaintEvidence(text: TextEvidence): boolean {
 
 /**
  * Whether a page is read by OCR, and why: garbled text (fonts without a
- * Unicode map); no text layer over a page mostly image or drawn as vector
- * outlines; or a text layer of a few letters over such a page. A page with a
+ * Unicode map); no text layer over a page at least a quarter covered by an
+ * image or drawn as vector outlines; or a text layer of a few letters over a
+ * page mostly image or vector outlines. A page with a
  * good text layer never is; nor is a blank page or a page of rules.
  */
 export function ocrReason(text: TextEvidence, paint?: PaintEvidence): OcrReason | undefined {
   if (text.garbled) return 'garbled';
   if (text.letters >= SPARSE_LETTERS || !paint) return undefined;
-  if (paint.imageShare < MOSTLY_IMAGE && paint.pathWeight < VECTOR_TEXT_WEIGHT) return undefined;
+  const imageNeeded = text.letters === 0 ? SCAN_WITHOUT_TEXT : MOSTLY_IMAGE;
+  if (paint.imageShare < imageNeeded && paint.pathWeight < VECTOR_TEXT_WEIGHT) return undefined;
   return text.letters === 0 ? 'no_text_layer' : 'sparse_text';
 }
 
