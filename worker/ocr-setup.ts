@@ -1,6 +1,6 @@
 import type { Config } from '../shared/config.js';
 import type { Logger } from '../shared/logger.js';
-import { findOcrEngine } from './extractors/pdf/ocr/engine.js';
+import { findOcrEngine, findPageRenderer } from './extractors/pdf/ocr/engine.js';
 import type { OcrSettings } from './extractors/pdf/ocr/settings.js';
 
 // OCR stops starting pages here, leaving the rest of EXTRACT_TIMEOUT_MS for the page under way and the rebuild.
@@ -26,6 +26,7 @@ export async function ocrSettings(config: Config, logger: Logger, candidates?: s
     logger.warn({ reason: engine.unavailable }, 'OCR is unavailable: scanned PDFs and images will fail as ocr_unavailable');
     return { ...settings, unavailable: engine.unavailable };
   }
-  logger.info({ engine: engine.version, languages: config.OCR_LANGUAGES }, 'OCR ready');
-  return { ...settings, binary: engine.binary };
+  const renderer = findPageRenderer();
+  logger.info({ engine: engine.version, languages: config.OCR_LANGUAGES, renderer: renderer ?? 'pdf.js' }, 'OCR ready');
+  return { ...settings, binary: engine.binary, ...(renderer ? { renderer } : {}) };
 }

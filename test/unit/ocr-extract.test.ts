@@ -52,6 +52,13 @@ describe.skipIf(!present)('OCR of scanned PDFs', { timeout: 180_000 }, () => {
     expect(r.warnings?.[0]?.message).toMatch(/^The text of page 2 was read/);
   });
 
+  it.skipIf(!existsSync('/usr/bin/pdftoppm'))('renders the page with pdftoppm when the worker has it, to the same text', async () => {
+    const [scan] = await scansOf([PAGE_TWO]);
+    const r = await extractText(imagePdf([{ text: 'This page has a text layer of its own, long enough to count.' }, scan!]), opts({ ...OCR, renderer: '/usr/bin/pdftoppm' }));
+    expect(r.text).toMatch(/\n\nFishing licences are renewed every second year\.$/);
+    expect(r.warnings?.[0]?.message).toMatch(/^The text of page 2 was read/);
+  });
+
   it('stops at OCR_MAX_PAGES and names the pages read and the pages left in partial_text', async () => {
     const r = await extractText(imagePdf(await scansOf([PAGE_ONE, PAGE_TWO])), opts({ ...OCR, maxPages: 1 }));
     expect(r.text).toContain('Harbour Survey');

@@ -61,7 +61,7 @@ export async function extractPdf(
     task = getDocument({ data: new Uint8Array(bytes), ...PDFJS_OPTIONS });
     const doc = await task.promise;
     const pageCount = doc.numPages;
-    const ocr = ocrSettings && new (await import('./ocr/pdf-ocr.js')).PdfOcr(ocrSettings);
+    const ocr = ocrSettings && new (await import('./ocr/pdf-ocr.js')).PdfOcr(ocrSettings, bytes);
     const { lines, fields } = await readPages(doc, Math.min(pageCount, maxPages), maxChars, onProgress, ocr);
     const pages = lines.length;
     const kept = removeRunningLines(lines);

@@ -6,6 +6,7 @@ import { garbledPages } from '../quality.js';
 import { needsPaintEvidence, ocrReason, paintEvidence, type OcrReason } from './needs-ocr.js';
 import { ocrTextItems } from './ocr-lines.js';
 import { OcrTally } from './ocr-tally.js';
+import { renderWithPdftoppm } from './pdftoppm.js';
 import { renderPage } from './render-page.js';
 import type { OcrSettings } from './settings.js';
 import { recognize } from './tesseract.js';
@@ -24,7 +25,8 @@ export class PdfOcr {
   readonly tally: OcrTally;
   private readonly startedAt = Date.now();
 
-  constructor(private readonly settings: OcrSettings) {
+  /** `pdf` is the document's bytes, for `pdftoppm` when the settings name it. */
+  constructor(private readonly settings: OcrSettings, private readonly pdf: Uint8Array) {
     this.tally = new OcrTally(settings);
   }
 
@@ -67,7 +69,9 @@ export class PdfOcr {
   private async recognizePage(page: PDFPageProxy, n: number, timeoutMs: number) {
     const { binary, languages } = this.settings;
     try {
-      const image = await renderPage(page, this.settings.dpi ?? DEFAULT_DPI);
+      const dpi = this.settings.dpi ?? DEFAULT_DPI;
+      const { renderer } = this.settings;
+      const image = renderer ? await renderWithPdftoppm(renderer, this.pdf, page, dpi, timeoutMs) : await renderPage(page, dpi);
       const words = await recognize(image.pgm, { binary: binary!, languages, timeoutMs, dpi: Math.round(image.scale * 72) });
       const view = [0, 0, image.width / image.scale, image.height / image.scale];
       return { lines: pageLines(ocrTextItems(words, image), view), words };

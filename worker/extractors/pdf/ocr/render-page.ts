@@ -11,7 +11,7 @@ export interface PageImage {
 }
 
 // A page this many pixels or larger is rendered at a lower resolution: 300 DPI of an A3 page is 17 Mpx.
-const MAX_RENDER_PIXELS = 6000 * 6000;
+export const MAX_RENDER_PIXELS = 6000 * 6000;
 
 type CanvasModule = typeof import('@napi-rs/canvas');
 let canvasModule: CanvasModule | undefined;

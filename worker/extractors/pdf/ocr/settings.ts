@@ -5,6 +5,8 @@
 export interface OcrSettings {
   /** Absolute path of `tesseract`; absent when this worker has none (then {@link unavailable} says why). */
   binary?: string;
+  /** Absolute path of poppler's `pdftoppm`, which renders PDF pages for OCR when present; otherwise pdf.js on a canvas does. */
+  renderer?: string;
   /** Why OCR cannot run here; pages that need it fail the source as `ocr_unavailable` when nothing else is read. */
   unavailable?: string;
   /** Tesseract languages, `eng` or `eng+deu+fra` (`OCR_LANGUAGES`). */
