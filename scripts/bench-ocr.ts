@@ -8,7 +8,7 @@
  * PDFs. Prints Markdown tables; figures are medians of `--runs` paired runs
  * (tesseract.js, much slower, runs once).
  *
- *   npm run bench:ocr -- [--pages 4] [--runs 3] [--languages eng] [--memory-mb 1024]
+ *   npm run bench:ocr -- [--pages 4] [--runs 3] [--languages eng] [--memory-mb 1024] [--pdfjs]
  *                        [--tesseract-js DIR]   (an npm prefix holding tesseract.js and @tesseract.js-data/eng)
  *
  * Needs tesseract (tesseract-ocr, tesseract-ocr-eng) and /usr/bin/time;
@@ -17,7 +17,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { findOcrEngine } from '../worker/extractors/pdf/ocr/engine.js';
+import { findOcrEngine, findPageRenderer } from '../worker/extractors/pdf/ocr/engine.js';
 import type { OcrSettings } from '../worker/extractors/pdf/ocr/settings.js';
 import { SandboxPool } from '../worker/sandbox-pool.js';
 import { buildBenchSet } from './lib/bench-ocr-set.js';
@@ -43,7 +43,9 @@ if ('unavailable' in engine) {
   console.error(`bench-ocr: ${engine.unavailable}`);
   process.exit(1);
 }
-const ocr: OcrSettings = { binary: engine.binary, languages, maxPages: 1000, pageTimeoutMs: 300_000 };
+// The pool renders as a worker does: pdftoppm when installed (--pdfjs forces pdf.js).
+const renderer = args.includes('--pdfjs') ? undefined : findPageRenderer();
+const ocr: OcrSettings = { binary: engine.binary, languages, maxPages: 1000, pageTimeoutMs: 300_000, ...(renderer ? { renderer } : {}) };
 const dir = mkdtempSync(join(tmpdir(), 'bench-ocr-'));
 const pct = (x: number) => `${(x * 100).toFixed(2)}%`;
 const f = (x: number, d = 2) => x.toFixed(d);
@@ -92,7 +94,7 @@ try {
   console.log(`| pdf.js 5 + @napi-rs/canvas (in the sandbox child) | ${f(median(pdfjs.map((r) => r.wallS / pages)))} | ${f(median(pdfjs.map((r) => r.cpuS / pages)))} |`);
   if (poppler.length) console.log(`| pdftoppm -gray (a process per page) | ${f(median(poppler.map((r) => r.wallS / pages)))} | ${f(median(poppler.map((r) => r.cpuS / pages)))} |`);
 
-  console.log('\n## Through the sandbox pool (one child) beside bare tesseract on the same images, in turns\n');
+  console.log(`\n## Through the sandbox pool (one child, pages rendered by ${renderer ?? 'pdf.js'}) beside bare tesseract on the same images, in turns\n`);
   const paired = await poolBesideBare(set.noisyPdf, noisy.pgms, ocr, memoryMb, runs);
   const poolRate = median(paired.map((r) => pages / r.pool.wallS));
   const bareRate = median(paired.map((r) => pages / r.bareS));
