@@ -31,6 +31,13 @@ COPY --chown=node:node examples ./examples
 # prlimit, which Debian images carry (util-linux is essential there): fail the
 # build here rather than run workers that only log that the limit is missing.
 RUN prlimit --version
+# Scanned PDF pages and images are read by Tesseract 5 (OCR_LANGUAGES, default eng):
+# add a tesseract-ocr-<lang> package per further language. poppler-utils' pdftoppm
+# renders the pages for it (a quarter of pdf.js's CPU, by npm run bench:ocr).
+RUN apt-get update \
+  && apt-get install -y --no-install-recommends tesseract-ocr tesseract-ocr-eng poppler-utils \
+  && rm -rf /var/lib/apt/lists/* \
+  && tesseract --version
 USER node
 EXPOSE 3000
 CMD ["node", "dist/api/server.js"]

@@ -69,6 +69,13 @@ const envSchema = z
     CHUNK_MAX_TOKENS: int(16, 8192).default(512),
     CHUNK_OVERLAP_TOKENS: int(0, 4096).default(0),
     MAX_PDF_PAGES: int(1, 100_000).default(2000),
+    OCR_ENABLED: bool.default(true),
+    OCR_LANGUAGES: z
+      .string()
+      .regex(/^[a-z][a-z0-9_]{1,31}(\+[a-z][a-z0-9_]{1,31}){0,7}$/, 'must be Tesseract language codes joined by +, e.g. eng or eng+deu+fra')
+      .default('eng'),
+    OCR_MAX_PAGES: int(1, 10_000).default(100),
+    OCR_PAGE_TIMEOUT_MS: int(1000, 600_000).default(30_000),
     DOCX_MAX_UNPACKED_MB: int(1, 16_384).default(LIMIT_DEFAULTS.DOCX_MAX_UNPACKED_MB),
     HTML_MAX_DEPTH: int(16, 100_000).default(LIMIT_DEFAULTS.HTML_MAX_DEPTH),
     MAX_SOURCES_PER_REQUEST: int(1, 1000).default(100),

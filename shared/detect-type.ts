@@ -21,6 +21,8 @@ const ZIP_FAMILY = new Set(['zip', 'xlsx', 'pptx', 'docm', 'dotx', 'dotm', 'xlsm
 // The zips among them that have an extractor. A macro-enabled workbook is read like any other; its macros never run.
 const ZIP_FORMATS: Record<string, SourceFormat> = { xlsx: 'xlsx', xlsm: 'xlsx', pptx: 'pptx', ods: 'ods', odt: 'odt', epub: 'epub' };
 const OOXML: readonly SourceFormat[] = ['docx', 'xlsx', 'pptx'];
+// Images read by OCR (file-type's extensions): PNG, JPEG, TIFF of one or more pages, WebP.
+const IMAGE_EXTS = new Set(['png', 'jpg', 'tif', 'webp']);
 const ENCRYPTED_PACKAGE = Buffer.from('EncryptedPackage\0', 'utf16le');
 const STRONG_HTML = /^<(?:!doctype\s+html|html|head|body)[\s>/]/i;
 const WEAK_HTML = /^(?:<!--|<(?:a|b|br|div|font|h[1-6]|iframe|link|meta|p|script|style|table|title)[\s>/])/i;
@@ -28,7 +30,8 @@ const LEADING_NOISE = /^(?:\s+|<!--[\s\S]*?-->|<\?xml[^>]*>)+/;
 
 /**
  * Tells what a file is from its content, never from its name: PDF, DOCX and
- * the other Office, OpenDocument and EPUB zips by magic number, a CFB
+ * the other Office, OpenDocument and EPUB zips and images (PNG, JPEG, TIFF,
+ * WebP) by magic number, a CFB
  * container with an `EncryptedPackage` stream as an encrypted Office file
  * (reported as DOCX: the container does not say what it holds), and text
  * (BOM, UTF-8 or a clean single-byte guess) as HTML when it starts with
@@ -47,6 +50,8 @@ export async function detectType(
   if (!found.ok) return found;
   const { ext, ...detection } = found;
   if (accepted.includes(found.format)) return detection;
+  // Refused as before images were a format, with the same words.
+  if (found.format === 'image') return unsupported(`The file is ${found.mimeType}, which is not a supported document type.`);
   if (found.encrypted) return OOXML.some((f) => accepted.includes(f)) ? detection : unsupported('The file is a password-protected Office document.');
   if ((found.format === 'csv' || found.format === 'markdown') && accepted.includes('txt')) return supported('txt');
   return unsupported(refusedDetail(found.format, ext ?? found.format, accepted));
@@ -69,6 +74,7 @@ async function detectFormat(bytes: Uint8Array, hints: DetectHints, complete: boo
     if (!complete && !directoryInPrefix(bytes)) return supported('docx');
     return unsupported('The file is a legacy Office (OLE2) document such as Word 97 .doc, which is not supported; save it as .docx.');
   }
+  if (magic && IMAGE_EXTS.has(magic.ext)) return { ok: true, format: 'image', mimeType: magic.mime };
   const zipFormat = magic ? (ZIP_FORMATS[magic.ext] ?? (magic.ext === 'zip' ? ooxmlByPartNames(bytes) : undefined)) : undefined;
   if (zipFormat) return { ...supported(zipFormat), ext: magic?.ext === 'zip' ? zipFormat : (magic?.ext ?? zipFormat) };
   if (magic && ZIP_FAMILY.has(magic.ext)) {

@@ -1,13 +1,17 @@
 import { DEFAULT_ACCEPTED_FORMATS, FORMAT_LABEL, SOURCE_FORMATS, type SourceFormat } from './formats.js';
 
 /** Names `ACCEPTED_FORMATS` takes besides the formats themselves. */
-const ALIASES: Record<string, SourceFormat> = { md: 'markdown', text: 'txt', htm: 'html', tsv: 'csv', xlsm: 'xlsx' };
+const ALIASES: Record<string, SourceFormat> = {
+  md: 'markdown', text: 'txt', htm: 'html', tsv: 'csv', xlsm: 'xlsx',
+  images: 'image', png: 'image', jpeg: 'image', jpg: 'image', tiff: 'image', tif: 'image', webp: 'image',
+};
 // The contract's order first, so the default list prints exactly as the contract's 415 message does.
 const LABEL_ORDER = Object.keys(FORMAT_LABEL) as SourceFormat[];
 
 /**
  * Parses `ACCEPTED_FORMATS`: `all`, or a comma-separated list of format
- * names (`pdf,docx,pptx,xlsx,csv`; `md`, `tsv` and `xlsm` are aliases).
+ * names (`pdf,docx,pptx,xlsx,csv,image`; `md`, `tsv`, `xlsm`, and `png`, `jpeg`,
+ * `tiff`, `webp` for `image`, are aliases).
  * Returns the formats in the contract's order, or the problem as a message
  * for the configuration error. An empty value means the default five.
  */

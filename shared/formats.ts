@@ -1,5 +1,5 @@
 /** The source formats the service can extract text from (the deployment's policy decides which it accepts). */
-export const SOURCE_FORMATS = ['pdf', 'docx', 'html', 'markdown', 'txt', 'csv', 'xlsx', 'ods', 'pptx', 'epub', 'odt'] as const;
+export const SOURCE_FORMATS = ['pdf', 'docx', 'html', 'markdown', 'txt', 'csv', 'xlsx', 'ods', 'pptx', 'epub', 'odt', 'image'] as const;
 export type SourceFormat = (typeof SOURCE_FORMATS)[number];
 
 /** The public contract's five formats: what a deployment accepts unless `ACCEPTED_FORMATS` says otherwise. */
@@ -18,6 +18,8 @@ export const FORMAT_MIME: Record<SourceFormat, string> = {
   pptx: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
   epub: 'application/epub+zip',
   odt: 'application/vnd.oasis.opendocument.text',
+  // An image's own type (image/png, image/jpeg, image/tiff, image/webp) is recorded; this is the fallback.
+  image: 'image/png',
 };
 
 /** How the 415 message names each format, in the contract's order and wording. */
@@ -33,4 +35,5 @@ export const FORMAT_LABEL: Record<SourceFormat, string> = {
   csv: 'CSV',
   epub: 'EPUB',
   odt: 'ODT',
+  image: 'PNG, JPEG, TIFF, WebP',
 };

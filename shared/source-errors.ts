@@ -13,6 +13,7 @@ export const SOURCE_ERROR_CODES = [
   'corrupt',
   'no_text',
   'too_complex',
+  'ocr_unavailable',
   'internal',
 ] as const;
 

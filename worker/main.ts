@@ -10,6 +10,7 @@ import { openIngestQueue, openRuntime } from '../shared/runtime.js';
 import { withTimeout } from '../shared/timeout.js';
 import { HostGate, type HostGateOptions } from './fetch/host-gate.js';
 import { fetchUrl, type FetchUrlOptions } from './fetch-url.js';
+import { ocrSettings } from './ocr-setup.js';
 import { createProcessor, type ProcessorDeps } from './processor.js';
 import { siteFetcher } from './sites/site-fetch.js';
 import { openQueueWorker } from './queue-worker.js';
@@ -38,6 +39,8 @@ export interface WorkerOptions {
   signal?: AbortSignal;
   /** Test seams of the sandbox pool (a child with fault hooks). */
   sandbox?: Pick<SandboxPoolOptions, 'childModule'>;
+  /** Test seam: the paths tried for the tesseract binary. */
+  ocrCandidates?: string[];
 }
 
 /**
@@ -58,6 +61,7 @@ const CLOSE_WAIT_MS = 2_000;
  * the wait.
  */
 export async function startWorker(config: Config, logger: Logger, opts: WorkerOptions = {}): Promise<RunningWorker> {
+  const ocr = await ocrSettings(config, logger, opts.ocrCandidates);
   // One warm child per concurrent job, started before the first job is taken.
   const sandbox = new SandboxPool({
     size: config.WORKER_CONCURRENCY,
@@ -74,6 +78,7 @@ export async function startWorker(config: Config, logger: Logger, opts: WorkerOp
       maxDocxUnpackedBytes: config.DOCX_MAX_UNPACKED_MB * 1024 * 1024,
       maxHtmlDepth: config.HTML_MAX_DEPTH,
       acceptedFormats: config.ACCEPTED_FORMATS,
+      ...(ocr ? { ocr } : {}),
       chunking: { maxTokens: config.CHUNK_MAX_TOKENS, overlapTokens: config.CHUNK_OVERLAP_TOKENS },
     },
   });

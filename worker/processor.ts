@@ -28,10 +28,11 @@ import type { SiteSyncDeps } from './sites/sync-site.js';
 
 /**
  * Failures after which a file's staged bytes are kept (for a day at most),
- * because a retry could succeed. Any other failure, a limit the file exceeds
+ * because a retry could succeed (ocr_unavailable: once the worker has
+ * Tesseract). Any other failure, a limit the file exceeds
  * (too_complex) included, would fail again the same way: its bytes go at once.
  */
-const KEEP_BYTES_FOR: ReadonlySet<SourceErrorCode> = new Set(['timeout', 'internal']);
+const KEEP_BYTES_FOR: ReadonlySet<SourceErrorCode> = new Set(['timeout', 'internal', 'ocr_unavailable']);
 
 export interface ProcessorDeps extends IngestDeps {
   logger: Logger;

@@ -7,6 +7,7 @@ import type { SourceProgress } from '../shared/schemas/knowledge-base.js';
 import { SourceError } from '../shared/source-errors.js';
 import { ADDRESS_SPACE_HEADROOM_MB, LIMITED_ENV, LIMITED_NODE_FLAGS, withAddressSpaceLimit } from './address-space.js';
 import type { ChunkingOptions } from './extractors/types.js';
+import type { OcrSettings } from './extractors/pdf/ocr/settings.js';
 import type { Extraction } from './extractors/index.js';
 import type { ChildMessage, ChildReply, ChildRequest } from './sandbox-protocol.js';
 
@@ -28,6 +29,8 @@ export interface SandboxLimits {
   maxHtmlDepth?: number;
   /** The deployment's format policy; default the contract's five. */
   acceptedFormats?: readonly SourceFormat[];
+  /** OCR of scanned PDF pages and images; absent, nothing is OCR'd. */
+  ocr?: OcrSettings;
   /** Split the Markdown into chunks in the child (the tokenizer's CPU stays off the worker's event loop). */
   chunking?: ChunkingOptions;
 }
@@ -172,6 +175,7 @@ export class SandboxPool {
       ...(limits.maxHtmlDepth !== undefined ? { maxHtmlDepth: limits.maxHtmlDepth } : {}),
       ...(chunking ?? limits.chunking ? { chunking: chunking ?? limits.chunking } : {}),
       ...(limits.acceptedFormats ? { acceptedFormats: limits.acceptedFormats } : {}),
+      ...(limits.ocr ? { ocr: limits.ocr } : {}),
     };
     const slot = await this.acquire();
     try {

@@ -16,7 +16,7 @@ export const sourceErrorSchema = z
   .object({ code: z.enum(SOURCE_ERROR_CODES), message: z.string() })
   .meta({ id: 'SourceError' });
 
-export const WARNING_CODES = ['garbled_text', 'partial_text', 'truncated'] as const;
+export const WARNING_CODES = ['garbled_text', 'partial_text', 'truncated', 'ocr', 'low_ocr_confidence'] as const;
 
 export const sourceWarningSchema = z
   .object({ code: z.enum(WARNING_CODES), message: z.string() })
@@ -49,7 +49,7 @@ export const sourceSchema = z
     warnings: z
       .array(sourceWarningSchema)
       .optional()
-      .meta({ description: 'On a ready source whose text looks doubtful: garbled_text, partial_text, truncated' }),
+      .meta({ description: 'On a ready source whose text looks doubtful: garbled_text, partial_text, truncated, ocr (text read by OCR), low_ocr_confidence' }),
     chunkCount: z.number().int().optional().meta({ description: 'Chunks of a ready source (see /chunks)' }),
     metadata: metadataSchema.optional().meta({ description: 'Set at creation or with PATCH of the document; copied onto each of its chunks' }),
     progress: sourceProgressSchema.optional(),

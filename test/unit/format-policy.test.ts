@@ -23,7 +23,7 @@ describe('ACCEPTED_FORMATS', () => {
 
   it('takes all, or a list with aliases, and prints it in the contract order and wording', () => {
     const all = loadConfig({ ACCEPTED_FORMATS: 'all' }).ACCEPTED_FORMATS;
-    expect(unsupportedTypeMessage(all)).toBe('Uploaded file type is not supported. Allowed: PDF, TXT, HTML, Markdown, DOCX, PPTX, XLSX, ODS, CSV, EPUB, ODT.');
+    expect(unsupportedTypeMessage(all)).toBe('Uploaded file type is not supported. Allowed: PDF, TXT, HTML, Markdown, DOCX, PPTX, XLSX, ODS, CSV, EPUB, ODT, PNG, JPEG, TIFF, WebP.');
     const list = loadConfig({ ACCEPTED_FORMATS: ' xlsx, PDF ,docx,tsv,md' }).ACCEPTED_FORMATS;
     expect(list).toEqual(['pdf', 'markdown', 'docx', 'xlsx', 'csv']);
     expect(refusalMessage(list)).toBe('Uploaded file type is not supported. Allowed: PDF, Markdown, DOCX, XLSX, CSV.');

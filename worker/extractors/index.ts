@@ -25,6 +25,7 @@ const FORMATS: Record<SourceFormat, () => Promise<{ extract: FormatExtractor }>>
   pptx: () => import('./pptx/index.js'),
   odt: () => import('./odt/index.js'),
   epub: () => import('./epub/index.js'),
+  image: () => import('./image/index.js'),
 };
 
 /** Loads every registered format's extractor, as a warm sandbox child does before its first request. */

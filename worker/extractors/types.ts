@@ -1,6 +1,7 @@
 import type { SourceFormat } from '../../shared/formats.js';
 import type { CutChunk as Chunk } from '../../shared/schemas/chunk.js';
 import type { SourceProgress, SourceWarning } from '../../shared/schemas/knowledge-base.js';
+import type { OcrSettings } from './pdf/ocr/settings.js';
 
 /** Limits and hints for one extraction. */
 export interface ExtractOptions {
@@ -14,6 +15,8 @@ export interface ExtractOptions {
   maxTextChars: number;
   /** PDF pages after this many are not read; the result is marked `truncated`. */
   maxPdfPages: number;
+  /** OCR of scanned PDF pages and of images; absent, nothing is OCR'd (see `OcrSettings`). */
+  ocr?: OcrSettings;
   /** DOCX: refuse (`too_complex`) when the parts declare more than this many bytes unpacked. Default 256 MiB. */
   maxDocxUnpackedBytes?: number;
   /** HTML: refuse (`too_complex`) when elements nest deeper than this. Default 4096. */

@@ -613,7 +613,7 @@ export interface components {
              * @example 2026-11-21T10:00:00.000Z
              */
             updatedAt: string;
-            /** @description On a ready source whose text looks doubtful: garbled_text, partial_text, truncated */
+            /** @description On a ready source whose text looks doubtful: garbled_text, partial_text, truncated, ocr (text read by OCR), low_ocr_confidence */
             warnings?: components["schemas"]["SourceWarning"][];
         };
         DocumentPatch: {
@@ -832,7 +832,7 @@ export interface components {
              * @example 2026-11-21T10:00:00.000Z
              */
             updatedAt: string;
-            /** @description On a ready source whose text looks doubtful: garbled_text, partial_text, truncated */
+            /** @description On a ready source whose text looks doubtful: garbled_text, partial_text, truncated, ocr (text read by OCR), low_ocr_confidence */
             warnings?: components["schemas"]["SourceWarning"][];
         };
         /**
@@ -968,7 +968,7 @@ export interface components {
              * @example 2026-11-21T10:00:00.000Z
              */
             updatedAt: string;
-            /** @description On a ready source whose text looks doubtful: garbled_text, partial_text, truncated */
+            /** @description On a ready source whose text looks doubtful: garbled_text, partial_text, truncated, ocr (text read by OCR), low_ocr_confidence */
             warnings?: components["schemas"]["SourceWarning"][];
         };
         SourceCounts: {
@@ -979,7 +979,7 @@ export interface components {
         };
         SourceError: {
             /** @enum {string} */
-            code: "unsupported_media_type" | "file_too_large" | "fetch_blocked" | "fetch_failed" | "http_status" | "timeout" | "encrypted" | "corrupt" | "no_text" | "too_complex" | "internal";
+            code: "unsupported_media_type" | "file_too_large" | "fetch_blocked" | "fetch_failed" | "http_status" | "timeout" | "encrypted" | "corrupt" | "no_text" | "too_complex" | "ocr_unavailable" | "internal";
             message: string;
         };
         SourcePage: {
@@ -1001,7 +1001,7 @@ export interface components {
         /** @description Why the text of a ready source may still be doubtful */
         SourceWarning: {
             /** @enum {string} */
-            code: "garbled_text" | "partial_text" | "truncated";
+            code: "garbled_text" | "partial_text" | "truncated" | "ocr" | "low_ocr_confidence";
             message: string;
         };
         Tool: {

@@ -9,6 +9,8 @@ import { formFieldLines, type PdfAnnotation } from './fields.js';
 import { pageLines, type PdfLine, type PdfTextItem } from './lines.js';
 import { pdfWarnings } from './quality.js';
 import { removeRunningLines } from './running.js';
+import type { PdfOcr } from './ocr/pdf-ocr.js';
+import type { OcrSettings } from './ocr/settings.js';
 import type { RawExtraction } from '../types.js';
 
 // pdf.js is the one pdf-parse ships with. It reads these with fs in Node: paths with a trailing separator, never URLs.
@@ -51,6 +53,7 @@ export async function extractPdf(
   maxPages: number,
   onProgress?: (progress: { pagesDone: number; pagesTotal: number }) => void,
   maxChars = Number.POSITIVE_INFINITY,
+  ocrSettings?: OcrSettings,
 ): Promise<RawExtraction> {
   let task: ReturnType<typeof getDocument> | undefined;
   try {
@@ -58,7 +61,8 @@ export async function extractPdf(
     task = getDocument({ data: new Uint8Array(bytes), ...PDFJS_OPTIONS });
     const doc = await task.promise;
     const pageCount = doc.numPages;
-    const { lines, fields } = await readPages(doc, Math.min(pageCount, maxPages), maxChars, onProgress);
+    const ocr = ocrSettings && new (await import('./ocr/pdf-ocr.js')).PdfOcr(ocrSettings, bytes);
+    const { lines, fields } = await readPages(doc, Math.min(pageCount, maxPages), maxChars, onProgress, ocr);
     const pages = lines.length;
     const kept = removeRunningLines(lines);
     const outline = await readOutline(doc, pages);
@@ -67,14 +71,16 @@ export async function extractPdf(
     const bodies = joinPagesAtHyphens(kept.map((pageLines, i) => pageMarkdown(pageLines, style, missing.get(i + 1))), style.vocabulary);
     const texts = bodies.map((body, i) => [body, fields[i]!.join('\n')].filter(Boolean).join('\n\n'));
     const letters = countLetters(texts, SPARSE_LETTERS_PER_PAGE * pages);
-    if (letters === 0) throw new SourceError('no_text', SCANNED);
+    if (letters === 0) throw ocr?.emptyError() ?? new SourceError('no_text', SCANNED);
     // Judged before running headers go: a figure page under a running header has a text layer.
     const textless = lines.flatMap((pageLines, i) => (pageLines.some((l) => /[\p{L}\p{N}]/u.test(l.text)) || fields[i]!.length ? [] : [i + 1]));
-    if (letters < SPARSE_LETTERS_PER_PAGE * pages && (await withImages(doc, range(pages))).length * 2 >= pages) {
-      throw new SourceError('no_text', SCANNED);
+    if (!ocr?.tally.read.length && letters < SPARSE_LETTERS_PER_PAGE * pages && (await withImages(doc, range(pages))).length * 2 >= pages) {
+      throw ocr?.emptyError() ?? new SourceError('no_text', SCANNED);
     }
-    const imageOnly = textless.length ? await withImages(doc, textless) : [];
-    const warnings = pdfWarnings(texts, imageOnly);
+    // Pages OCR looked at, or names in its own warning, are not reported again as lacking a text layer.
+    const unread = ocr ? textless.filter((n) => !ocr.tally.covers(n)) : textless;
+    const imageOnly = unread.length ? await withImages(doc, unread) : [];
+    const warnings = [...pdfWarnings(texts, imageOnly), ...(ocr?.warnings() ?? [])];
     return { pages: texts, title: await infoTitle(doc), pageCount, truncated: pageCount > pages, ...(warnings.length ? { warnings } : {}) };
   } catch (err) {
     // A refused allocation goes up as it is: the sandbox reports it as the memory limit.
@@ -94,6 +100,7 @@ async function readPages(
   count: number,
   maxChars: number,
   onProgress?: (progress: { pagesDone: number; pagesTotal: number }) => void,
+  ocr?: PdfOcr,
 ): Promise<{ lines: PdfLine[][]; fields: string[][] }> {
   // Listing a page's annotations costs a round trip; only documents with a form need it.
   const hasForm = (await doc.getFieldObjects().catch(() => null)) !== null;
@@ -108,7 +115,8 @@ async function readPages(
       const items = content.items.filter((item) => 'str' in item && item.str !== '') as Array<PdfTextItem & { fontName: string }>;
       const vertical = new Set(Object.keys(content.styles).filter((name) => content.styles[name]?.vertical));
       if (vertical.size) for (const item of items) item.vertical = vertical.has(item.fontName);
-      const pageText = pageLines(items, page.view);
+      const layer = pageLines(items, page.view);
+      const pageText = ocr ? await ocr.readPage(page, n, layer) : layer;
       const pageFields = hasForm ? formFieldLines((await page.getAnnotations({ intent: 'display' })) as PdfAnnotation[]) : [];
       lines.push(pageText);
       fields.push(pageFields);
