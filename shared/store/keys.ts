@@ -179,6 +179,10 @@ export class KeySpace {
   webhookDeliveries(webhookId: string): string {
     return `${this.webhookTag(webhookId)}:deliveries`;
   }
+  /** Delivery slots of a webhook's endpoint: lease tokens scored by expiry (ms). */
+  webhookLeases(webhookId: string): string {
+    return `${this.webhookTag(webhookId)}:leases`;
+  }
   /** A workspace's webhooks, scored by creation time (ms). */
   workspaceWebhooks(workspaceId: string): string {
     return `${this.prefix}:{whws:${workspaceId}}:hooks`;
