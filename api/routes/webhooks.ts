@@ -12,11 +12,12 @@ import { webhookView } from '../../shared/store/webhook-store.js';
 import { checkSourceUrl } from '../../shared/url-policy.js';
 import type { AppDeps } from '../deps.js';
 import { createRouter, emptyResponse, errorResponses, jsonResponse, security, TAGS } from '../router.js';
+import { registerWebhookTools } from './webhook-tools.js';
 
 const hookParams = z.object({ webhookId: idSchema });
 const MAX_BODY_BYTES = 16 * 1024;
 
-/** Completion webhooks of the key's workspace: register, list, delete, read the delivery history. */
+/** Completion webhooks of the key's workspace: register, list, delete, read the delivery history, and the tools of `webhook-tools.ts`. */
 export function webhookRoutes(deps: AppDeps) {
   const { config, store } = deps;
   const app = createRouter();
@@ -137,5 +138,6 @@ export function webhookRoutes(deps: AppDeps) {
     },
   );
 
+  registerWebhookTools(app, deps);
   return app;
 }
