@@ -98,6 +98,17 @@ describe('POST /v1/webhooks', () => {
     expectErrorBody(res, 400, '/v1/webhooks', { fields: ['request'] });
   });
 
+  it.each([
+    ['a multipart form', 'multipart/form-data; boundary=x', '--x\r\nContent-Disposition: form-data; name="url"\r\n\r\nhttps://a.example/\r\n--x--\r\n'],
+    ['plain text holding JSON', 'text/plain', JSON.stringify(hookBody)],
+    ['no content type', undefined, JSON.stringify(hookBody)],
+  ])('returns 415 for %s, as the knowledge-base routes answer a body of the wrong type, and registers nothing', async (_label, type, body) => {
+    const k = await h.key('ws_wrong_type');
+    const res = await call(app, 'POST', '/v1/webhooks', { key: k, body, headers: type ? { 'content-type': type } : {} });
+    expectErrorBody(res, 415, '/v1/webhooks', { message: 'The request body must be application/json' });
+    expect((await call(app, 'GET', '/v1/webhooks', { key: k })).body.totalCount).toBe(0);
+  });
+
   it('returns 413 for a body over 16 KiB and registers nothing', async () => {
     const k = await h.key('ws_big');
     const res = await register({ ...hookBody, description: 'x'.repeat(17 * 1024) }, k);

@@ -3872,6 +3872,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description A file type is not PDF, TXT, HTML, Markdown or DOCX, or the body is not multipart/form-data */
+            415: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Too many requests with this key in the current minute, too many uploads in progress with it, or its workspace holds IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE Idempotency-Keys; see Retry-After */
             429: {
                 headers: {
