@@ -14,7 +14,7 @@ import { parseReply, scriptArgs, type Reply, type ReplySpec, type ScriptDef } fr
 import { acquireHostSlotScript, startHostFetchScript } from './scripts/host-scripts.js';
 import { fairPrioritiesScript } from './scripts/fair-share-scripts.js';
 import { claimIdempotencyKeyScript, completeIdempotencyKeyScript } from './scripts/idempotency-scripts.js';
-import { deleteSiteScript, finishSiteScript, restartSiteScript } from './scripts/site-scripts.js';
+import { deleteSiteScript, finishSiteScript, reserveCrawlBudgetScript, restartSiteScript } from './scripts/site-scripts.js';
 import { finishSourceScript, setSourceProgressScript, startSourceScript } from './scripts/worker-transition-scripts.js';
 import {
   acquireWebhookSlotScript,
@@ -59,6 +59,7 @@ export const SCRIPTS = [
   finishSiteScript,
   restartSiteScript,
   deleteSiteScript,
+  reserveCrawlBudgetScript,
 ] as const;
 
 declare const STORE_COMMANDS: unique symbol;

@@ -94,7 +94,7 @@ export class KeySpace {
   }
   /** Pages a workspace's running discoveries may still add (the CRAWL_WORKSPACE_MAX_PAGES budget in use). */
   crawlBudget(workspaceId: string): string {
-    return `${this.prefix}:{crawl:${workspaceId}}:pages`;
+    return `${this.prefix}:{crawl:${workspaceId}}:holds`;
   }
   /** A knowledge base's pending and processing sources, scored by when they entered that state (ms). */
   active(kbId: string): string {
