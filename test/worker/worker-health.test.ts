@@ -27,7 +27,8 @@ describe('the worker healthcheck (node dist/bin/worker-health.js)', () => {
       await worker.close();
     }
     expect((await checkWorkerHealth(h.config)).healthy).toBe(false);
-  });
+    // A worker's start and graceful close take seconds on a loaded machine.
+  }, 120_000);
 
   it('is unhealthy, within its timeout, when Redis does not answer', async () => {
     const config = loadConfig({ REDIS_URL: `redis://127.0.0.1:${await freePort()}`, REDIS_KEY_PREFIX: h.prefix });
