@@ -1,15 +1,16 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
-import { WEBHOOK_EVENTS, webhookEventSchema } from '../shared/schemas/webhook.js';
+import { EVENT_TYPES, webhookEventSchema, type EventType } from '../shared/schemas/webhook.js';
 import type { AppEnv } from './context.js';
 import { TAGS } from './router.js';
 
 /** What each event says, for the `webhooks` section. */
-const EVENT_DESCRIPTION: Record<(typeof WEBHOOK_EVENTS)[number], string> = {
+const EVENT_DESCRIPTION: Record<EventType, string> = {
   'source.ready': 'A source was extracted: `data` names its knowledge base and document, `status` is `ready`.',
   'source.failed': 'A source failed for good: `data.error` carries the code and message.',
   'knowledge_base.settled': 'No source of the knowledge base is pending or processing any more: `data.sourceCounts` counts them by status.',
   'site.discovered':
     'A discovery of a site source ended: `data.siteId`, `status` (`done` or `failed`), `pagesFound`, `pagesAdded` and `truncated` (maxPages reached); `error` when it failed.',
+  'webhook.test': 'Sent by `POST /v1/webhooks/{webhookId}/test` to that webhook only, whatever it subscribes to: `data.webhookId` names it.',
 };
 
 const signatureHeaders = z.object({
@@ -33,7 +34,7 @@ export function registerWebhookEvents(app: OpenAPIHono<AppEnv>): void {
     name: 'webhook-signature',
     description: 'What a receiver checks: the HMAC-SHA256 signature made with the webhook secret (see the webhook-signature header)',
   });
-  for (const event of WEBHOOK_EVENTS) {
+  for (const event of EVENT_TYPES) {
     app.openAPIRegistry.registerWebhook({
       method: 'post',
       path: event,

@@ -60,8 +60,8 @@ export async function startApi(config: Config, logger: Logger): Promise<RunningA
     async (attempt) => {
       const runtime = await openRuntime(config, 'api', logger, attempt);
       const queue = await openIngestQueue(config, 'api').opened(attempt, logger);
-      // Only the board reads the webhook queue from the API; without it, no connection is opened.
-      const webhookQueue = config.BULL_BOARD_USER && config.BULL_BOARD_PASSWORD ? await openWebhookQueue(config, 'api').opened(attempt, logger) : undefined;
+      // The board reads the webhook queue; test events and redeliveries are queued on it.
+      const webhookQueue = await openWebhookQueue(config, 'api').opened(attempt, logger);
       return { runtime, queue, webhookQueue };
     },
     { target: describeTarget(config), logger, maxDelayMs: config.REDIS_STARTUP_BACKOFF_MAX_MS, signal: stopping.signal },

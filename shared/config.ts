@@ -100,6 +100,9 @@ const envSchema = z
     RECONCILE_INTERVAL_MS: int(1_000, 3_600_000).default(60_000),
     MAX_WEBHOOKS_PER_WORKSPACE: int(1, 1000).default(20),
     WEBHOOK_CONCURRENCY: int(1, 256).default(8),
+    WEBHOOK_ENDPOINT_CONCURRENCY: int(1, 256).default(2),
+    WEBHOOK_DISABLE_AFTER_DAYS: int(1, 90).default(5),
+    WEBHOOK_SECRET_GRACE_HOURS: int(0, 720).default(24),
     CRAWL_MAX_PAGES: int(1, 100_000).default(1_000),
     CRAWL_WORKSPACE_MAX_PAGES: int(1, 10_000_000).default(5_000),
     URL_FETCH_USER_AGENT: z

@@ -1,6 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { bodyLimit } from 'hono/body-limit';
-import { PayloadTooLargeError, ValidationError } from '../../shared/errors.js';
+import { PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError } from '../../shared/errors.js';
 import { idSchema, pageQuerySchema, toPage } from '../../shared/schemas/common.js';
 import {
   deliveryPageSchema,
@@ -12,11 +12,13 @@ import { webhookView } from '../../shared/store/webhook-store.js';
 import { checkSourceUrl } from '../../shared/url-policy.js';
 import type { AppDeps } from '../deps.js';
 import { createRouter, emptyResponse, errorResponses, jsonResponse, security, TAGS } from '../router.js';
+import { registerWebhookTools } from './webhook-tools.js';
 
 const hookParams = z.object({ webhookId: idSchema });
 const MAX_BODY_BYTES = 16 * 1024;
+const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 
-/** Completion webhooks of the key's workspace: register, list, delete, read the delivery history. */
+/** Completion webhooks of the key's workspace: register, list, delete, read the delivery history, and the tools of `webhook-tools.ts`. */
 export function webhookRoutes(deps: AppDeps) {
   const { config, store } = deps;
   const app = createRouter();
@@ -34,6 +36,8 @@ export function webhookRoutes(deps: AppDeps) {
   // Hono's JSON validator answers a body that is not JSON with an exception of
   // its own; reading it first turns that into the contract's 400.
   app.post('/webhooks', async (c, next) => {
+    // A body of another type is a 415, as on the knowledge-base routes (which take multipart only).
+    if (!JSON_TYPE.test(c.req.header('content-type') ?? '')) throw new UnsupportedMediaTypeError('The request body must be application/json');
     const text = await c.req.text();
     try {
       JSON.parse(text);
@@ -57,7 +61,7 @@ export function webhookRoutes(deps: AppDeps) {
       request: { body: { content: { 'application/json': { schema: webhookCreateSchema } }, required: true } },
       responses: {
         201: jsonResponse(webhookCreatedSchema, 'The webhook with its signing secret', ['Location']),
-        ...errorResponses(400, 401, 403, 409, 413, 500, 503),
+        ...errorResponses(400, 401, 403, 409, 413, 415, 500, 503),
       },
     }),
     async (c) => {
@@ -137,5 +141,6 @@ export function webhookRoutes(deps: AppDeps) {
     },
   );
 
+  registerWebhookTools(app, deps);
   return app;
 }

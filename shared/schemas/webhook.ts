@@ -6,6 +6,11 @@ import { sourceCountsSchema, sourceErrorSchema } from './knowledge-base.js';
 /** The events a webhook may subscribe to. */
 export const WEBHOOK_EVENTS = ['source.ready', 'source.failed', 'knowledge_base.settled', 'site.discovered'] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
+/** The event `POST /v1/webhooks/{webhookId}/test` sends; never subscribed to, always accepted. */
+export const TEST_EVENT = 'webhook.test';
+/** Every type an event body or a delivery record can carry. */
+export const EVENT_TYPES = [...WEBHOOK_EVENTS, TEST_EVENT] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
 
 const EVENTS_MESSAGE = `must be a non-empty list of: ${WEBHOOK_EVENTS.join(', ')}`;
 
@@ -37,6 +42,8 @@ export const webhookCreateSchema = z
   .meta({ id: 'WebhookCreate' });
 export type WebhookCreate = z.infer<typeof webhookCreateSchema>;
 
+const nullableTime = isoDateTime.nullable();
+
 export const webhookSchema = z
   .object({
     webhookId: z.string().meta({ example: 'wh_3Jd8s0QmVb1xYpTa6kLr' }),
@@ -44,6 +51,13 @@ export const webhookSchema = z
     events: z.array(z.enum(WEBHOOK_EVENTS)),
     description: z.string().nullable(),
     createdAt: isoDateTime,
+    status: z.enum(['active', 'disabled']).meta({ description: '`disabled` after every delivery failed for WEBHOOK_DISABLE_AFTER_DAYS; `POST .../enable` turns it back on' }),
+    disabledAt: nullableTime.meta({ description: 'When the webhook was disabled' }),
+    disabledReason: z.string().nullable().meta({ description: 'Why it was disabled' }),
+    consecutiveFailures: z.number().int().min(0).meta({ description: 'Failed attempts in a row since the last success' }),
+    failingSince: nullableTime.meta({ description: 'The first failure of the current run of failures' }),
+    backoffUntil: nullableTime.meta({ description: 'Deliveries wait until then: the endpoint failed 5 or more times in a row' }),
+    previousSecretExpiresAt: nullableTime.meta({ description: 'After a secret rotation, until when the previous secret also signs every delivery' }),
   })
   .meta({ id: 'Webhook' });
 export type WebhookView = z.infer<typeof webhookSchema>;
@@ -63,11 +77,15 @@ export const webhookPageSchema = pageSchema(webhookSchema, 'WebhookPage');
 export const deliverySchema = z
   .object({
     eventId: z.string().meta({ description: 'The event id, also sent as `webhook-id`; the same on every retry' }),
-    type: z.enum(WEBHOOK_EVENTS),
+    type: z.enum(EVENT_TYPES),
+    kbId: z.string().nullable().meta({ description: 'The knowledge base the event is about' }),
+    documentId: z.string().nullable().meta({ description: 'The source the event is about, for `source.*` events' }),
+    siteId: z.string().nullable().meta({ description: 'The site the event is about, for `site.discovered`' }),
     attempt: z.number().int().min(1),
     statusCode: z.number().int().nullable().meta({ description: "The receiver's HTTP status; null when there was no answer" }),
     error: z.string().nullable().meta({ description: 'Why the attempt failed, when it did' }),
     willRetry: z.boolean().meta({ description: 'True when another attempt is scheduled' }),
+    nextAttemptAt: nullableTime.meta({ description: 'When the next attempt is due (later if the endpoint is backed off), when one is scheduled' }),
     durationMs: z.number().int(),
     attemptedAt: isoDateTime,
   })
@@ -80,10 +98,11 @@ export const deliveryPageSchema = pageSchema(deliverySchema, 'WebhookDeliveryPag
 export const webhookEventSchema = z
   .object({
     id: z.string(),
-    type: z.enum(WEBHOOK_EVENTS),
+    type: z.enum(EVENT_TYPES),
     createdAt: isoDateTime,
     data: z.object({
-      kbId: z.string(),
+      kbId: z.string().optional().meta({ description: 'Present in every event but `webhook.test`' }),
+      webhookId: z.string().optional().meta({ description: '`webhook.test`: the webhook tested' }),
       documentId: z.string().optional(),
       status: z.enum(['ready', 'failed', 'done']).optional().meta({ description: 'A source: ready or failed; a site (site.discovered): done or failed' }),
       error: sourceErrorSchema.or(z.object({ code: z.string(), message: z.string() })).optional(),

@@ -14,9 +14,16 @@ import { parseReply, scriptArgs, type Reply, type ReplySpec, type ScriptDef } fr
 import { acquireHostSlotScript, startHostFetchScript } from './scripts/host-scripts.js';
 import { fairPrioritiesScript } from './scripts/fair-share-scripts.js';
 import { claimIdempotencyKeyScript, completeIdempotencyKeyScript } from './scripts/idempotency-scripts.js';
-import { deleteSiteScript, finishSiteScript, restartSiteScript } from './scripts/site-scripts.js';
+import { deleteSiteScript, finishSiteScript, reserveCrawlBudgetScript, restartSiteScript } from './scripts/site-scripts.js';
 import { finishSourceScript, setSourceProgressScript, startSourceScript } from './scripts/worker-transition-scripts.js';
-import { deleteWebhookScript, recordDeliveryScript, reserveWebhookScript } from './scripts/webhook-scripts.js';
+import {
+  acquireWebhookSlotScript,
+  deleteWebhookScript,
+  enableWebhookScript,
+  recordDeliveryScript,
+  reserveWebhookScript,
+  rotateWebhookSecretScript,
+} from './scripts/webhook-scripts.js';
 
 /**
  * The store's Lua commands, each declared with its typed contract (see
@@ -41,6 +48,9 @@ export const SCRIPTS = [
   reserveWebhookScript,
   deleteWebhookScript,
   recordDeliveryScript,
+  acquireWebhookSlotScript,
+  rotateWebhookSecretScript,
+  enableWebhookScript,
   acquireHostSlotScript,
   startHostFetchScript,
   claimIdempotencyKeyScript,
@@ -49,6 +59,7 @@ export const SCRIPTS = [
   finishSiteScript,
   restartSiteScript,
   deleteSiteScript,
+  reserveCrawlBudgetScript,
 ] as const;
 
 declare const STORE_COMMANDS: unique symbol;

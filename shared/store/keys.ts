@@ -94,7 +94,7 @@ export class KeySpace {
   }
   /** Pages a workspace's running discoveries may still add (the CRAWL_WORKSPACE_MAX_PAGES budget in use). */
   crawlBudget(workspaceId: string): string {
-    return `${this.prefix}:{crawl:${workspaceId}}:pages`;
+    return `${this.prefix}:{crawl:${workspaceId}}:holds`;
   }
   /** A knowledge base's pending and processing sources, scored by when they entered that state (ms). */
   active(kbId: string): string {
@@ -178,6 +178,10 @@ export class KeySpace {
   /** The newest delivery attempts of a webhook, newest first, capped. */
   webhookDeliveries(webhookId: string): string {
     return `${this.webhookTag(webhookId)}:deliveries`;
+  }
+  /** Delivery slots of a webhook's endpoint: lease tokens scored by expiry (ms). */
+  webhookLeases(webhookId: string): string {
+    return `${this.webhookTag(webhookId)}:leases`;
   }
   /** A workspace's webhooks, scored by creation time (ms). */
   workspaceWebhooks(workspaceId: string): string {

@@ -2,7 +2,7 @@ import { countsFrom, type SourceCounts } from '../sources/lifecycle.js';
 import { runScript, type StoreRedis } from './commands.js';
 import type { KeySpace } from './keys.js';
 import { resultError } from './scripts/result-error.js';
-import { deleteSiteScript, finishSiteScript, restartSiteScript, type SiteTarget } from './scripts/site-scripts.js';
+import { deleteSiteScript, finishSiteScript, reserveCrawlBudgetScript, restartSiteScript, type SiteTarget } from './scripts/site-scripts.js';
 import { outcomeSiteFields, parseSite, type SiteOutcome, type StoredSite } from './site-records.js';
 
 /** Budgets left behind by a crashed discovery run out after this long (seconds). */
@@ -68,21 +68,32 @@ export class SiteStore {
   }
 
   /**
-   * Takes `pages` from the workspace's budget of pages in discovery, at most
-   * `cap` in all; false (nothing taken) when that would go over it.
+   * Takes `pages` from the workspace's budget of pages in discovery for
+   * `holder` (a discovery job's id), at most `cap` in all. When that would go
+   * over it, nothing is taken and the other holders are returned, so the
+   * caller can drop those that died holding pages ({@link dropDeadHolders}).
    */
-  async reserveBudget(workspaceId: string, pages: number, cap: number): Promise<boolean> {
-    const key = this.keys.crawlBudget(workspaceId);
-    const [[err, used]] = (await this.redis.multi().incrby(key, pages).expire(key, BUDGET_TTL_SECONDS).exec()) as [[Error | null, number]];
-    if (err) throw err;
-    if (used <= cap) return true;
-    await this.redis.decrby(key, pages);
-    return false;
+  async reserveBudget(workspaceId: string, holder: string, pages: number, cap: number): Promise<{ ok: true } | { ok: false; holders: string[] }> {
+    const reply = await runScript(this.redis, this.keys, reserveCrawlBudgetScript, { workspaceId, holder, pages, cap, ttlSeconds: BUDGET_TTL_SECONDS });
+    return reply.kind === 'ok' ? { ok: true } : { ok: false, holders: reply.holders };
   }
 
-  /** Gives pages back to the workspace's budget. */
-  async releaseBudget(workspaceId: string, pages: number): Promise<void> {
-    const left = await this.redis.decrby(this.keys.crawlBudget(workspaceId), pages);
-    if (left <= 0) await this.redis.del(this.keys.crawlBudget(workspaceId));
+  /**
+   * Drops the pages of each holder whose liveness key (`liveKey(holder)`, a
+   * BullMQ job lock, which its worker renews while the job runs) is gone: a
+   * worker that crashed mid-discovery never gave its pages back. Returns the
+   * holders dropped.
+   */
+  async dropDeadHolders(workspaceId: string, holders: string[], liveKey: (holder: string) => string): Promise<string[]> {
+    // One EXISTS per holder: the locks live in the queue's slot, the budget in the workspace's.
+    const alive = await Promise.all(holders.map((h) => this.redis.exists(liveKey(h))));
+    const dead = holders.filter((_, i) => alive[i] === 0);
+    if (dead.length > 0) await this.redis.hdel(this.keys.crawlBudget(workspaceId), ...dead);
+    return dead;
+  }
+
+  /** Gives a holder's pages back to the workspace's budget. */
+  async releaseBudget(workspaceId: string, holder: string): Promise<void> {
+    await this.redis.hdel(this.keys.crawlBudget(workspaceId), holder);
   }
 }

@@ -1,18 +1,23 @@
 import { randomBytes } from 'node:crypto';
 import type { RedisClient } from '../redis.js';
 import { ConflictError, ForbiddenError, OTHER_WORKSPACE, notFound } from '../errors.js';
-import { WEBHOOK_EVENTS, type Delivery, type WebhookEvent, type WebhookEventType, type WebhookView } from '../schemas/webhook.js';
+import type { Delivery, EventType, WebhookEvent, WebhookEventType } from '../schemas/webhook.js';
 import { runScript, withCommands, type StoreRedis } from './commands.js';
-import { deleteWebhookScript, recordDeliveryScript, reserveWebhookScript } from './scripts/webhook-scripts.js';
+import {
+  acquireWebhookSlotScript,
+  deleteWebhookScript,
+  enableWebhookScript,
+  recordDeliveryScript,
+  reserveWebhookScript,
+  rotateWebhookSecretScript,
+  type EndpointState,
+} from './scripts/webhook-scripts.js';
 import { resultError } from './scripts/result-error.js';
 import type { KeySpace } from './keys.js';
+import { parseDelivery, parseWebhook, type StoredWebhook } from './webhook-records.js';
 
-/** A webhook as stored: its view plus the owner and the signing secret. */
-export interface StoredWebhook extends WebhookView {
-  workspaceId: string;
-  /** `whsec_` + base64 of 24 random bytes. Kept in clear because it signs; never logged, never shown again. */
-  secret: string;
-}
+export { webhookView, type StoredWebhook } from './webhook-records.js';
+export type { EndpointState } from './scripts/webhook-scripts.js';
 
 export interface NewWebhook {
   url: string;
@@ -27,6 +32,28 @@ export const DELIVERIES_KEPT = 1_000;
  * schedule (about 28 hours), so every retry sends the same bytes.
  */
 export const EVENT_TTL_SECONDS = 3 * 86_400;
+
+/**
+ * When an endpoint that keeps failing is backed off and disabled. Defaults:
+ * back off after 5 failures in a row, for 30 s doubling with each further
+ * failure up to 1 h; disable once every attempt has failed for 5 days.
+ */
+export interface EndpointHealthPolicy {
+  backoffAfter: number;
+  backoffBaseMs: number;
+  backoffMaxMs: number;
+  disableAfterMs: number;
+}
+
+export const DEFAULT_HEALTH_POLICY: EndpointHealthPolicy = {
+  backoffAfter: 5,
+  backoffBaseMs: 30_000,
+  backoffMaxMs: 3_600_000,
+  disableAfterMs: 5 * 86_400_000,
+};
+
+/** The answer to a request for a delivery slot of an endpoint. */
+export type SlotAttempt = { kind: 'ok' } | { kind: 'gone' } | { kind: 'disabled' } | { kind: 'backoff' | 'busy'; retryInMs: number };
 
 const newWebhookId = (): string => `wh_${randomBytes(15).toString('base64url')}`;
 const newSecret = (): string => `whsec_${randomBytes(24).toString('base64')}`;
@@ -57,7 +84,15 @@ export class WebhookStore {
       events: input.events,
       description: input.description ?? null,
       createdAt: now,
+      status: 'active',
+      disabledAt: null,
+      disabledReason: null,
+      consecutiveFailures: 0,
+      failingSince: null,
+      backoffUntil: null,
+      previousSecretExpiresAt: null,
       secret: newSecret(),
+      previousSecret: null,
     };
     const reserved = await runScript(this.redis, this.keys, reserveWebhookScript, { workspaceId, webhookId: hook.webhookId, createdMs: Date.parse(now), max: maxPerWorkspace });
     if (reserved.kind === 'limit') throw new ConflictError(`a workspace may have at most ${maxPerWorkspace} webhooks; delete one first`);
@@ -99,11 +134,11 @@ export class WebhookStore {
   }
 
   /** Every webhook of a workspace that subscribes to `type` (a workspace has few). */
-  async subscribers(workspaceId: string, type: WebhookEventType): Promise<StoredWebhook[]> {
+  async subscribers(workspaceId: string, type: EventType): Promise<StoredWebhook[]> {
     const ids = await this.redis.zrange(this.keys.workspaceWebhooks(workspaceId), 0, -1);
     if (ids.length === 0) return [];
     const { hooks } = await this.load(workspaceId, ids);
-    return hooks.filter((h) => h.events.includes(type));
+    return hooks.filter((h) => h.status === 'active' && h.events.includes(type as WebhookEventType));
   }
 
   private async load(workspaceId: string, ids: string[]): Promise<{ hooks: StoredWebhook[]; dangling: number }> {
@@ -128,10 +163,49 @@ export class WebhookStore {
     await this.redis.zrem(this.keys.workspaceWebhooks(workspaceId), webhookId);
   }
 
-  /** Adds an attempt to the head of the history; false when the webhook is gone. */
-  async recordDelivery(webhookId: string, attempt: Delivery): Promise<boolean> {
-    const reply = await runScript(this.redis, this.keys, recordDeliveryScript, { webhookId, attempt: JSON.stringify(attempt), kept: DELIVERIES_KEPT });
-    return reply.kind === 'ok';
+  /** Takes one of the endpoint's `maxPerEndpoint` delivery slots under `token` for `leaseMs`, or says why not. */
+  async acquireSlot(webhookId: string, token: string, limits: { leaseMs: number; maxPerEndpoint: number }): Promise<SlotAttempt> {
+    return runScript(this.redis, this.keys, acquireWebhookSlotScript, { webhookId, token, ...limits });
+  }
+
+  /**
+   * Adds an attempt to the head of the history, gives back the slot `token`
+   * held and updates the endpoint's health by `policy`; the endpoint's state
+   * after it, or null when the webhook is gone.
+   */
+  async recordDelivery(
+    webhookId: string,
+    attempt: Delivery,
+    opts: { ok?: boolean; token?: string; policy?: EndpointHealthPolicy } = {},
+  ): Promise<EndpointState | null> {
+    const policy = opts.policy ?? DEFAULT_HEALTH_POLICY;
+    const days = Math.round((policy.disableAfterMs / 86_400_000) * 10) / 10;
+    const reply = await runScript(this.redis, this.keys, recordDeliveryScript, {
+      webhookId,
+      attempt: JSON.stringify(attempt),
+      kept: DELIVERIES_KEPT,
+      token: opts.token ?? '',
+      ok: opts.ok ?? attempt.error === null,
+      ...policy,
+      reason: `every delivery attempt failed for ${days} days; the last one: ${attempt.error ?? 'not delivered'}`,
+    });
+    return reply.kind === 'ok' ? (reply.state as EndpointState) : null;
+  }
+
+  /** Gives the webhook a new secret; the previous one keeps signing for `graceMs`. Returns the new secret. */
+  async rotateSecret(workspaceId: string, webhookId: string, graceMs: number): Promise<{ secret: string; previousSecretExpiresAt: string | null }> {
+    const secret = newSecret();
+    const reply = await runScript(this.redis, this.keys, rotateWebhookSecretScript, { workspaceId, webhookId, secret, graceMs });
+    if (reply.kind === 'missing') throw notFound('Webhook', webhookId);
+    if (reply.kind !== 'ok') throw resultError(reply.kind);
+    return { secret, previousSecretExpiresAt: reply.previousUntilMs > 0 ? new Date(reply.previousUntilMs).toISOString() : null };
+  }
+
+  /** Turns a disabled or backed-off webhook back on. */
+  async enable(workspaceId: string, webhookId: string): Promise<void> {
+    const reply = await runScript(this.redis, this.keys, enableWebhookScript, { workspaceId, webhookId });
+    if (reply.kind === 'missing') throw notFound('Webhook', webhookId);
+    if (reply.kind !== 'ok') throw resultError(reply.kind);
   }
 
   /** A page of the delivery history, newest first. */
@@ -142,7 +216,7 @@ export class WebhookStore {
       this.redis.llen(key),
       start > Number.MAX_SAFE_INTEGER - size ? Promise.resolve([]) : this.redis.lrange(key, start, start + size - 1),
     ]);
-    return { items: rows.map((r) => JSON.parse(r) as Delivery), total };
+    return { items: rows.map(parseDelivery), total };
   }
 
   /** Keeps an event's body for its deliveries; the first one written wins, so a re-emitted event keeps its bytes. */
@@ -154,29 +228,4 @@ export class WebhookStore {
   async getEvent(workspaceId: string, eventId: string): Promise<string | null> {
     return this.redis.get(this.keys.webhookEvent(workspaceId, eventId));
   }
-}
-
-function parseWebhook(h: Record<string, string>): StoredWebhook | null {
-  if (!h.webhookId || !h.workspaceId || !h.secret || !h.url) return null;
-  let events: WebhookEventType[] = [];
-  try {
-    const parsed = JSON.parse(h.events ?? '[]') as unknown;
-    if (Array.isArray(parsed)) events = parsed.filter((e): e is WebhookEventType => (WEBHOOK_EVENTS as readonly unknown[]).includes(e));
-  } catch {
-    // A hand-edited hash subscribes to nothing rather than failing every listing.
-  }
-  return {
-    webhookId: h.webhookId,
-    workspaceId: h.workspaceId,
-    url: h.url,
-    events,
-    description: h.description ?? null,
-    createdAt: h.createdAt ?? '',
-    secret: h.secret,
-  };
-}
-
-/** The public view: everything but the owner and the secret. */
-export function webhookView(hook: StoredWebhook): WebhookView {
-  return { webhookId: hook.webhookId, url: hook.url, events: hook.events, description: hook.description, createdAt: hook.createdAt };
 }

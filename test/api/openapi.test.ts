@@ -34,8 +34,12 @@ const ROUTES: [string, string[]][] = [
   ['/v1/agents', ['get']],
   ['/v1/qa-issues/{qaIssueId}', ['get']],
   ['/v1/webhooks', ['get', 'post']],
-  ['/v1/webhooks/{webhookId}', ['delete']],
+  ['/v1/webhooks/{webhookId}', ['delete', 'get']],
   ['/v1/webhooks/{webhookId}/deliveries', ['get']],
+  ['/v1/webhooks/{webhookId}/deliveries/{eventId}/redeliver', ['post']],
+  ['/v1/webhooks/{webhookId}/test', ['post']],
+  ['/v1/webhooks/{webhookId}/rotate-secret', ['post']],
+  ['/v1/webhooks/{webhookId}/enable', ['post']],
   ['/v1/usage', ['get']],
 ];
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'];

@@ -107,13 +107,30 @@ describe('the OpenAPI document', () => {
 describe('the workspace budget of pages in discovery', () => {
   it('gives pages while they fit under the cap, none past it, and takes them back', async () => {
     const sites = h.store.sites;
-    expect(await sites.reserveBudget('ws-budget', 60, 100)).toBe(true);
-    expect(await sites.reserveBudget('ws-budget', 50, 100)).toBe(false);
-    expect(await sites.reserveBudget('ws-budget-other', 100, 100)).toBe(true);
-    await sites.releaseBudget('ws-budget', 60);
-    expect(await sites.reserveBudget('ws-budget', 100, 100)).toBe(true);
-    await sites.releaseBudget('ws-budget', 100);
-    await sites.releaseBudget('ws-budget-other', 100);
+    expect(await sites.reserveBudget('ws-budget', 'job-a', 60, 100)).toEqual({ ok: true });
+    expect(await sites.reserveBudget('ws-budget', 'job-b', 50, 100)).toEqual({ ok: false, holders: ['job-a'] });
+    expect(await sites.reserveBudget('ws-budget-other', 'job-c', 100, 100)).toEqual({ ok: true });
+    // A holder taking its pages again (its job run again) replaces its own entry.
+    expect(await sites.reserveBudget('ws-budget', 'job-a', 60, 100)).toEqual({ ok: true });
+    await sites.releaseBudget('ws-budget', 'job-a');
+    expect(await sites.reserveBudget('ws-budget', 'job-b', 100, 100)).toEqual({ ok: true });
+    await sites.releaseBudget('ws-budget', 'job-b');
+    await sites.releaseBudget('ws-budget-other', 'job-c');
     expect((await h.allKeys()).filter((k) => k.includes('{crawl:'))).toEqual([]);
+  });
+
+  it('drops the pages of a holder whose job lock is gone (a crashed worker), and keeps those of a running one', async () => {
+    const sites = h.store.sites;
+    const lock = (holder: string) => `${h.prefix}:test-locks:${holder}:lock`;
+    await h.redis.set(lock('job-running'), 'token', 'PX', 30_000);
+    expect(await sites.reserveBudget('ws-crash', 'job-running', 40, 100)).toEqual({ ok: true });
+    expect(await sites.reserveBudget('ws-crash', 'job-crashed', 60, 100)).toEqual({ ok: true });
+    const full = await sites.reserveBudget('ws-crash', 'job-next', 50, 100);
+    expect(full).toEqual({ ok: false, holders: expect.arrayContaining(['job-running', 'job-crashed']) });
+    expect(await sites.dropDeadHolders('ws-crash', full.ok ? [] : full.holders, lock)).toEqual(['job-crashed']);
+    expect(await sites.reserveBudget('ws-crash', 'job-next', 50, 100)).toEqual({ ok: true });
+    expect(await sites.reserveBudget('ws-crash', 'job-more', 20, 100)).toEqual({ ok: false, holders: expect.arrayContaining(['job-running', 'job-next']) });
+    for (const holder of ['job-running', 'job-next']) await sites.releaseBudget('ws-crash', holder);
+    await h.redis.del(lock('job-running'));
   });
 });

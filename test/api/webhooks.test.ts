@@ -29,7 +29,22 @@ describe('POST /v1/webhooks', () => {
   it('returns 201 with the webhook and a whsec_ secret of 24 random bytes', async () => {
     const res = await register({ ...hookBody, description: 'CRM sync' });
     expect(res.status, res.text).toBe(201);
-    expect(Object.keys(res.body).sort()).toEqual(['createdAt', 'description', 'events', 'secret', 'url', 'webhookId']);
+    expect(Object.keys(res.body).sort()).toEqual([
+      'backoffUntil',
+      'consecutiveFailures',
+      'createdAt',
+      'description',
+      'disabledAt',
+      'disabledReason',
+      'events',
+      'failingSince',
+      'previousSecretExpiresAt',
+      'secret',
+      'status',
+      'url',
+      'webhookId',
+    ]);
+    expect(res.body).toMatchObject({ status: 'active', consecutiveFailures: 0, failingSince: null, backoffUntil: null, disabledAt: null, previousSecretExpiresAt: null });
     expect(res.body).toMatchObject({ url: 'https://hooks.example.com/kb', events: hookBody.events, description: 'CRM sync' });
     expect(res.body.webhookId).toMatch(/^wh_[A-Za-z0-9_-]+$/);
     expect(res.headers.get('location')).toBe(`/v1/webhooks/${res.body.webhookId}`);
@@ -83,6 +98,17 @@ describe('POST /v1/webhooks', () => {
     expectErrorBody(res, 400, '/v1/webhooks', { fields: ['request'] });
   });
 
+  it.each([
+    ['a multipart form', 'multipart/form-data; boundary=x', '--x\r\nContent-Disposition: form-data; name="url"\r\n\r\nhttps://a.example/\r\n--x--\r\n'],
+    ['plain text holding JSON', 'text/plain', JSON.stringify(hookBody)],
+    ['no content type', undefined, JSON.stringify(hookBody)],
+  ])('returns 415 for %s, as the knowledge-base routes answer a body of the wrong type, and registers nothing', async (_label, type, body) => {
+    const k = await h.key('ws_wrong_type');
+    const res = await call(app, 'POST', '/v1/webhooks', { key: k, body, headers: type ? { 'content-type': type } : {} });
+    expectErrorBody(res, 415, '/v1/webhooks', { message: 'The request body must be application/json' });
+    expect((await call(app, 'GET', '/v1/webhooks', { key: k })).body.totalCount).toBe(0);
+  });
+
   it('returns 413 for a body over 16 KiB and registers nothing', async () => {
     const k = await h.key('ws_big');
     const res = await register({ ...hookBody, description: 'x'.repeat(17 * 1024) }, k);
@@ -116,7 +142,8 @@ describe('GET /v1/webhooks', () => {
     const res = await call(app, 'GET', '/v1/webhooks?size=1', { key: k });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ page: 0, size: 1, totalCount: 2, totalPages: 2, hasNext: true, hasPrevious: false });
-    expect(res.body.data).toEqual([{ webhookId: second.webhookId, url: second.url, events: ['source.failed'], description: null, createdAt: second.createdAt }]);
+    const { secret: _secret, ...secondView } = second;
+    expect(res.body.data).toEqual([{ ...secondView, events: ['source.failed'], description: null }]);
     const next = await call(app, 'GET', '/v1/webhooks?page=1&size=1', { key: k });
     expect(next.body.data.map((w: { webhookId: string }) => w.webhookId)).toEqual([first.webhookId]);
     expect(res.text + next.text).not.toContain('whsec_');

@@ -43,8 +43,8 @@ export async function createHarness(env: Record<string, string> = {}): Promise<H
   await queue.waitUntilReady();
   const logger = createLogger('silent');
   // The board shows the webhook queue too; other tests need no connection for it.
-  const webhookQueue = config.BULL_BOARD_USER ? openWebhookQueue(config, 'api') : undefined;
-  await webhookQueue?.waitUntilReady();
+  const webhookQueue = openWebhookQueue(config, 'api');
+  await webhookQueue.waitUntilReady();
   const app = createApp({ config, redis, store, queue: bullSourceQueue(queue, config.JOB_ATTEMPTS, config.JOB_BACKOFF_MS), logger, ingestQueue: queue, webhookQueue });
 
   const allKeys = (): Promise<string[]> => keysUnder(redis, prefix);
@@ -63,7 +63,7 @@ export async function createHarness(env: Record<string, string> = {}): Promise<H
     allKeys,
     async close() {
       await queue.close();
-      await webhookQueue?.close();
+      await webhookQueue.close();
       await deleteKeys(redis, await allKeys());
       await redis.quit();
     },

@@ -21,6 +21,8 @@ export interface Route {
   statuses: number[];
   /** Runs before the answer is sent (e.g. deletes the webhook mid-delivery). */
   before?: (req: Received) => Promise<void>;
+  /** Never answers: the request stays open until the sender gives up. */
+  hang?: boolean;
 }
 
 export interface Receiver {
@@ -29,6 +31,8 @@ export interface Receiver {
   received: Received[];
   on(path: string, route: Route): void;
   at(path: string): Received[];
+  /** The most requests to `path` that were open at the same time. */
+  maxOpen(path: string): number;
   close(): Promise<void>;
 }
 
@@ -40,11 +44,16 @@ export interface Receiver {
 export async function startReceiver(): Promise<Receiver> {
   const routes = new Map<string, Route>();
   const received: Received[] = [];
+  const open = new Map<string, number>();
+  const peak = new Map<string, number>();
   const server: Server = createServer((req, res) => {
+    const path = req.url ?? '/';
+    open.set(path, (open.get(path) ?? 0) + 1);
+    peak.set(path, Math.max(peak.get(path) ?? 0, open.get(path)!));
+    res.on('close', () => open.set(path, open.get(path)! - 1));
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const path = req.url ?? '/';
       const route = routes.get(path);
       const seen = received.filter((r) => r.path === path).length;
       const status = route ? (route.statuses[seen] ?? route.statuses.at(-1) ?? 200) : 404;
@@ -57,6 +66,7 @@ export async function startReceiver(): Promise<Receiver> {
         }
       }
       received.push(entry);
+      if (route?.hang) return;
       void (route?.before?.(entry) ?? Promise.resolve()).finally(() => {
         res.writeHead(status, { 'content-type': 'text/plain' }).end(status < 300 ? 'ok' : 'no');
       });
@@ -71,6 +81,7 @@ export async function startReceiver(): Promise<Receiver> {
     received,
     on: (path, route) => void routes.set(path, route),
     at: (path) => received.filter((r) => r.path === path),
+    maxOpen: (path) => peak.get(path) ?? 0,
     async close() {
       server.closeAllConnections();
       server.close();

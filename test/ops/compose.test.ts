@@ -144,6 +144,18 @@ describe('docker-compose.yml', () => {
     }
   });
 
+  it('gives every worker a healthcheck running the compiled bin/worker-health.ts, which the image has', () => {
+    for (const name of ['worker', 'worker-cluster']) {
+      const hc = compose.services[name]!.healthcheck;
+      expect(hc?.disable, name).not.toBe(true);
+      expect(argv(hc?.test), name).toEqual(['CMD', 'node', 'dist/bin/worker-health.js']);
+    }
+    // The image compiles bin/ into dist/bin/ (tsconfig.build.json) and copies dist.
+    expect(read('bin/worker-health.ts')).toContain('checkWorkerHealth');
+    expect(read('tsconfig.build.json')).toContain('"bin"');
+    expect(read('Dockerfile')).toMatch(/COPY bin \.\/bin/);
+  });
+
   it('gives the worker no container_name and no ports, so --scale worker=N works', () => {
     const worker = compose.services.worker!;
     expect(worker).not.toHaveProperty('container_name');

@@ -32,6 +32,20 @@ describe('signDelivery', () => {
   });
 });
 
+describe('signing with two secrets during a rotation', () => {
+  const previous = `whsec_${Buffer.alloc(24, 9).toString('base64')}`;
+  const unrelated = `whsec_${Buffer.alloc(24, 3).toString('base64')}`;
+
+  it('sends one v1 signature per secret, space-separated, each verifying with its own secret', () => {
+    const now = Date.now() / 1000;
+    const headers = signDelivery([SECRET, previous], 'evt_1', now, BODY);
+    expect(headers['webhook-signature'].split(' ')).toEqual([signDelivery(SECRET, 'evt_1', now, BODY)['webhook-signature'], signDelivery(previous, 'evt_1', now, BODY)['webhook-signature']]);
+    expect(() => new Webhook(SECRET).verify(BODY, { ...headers })).not.toThrow();
+    expect(() => new Webhook(previous).verify(BODY, { ...headers })).not.toThrow();
+    expect(() => new Webhook(unrelated).verify(BODY, { ...headers })).toThrow();
+  });
+});
+
 describe('the delivery retry schedule', () => {
   it('waits 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h after the failed attempts 1 to 7', () => {
     const s = 1_000;

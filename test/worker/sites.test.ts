@@ -194,3 +194,21 @@ describe('a site kept in sync', () => {
     }
   });
 });
+
+describe('the workspace budget of pages in discovery after a crash', () => {
+  it('runs a discovery although a worker that crashed mid-discovery still holds the whole budget', async () => {
+    // What a worker killed mid-discovery leaves: its pages taken, its `finally` never run, its job lock expired.
+    const cap = h.config.CRAWL_WORKSPACE_MAX_PAGES;
+    expect(await h.store.sites.reserveBudget('ws-sites', 'kb_gone.site_gone.d1', cap, cap)).toEqual({ ok: true });
+    const site = new SiteServer({ pages: generatedPages(3), sitemap: [...generatedPages(3).keys()] });
+    await site.start();
+    try {
+      const created = await createSiteKb({ url: `${site.origin}/`, maxPages: 10 });
+      const kb = await settled(created.kbId);
+      expect(kb.sites![0]).toMatchObject({ status: 'done', pagesAdded: 3 });
+      expect(await h.redis.hgetall(h.store.keys.crawlBudget('ws-sites'))).toEqual({});
+    } finally {
+      await site.stop();
+    }
+  });
+});

@@ -82,8 +82,8 @@ describe('the delivery history', () => {
   it('keeps the newest 1,000 attempts, newest first', async () => {
     const hook = await h.store.webhooks.create('ws_history', { url: 'https://hooks.example.test/', events: ['source.ready'] }, 20, new Date().toISOString());
     for (let i = 1; i <= 1_005; i++) {
-      const attempt = { eventId: `evt_${i}`, type: 'source.ready' as const, attempt: 1, statusCode: 200, error: null, willRetry: false, durationMs: 1, attemptedAt: new Date().toISOString() };
-      expect(await h.store.webhooks.recordDelivery(hook.webhookId, attempt)).toBe(true);
+      const attempt = { eventId: `evt_${i}`, type: 'source.ready' as const, kbId: 'kb_1', documentId: 'doc_1', siteId: null, nextAttemptAt: null, attempt: 1, statusCode: 200, error: null, willRetry: false, durationMs: 1, attemptedAt: new Date().toISOString() };
+      expect(await h.store.webhooks.recordDelivery(hook.webhookId, attempt)).toBe('active');
     }
     const first = await h.store.webhooks.deliveries(hook.webhookId, 0, 2);
     expect(first.total).toBe(1_000);
@@ -95,8 +95,8 @@ describe('the delivery history', () => {
   it('records nothing for a deleted webhook', async () => {
     const hook = await h.store.webhooks.create('ws_history_gone', { url: 'https://hooks.example.test/', events: ['source.ready'] }, 20, new Date().toISOString());
     await h.store.webhooks.delete('ws_history_gone', hook.webhookId);
-    const attempt = { eventId: 'evt_late', type: 'source.ready' as const, attempt: 1, statusCode: 200, error: null, willRetry: false, durationMs: 1, attemptedAt: new Date().toISOString() };
-    expect(await h.store.webhooks.recordDelivery(hook.webhookId, attempt)).toBe(false);
+    const attempt = { eventId: 'evt_late', type: 'source.ready' as const, kbId: 'kb_1', documentId: 'doc_1', siteId: null, nextAttemptAt: null, attempt: 1, statusCode: 200, error: null, willRetry: false, durationMs: 1, attemptedAt: new Date().toISOString() };
+    expect(await h.store.webhooks.recordDelivery(hook.webhookId, attempt)).toBeNull();
     expect(await h.redis.exists(h.store.keys.webhookDeliveries(hook.webhookId))).toBe(0);
   });
 });

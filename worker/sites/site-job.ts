@@ -35,7 +35,8 @@ export async function runSiteJob(deps: SiteJobDeps, job: Job, token: string | un
   const site = await deps.sites.get(data.kbId, data.siteId);
   if (!site || site.run !== data.run || site.status !== 'discovering') return { status: 'skipped', reason: 'moved on' };
 
-  if (!(await deps.sites.reserveBudget(data.workspaceId, site.maxPages, deps.config.CRAWL_WORKSPACE_MAX_PAGES))) {
+  const holder = job.id ?? `${data.kbId}.${data.siteId}.d${data.run}`;
+  if (!(await takeBudget(deps, job, holder, data.workspaceId, site.maxPages))) {
     log.debug('workspace page budget in use; discovery delayed');
     await job.moveToDelayed(Date.now() + BUDGET_RETRY_MS, token);
     throw new DelayedError();
@@ -59,6 +60,22 @@ export async function runSiteJob(deps: SiteJobDeps, job: Job, token: string | un
     await deps.events?.siteDiscovered?.(data, ended.outcome, ended.finish);
     throw new UnrecoverableError(`${failure.code}: ${failure.message}`);
   } finally {
-    await deps.sites.releaseBudget(data.workspaceId, site.maxPages).catch(() => undefined);
+    await deps.sites.releaseBudget(data.workspaceId, holder).catch(() => undefined);
   }
+}
+
+/**
+ * Takes the site's pages from the workspace's budget for this job. When the
+ * budget is spent, the pages of holders whose job lock is gone (a worker that
+ * crashed mid-discovery, whose `finally` never ran) are dropped and the budget
+ * is asked once more, so a crash never leaks pages for good.
+ */
+async function takeBudget(deps: SiteJobDeps, job: Job, holder: string, workspaceId: string, pages: number): Promise<boolean> {
+  const cap = deps.config.CRAWL_WORKSPACE_MAX_PAGES;
+  const first = await deps.sites.reserveBudget(workspaceId, holder, pages, cap);
+  if (first.ok) return true;
+  const dead = await deps.sites.dropDeadHolders(workspaceId, first.holders, (h) => `${job.queueQualifiedName}:${h}:lock`);
+  if (dead.length === 0) return false;
+  deps.logger.warn({ workspaceId, holders: dead }, 'discovery budget held by jobs that are no longer running; released');
+  return (await deps.sites.reserveBudget(workspaceId, holder, pages, cap)).ok;
 }

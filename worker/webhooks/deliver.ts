@@ -1,14 +1,12 @@
-import type { LookupFunction, Socket } from 'node:net';
-import { UnrecoverableError, type Job } from 'bullmq';
-import { Agent, request } from 'undici';
-import { deliverEventJobSchema } from '../../shared/jobs.js';
+import { randomUUID } from 'node:crypto';
+import type { LookupFunction } from 'node:net';
+import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
+import { deliverEventJobSchema, WEBHOOK_RETRY_DELAYS_MS, webhookRetryDelay } from '../../shared/jobs.js';
 import type { Logger } from '../../shared/logger.js';
 import type { Delivery, WebhookEvent } from '../../shared/schemas/webhook.js';
-import { isSourceError } from '../../shared/source-errors.js';
-import type { WebhookStore } from '../../shared/store/webhook-store.js';
-import { checkSourceUrl } from '../../shared/url-policy.js';
-import { guardedConnector, type ConnectFunction } from '../fetch/guarded-connector.js';
-import { signDelivery } from './sign.js';
+import { DEFAULT_HEALTH_POLICY, type EndpointHealthPolicy, type SlotAttempt, type WebhookStore } from '../../shared/store/webhook-store.js';
+import type { ConnectFunction } from '../fetch/guarded-connector.js';
+import { postEvent, type AttemptOutcome } from './post.js';
 
 /** Options of the delivery processor. */
 export interface DeliverOptions {
@@ -18,6 +16,12 @@ export interface DeliverOptions {
   allowPrivate: boolean;
   /** Deadline of one attempt, connection and answer included. Default 10000. */
   timeoutMs?: number;
+  /** WEBHOOK_ENDPOINT_CONCURRENCY: deliveries to one endpoint at once, across workers. Default 2. */
+  maxPerEndpoint?: number;
+  /** When a failing endpoint is backed off and disabled. Default {@link DEFAULT_HEALTH_POLICY}. */
+  health?: EndpointHealthPolicy;
+  /** The waits between attempts, for a record's `nextAttemptAt`. Default {@link WEBHOOK_RETRY_DELAYS_MS}. */
+  retryDelaysMs?: readonly number[];
   /** DNS lookup and low-level connect, for tests. */
   lookup?: LookupFunction;
   connect?: ConnectFunction;
@@ -33,21 +37,28 @@ class RetryableDeliveryError extends Error {
   override name = 'RetryableDeliveryError';
 }
 
-const USER_AGENT = 'kb-ingest-webhooks/0.1';
-const MAX_ANSWER_BYTES = 64 * 1024;
+/** The longest a delivery waits for a busy endpoint before it looks again. */
+const BUSY_RECHECK_MS = 2_000;
+/** A lease outlives the attempt's deadline by this much, so a live holder never loses it. */
+const LEASE_MARGIN_MS = 5_000;
 
 /**
- * Processes one delivery job: loads the webhook (a deleted one gets nothing
- * more) and the event's stored body, signs it for this attempt and POSTs it
- * through the same guarded connector as URL sources, so the address is
- * checked after DNS and the socket goes to the checked address. A 2xx ends
- * the job; 5xx, 408, 429, timeouts and connection errors are retried on the
- * schedule; any other answer, or a refused destination, ends it at once.
- * Every attempt is recorded in the webhook's history.
+ * Processes one delivery job: loads the webhook (a deleted or disabled one
+ * gets nothing more) and the event's stored body, takes one of the
+ * endpoint's delivery slots (a busy or backed-off endpoint hands the job back
+ * to the queue, delayed, without spending an attempt), signs it for this
+ * attempt with every live secret and POSTs it through the same guarded
+ * connector as URL sources. A 2xx ends the job; 5xx, 408, 429, timeouts and
+ * connection errors are retried on the schedule; any other answer, or a
+ * refused destination, ends it at once. Every attempt is recorded in the
+ * webhook's history, which also keeps the endpoint's health.
  */
 export function createDeliveryProcessor(opts: DeliverOptions) {
   const timeoutMs = opts.timeoutMs ?? 10_000;
-  return async (job: Job): Promise<DeliveryResult> => {
+  const maxPerEndpoint = opts.maxPerEndpoint ?? 2;
+  const policy = opts.health ?? DEFAULT_HEALTH_POLICY;
+  const delays = opts.retryDelaysMs ?? WEBHOOK_RETRY_DELAYS_MS;
+  return async (job: Job, jobToken?: string): Promise<DeliveryResult> => {
     const parsed = deliverEventJobSchema.safeParse(job.data);
     if (!parsed.success) throw new UnrecoverableError('invalid job data');
     const { workspaceId, webhookId, eventId } = parsed.data;
@@ -61,78 +72,57 @@ export function createDeliveryProcessor(opts: DeliverOptions) {
       log.warn('the event body expired before it could be delivered');
       return { status: 'skipped', reason: 'event expired' };
     }
-    const type = (JSON.parse(body) as WebhookEvent).type;
 
+    const slotToken = randomUUID();
+    const slot = await opts.webhooks.acquireSlot(webhookId, slotToken, { leaseMs: timeoutMs + LEASE_MARGIN_MS, maxPerEndpoint });
+    if (slot.kind === 'gone') return { status: 'skipped', reason: 'webhook deleted' };
+    if (slot.kind === 'disabled') return { status: 'skipped', reason: 'webhook disabled' };
+    if (slot.kind !== 'ok') return handBack(job, jobToken, slot, log);
+
+    const event = JSON.parse(body) as WebhookEvent;
     const started = performance.now();
-    const outcome = await post(hook.url, hook.secret, eventId, body, timeoutMs, opts);
+    const secrets = hook.previousSecret ? [hook.secret, hook.previousSecret] : [hook.secret];
+    const outcome = await postEvent({ url: hook.url, secrets, eventId, body }, timeoutMs, opts);
     const last = attempt >= (job.opts.attempts ?? 1);
-    const willRetry = outcome.retryable && !last;
-    const entry: Delivery = {
-      eventId,
-      type,
-      attempt,
-      statusCode: outcome.statusCode ?? null,
-      error: outcome.error ?? null,
-      willRetry,
-      durationMs: Math.round(performance.now() - started),
-      attemptedAt: new Date().toISOString(),
-    };
-    await opts.webhooks.recordDelivery(webhookId, entry);
-    log.info({ statusCode: entry.statusCode, error: entry.error, willRetry, ms: entry.durationMs }, outcome.ok ? 'event delivered' : 'event not delivered');
+    const entry = deliveryRecord(event, attempt, outcome, outcome.retryable && !last, delays, performance.now() - started);
+    const state = await opts.webhooks.recordDelivery(webhookId, entry, { ok: outcome.ok, token: slotToken, policy });
+    log.info({ statusCode: entry.statusCode, error: entry.error, willRetry: entry.willRetry, ms: entry.durationMs, endpoint: state }, outcome.ok ? 'event delivered' : 'event not delivered');
+    if (state === 'disabled') log.warn('webhook disabled: its endpoint has failed every delivery for too long');
     if (outcome.ok) return { status: 'delivered' };
-    if (outcome.retryable) throw new RetryableDeliveryError(outcome.error ?? 'not delivered');
+    if (outcome.retryable && state !== 'disabled') throw new RetryableDeliveryError(outcome.error ?? 'not delivered');
     throw new UnrecoverableError(outcome.error ?? 'not delivered');
   };
 }
 
-interface AttemptOutcome {
-  ok: boolean;
-  retryable: boolean;
-  statusCode?: number;
-  error?: string;
+/** The history entry of one attempt. */
+function deliveryRecord(event: WebhookEvent, attempt: number, outcome: AttemptOutcome, willRetry: boolean, delays: readonly number[], ms: number): Delivery {
+  const now = Date.now();
+  return {
+    eventId: event.id,
+    type: event.type,
+    kbId: event.data.kbId ?? null,
+    documentId: event.data.documentId ?? null,
+    siteId: event.data.siteId ?? null,
+    attempt,
+    statusCode: outcome.statusCode ?? null,
+    error: outcome.error ?? null,
+    willRetry,
+    nextAttemptAt: willRetry ? new Date(now + webhookRetryDelay(attempt, delays)).toISOString() : null,
+    durationMs: Math.round(ms),
+    attemptedAt: new Date(now).toISOString(),
+  };
 }
 
-/** One signed POST; never throws, and its messages name no address and carry nothing of the secret. */
-async function post(url: string, secret: string, eventId: string, body: string, timeoutMs: number, opts: DeliverOptions): Promise<AttemptOutcome> {
-  // The rules may have tightened since the webhook was registered.
-  const checked = checkSourceUrl(url, { allowPrivate: opts.allowPrivate });
-  if (!checked.ok) return { ok: false, retryable: false, error: `the URL is not allowed: it ${checked.message}` };
-  const deadline = AbortSignal.timeout(timeoutMs);
-  const sockets = new Set<Socket>();
-  const connect = guardedConnector({
-    allowPrivate: opts.allowPrivate,
-    connectTimeoutMs: timeoutMs,
-    deadline,
-    sockets,
-    ...(opts.lookup && { lookup: opts.lookup }),
-    ...(opts.connect && { connect: opts.connect }),
-  });
-  const agent = new Agent({ connect, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
-  try {
-    const res = await request(checked.url, {
-      method: 'POST',
-      dispatcher: agent,
-      signal: deadline,
-      headers: {
-        'content-type': 'application/json',
-        'user-agent': USER_AGENT,
-        ...signDelivery(secret, eventId, Date.now() / 1000, body),
-      },
-      body,
-    });
-    await res.body.dump({ limit: MAX_ANSWER_BYTES }).catch(() => undefined);
-    const status = res.statusCode;
-    if (status >= 200 && status < 300) return { ok: true, retryable: false, statusCode: status };
-    const retryable = status >= 500 || status === 408 || status === 429;
-    return { ok: false, retryable, statusCode: status, error: `the receiver answered ${status}` };
-  } catch (err) {
-    if (isSourceError(err) && err.code === 'fetch_blocked') return { ok: false, retryable: false, error: err.message };
-    if (deadline.aborted || (isSourceError(err) && err.code === 'timeout')) {
-      return { ok: false, retryable: true, error: `no answer within ${timeoutMs / 1000} s` };
-    }
-    return { ok: false, retryable: true, error: 'the connection to the receiver failed' };
-  } finally {
-    for (const socket of sockets) socket.destroy();
-    await agent.destroy().catch(() => undefined);
-  }
+/**
+ * Puts the job back in the queue for later without spending an attempt
+ * (BullMQ's DelayedError); it keeps its fair-share priority. A busy endpoint
+ * is looked at again soon, a backed-off one when its back-off ends; a little
+ * jitter keeps the jobs of one endpoint from waking together.
+ */
+async function handBack(job: Job, token: string | undefined, slot: Extract<SlotAttempt, { retryInMs: number }>, log: Logger): Promise<never> {
+  const wait = slot.kind === 'busy' ? Math.min(slot.retryInMs, BUSY_RECHECK_MS) : slot.retryInMs;
+  const delayMs = wait + Math.floor(Math.random() * Math.min(500, wait + 1));
+  log.debug({ endpoint: slot.kind, delayMs }, 'endpoint not taking deliveries now; job delayed');
+  await job.moveToDelayed(Date.now() + delayMs, token);
+  throw new DelayedError();
 }

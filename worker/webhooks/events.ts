@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Queue } from 'bullmq';
 import { FairShare } from '../../shared/fair-share.js';
-import { DELIVER_EVENT_JOB, deliverEventJobId, webhookJobOptions, type DeliverEventJob } from '../../shared/jobs.js';
 import type { Logger } from '../../shared/logger.js';
+import { enqueueDeliveries } from '../../shared/webhook-deliveries.js';
 import type { SourceCounts } from '../../shared/schemas/knowledge-base.js';
 import type { WebhookEvent } from '../../shared/schemas/webhook.js';
 import type { SourceErrorCode } from '../../shared/source-errors.js';
@@ -87,7 +87,6 @@ export function finishEvents(source: FinishedSource, sourceCounts: SourceCounts 
 
 /** Builds the emitter the processor uses. */
 export function createSourceEvents(deps: SourceEventsDeps): SourceEvents {
-  const jobOpts = webhookJobOptions(deps.retryDelaysMs);
   // Deliveries take turns between workspaces as extraction does: one tenant's backlog of slow receivers waits its turn.
   const fair = new FairShare(deps.queue);
 
@@ -97,13 +96,7 @@ export function createSourceEvents(deps: SourceEventsDeps): SourceEvents {
       if (hooks.length === 0) continue;
       // The body first: a delivery job never runs without the bytes it signs.
       await deps.webhooks.saveEvent(workspaceId, event);
-      const priorities = await fair.priorities(workspaceId, hooks.length);
-      await deps.queue.addBulk(
-        hooks.map((h, i) => {
-          const data: DeliverEventJob = { workspaceId, webhookId: h.webhookId, eventId: event.id };
-          return { name: DELIVER_EVENT_JOB, data, opts: { ...jobOpts, jobId: deliverEventJobId(data), priority: priorities[i]! } };
-        }),
-      );
+      await enqueueDeliveries(deps.queue, { workspaceId, eventId: event.id, type: event.type, webhookIds: hooks.map((h) => h.webhookId), ...(deps.retryDelaysMs && { retryDelaysMs: deps.retryDelaysMs }) }, fair);
     }
   }
 

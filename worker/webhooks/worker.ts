@@ -6,6 +6,7 @@ import type { Logger } from '../../shared/logger.js';
 import type { StartupAttempt } from '../../shared/redis-wait.js';
 import { openWebhookQueue, type Runtime } from '../../shared/runtime.js';
 import type { ConnectFunction } from '../fetch/guarded-connector.js';
+import { DEFAULT_HEALTH_POLICY, type EndpointHealthPolicy } from '../../shared/store/webhook-store.js';
 import { openQueueWorker } from '../queue-worker.js';
 import { createDeliveryProcessor } from './deliver.js';
 import { createSourceEvents, type SourceEvents } from './events.js';
@@ -16,6 +17,8 @@ export interface WebhookWorkerOptions {
   retryDelaysMs?: readonly number[];
   /** Deadline of one attempt in ms. Default 10000. */
   timeoutMs?: number;
+  /** When a failing endpoint is backed off and disabled; default: back off after 5 failures, disable after WEBHOOK_DISABLE_AFTER_DAYS. */
+  health?: Partial<EndpointHealthPolicy>;
   lookup?: LookupFunction;
   connect?: ConnectFunction;
 }
@@ -51,6 +54,9 @@ export async function openWebhooks(
     webhooks: runtime.store.webhooks,
     logger: log,
     allowPrivate: config.URL_FETCH_ALLOW_PRIVATE,
+    maxPerEndpoint: config.WEBHOOK_ENDPOINT_CONCURRENCY,
+    health: { ...DEFAULT_HEALTH_POLICY, disableAfterMs: config.WEBHOOK_DISABLE_AFTER_DAYS * 86_400_000, ...opts.health },
+    retryDelaysMs: delays,
     ...(opts.timeoutMs !== undefined && { timeoutMs: opts.timeoutMs }),
     ...(opts.lookup && { lookup: opts.lookup }),
     ...(opts.connect && { connect: opts.connect }),

@@ -315,7 +315,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Read a webhook
+         * @description The webhook without its secret, with the health of its endpoint: failures in a row, back-off, and whether it was disabled.
+         */
+        get: operations["getWebhook"];
         put?: never;
         post?: never;
         /**
@@ -342,6 +346,86 @@ export interface paths {
         get: operations["listWebhookDeliveries"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{webhookId}/deliveries/{eventId}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deliver an event again
+         * @description Queues a new delivery of an event of this workspace to this webhook, with the same `webhook-id` and body (receivers de-duplicate by id), whatever became of the earlier ones. Event bodies are kept 3 days; an older event is a 404 naming `eventId`. 409 when the webhook is disabled.
+         */
+        post: operations["redeliverWebhookEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{webhookId}/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Turn a webhook back on
+         * @description Clears a disable and any back-off of the endpoint, so the next delivery is tried at once. Deliveries dropped while it was disabled can be sent again with `.../redeliver`.
+         */
+        post: operations["enableWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{webhookId}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate a webhook's secret
+         * @description Gives the webhook a new secret, shown only in this response. For WEBHOOK_SECRET_GRACE_HOURS (24) the previous secret keeps signing beside it: each delivery carries both signatures (`webhook-signature: v1,<new> v1,<previous>`), so a receiver that still has the old secret keeps verifying until it switches.
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{webhookId}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event
+         * @description Queues a `webhook.test` event (`data: {webhookId}`) to this webhook only, signed and retried like any other. 409 when the webhook is disabled.
+         */
+        post: operations["sendWebhookTestEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -424,6 +508,26 @@ export interface webhooks {
          * @description A source was extracted: `data` names its knowledge base and document, `status` is `ready`.
          */
         post: operations["onSourceReady"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The webhook.test event
+         * @description Sent by `POST /v1/webhooks/{webhookId}/test` to that webhook only, whatever it subscribes to: `data.webhookId` names it.
+         */
+        post: operations["onWebhookTest"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1029,11 +1133,44 @@ export interface components {
         Webhook: {
             /**
              * Format: date-time
+             * @description Deliveries wait until then: the endpoint failed 5 or more times in a row
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            backoffUntil: string | null;
+            /** @description Failed attempts in a row since the last success */
+            consecutiveFailures: number;
+            /**
+             * Format: date-time
              * @example 2026-11-21T10:00:00.000Z
              */
             createdAt: string;
             description: string | null;
+            /**
+             * Format: date-time
+             * @description When the webhook was disabled
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            disabledAt: string | null;
+            /** @description Why it was disabled */
+            disabledReason: string | null;
             events: ("source.ready" | "source.failed" | "knowledge_base.settled" | "site.discovered")[];
+            /**
+             * Format: date-time
+             * @description The first failure of the current run of failures
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            failingSince: string | null;
+            /**
+             * Format: date-time
+             * @description After a secret rotation, until when the previous secret also signs every delivery
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            previousSecretExpiresAt: string | null;
+            /**
+             * @description `disabled` after every delivery failed for WEBHOOK_DISABLE_AFTER_DAYS; `POST .../enable` turns it back on
+             * @enum {string}
+             */
+            status: "active" | "disabled";
             url: string;
             /** @example wh_3Jd8s0QmVb1xYpTa6kLr */
             webhookId: string;
@@ -1058,16 +1195,49 @@ export interface components {
         WebhookCreated: {
             /**
              * Format: date-time
+             * @description Deliveries wait until then: the endpoint failed 5 or more times in a row
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            backoffUntil: string | null;
+            /** @description Failed attempts in a row since the last success */
+            consecutiveFailures: number;
+            /**
+             * Format: date-time
              * @example 2026-11-21T10:00:00.000Z
              */
             createdAt: string;
             description: string | null;
+            /**
+             * Format: date-time
+             * @description When the webhook was disabled
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            disabledAt: string | null;
+            /** @description Why it was disabled */
+            disabledReason: string | null;
             events: ("source.ready" | "source.failed" | "knowledge_base.settled" | "site.discovered")[];
+            /**
+             * Format: date-time
+             * @description The first failure of the current run of failures
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            failingSince: string | null;
+            /**
+             * Format: date-time
+             * @description After a secret rotation, until when the previous secret also signs every delivery
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            previousSecretExpiresAt: string | null;
             /**
              * @description The signing secret (`whsec_` and base64 of 24 bytes). Shown only in this response: keep it.
              * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
              */
             secret: string;
+            /**
+             * @description `disabled` after every delivery failed for WEBHOOK_DISABLE_AFTER_DAYS; `POST .../enable` turns it back on
+             * @enum {string}
+             */
+            status: "active" | "disabled";
             url: string;
             /** @example wh_3Jd8s0QmVb1xYpTa6kLr */
             webhookId: string;
@@ -1079,15 +1249,27 @@ export interface components {
              * @example 2026-11-21T10:00:00.000Z
              */
             attemptedAt: string;
+            /** @description The source the event is about, for `source.*` events */
+            documentId: string | null;
             durationMs: number;
             /** @description Why the attempt failed, when it did */
             error: string | null;
             /** @description The event id, also sent as `webhook-id`; the same on every retry */
             eventId: string;
+            /** @description The knowledge base the event is about */
+            kbId: string | null;
+            /**
+             * Format: date-time
+             * @description When the next attempt is due (later if the endpoint is backed off), when one is scheduled
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            nextAttemptAt: string | null;
+            /** @description The site the event is about, for `site.discovered` */
+            siteId: string | null;
             /** @description The receiver's HTTP status; null when there was no answer */
             statusCode: number | null;
             /** @enum {string} */
-            type: "source.ready" | "source.failed" | "knowledge_base.settled" | "site.discovered";
+            type: "source.ready" | "source.failed" | "knowledge_base.settled" | "site.discovered" | "webhook.test";
             /** @description True when another attempt is scheduled */
             willRetry: boolean;
         };
@@ -1099,6 +1281,13 @@ export interface components {
             size: number;
             totalCount: number;
             totalPages: number;
+        };
+        WebhookDeliveryQueued: {
+            /** @description The event queued; its attempts appear under `.../deliveries` */
+            eventId: string;
+            /** @enum {string} */
+            type: "source.ready" | "source.failed" | "knowledge_base.settled" | "site.discovered" | "webhook.test";
+            webhookId: string;
         };
         WebhookEvent: {
             /**
@@ -1112,7 +1301,8 @@ export interface components {
                     code: string;
                     message: string;
                 };
-                kbId: string;
+                /** @description Present in every event but `webhook.test` */
+                kbId?: string;
                 pagesAdded?: number;
                 pagesFound?: number;
                 siteId?: string;
@@ -1123,10 +1313,12 @@ export interface components {
                  */
                 status?: "ready" | "failed" | "done";
                 truncated?: boolean;
+                /** @description `webhook.test`: the webhook tested */
+                webhookId?: string;
             };
             id: string;
             /** @enum {string} */
-            type: "source.ready" | "source.failed" | "knowledge_base.settled" | "site.discovered";
+            type: "source.ready" | "source.failed" | "knowledge_base.settled" | "site.discovered" | "webhook.test";
         };
         WebhookPage: {
             data: components["schemas"]["Webhook"][];
@@ -1136,6 +1328,16 @@ export interface components {
             size: number;
             totalCount: number;
             totalPages: number;
+        };
+        WebhookSecretRotated: {
+            /** @description Until when the previous secret also signs every delivery; null when WEBHOOK_SECRET_GRACE_HOURS is 0 */
+            previousSecretExpiresAt: string | null;
+            /**
+             * @description The new signing secret, shown only in this response
+             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+             */
+            secret: string;
+            webhookId: string;
         };
     };
     responses: never;
@@ -3670,6 +3872,129 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description A file type is not PDF, TXT, HTML, Markdown or DOCX, or the body is not multipart/form-data */
+            415: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests with this key in the current minute, too many uploads in progress with it, or its workspace holds IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE Idempotency-Keys; see Retry-After */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Redis is unreachable or nearly full, or the process has no upload slot free; retry after the Retry-After seconds */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The webhook */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            /** @description Invalid request parameters (validationErrors names the fields) */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description X-API-Key is missing or invalid */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key may not access this resource, or is read-only */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The resource was not found; validationErrors names the missing one by its path parameter (kbId, documentId, webhookId, qaIssueId) */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Too many requests with this key in the current minute, too many uploads in progress with it, or its workspace holds IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE Idempotency-Keys; see Retry-After */
             429: {
                 headers: {
@@ -3935,6 +4260,477 @@ export interface operations {
             };
         };
     };
+    redeliverWebhookEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                eventId: string;
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery was queued */
+            202: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryQueued"];
+                };
+            };
+            /** @description Invalid request parameters (validationErrors names the fields) */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description X-API-Key is missing or invalid */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key may not access this resource, or is read-only */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The resource was not found; validationErrors names the missing one by its path parameter (kbId, documentId, webhookId, qaIssueId) */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The resource is not in a state that allows this, a workspace quota (QUOTA_*, or the workspace's own) would be passed (nothing was changed), or a request with this Idempotency-Key is still in progress (then Retry-After says when to repeat it) */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests with this key in the current minute, too many uploads in progress with it, or its workspace holds IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE Idempotency-Keys; see Retry-After */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Redis is unreachable or nearly full, or the process has no upload slot free; retry after the Retry-After seconds */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    enableWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The webhook, active */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            /** @description Invalid request parameters (validationErrors names the fields) */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description X-API-Key is missing or invalid */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key may not access this resource, or is read-only */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The resource was not found; validationErrors names the missing one by its path parameter (kbId, documentId, webhookId, qaIssueId) */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests with this key in the current minute, too many uploads in progress with it, or its workspace holds IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE Idempotency-Keys; see Retry-After */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Redis is unreachable or nearly full, or the process has no upload slot free; retry after the Retry-After seconds */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new secret */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSecretRotated"];
+                };
+            };
+            /** @description Invalid request parameters (validationErrors names the fields) */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description X-API-Key is missing or invalid */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key may not access this resource, or is read-only */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The resource was not found; validationErrors names the missing one by its path parameter (kbId, documentId, webhookId, qaIssueId) */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests with this key in the current minute, too many uploads in progress with it, or its workspace holds IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE Idempotency-Keys; see Retry-After */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Redis is unreachable or nearly full, or the process has no upload slot free; retry after the Retry-After seconds */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    sendWebhookTestEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The test event was queued */
+            202: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryQueued"];
+                };
+            };
+            /** @description Invalid request parameters (validationErrors names the fields) */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description X-API-Key is missing or invalid */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key may not access this resource, or is read-only */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The resource was not found; validationErrors names the missing one by its path parameter (kbId, documentId, webhookId, qaIssueId) */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The resource is not in a state that allows this, a workspace quota (QUOTA_*, or the workspace's own) would be passed (nothing was changed), or a request with this Idempotency-Key is still in progress (then Retry-After says when to repeat it) */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests with this key in the current minute, too many uploads in progress with it, or its workspace holds IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE Idempotency-Keys; see Retry-After */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Redis is unreachable or nearly full, or the process has no upload slot free; retry after the Retry-After seconds */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     onKnowledgeBaseSettled: {
         parameters: {
             query?: never;
@@ -4044,6 +4840,42 @@ export interface operations {
         };
     };
     onSourceReady: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id; the same on every retry, so a receiver can drop repeats */
+                "webhook-id": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<id>.<timestamp>.<body>`, one per secret in use (two while a rotated secret is in its grace period), as Standard Webhooks says */
+                "webhook-signature": string;
+                /** @description Unix seconds when the attempt was signed */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent"];
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx status counts as delivered */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer (or none within the timeout) is tried again with backoff */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onWebhookTest: {
         parameters: {
             query?: never;
             header: {
