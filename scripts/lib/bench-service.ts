@@ -55,6 +55,16 @@ export class BenchService {
     await Promise.all(workers.map(stopProcess));
   }
 
+  /**
+   * A key of a workspace no earlier run used, so that no timed run finds an
+   * extraction of the same bytes to reuse or a text to de-duplicate.
+   */
+  freshWorkspaceKey(): Promise<string> {
+    return this.keyFor(`ws_bench_${process.pid}_${++this.workspaces}`);
+  }
+
+  private workspaces = 0;
+
   /** A new API key of `workspaceId`. */
   async keyFor(workspaceId: string): Promise<string> {
     return (await this.store.apiKeys.create(workspaceId, 'bench', false)).key;
