@@ -55,7 +55,8 @@ const say = (line: string): void => void process.stderr.write(`${line}\n`);
 
 async function main(): Promise<void> {
   for (const s of only) if (!SECTIONS.includes(s)) throw new Error(`unknown section ${s}; use ${SECTIONS.join(',')}`);
-  if (!args.includes('--no-build') && !flag('dist')) await run('npx', ['tsc', '-p', 'tsconfig.build.json']);
+  // npm run build, not tsc alone: it also copies the Lua scripts into dist/.
+  if (!args.includes('--no-build') && !flag('dist')) await run('npm', ['run', 'build', '--silent']);
   const root = corpusDir();
   const corpus = corpusPresent(root);
   if (!corpus && (only.has('extract') || only.has('e2e') || only.has('fairness'))) say(`No corpus at ${root} (set CORPUS_DIR): skipping extract, e2e and fairness.`);
