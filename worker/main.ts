@@ -15,7 +15,6 @@ import { siteFetcher } from './sites/site-fetch.js';
 import { openQueueWorker } from './queue-worker.js';
 import { buildActiveIndexOnce, reconcile } from './reconciler.js';
 import { SandboxPool, type SandboxPoolOptions } from './sandbox-pool.js';
-import { warmTokenizer } from './chunking/tokenizer.js';
 import { openWebhooks, type WebhookWorkerOptions } from './webhooks/worker.js';
 
 export interface RunningWorker {
@@ -80,8 +79,6 @@ export async function startWorker(config: Config, logger: Logger, opts: WorkerOp
   });
   const sandboxReady = sandbox.ready();
   sandboxReady.catch(() => undefined);
-  // Text sources are cut in this process: its tokenizer is built while the children start.
-  warmTokenizer();
   let onOutcome: NonNullable<ProcessorDeps['onOutcome']> = () => undefined;
 
   let opened: Awaited<ReturnType<typeof openConnections>> | undefined;

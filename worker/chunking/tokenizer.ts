@@ -30,15 +30,6 @@ function pieceLength(piece: string): number {
   return n;
 }
 
-/**
- * Builds the encoder now rather than on the first text: reading the ranks
- * takes a second or more of CPU, which a worker pays once at start-up
- * instead of in its first job.
- */
-export function warmTokenizer(): void {
-  encoder ??= new Tiktoken(cl100k);
-}
-
 function encodedLength(text: string): number {
   encoder ??= new Tiktoken(cl100k);
   // Special-token strings in documents are plain text here, not control tokens.
