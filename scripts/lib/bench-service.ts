@@ -173,12 +173,15 @@ export function benchTexts(offset: number, count: number): string[] {
  * `count` short text sources through the service with one worker process,
  * PATCHed 1,000 at a time to a knowledge base of a fresh workspace; timed and
  * counted (Redis commands, round trips, CPU) from the first PATCH until every
- * source is ready.
+ * source is ready, after one untimed text has warmed the worker up.
  */
 export async function textsEndToEnd(svc: BenchService, count: number, concurrency: number): Promise<TextRun> {
   const procs = await svc.startWorkers(1, concurrency);
   try {
     const apiKey = await svc.freshWorkspaceKey();
+    // A long-running worker has its tokenizer built (about a second of CPU, once): one text first, untimed.
+    const warmUp = await svc.createKb(apiKey, ['warm-up note']);
+    await svc.settled(warmUp, 1);
     const kbId = await svc.createKb(apiKey);
     const sampler = rssSampler(() => procs.flatMap((p) => (p.pid ? [p.pid] : [])));
     const before = await redisCounters(svc.redis);
