@@ -9,7 +9,7 @@
  * Loopback only.
  *
  *   npm run bench -- [--only extract,e2e,fairness,text,get,upload,crawl] [--runs 3] [--concurrency 2]
- *                    [--texts 2000] [--pages 300] [--duration 5] [--out bench-results.json] [--no-build]
+ *                    [--texts 2000] [--sources 1000] [--pages 300] [--duration 5] [--out bench-results.json] [--no-build | --dist DIR]
  *
  * Needs redis-server on PATH and the corpus in ../shared/corpus (or CORPUS_DIR)
  * for the extract and e2e sections; pdftotext (poppler-utils) and pandoc are
@@ -17,13 +17,15 @@
  */
 import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { promisify } from 'node:util';
 import { corpusDir, corpusPresent } from '../test/corpus/corpus-files.js';
-import { bareBullmq, getBench } from './lib/bench-ceilings.js';
 import { benchExtract, type ExtractRow } from './lib/bench-extract-pool.js';
 import { fairnessRun, OTHER_WORKSPACES, type FairnessRun } from './lib/bench-fairness.js';
-import { BenchService, filesEndToEnd, textsEndToEnd, type EndToEndRun } from './lib/bench-service.js';
+import { BenchService, filesEndToEnd, type EndToEndRun } from './lib/bench-service.js';
+import { getSection } from './lib/bench-get.js';
+import { fmt, printTable, type Row } from './lib/bench-table.js';
+import { textSection } from './lib/bench-text.js';
 import { crawlBench, type CrawlRun } from './lib/bench-crawl.js';
 import { folderFiles, hasTool, MB, median, referenceSeconds } from './lib/bench-util.js';
 
@@ -42,30 +44,23 @@ const concurrency = Number(flag('concurrency') ?? 2);
 const textCount = Number(flag('texts') ?? 2000);
 const crawlPages = Number(flag('pages') ?? 300);
 const durationS = Number(flag('duration') ?? 5);
+const getSources = Number(flag('sources') ?? 1000);
 const out = flag('out') ?? 'bench-results.json';
-const distDir = 'dist';
-
-interface Row {
-  measurement: string;
-  result: string;
-  reference: string;
-  referenceResult: string;
-  ratio: number | undefined;
-  target: string;
-}
+// Another compiled tree (`--dist ../main/dist`) measures that code with this bench: a before and after.
+const distDir = flag('dist') ?? 'dist';
 
 const rows: Row[] = [];
 const results: Record<string, unknown> = {};
-const fmt = (n: number, digits = 2): string => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
 const say = (line: string): void => void process.stderr.write(`${line}\n`);
 
 async function main(): Promise<void> {
   for (const s of only) if (!SECTIONS.includes(s)) throw new Error(`unknown section ${s}; use ${SECTIONS.join(',')}`);
-  if (!args.includes('--no-build')) await run('npx', ['tsc', '-p', 'tsconfig.build.json']);
+  // npm run build, not tsc alone: it also copies the Lua scripts into dist/.
+  if (!args.includes('--no-build') && !flag('dist')) await run('npm', ['run', 'build', '--silent']);
   const root = corpusDir();
   const corpus = corpusPresent(root);
   if (!corpus && (only.has('extract') || only.has('e2e') || only.has('fairness'))) say(`No corpus at ${root} (set CORPUS_DIR): skipping extract, e2e and fairness.`);
-  results.machine = { cpus: cpus().length, model: cpus()[0]?.model, node: process.version, runs, concurrency };
+  results.machine = { cpus: cpus().length, model: cpus()[0]?.model, node: process.version, runs, concurrency, loadBefore: loadavg() };
 
   const refCache = new Map<string, number>();
   if (corpus && only.has('extract')) {
@@ -81,11 +76,9 @@ async function main(): Promise<void> {
   if (only.has('text') || only.has('get') || only.has('crawl')) await serviceSections();
   if (only.has('upload')) await uploadMemory();
 
-  console.log('| measurement | result | reference | reference result | ratio | target |');
-  console.log('|---|---|---|---|---|---|');
-  for (const r of rows) {
-    console.log(`| ${r.measurement} | ${r.result} | ${r.reference} | ${r.referenceResult} | ${r.ratio === undefined ? '' : fmt(r.ratio)} | ${r.target} |`);
-  }
+  (results.machine as Record<string, unknown>).loadAfter = loadavg();
+  say(`load average (1, 5, 15 min): before ${fmtLoad((results.machine as { loadBefore: number[] }).loadBefore)}, after ${fmtLoad(loadavg())}`);
+  printTable(rows);
   writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
   say(`wrote ${out}`);
 }
@@ -204,37 +197,14 @@ async function serviceSections(): Promise<void> {
   const svc = await BenchService.start(distDir);
   try {
     if (only.has('text')) {
-      const service: EndToEndRun[] = [];
-      const bare: number[] = [];
-      for (let i = 0; i < runs; i++) {
-        service.push(await textsEndToEnd(svc, textCount, concurrency));
-        bare.push(await bareBullmq(svc.redisUrl, textCount, concurrency));
-      }
-      const m = medianRun(service);
-      const b = median(bare);
-      say(`text: ${fmt(m.seconds)} s, bare BullMQ ${fmt(b)} s`);
-      rows.push({
-        measurement: `${textCount} text sources end to end, 1 worker process (WORKER_CONCURRENCY=${concurrency})`,
-        result: `${fmt(textCount / m.seconds, 0)} sources/s (${fmt(m.seconds)} s)`,
-        reference: 'bare BullMQ no-op jobs, same Redis',
-        referenceResult: `${fmt(textCount / b, 0)} jobs/s`,
-        ratio: b / m.seconds,
-        target: '>= 0.5',
-      });
-      results.text = { count: textCount, seconds: m.seconds, bareBullmqSeconds: b, allSeconds: service.map((x) => x.seconds), allBareSeconds: bare };
+      const text = await textSection(svc, { runs, count: textCount, concurrency, distDir, say });
+      rows.push(...text.rows);
+      results.text = text.result;
     }
     if (only.has('get')) {
-      const g = await getBench(svc, { runs, durationS, sources: 20 });
-      say(`get: ${fmt(g.api.requestsPerS, 0)} req/s, bare ${fmt(g.bare.requestsPerS, 0)} req/s`);
-      rows.push({
-        measurement: `GET /v1/knowledge-bases/{kbId} (${g.sources} sources), 10 connections, ${durationS} s`,
-        result: `${fmt(g.api.requestsPerS, 0)} req/s, p99 ${g.api.p99Ms} ms`,
-        reference: 'bare node:http + ioredis, same reads',
-        referenceResult: `${fmt(g.bare.requestsPerS, 0)} req/s, p99 ${g.bare.p99Ms} ms`,
-        ratio: g.api.requestsPerS / g.bare.requestsPerS,
-        target: '>= 0.9',
-      });
-      results.get = g;
+      const get = await getSection(svc, { runs, durationS, sources: getSources, say });
+      rows.push(...get.rows);
+      results.get = get.result;
     }
     if (only.has('crawl')) {
       const all: CrawlRun[] = [];
@@ -274,6 +244,8 @@ async function uploadMemory(): Promise<void> {
     target: 'growth < 100 MB',
   });
 }
+
+const fmtLoad = (l: number[]): string => l.map((x) => fmt(x, 1)).join(', ');
 
 function medianRun(xs: EndToEndRun[]): EndToEndRun {
   const seconds = median(xs.map((x) => x.seconds));

@@ -23,6 +23,7 @@ import { rechunkKnowledgeBase } from './rechunk-kb.js';
 import { refreshKnowledgeBase } from './refresh-kb.js';
 import type { SourceEvents } from './webhooks/events.js';
 import type { SiteStore } from '../shared/store/site-store.js';
+import type { StoredSource } from '../shared/store/kb-records.js';
 import { runSiteJob } from './sites/site-job.js';
 import type { SiteSyncDeps } from './sites/sync-site.js';
 
@@ -95,11 +96,12 @@ export function createProcessor(deps: ProcessorDeps) {
 
     // The job names a workspace; a job added by hand (Bull Board) that does
     // not match the knowledge base's owner is refused, never processed.
-    const meta = await deps.kbs.getMeta(kbId);
+    // The record is read beside the meta (one round trip) for the host slot; the claim reads it again.
+    const [meta, unclaimed] = await Promise.all([deps.kbs.getMeta(kbId), deps.hosts ? deps.kbs.getSource(kbId, documentId) : null]);
     if (!meta || meta.workspaceId !== workspaceId) return { status: 'skipped', reason: 'gone' };
     let lease: HostLease | undefined;
     try {
-      lease = await takeHostSlot(deps, kbId, documentId, run);
+      lease = await takeHostSlot(deps, unclaimed, run);
     } catch (err) {
       if (err instanceof HostBusyError) return handBack(job, token, err, log);
       throw err; // the limiter is unavailable: this attempt fails before the claim, as with any Redis outage
@@ -136,14 +138,15 @@ export function createProcessor(deps: ProcessorDeps) {
     const { workspaceId, kbId, documentId, run } = data;
     const ref: SourceRef = { kbId, documentId, run };
     const claim = token ?? '';
-    const claimed = await deps.kbs.startSource(ref, { now: new Date().toISOString(), claim });
+    // Sent together, so one round trip: Redis runs the claim, then the read, in the order
+    // one connection sent them, so the record read is the one the claim left.
+    const [claimed, source] = await Promise.all([deps.kbs.startSource(ref, { now: new Date().toISOString(), claim }), deps.kbs.getSource(kbId, documentId)]);
     if (claimed !== 'ok') {
       // This very run already finished: its events may not have been queued before a crash.
       if (isFinalStatus(claimed)) await deps.events?.replay(workspaceId, ref);
       log.info({ claimed }, 'nothing to do');
       return { status: 'skipped', reason: claimed };
     }
-    const source = await deps.kbs.getSource(kbId, documentId);
     if (!source) return { status: 'skipped', reason: 'gone' };
 
     const started = performance.now();
@@ -164,8 +167,11 @@ export function createProcessor(deps: ProcessorDeps) {
         // Later uploads of the same bytes in this workspace take this extraction over.
         await deps.kbs.recordExtractedFile(workspaceId, source.sha256, kbId, documentId).catch(() => undefined);
       }
-      await deps.events?.finished({ workspaceId, kbId, documentId, run, status: 'ready' }, report);
-      await rechunkIfChanged(workspaceId, kbId, outcome.unchanged ? source.chunking : chunkingTag(chunking), log);
+      // Independent of each other: sent together, their reads share round trips.
+      await Promise.all([
+        deps.events?.finished({ workspaceId, kbId, documentId, run, status: 'ready' }, report),
+        rechunkIfChanged(workspaceId, kbId, outcome.unchanged ? source.chunking : chunkingTag(chunking), log),
+      ]);
       return { status: 'ready' };
     } catch (err) {
       // A redirect to a saturated host: the source stays processing under this run, and the job comes back.
@@ -199,9 +205,8 @@ export function createProcessor(deps: ProcessorDeps) {
  * URL check the fetch makes; a URL the check refuses is refused by the fetch
  * without a slot). Undefined for other sources or when there is nothing to do.
  */
-async function takeHostSlot(deps: ProcessorDeps, kbId: string, documentId: string, run: number): Promise<HostLease | undefined> {
+async function takeHostSlot(deps: ProcessorDeps, source: StoredSource | null, run: number): Promise<HostLease | undefined> {
   if (!deps.hosts) return undefined;
-  const source = await deps.kbs.getSource(kbId, documentId);
   if (!source || source.type !== 'url' || source.run !== run) return undefined;
   if (!isActiveStatus(source.status)) return undefined;
   const checked = checkSourceUrl(source.content, { allowPrivate: deps.config.URL_FETCH_ALLOW_PRIVATE });

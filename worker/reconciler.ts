@@ -123,7 +123,7 @@ async function reconcileKb(deps: ReconcilerDeps, kbId: string, now: number, repo
  */
 async function repair(deps: ReconcilerDeps, source: SourceTarget, now: number, report: ReconcileReport): Promise<void> {
   const mended = await requeueSource({ kbs: deps.kbs, queue: deps.sourceQueue }, source, 'repair', new Date(now).toISOString());
-  if (mended.requeued === null && (mended.outcome === 'active' || mended.outcome === 'gone')) return;
+  if (mended.requeued === null && (mended.outcome === 'active' || mended.outcome === 'gone' || mended.outcome === 'unlisted')) return;
   report.repaired += 1;
   const log = { kbId: source.kbId, documentId: source.documentId, outcome: mended.requeued ? 'rerun' : mended.outcome };
   if (mended.requeued) {

@@ -16,7 +16,7 @@ export interface RequeueDeps {
 export type RequeueReason = 'retry' | 'refresh' | 'repair';
 
 /** A source put back under a new run and enqueued, or, for a repair, what the repair did instead. */
-export type RequeueResult = { requeued: ExtractSourceJob } | { requeued: null; outcome: 'active' | 'gone' | 'mended' | 'failed' };
+export type RequeueResult = { requeued: ExtractSourceJob } | { requeued: null; outcome: 'active' | 'gone' | 'unlisted' | 'mended' | 'failed' };
 
 /**
  * Puts a source back to pending under a new run and enqueues that run: the

@@ -2,7 +2,7 @@ import type { ChunkSettings } from '../chunking/chunk-settings.js';
 import { ConflictError } from '../errors.js';
 import type { ActiveIndex } from './active-index.js';
 import { runScript, type StoreRedis } from './commands.js';
-import { parseMeta, type KbMeta, type NewSource, type StoredSource } from './kb-records.js';
+import { newSourceFields, parseMeta, parseSource, type KbMeta, type NewSource, type StoredSource } from './kb-records.js';
 import type { KeySpace } from './keys.js';
 import { commitSourcesScript, type CommitInput } from './scripts/commit-scripts.js';
 import { deleteKbScript } from './scripts/delete-scripts.js';
@@ -44,6 +44,15 @@ export interface AddSourcesInput {
   siteGuard?: { siteId: string; run: number };
 }
 
+/**
+ * The record a commit writes for a new source that takes over no earlier
+ * extraction: its fields, `pending`. Reused sources are left out (their
+ * record mixes in the earlier extraction's fields).
+ */
+export function committedRecord(s: NewSource, now: string): StoredSource | null {
+  return s.reuse ? null : parseSource({ ...newSourceFields(s, now), status: 'pending' });
+}
+
 /** The sources a commit added: all but those it found already there. */
 function withoutSkipped(sources: NewSource[], skipped: string[]): NewSource[] {
   if (skipped.length === 0) return sources;
@@ -71,19 +80,24 @@ export class KbRecordStore {
     return parseMeta(await this.redis.hgetall(this.keys.kb(kbId)));
   }
 
-  /** Reads a knowledge base and all its sources in order, or null. */
-  async get(kbId: string): Promise<{ meta: KbMeta; sources: StoredSource[] } | null> {
+  /**
+   * Reads a knowledge base and all its sources in order, or null. Records in
+   * `known` (by document id) are taken as given instead of read: the sources
+   * a commit has just written, whose records the caller holds. `siteIds` are
+   * the ids of its sites, read in the same round trip as the source list.
+   */
+  async get(kbId: string, known?: ReadonlyMap<string, StoredSource>): Promise<{ meta: KbMeta; sources: StoredSource[]; siteIds: string[] } | null> {
     // A pipeline, not MULTI: a read must keep working while Redis refuses writes (out of memory).
-    const [metaRes, idsRes] = (await this.redis
+    const [metaRes, idsRes, sitesRes] = (await this.redis
       .pipeline()
       .hgetall(this.keys.kb(kbId))
       .lrange(this.keys.sourceIds(kbId), 0, -1)
-      .exec()) as [[Error | null, Record<string, string>], [Error | null, string[]]];
-    if (metaRes[0]) throw metaRes[0];
-    if (idsRes[0]) throw idsRes[0];
+      .lrange(this.keys.sites(kbId), 0, -1)
+      .exec()) as [[Error | null, Record<string, string>], [Error | null, string[]], [Error | null, string[]]];
+    for (const [err] of [metaRes, idsRes, sitesRes]) if (err) throw err;
     const meta = parseMeta(metaRes[1]);
     if (!meta) return null;
-    return { meta, sources: await this.pages.readSources(kbId, idsRes[1]) };
+    return { meta, sources: await this.pages.readSources(kbId, idsRes[1], known), siteIds: sitesRes[1] };
   }
 
   /** A page of a workspace's knowledge bases, newest first. */

@@ -25,7 +25,11 @@ export class SiteStore {
 
   /** Every site of a knowledge base, in the order they were added. */
   async list(kbId: string): Promise<StoredSite[]> {
-    const ids = await this.redis.lrange(this.keys.sites(kbId), 0, -1);
+    return this.read(kbId, await this.redis.lrange(this.keys.sites(kbId), 0, -1));
+  }
+
+  /** The records of these sites, in this order; one deleted meanwhile is left out. */
+  async read(kbId: string, ids: string[]): Promise<StoredSite[]> {
     if (ids.length === 0) return [];
     const rows = await Promise.all(ids.map((id) => this.redis.hgetall(this.keys.site(kbId, id))));
     return rows.map(parseSite).filter((s): s is StoredSite => s !== null);

@@ -49,13 +49,23 @@ export class SourcePages {
     return { items: await this.readSources(kbId, wanted), total };
   }
 
-  /** The records of these sources, in this order; a source deleted meanwhile is left out. */
-  async readSources(kbId: string, ids: string[]): Promise<StoredSource[]> {
-    if (ids.length === 0) return [];
-    const pipe = this.redis.pipeline();
-    for (const id of ids) pipe.hgetall(this.keys.source(kbId, id));
-    const rows = (await pipe.exec()) ?? [];
-    return rows.map(([, h]) => parseSource(h as Record<string, string>)).filter((s): s is StoredSource => s !== null);
+  /**
+   * The records of these sources, in this order; a source deleted meanwhile
+   * is left out. Those in `known` are not read: the caller holds them.
+   */
+  async readSources(kbId: string, ids: string[], known?: ReadonlyMap<string, StoredSource>): Promise<StoredSource[]> {
+    const unread = known && known.size > 0 ? ids.filter((id) => !known.has(id)) : ids;
+    const read = new Map<string, StoredSource | null>();
+    if (unread.length > 0) {
+      const pipe = this.redis.pipeline();
+      for (const id of unread) pipe.hgetall(this.keys.source(kbId, id));
+      const rows = (await pipe.exec()) ?? [];
+      rows.forEach(([err, h], i) => {
+        if (err) throw err;
+        read.set(unread[i]!, parseSource(h as Record<string, string>));
+      });
+    }
+    return ids.map((id) => known?.get(id) ?? read.get(id) ?? null).filter((s): s is StoredSource => s !== null);
   }
 
   /** One source's record, or null when it is gone. */

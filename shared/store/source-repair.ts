@@ -3,7 +3,7 @@ import type { KeySpace } from './keys.js';
 import { repairSourceScript } from './scripts/reconciler-scripts.js';
 import type { Reply } from './scripts/script.js';
 
-/** What a repair did: nothing (`active`, `gone`), recounted (`mended`), or ended or re-ran the source. */
+/** What a repair did: nothing (`active`, `gone`, `unlisted`), recounted (`mended`), or ended or re-ran the source. */
 export type RepairResult = Reply<typeof repairSourceScript.replies>;
 
 /**

@@ -211,6 +211,24 @@ describe('reconciler', () => {
     });
   });
 
+  it('leaves a source that ended after the index was read as it is: no repair, no recount, no new revision', async () => {
+    const { kbId, docs } = await createKbWith(h, key, (f) => f.set('knowledge_base_texts', JSON.stringify(['ended meanwhile', 'second'])));
+    const [ended] = docs as [string];
+    // The index as the reconciler read it, before the worker ended the source (which took it out).
+    const stale = await h.store.kbs.activeSources(kbId);
+    expect(stale.map((a) => a.documentId)).toContain(ended);
+    await processor()(fakeJob({ workspaceId: 'ws_consistency', kbId, documentId: ended, run: 1 }), 'token-1');
+    expect(await h.store.kbs.getSource(kbId, ended)).toMatchObject({ status: 'ready' });
+    const before = await h.store.kbs.getMeta(kbId);
+    const kbs = new Proxy(h.store.kbs, {
+      get: (target, prop, receiver) => (prop === 'activeSources' ? async () => stale : Reflect.get(target, prop, receiver)),
+    });
+    const report = await reconcile({ redis: h.redis, kbs, queue: h.queue, sourceQueue: bullSourceQueue(h.queue, 2, 50), logger: silent, processingDeadlineMs: 60_000 });
+    expect(report.repaired).toBe(0);
+    expect(await h.store.kbs.getMeta(kbId)).toEqual(before);
+    expect(await h.store.kbs.repairSource(kbId, ended, new Date().toISOString())).toEqual({ kind: 'unlisted' });
+  });
+
   it('re-enqueues a pending source whose job is gone, and the worker finishes it', async () => {
     const { kbId, docs } = await createKbWith(h, key, (f) => f.set('knowledge_base_texts', JSON.stringify(['lost job'])));
     const data = { workspaceId: 'ws_consistency', kbId, documentId: docs[0]!, run: 1 };

@@ -16,8 +16,10 @@
     ARGV[1] JSON: {documentId, now (ISO), nowMs, recordPrefix (of the knowledge base's source records),
                    error (JSON of the error a source gets when it cannot be run again)}
 
-  Output: {'active'} | {'gone'} | {'mended'} | {'rerun', run} | {'failed'}
+  Output: {'active'} | {'gone'} | {'unlisted'} | {'mended'} | {'rerun', run} | {'failed'}
     'active': the source is pending or processing, nothing was changed.
+    'unlisted': the index no longer lists the source (its end took it out after
+      the reconciler read the index), nothing was changed.
 ]]
 --- @include "lifecycle"
 --- @include "newRun"
@@ -30,6 +32,9 @@ if redis.call('EXISTS', meta) == 0 or redis.call('EXISTS', record) == 0 then
   redis.call('ZREM', active, id)
   return {'gone'}
 end
+-- A source that ended whole left the index in the same step: the reconciler read
+-- the index before that end. Recounting here would cost a read of every source.
+if not redis.call('ZSCORE', active, id) then return {'unlisted'} end
 local st = redis.call('HGET', record, 'status')
 if ACTIVE_STATUS[st] then return {'active'} end
 

@@ -15,7 +15,7 @@ export const repairSourceScript = defineScript({
     keys: { meta: k.kb(i.kbId), active: k.active(i.kbId), sourceIds: k.sourceIds(i.kbId), ...k.sourceKeys(i.kbId, i.documentId) },
     args: { documentId: i.documentId, now: i.now, nowMs: Date.parse(i.now), recordPrefix: k.sourcePrefix(i.kbId), error: JSON.stringify(UNRECOVERABLE) },
   }),
-  replies: { active: {}, gone: {}, mended: {}, rerun: { run: 'int' }, failed: {} },
+  replies: { active: {}, gone: {}, unlisted: {}, mended: {}, rerun: { run: 'int' }, failed: {} },
 });
 
 /** Reconciler: drops a knowledge base from the active index unless it was marked again since it was read. */

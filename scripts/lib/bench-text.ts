@@ -1,0 +1,78 @@
+import { bareBullmq } from './bench-ceilings.js';
+import { chunkCost } from './bench-chunk-cost.js';
+import { formatPaired, pairedRuns } from './bench-pairs.js';
+import { formatTopCommands, type RedisCost } from './bench-redis-cost.js';
+import { benchTexts, textsEndToEnd, type BenchService, type TextRun } from './bench-service.js';
+import { fmt, type Row } from './bench-table.js';
+import { median } from './bench-util.js';
+
+export interface TextSectionOptions {
+  runs: number;
+  count: number;
+  concurrency: number;
+  distDir: string;
+  say: (line: string) => void;
+}
+
+const medianCost = (xs: RedisCost[]): RedisCost => {
+  const m = median(xs.map((c) => c.commandsPerJob));
+  return xs.reduce((a, b) => (Math.abs(b.commandsPerJob - m) < Math.abs(a.commandsPerJob - m) ? b : a));
+};
+
+const costText = (c: RedisCost): string =>
+  `${fmt(c.commandsPerJob, 1)} commands, ${fmt(c.roundTripsPerJob, 1)} round trips, ${fmt(c.redisCpuMsPerJob, 3)} ms Redis CPU per job (${formatTopCommands(c)})`;
+
+/**
+ * `count` text sources end to end beside bare BullMQ no-op jobs on the same
+ * Redis, run in pairs, with what each job costs Redis and what the worker's
+ * tokenizer and chunker cost per text.
+ */
+export async function textSection(svc: BenchService, o: TextSectionOptions): Promise<{ rows: Row[]; result: Record<string, unknown> }> {
+  const paired = await pairedRuns(
+    async () => {
+      const run = await textsEndToEnd(svc, o.count, o.concurrency);
+      return { value: run.seconds, detail: run };
+    },
+    async () => {
+      const bare = await bareBullmq(svc.redisUrl, o.count, o.concurrency);
+      return { value: bare.seconds, detail: bare };
+    },
+    o.runs,
+    { onRun: (r) => o.say(`text ${r.side}: ${fmt(r.value)} s (load ${fmt(r.loadBefore, 1)})`) },
+  );
+  const ours = paired.runs.filter((r) => r.side === 'ours').map((r) => r.detail as TextRun);
+  const bare = paired.runs.filter((r) => r.side === 'reference').map((r) => (r.detail as { redis: RedisCost }).redis);
+  const ourCost = medianCost(ours.map((r) => r.redis));
+  const bareCost = medianCost(bare);
+  const chunks = await chunkCost(o.distDir, benchTexts(0, Math.min(o.count, 2000)));
+  const failed = Math.max(...ours.map((r) => r.failed));
+  o.say(`text: paired ratio ${formatPaired(paired)}; ${fmt(ourCost.commandsPerJob, 1)} Redis commands per text, bare ${fmt(bareCost.commandsPerJob, 1)}`);
+  const load = `load ${fmt(paired.load.before, 1)} before, ${fmt(paired.load.after, 1)} after`;
+  const rows: Row[] = [
+    {
+      measurement: `${o.count} text sources end to end, 1 worker process (WORKER_CONCURRENCY=${o.concurrency}), fresh workspace each run`,
+      result: `${fmt(o.count / paired.ours, 0)} sources/s (${fmt(paired.ours)} s), ${failed} failed; ${load}`,
+      reference: 'bare BullMQ no-op jobs, same Redis',
+      referenceResult: `${fmt(o.count / paired.reference, 0)} jobs/s (${fmt(paired.reference)} s)`,
+      ratio: formatPaired(paired),
+      target: '>= 0.5',
+    },
+    {
+      measurement: 'Redis cost per text source, PATCH to ready (INFO deltas, every process)',
+      result: costText(ourCost),
+      reference: 'bare BullMQ no-op job',
+      referenceResult: costText(bareCost),
+      ratio: ourCost.commandsPerJob / bareCost.commandsPerJob,
+      target: '',
+    },
+    {
+      measurement: `tokenizer and chunker per text (compiled, ${chunks.texts} bench texts, median of 5 passes)`,
+      result: `normalize ${fmt(chunks.normalizeUs, 1)} µs, countTokens ${fmt(chunks.countTokensUs, 1)} µs, cutChunks ${fmt(chunks.cutChunksUs, 1)} µs`,
+      reference: '',
+      referenceResult: '',
+      ratio: undefined,
+      target: '',
+    },
+  ];
+  return { rows, result: { count: o.count, paired, redisCost: { ours: ourCost, bare: bareCost }, chunkCost: chunks } };
+}
