@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CidrAllowList } from './address-policy.js';
 import { parseAcceptedFormats } from './format-policy.js';
 
 const bool = z
@@ -54,6 +55,18 @@ const envSchema = z
       }),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     URL_FETCH_ALLOW_PRIVATE: bool.default(false),
+    URL_FETCH_ALLOW_CIDRS: z
+      .string()
+      .optional()
+      .transform((value, ctx) => {
+        if (value === undefined) return undefined;
+        const list = CidrAllowList.parse(value);
+        if ('error' in list) {
+          ctx.addIssue({ code: 'custom', message: list.error });
+          return z.NEVER;
+        }
+        return list;
+      }),
     BULL_BOARD_USER: z.string().min(1).optional(),
     BULL_BOARD_PASSWORD: z.string().min(1).optional(),
     METRICS_REQUIRE_AUTH: bool.default(false),

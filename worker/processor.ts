@@ -25,6 +25,7 @@ import type { SourceEvents } from './webhooks/events.js';
 import type { SiteStore } from '../shared/store/site-store.js';
 import { runSiteJob } from './sites/site-job.js';
 import type { SiteSyncDeps } from './sites/sync-site.js';
+import { privateAccess } from '../shared/address-policy.js';
 
 /**
  * Failures after which a file's staged bytes are kept (for a day at most),
@@ -203,7 +204,7 @@ async function takeHostSlot(deps: ProcessorDeps, kbId: string, documentId: strin
   const source = await deps.kbs.getSource(kbId, documentId);
   if (!source || source.type !== 'url' || source.run !== run) return undefined;
   if (!isActiveStatus(source.status)) return undefined;
-  const checked = checkSourceUrl(source.content, { allowPrivate: deps.config.URL_FETCH_ALLOW_PRIVATE });
+  const checked = checkSourceUrl(source.content, { allowPrivate: privateAccess(deps.config) });
   return checked.ok ? deps.hosts.acquire(hostKey(new URL(checked.url))) : undefined;
 }
 

@@ -12,6 +12,7 @@ import { webhookView } from '../../shared/store/webhook-store.js';
 import { checkSourceUrl } from '../../shared/url-policy.js';
 import type { AppDeps } from '../deps.js';
 import { createRouter, emptyResponse, errorResponses, jsonResponse, security, TAGS } from '../router.js';
+import { privateAccess } from '../../shared/address-policy.js';
 
 const hookParams = z.object({ webhookId: idSchema });
 const MAX_BODY_BYTES = 16 * 1024;
@@ -62,7 +63,7 @@ export function webhookRoutes(deps: AppDeps) {
     }),
     async (c) => {
       const body = c.req.valid('json');
-      const checked = checkSourceUrl(body.url, { allowPrivate: config.URL_FETCH_ALLOW_PRIVATE });
+      const checked = checkSourceUrl(body.url, { allowPrivate: privateAccess(config) });
       if (!checked.ok) throw new ValidationError({ url: checked.message });
       const ws = c.get('principal').workspaceId;
       const hook = await store.webhooks.create(

@@ -1,6 +1,7 @@
 import type { LookupFunction, Socket } from 'node:net';
 import { UnrecoverableError, type Job } from 'bullmq';
 import { Agent, request } from 'undici';
+import type { PrivateAccess } from '../../shared/address-policy.js';
 import { deliverEventJobSchema } from '../../shared/jobs.js';
 import type { Logger } from '../../shared/logger.js';
 import type { Delivery, WebhookEvent } from '../../shared/schemas/webhook.js';
@@ -14,8 +15,8 @@ import { signDelivery } from './sign.js';
 export interface DeliverOptions {
   webhooks: WebhookStore;
   logger: Logger;
-  /** URL_FETCH_ALLOW_PRIVATE: the same address rules as URL sources. */
-  allowPrivate: boolean;
+  /** URL_FETCH_ALLOW_PRIVATE or URL_FETCH_ALLOW_CIDRS: the same address rules as URL sources. */
+  allowPrivate: PrivateAccess;
   /** Deadline of one attempt, connection and answer included. Default 10000. */
   timeoutMs?: number;
   /** DNS lookup and low-level connect, for tests. */

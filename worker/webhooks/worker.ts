@@ -9,6 +9,7 @@ import type { ConnectFunction } from '../fetch/guarded-connector.js';
 import { openQueueWorker } from '../queue-worker.js';
 import { createDeliveryProcessor } from './deliver.js';
 import { createSourceEvents, type SourceEvents } from './events.js';
+import { privateAccess } from '../../shared/address-policy.js';
 
 /** Test seams of the webhook side of a worker; production uses the defaults. */
 export interface WebhookWorkerOptions {
@@ -50,7 +51,7 @@ export async function openWebhooks(
   const processor = createDeliveryProcessor({
     webhooks: runtime.store.webhooks,
     logger: log,
-    allowPrivate: config.URL_FETCH_ALLOW_PRIVATE,
+    allowPrivate: privateAccess(config),
     ...(opts.timeoutMs !== undefined && { timeoutMs: opts.timeoutMs }),
     ...(opts.lookup && { lookup: opts.lookup }),
     ...(opts.connect && { connect: opts.connect }),
