@@ -21,6 +21,7 @@ import { HostBusyError, hostKey, HostLimiterUnavailableError, type HostGate, typ
 import { ingestSource, type IngestDeps } from './ingest-source.js';
 import { rechunkKnowledgeBase } from './rechunk-kb.js';
 import { refreshKnowledgeBase } from './refresh-kb.js';
+import { isRefreshOfReady, keptAfterFailedRefresh } from './refresh-outcomes.js';
 import type { SourceEvents } from './webhooks/events.js';
 import type { SiteStore } from '../shared/store/site-store.js';
 import { runSiteJob } from './sites/site-job.js';
@@ -164,7 +165,8 @@ export function createProcessor(deps: ProcessorDeps) {
         // Later uploads of the same bytes in this workspace take this extraction over.
         await deps.kbs.recordExtractedFile(workspaceId, source.sha256, kbId, documentId).catch(() => undefined);
       }
-      await deps.events?.finished({ workspaceId, kbId, documentId, run, status: 'ready' }, report);
+      const unchanged = outcome.unchanged === true && isRefreshOfReady(source);
+      await deps.events?.finished({ workspaceId, kbId, documentId, run, status: 'ready', ...(unchanged && { unchanged }) }, report);
       await rechunkIfChanged(workspaceId, kbId, outcome.unchanged ? source.chunking : chunkingTag(chunking), log);
       return { status: 'ready' };
     } catch (err) {
@@ -178,6 +180,14 @@ export function createProcessor(deps: ProcessorDeps) {
       if (!last) {
         log.warn({ code: failure.code }, 'transient failure; will retry');
         throw failure;
+      }
+      const kept = await keptAfterFailedRefresh(deps.kbs, kbId, source, failure);
+      if (kept) {
+        const report = await deps.kbs.finishSourceReport(ref, kept, { now: new Date().toISOString(), claim });
+        log.warn({ code: failure.code, result: report.result }, 'refresh failed; the last good extraction stays');
+        if (report.result !== 'ok') return { status: 'skipped', reason: report.result };
+        await deps.events?.finished({ workspaceId, kbId, documentId, run, status: 'ready', unchanged: true }, report);
+        return { status: 'ready' };
       }
       const error = { code: failure.code, message: failure.message };
       const outcome = { status: 'failed' as const, error, keepBlob: KEEP_BYTES_FOR.has(failure.code) };

@@ -1001,7 +1001,7 @@ export interface components {
         /** @description Why the text of a ready source may still be doubtful */
         SourceWarning: {
             /** @enum {string} */
-            code: "garbled_text" | "partial_text" | "truncated";
+            code: "garbled_text" | "partial_text" | "truncated" | "refresh_failed";
             message: string;
         };
         Tool: {
