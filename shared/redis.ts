@@ -38,11 +38,31 @@ export function createRedis(target: RedisTarget | string, role: RedisRole, extra
       retryDelayOnFailover: 200,
       retryDelayOnClusterDown: 200,
       retryDelayOnTryAgain: 200,
-      redisOptions: { connectTimeout: 5_000, ...perNode },
+      redisOptions: { connectTimeout: 5_000, ...clusterNodeAuth(t.redisUrl), ...perNode },
     };
     return new Cluster(t.redisClusterNodes, options);
   }
   return new Redis(t.redisUrl, { lazyConnect: true, connectTimeout: 5_000, retryStrategy: backoff, ...byRole[role], ...extra });
+}
+
+/**
+ * How every node of a cluster is connected to, taken from REDIS_URL as in
+ * single-Redis mode: its user name and password (AUTH on each node, the
+ * replicas promoted in a failover included) and, for `rediss://`, TLS. The
+ * URL's host and port are not used; the seeds come from REDIS_CLUSTER_NODES.
+ */
+export function clusterNodeAuth(redisUrl: string): Pick<RedisOptions, 'username' | 'password' | 'tls'> {
+  let url: URL;
+  try {
+    url = new URL(redisUrl);
+  } catch {
+    return {};
+  }
+  return {
+    ...(url.username !== '' && { username: decodeURIComponent(url.username) }),
+    ...(url.password !== '' && { password: decodeURIComponent(url.password) }),
+    ...(url.protocol === 'rediss:' && { tls: {} }),
+  };
 }
 
 /** The masters to ask for what each Redis answers for itself (SCAN, INFO, CONFIG). */
