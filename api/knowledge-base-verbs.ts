@@ -8,6 +8,7 @@ import type { Site } from '../shared/schemas/site.js';
 import { kbStatus, publicSource, type KbMeta, type NewSource, type StoredSource } from '../shared/store/kb-records.js';
 import type { KbStore } from '../shared/store/kb-store.js';
 import { committedRecord } from '../shared/store/kb-records-store.js';
+import { assertRefreshAllowed } from '../shared/sources/refresh-cooldown.js';
 import { requeueSource } from '../shared/sources/requeue.js';
 import type { SourceTarget } from '../shared/sources/source-ref.js';
 import type { SourceForm } from './source-form.js';
@@ -23,6 +24,8 @@ export interface KbDeps {
   logger: Logger;
   /** The deployment's chunking settings (CHUNK_MAX_TOKENS, CHUNK_OVERLAP_TOKENS). */
   chunkDefaults: ChunkSettings;
+  /** REFRESH_COOLDOWN_SECONDS in ms: how soon a ready URL source may be refreshed by hand again (default 0, none). */
+  refreshCooldownMs?: number;
   now?: () => Date;
 }
 
@@ -236,8 +239,17 @@ export async function getChunks(deps: KbDeps, workspaceId: string, kbId: string,
   return { items: items.map((c) => chunkView(kbId, source, c)), total };
 }
 
+/** 429 when the source was fetched within the refresh cooldown; other refusals are the refresh script's. */
+async function assertRefreshCooldownOver(deps: KbDeps, target: SourceTarget): Promise<void> {
+  if (!deps.refreshCooldownMs) return;
+  await assertOwned(deps, target.workspaceId, target.kbId);
+  const source = await deps.kbs.getSource(target.kbId, target.documentId);
+  if (source?.type === 'url') assertRefreshAllowed(source, deps.refreshCooldownMs, deps.now?.() ?? new Date());
+}
+
 /** Puts a failed source back to pending under a new run (or, `refresh`, a ready or failed URL source) and enqueues it. */
 export async function rerunSource(deps: KbDeps, target: SourceTarget, how: 'retry' | 'refresh') {
+  if (how === 'refresh') await assertRefreshCooldownOver(deps, target);
   await requeueSource(deps, target, how, nowIso(deps));
   const source = await deps.kbs.getSource(target.kbId, target.documentId);
   if (!source) throw notFound('Document', target.documentId, `knowledge base ${target.kbId}`);

@@ -118,14 +118,89 @@ export function isMetadataAddress(ip: string): boolean {
 }
 
 /**
- * The rule applied before every connection: `ip` must be a canonical IP
- * literal and never a metadata address (in any form); unless `allowPrivate`
- * (URL_FETCH_ALLOW_PRIVATE, for tests and local demos) it must also not be
- * {@link isForbiddenAddress}.
+ * Ranges a deployment lets the fetcher reach although they are internal
+ * (URL_FETCH_ALLOW_CIDRS, e.g. `127.0.0.0/8,::1/128` for a local demo).
+ * Metadata addresses inside a listed range stay refused.
  */
-export function isAllowedAddress(ip: string, allowPrivate: boolean): boolean {
+export class CidrAllowList {
+  private constructor(
+    private readonly ranges: readonly [Address, number][],
+    /** The ranges as written, normalized (`127.0.0.0/8`). */
+    readonly cidrs: readonly string[],
+  ) {}
+
+  /**
+   * Parses a comma-separated list of CIDR ranges; returns the reason for the
+   * first entry that is not one (a bare address, a prefix length too long, a
+   * host part set, as in `127.0.0.1/8`).
+   */
+  static parse(list: string): CidrAllowList | { error: string } {
+    const entries = list.split(',').map((e) => e.trim()).filter((e) => e !== '');
+    const ranges: [Address, number][] = [];
+    for (const entry of entries) {
+      let range: [Address, number];
+      try {
+        range = ipaddr.parseCIDR(entry);
+      } catch {
+        return { error: `"${entry}" is not a CIDR range such as 127.0.0.0/8 or ::1/128` };
+      }
+      const network = ipaddr.parse(networkAddress(range));
+      if (network.toNormalizedString() !== range[0].toNormalizedString()) {
+        return { error: `"${entry}" has bits set past its prefix; write ${networkAddress(range)}/${range[1]}` };
+      }
+      ranges.push(range);
+    }
+    return new CidrAllowList(ranges, ranges.map(([a, bits]) => `${a.toString()}/${bits}`));
+  }
+
+  get empty(): boolean {
+    return this.ranges.length === 0;
+  }
+
+  /** The list as URL_FETCH_ALLOW_CIDRS would write it. */
+  toString(): string {
+    return this.cidrs.join(',');
+  }
+
+  /** True when `ip` and every IPv4 address it embeds fall in a listed range. */
+  contains(ip: string): boolean {
+    const addr = parseAddress(ip);
+    if (addr === undefined) return false;
+    return judged(addr).every((a) => this.ranges.some(([net, bits]) => a.kind() === net.kind() && a.match(net, bits)));
+  }
+}
+
+/**
+ * What a deployment lets the fetcher reach beyond public addresses: nothing
+ * (`false`, the default), every private range (`true`,
+ * URL_FETCH_ALLOW_PRIVATE) or the listed ranges (URL_FETCH_ALLOW_CIDRS).
+ * Metadata addresses are refused under all three.
+ */
+export type PrivateAccess = boolean | CidrAllowList;
+
+/** The deployment's {@link PrivateAccess}: URL_FETCH_ALLOW_PRIVATE wins over a list, an empty list is none. */
+export function privateAccess(config: { URL_FETCH_ALLOW_PRIVATE: boolean; URL_FETCH_ALLOW_CIDRS?: CidrAllowList | undefined }): PrivateAccess {
+  if (config.URL_FETCH_ALLOW_PRIVATE) return true;
+  const list = config.URL_FETCH_ALLOW_CIDRS;
+  return list === undefined || list.empty ? false : list;
+}
+
+/**
+ * The rule applied before every connection: `ip` must be a canonical IP
+ * literal and never a metadata address (in any form); it must also not be
+ * {@link isForbiddenAddress}, unless `allowPrivate` lifts that rule for every
+ * address (URL_FETCH_ALLOW_PRIVATE, for tests) or for those in its ranges
+ * (URL_FETCH_ALLOW_CIDRS, for local demos).
+ */
+export function isAllowedAddress(ip: string, allowPrivate: PrivateAccess): boolean {
   if (isIP(stripBrackets(ip)) === 0 || isMetadataAddress(ip)) return false;
-  return allowPrivate || !isForbiddenAddress(ip);
+  if (allowPrivate === true) return true;
+  if (allowPrivate !== false && allowPrivate.contains(ip)) return true;
+  return !isForbiddenAddress(ip);
+}
+
+function networkAddress([addr, bits]: [Address, number]): string {
+  return addr.kind() === 'ipv4' ? ipaddr.IPv4.networkAddressFromCIDR(`${addr.toString()}/${bits}`).toString() : ipaddr.IPv6.networkAddressFromCIDR(`${addr.toString()}/${bits}`).toString();
 }
 
 /** `[::1]` → `::1`: WHATWG `URL.hostname` keeps the brackets, and `net.isIP('[::1]')` is 0. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CidrAllowList } from './address-policy.js';
 import { parseAcceptedFormats } from './format-policy.js';
 
 const bool = z
@@ -54,6 +55,18 @@ const envSchema = z
       }),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     URL_FETCH_ALLOW_PRIVATE: bool.default(false),
+    URL_FETCH_ALLOW_CIDRS: z
+      .string()
+      .optional()
+      .transform((value, ctx) => {
+        if (value === undefined) return undefined;
+        const list = CidrAllowList.parse(value);
+        if ('error' in list) {
+          ctx.addIssue({ code: 'custom', message: list.error });
+          return z.NEVER;
+        }
+        return list;
+      }),
     BULL_BOARD_USER: z.string().min(1).optional(),
     BULL_BOARD_PASSWORD: z.string().min(1).optional(),
     METRICS_REQUIRE_AUTH: bool.default(false),
@@ -86,6 +99,7 @@ const envSchema = z
     UPLOAD_MIN_RATE_WINDOW_SECONDS: int(1, 3600).default(10),
     REDIS_UPLOAD_HIGH_WATER_PERCENT: int(1, 100).default(90),
     RATE_LIMIT_PER_MINUTE: int(0, 1_000_000).default(600),
+    REFRESH_COOLDOWN_SECONDS: int(0, 86_400).default(60),
     QUOTA_KNOWLEDGE_BASES: int(0, 100_000_000).default(0),
     QUOTA_SOURCES_PER_KNOWLEDGE_BASE: int(0, 100_000_000).default(0),
     IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE: int(1, 10_000_000).default(10_000),

@@ -1,4 +1,5 @@
 import { Cluster, Redis, ReplyError, type ClusterOptions, type RedisOptions } from 'ioredis';
+import { withTimeout } from './timeout.js';
 
 /** A connection to one Redis or to a Redis Cluster; the rest of the code sees only this. */
 export type RedisClient = Redis | Cluster;
@@ -38,11 +39,31 @@ export function createRedis(target: RedisTarget | string, role: RedisRole, extra
       retryDelayOnFailover: 200,
       retryDelayOnClusterDown: 200,
       retryDelayOnTryAgain: 200,
-      redisOptions: { connectTimeout: 5_000, ...perNode },
+      redisOptions: { connectTimeout: 5_000, ...clusterNodeAuth(t.redisUrl), ...perNode },
     };
     return new Cluster(t.redisClusterNodes, options);
   }
   return new Redis(t.redisUrl, { lazyConnect: true, connectTimeout: 5_000, retryStrategy: backoff, ...byRole[role], ...extra });
+}
+
+/**
+ * How every node of a cluster is connected to, taken from REDIS_URL as in
+ * single-Redis mode: its user name and password (AUTH on each node, the
+ * replicas promoted in a failover included) and, for `rediss://`, TLS. The
+ * URL's host and port are not used; the seeds come from REDIS_CLUSTER_NODES.
+ */
+export function clusterNodeAuth(redisUrl: string): Pick<RedisOptions, 'username' | 'password' | 'tls'> {
+  let url: URL;
+  try {
+    url = new URL(redisUrl);
+  } catch {
+    return {};
+  }
+  return {
+    ...(url.username !== '' && { username: decodeURIComponent(url.username) }),
+    ...(url.password !== '' && { password: decodeURIComponent(url.password) }),
+    ...(url.protocol === 'rediss:' && { tls: {} }),
+  };
 }
 
 /** The masters to ask for what each Redis answers for itself (SCAN, INFO, CONFIG). */
@@ -68,15 +89,27 @@ export function describeTarget(t: RedisTarget): string {
   return redactUrl(t.redisUrl);
 }
 
-/** Connects a lazily created client and waits until it is ready. */
-export async function connectRedis(redis: RedisClient): Promise<void> {
-  if (redis.status === 'wait') await redis.connect();
-  else if (redis.status !== 'ready') {
-    await new Promise<void>((resolve, reject) => {
-      redis.once('ready', resolve);
-      redis.once('end', () => reject(new Error('redis connection ended')));
-    });
-  }
+/** How long {@link connectRedis} waits for a client to become ready by default. */
+export const CONNECT_READY_MS = 15_000;
+
+/**
+ * Connects a lazily created client and waits until it is ready, at most
+ * `timeoutMs`. A Cluster whose nodes answer but never agree on a layout (a
+ * failover under way, a node killed) reconnects forever without an `end`
+ * event, so without the bound this wait could last for good.
+ */
+export async function connectRedis(redis: RedisClient, timeoutMs = CONNECT_READY_MS): Promise<void> {
+  if (redis.status === 'ready') return;
+  const ready =
+    redis.status === 'wait'
+      ? redis.connect()
+      : new Promise<void>((resolve, reject) => {
+          redis.once('ready', resolve);
+          redis.once('end', () => reject(new Error('redis connection ended')));
+        });
+  await withTimeout(ready, timeoutMs, () => {
+    throw new Error(`redis was not ready within ${timeoutMs} ms (status ${redis.status})`);
+  });
 }
 
 /** Redis reply codes that mean "not now": out of memory, loading, a failover under way. */

@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { isAllowedAddress, isMetadataAddress, stripBrackets } from './address-policy.js';
+import { isAllowedAddress, isMetadataAddress, stripBrackets, type PrivateAccess } from './address-policy.js';
 
 /** Longest URL source accepted, in characters (before and after normalization). */
 export const MAX_SOURCE_URL_LENGTH = 2048;
@@ -44,8 +44,14 @@ export const INTERNAL_SERVICE_PORTS: ReadonlyMap<number, string> = new Map([
 
 /** What a deployment allows; omitted at the API, which does not know `URL_FETCH_ALLOW_PRIVATE`. */
 export interface DestinationPolicy {
-  /** URL_FETCH_ALLOW_PRIVATE: lifts the private-address, internal-name and internal-port rules, never the metadata rules. */
-  allowPrivate: boolean;
+  /**
+   * `true` (URL_FETCH_ALLOW_PRIVATE) lifts the private-address, internal-name
+   * and internal-port rules; an allow-list (URL_FETCH_ALLOW_CIDRS) lifts the
+   * private-address rule for its ranges and the internal-name rule (names are
+   * judged on their addresses at connect time), and keeps the port rule.
+   * Never the metadata rules.
+   */
+  allowPrivate: PrivateAccess;
 }
 
 export type SourceUrlCheck = { ok: true; url: string } | { ok: false; message: string };
@@ -86,22 +92,23 @@ export function checkSourceUrl(raw: unknown, policy?: DestinationPolicy): Source
  * as can be told without DNS. Always refused: metadata host names
  * (`metadata`, `metadata.*`) and metadata addresses in any spelling or IPv6
  * translation form. With a policy that does not allow private destinations,
- * also: `localhost`, `*.localhost`, `*.local`, `*.internal`, IP literals that
- * are private, loopback, link-local and the like, and
- * {@link INTERNAL_SERVICE_PORTS}. Host names that pass are judged again on
+ * also: `localhost`, `*.localhost`, `*.local`, `*.internal` (unless it holds an
+ * allow-list), IP literals that are private, loopback, link-local and the like
+ * (unless in its allow-list), and {@link INTERNAL_SERVICE_PORTS}. Host names that pass are judged again on
  * every address DNS returns, at connect time.
  */
 export function checkDestination(hostname: string, port: number, policy?: DestinationPolicy): string | undefined {
   const host = stripBrackets(hostname.toLowerCase()).replace(/\.+$/, '');
-  const strict = policy !== undefined && !policy.allowPrivate;
+  const strict = policy !== undefined && policy.allowPrivate !== true;
+  const listed = policy !== undefined && typeof policy.allowPrivate !== 'boolean';
   if (isIP(host) !== 0) {
     if (isMetadataAddress(host)) return `must not point at ${host} (a cloud metadata address)`;
-    if (strict && !isAllowedAddress(host, false)) {
+    if (strict && !isAllowedAddress(host, policy.allowPrivate)) {
       return `must not point at ${host} (a private, loopback, link-local or other internal address)`;
     }
   } else {
     if (isMetadataName(host)) return `must not name a cloud metadata host (${host})`;
-    if (strict && isInternalName(host)) return `must not name a local or internal host (${host})`;
+    if (strict && !listed && isInternalName(host)) return `must not name a local or internal host (${host})`;
   }
   const service = INTERNAL_SERVICE_PORTS.get(port);
   if (strict && service !== undefined) return `must not use port ${port} (${service}, an internal service)`;

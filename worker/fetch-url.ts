@@ -1,4 +1,5 @@
 import type { LookupFunction, Socket } from 'node:net';
+import type { PrivateAccess } from '../shared/address-policy.js';
 import { Agent } from 'undici';
 import { header, readCapped } from './fetch/capped-body.js';
 import { toSourceError } from './fetch/fetch-errors.js';
@@ -20,10 +21,10 @@ export interface FetchUrlOptions {
   /** Redirects followed before `fetch_failed`. Default 5. */
   maxRedirects?: number;
   /**
-   * URL_FETCH_ALLOW_PRIVATE: lifts the private-address, internal-name and
-   * internal-port rules (metadata addresses and names stay forbidden).
+   * URL_FETCH_ALLOW_PRIVATE (`true`) or URL_FETCH_ALLOW_CIDRS (a list): see
+   * `DestinationPolicy` (metadata addresses and names stay forbidden).
    */
-  allowPrivate: boolean;
+  allowPrivate: PrivateAccess;
   /** DNS lookup, called with `{ all: true }`; may answer one address or an array. Default `dns.lookup`. */
   lookup?: LookupFunction;
   /** Low-level connect, for tests. Default `net.connect` / `tls.connect`. */

@@ -12,6 +12,7 @@ import type { ExtractHints } from './sandbox-pool.js';
 import { chunkingTag, type ChunkSettings } from '../shared/chunking/chunk-settings.js';
 import { cutChunks, cutChunksInSandbox } from './chunking/cut-chunks.js';
 import type { FetchedUrl } from './fetch-url.js';
+import { warningsAfterFetch } from './refresh-outcomes.js';
 
 /** The two outside effects of ingestion, injectable for tests. */
 export interface IngestDeps {
@@ -71,13 +72,13 @@ export async function ingestSource(
     if (fetched.notModified) {
       const text = await deps.kbs.getText(kbId, source.documentId);
       if (text === null) throw new SourceError('internal', 'The stored text of the page is missing; refresh it again', true);
-      return { status: 'ready', text, unchanged: true, checkedAt, truncated: source.truncated === true, ...validators, ...withoutEmpty(fresh) };
+      return { status: 'ready', text, unchanged: true, checkedAt, truncated: source.truncated === true, warnings: warningsAfterFetch(source), ...validators, ...withoutEmpty(fresh) };
     }
     const sha256 = createHash('sha256').update(fetched.bytes).digest('hex');
     // A refresh that fetched the same bytes keeps what was extracted from them.
     if (source.refreshFrom === 'ready' && source.sha256 === sha256) {
       const text = await deps.kbs.getText(kbId, source.documentId);
-      if (text !== null) return { status: 'ready', text, unchanged: true, checkedAt, truncated: source.truncated === true, ...fresh };
+      if (text !== null) return { status: 'ready', text, unchanged: true, checkedAt, truncated: source.truncated === true, warnings: warningsAfterFetch(source), ...fresh };
     }
     urlFacts = { sha256, checkedAt, ...fresh, ...(source.refreshFrom ? { refreshedAt: checkedAt } : {}) };
     bytes = fetched.bytes;

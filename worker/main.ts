@@ -17,6 +17,7 @@ import { openQueueWorker } from './queue-worker.js';
 import { buildActiveIndexOnce, reconcile } from './reconciler.js';
 import { SandboxPool, type SandboxPoolOptions } from './sandbox-pool.js';
 import { openWebhooks, type WebhookWorkerOptions } from './webhooks/worker.js';
+import { privateAccess } from '../shared/address-policy.js';
 
 export interface RunningWorker {
   worker: Worker;
@@ -206,7 +207,7 @@ async function openConnections(
         ...(conditional && { conditional }),
         maxBytes: config.MAX_FILE_BYTES,
         timeoutMs: config.URL_FETCH_TIMEOUT_MS,
-        allowPrivate: config.URL_FETCH_ALLOW_PRIVATE,
+        allowPrivate: privateAccess(config),
         userAgent: config.URL_FETCH_USER_AGENT,
         hosts,
         ...(lease && { lease }),

@@ -21,11 +21,13 @@ import { HostBusyError, hostKey, HostLimiterUnavailableError, type HostGate, typ
 import { ingestSource, type IngestDeps } from './ingest-source.js';
 import { rechunkKnowledgeBase } from './rechunk-kb.js';
 import { refreshKnowledgeBase } from './refresh-kb.js';
+import { isRefreshOfReady, keptAfterFailedRefresh } from './refresh-outcomes.js';
 import type { SourceEvents } from './webhooks/events.js';
 import type { SiteStore } from '../shared/store/site-store.js';
 import type { StoredSource } from '../shared/store/kb-records.js';
 import { runSiteJob } from './sites/site-job.js';
 import type { SiteSyncDeps } from './sites/sync-site.js';
+import { privateAccess } from '../shared/address-policy.js';
 
 /**
  * Failures after which a file's staged bytes are kept (for a day at most),
@@ -167,9 +169,10 @@ export function createProcessor(deps: ProcessorDeps) {
         // Later uploads of the same bytes in this workspace take this extraction over.
         await deps.kbs.recordExtractedFile(workspaceId, source.sha256, kbId, documentId).catch(() => undefined);
       }
+      const unchanged = outcome.unchanged === true && isRefreshOfReady(source);
       // Independent of each other: sent together, their reads share round trips.
       await Promise.all([
-        deps.events?.finished({ workspaceId, kbId, documentId, run, status: 'ready' }, report),
+        deps.events?.finished({ workspaceId, kbId, documentId, run, status: 'ready', ...(unchanged && { unchanged }) }, report),
         rechunkIfChanged(workspaceId, kbId, outcome.unchanged ? source.chunking : chunkingTag(chunking), log),
       ]);
       return { status: 'ready' };
@@ -184,6 +187,14 @@ export function createProcessor(deps: ProcessorDeps) {
       if (!last) {
         log.warn({ code: failure.code }, 'transient failure; will retry');
         throw failure;
+      }
+      const kept = await keptAfterFailedRefresh(deps.kbs, kbId, source, failure);
+      if (kept) {
+        const report = await deps.kbs.finishSourceReport(ref, kept, { now: new Date().toISOString(), claim });
+        log.warn({ code: failure.code, result: report.result }, 'refresh failed; the last good extraction stays');
+        if (report.result !== 'ok') return { status: 'skipped', reason: report.result };
+        await deps.events?.finished({ workspaceId, kbId, documentId, run, status: 'ready', unchanged: true }, report);
+        return { status: 'ready' };
       }
       const error = { code: failure.code, message: failure.message };
       const outcome = { status: 'failed' as const, error, keepBlob: KEEP_BYTES_FOR.has(failure.code) };
@@ -209,7 +220,7 @@ async function takeHostSlot(deps: ProcessorDeps, source: StoredSource | null, ru
   if (!deps.hosts) return undefined;
   if (!source || source.type !== 'url' || source.run !== run) return undefined;
   if (!isActiveStatus(source.status)) return undefined;
-  const checked = checkSourceUrl(source.content, { allowPrivate: deps.config.URL_FETCH_ALLOW_PRIVATE });
+  const checked = checkSourceUrl(source.content, { allowPrivate: privateAccess(deps.config) });
   return checked.ok ? deps.hosts.acquire(hostKey(new URL(checked.url))) : undefined;
 }
 

@@ -6,6 +6,7 @@
 import { isAllocationFailure, isSourceError, type SourceErrorCode } from '../shared/source-errors.js';
 import type { SourceProgress } from '../shared/schemas/knowledge-base.js';
 import type { ExtractOptions, Extraction } from './extractors/index.js';
+import { exitWhenOrphaned } from './orphan-watch.js';
 
 /** What the parent sends: the bytes (structured-cloned over IPC, one copy) and the options. */
 export interface ChildRequest {
@@ -40,8 +41,9 @@ export type ExtractHandler = (request: ChildRequest) => Promise<Extraction>;
  */
 export function serveRequests(handle: ExtractHandler): void {
   if (!process.send) return;
-  // A parent that died cannot kill us any more; do not outlive it.
+  // A parent that died cannot kill us any more; do not outlive it, idle or busy.
   process.once('disconnect', () => process.exit(1));
+  exitWhenOrphaned();
   const collectAboveMb = Number(process.argv[2]) || Number.POSITIVE_INFINITY;
   process.on('message', (request: ChildRequest) => {
     let sentAt = 0;

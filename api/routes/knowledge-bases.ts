@@ -59,7 +59,14 @@ const ifMatchHeaders = z.object({
 export function knowledgeBaseRoutes(deps: AppDeps) {
   const { store } = deps;
   const chunkDefaults = { maxTokens: deps.config.CHUNK_MAX_TOKENS, overlapTokens: deps.config.CHUNK_OVERLAP_TOKENS };
-  const kb: KbDeps = { kbs: store.kbs, sites: store.sites, queue: deps.queue, logger: deps.logger, chunkDefaults };
+  const kb: KbDeps = {
+    kbs: store.kbs,
+    sites: store.sites,
+    queue: deps.queue,
+    logger: deps.logger,
+    chunkDefaults,
+    refreshCooldownMs: deps.config.REFRESH_COOLDOWN_SECONDS * 1000,
+  };
   const app = createRouter();
   const form = createFormReader(deps);
   const quota = new QuotaGuard(deps.config, store.quotas);
@@ -336,10 +343,10 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
       tags: [TAGS.documents],
       summary: 'Fetch a URL source again',
       description:
-        'Puts a `ready` or `failed` URL source back to `pending` and fetches it again. If the page is byte for byte the same, the source becomes `ready` again with its text as it was and only `checkedAt` moves; if it changed, it is extracted again and `refreshedAt` is set. 409 while pending or processing, 400 for text and file sources.',
+        'Puts a `ready` or `failed` URL source back to `pending` and fetches it again. If the page is byte for byte the same, the source becomes `ready` again with its text as it was and only `checkedAt` moves; if it changed, it is extracted again and `refreshedAt` is set. 409 while pending or processing, 400 for text and file sources. A `ready` source fetched less than REFRESH_COOLDOWN_SECONDS (60) ago answers 429 with `Retry-After` (the seconds left) and stays as it is.',
       security,
       request: { params: docParams },
-      responses: { 202: jsonResponse(sourceSchema, 'The source, pending again'), ...errorResponses(400, 401, 403, 404, 409, 500, 503) },
+      responses: { 202: jsonResponse(sourceSchema, 'The source, pending again'), ...errorResponses(400, 401, 403, 404, 409, 429, 500, 503) },
     }),
     async (c) => {
       const { kbId, documentId } = c.req.valid('param');

@@ -13,6 +13,7 @@ import { checkSourceUrl } from '../../shared/url-policy.js';
 import type { AppDeps } from '../deps.js';
 import { createRouter, emptyResponse, errorResponses, jsonResponse, security, TAGS } from '../router.js';
 import { registerWebhookTools } from './webhook-tools.js';
+import { privateAccess } from '../../shared/address-policy.js';
 
 const hookParams = z.object({ webhookId: idSchema });
 const MAX_BODY_BYTES = 16 * 1024;
@@ -66,7 +67,7 @@ export function webhookRoutes(deps: AppDeps) {
     }),
     async (c) => {
       const body = c.req.valid('json');
-      const checked = checkSourceUrl(body.url, { allowPrivate: config.URL_FETCH_ALLOW_PRIVATE });
+      const checked = checkSourceUrl(body.url, { allowPrivate: privateAccess(config) });
       if (!checked.ok) throw new ValidationError({ url: checked.message });
       const ws = c.get('principal').workspaceId;
       const hook = await store.webhooks.create(

@@ -16,7 +16,7 @@ export const sourceErrorSchema = z
   .object({ code: z.enum(SOURCE_ERROR_CODES), message: z.string() })
   .meta({ id: 'SourceError' });
 
-export const WARNING_CODES = ['garbled_text', 'partial_text', 'truncated', 'ocr', 'low_ocr_confidence'] as const;
+export const WARNING_CODES = ['garbled_text', 'partial_text', 'truncated', 'ocr', 'low_ocr_confidence', 'refresh_failed'] as const;
 
 export const sourceWarningSchema = z
   .object({ code: z.enum(WARNING_CODES), message: z.string() })

@@ -261,6 +261,8 @@ export function outcomeFields(o: SourceOutcome): Record<string, string> {
   if (o.status === 'ready' && o.lastModified !== undefined) f.lastModified = o.lastModified;
   if (o.status === 'ready' && o.unchanged) {
     if (o.checkedAt) f.checkedAt = o.checkedAt;
+    // A refresh's own warning (refresh_failed) comes and goes while the extraction stays.
+    if (o.warnings) f.warnings = o.warnings.length > 0 ? JSON.stringify(o.warnings) : '';
     return f;
   }
   if (o.status === 'ready') {

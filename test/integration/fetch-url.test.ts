@@ -1,5 +1,6 @@
 import net, { type LookupFunction } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { CidrAllowList } from '../../shared/address-policy.js';
 import { SourceError, type SourceErrorCode } from '../../shared/source-errors.js';
 import type { Config } from '../../shared/config.js';
 import { INTERNAL_SERVICE_PORTS } from '../../shared/url-policy.js';
@@ -113,6 +114,27 @@ describe('addresses', () => {
     const res = await fetchUrl(canary.url('/ok'), h.opts({ allowPrivate: true }));
     expect(res.status).toBe(200);
     expect(h.connects).toEqual([{ address: '127.0.0.1', port: canary.port, protocol: 'http:' }]);
+  });
+
+  describe('with an allow-list (URL_FETCH_ALLOW_CIDRS=127.0.0.0/8,::1/128)', () => {
+    const demo = CidrAllowList.parse('127.0.0.0/8,::1/128') as CidrAllowList;
+
+    it('fetches the loopback canary by address and by a name that resolves into the list', async () => {
+      expect((await fetchUrl(canary.url('/ok'), h.opts({ allowPrivate: demo }))).status).toBe(200);
+      expect((await fetchUrl(at('localhost.', '/ok'), h.opts({ allowPrivate: demo }))).status).toBe(200);
+      expect(h.connects.map((c) => c.address)).toEqual(['127.0.0.1', '127.0.0.1']);
+    });
+
+    it.each([
+      ['http://10.0.0.1/', 'fetch_blocked'],
+      ['http://internal.test/', 'fetch_blocked'],
+      ['http://mixed.test/', 'fetch_blocked'],
+      ['http://evil.test/', 'fetch_blocked'],
+      ['http://169.254.169.254/', 'fetch_blocked'],
+    ] as const)('refuses %s, outside the list or metadata, without connecting', async (url, code) => {
+      await failure(fetchUrl(url, h.opts({ allowPrivate: demo })), code, false);
+      expect(h.connects).toEqual([]);
+    });
   });
 
   it.each(['http://169.254.169.254/', 'http://[fd00:ec2::254]/', 'http://evil.test/'])(

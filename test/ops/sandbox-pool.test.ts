@@ -221,6 +221,18 @@ describe('SandboxPool', () => {
     await expect.poll(() => isAlive(childPid), { timeout: 10_000 }).toBe(false);
   });
 
+  it('lets no busy child outlive a parent killed with SIGKILL, though its event loop is blocked in a parse', async () => {
+    const parentScript = fileURLToPath(new URL('../helpers/sandbox-pool-parent.ts', import.meta.url));
+    const parent = spawn(process.execPath, ['--import', 'tsx', parentScript, 'busy'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const [line] = (await once(parent.stdout!, 'data')) as [Buffer];
+    const childPid = Number(line.toString().trim());
+    expect(isAlive(childPid)).toBe(true);
+    parent.kill('SIGKILL');
+    await once(parent, 'exit');
+    // The child spins for 60 s; the 'disconnect' event alone would wait for the spin to end.
+    await expect.poll(() => isAlive(childPid), { timeout: 5_000 }).toBe(false);
+  });
+
   it('never runs more jobs at once than it has children', async () => {
     const pool = testPool({ size: 2 });
     await pool.ready();

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import type { Cluster } from 'ioredis';
 import { ConfigError, loadConfig } from '../../shared/config.js';
+import { createRedis } from '../../shared/redis.js';
 
 describe('REDIS_CLUSTER_NODES', () => {
   it('parses comma-separated host:port seeds, spaces allowed', () => {
@@ -18,5 +20,27 @@ describe('REDIS_CLUSTER_NODES', () => {
   it.each(['redis-1', 'redis-1:', 'redis://redis-1:6379', 'a:6379,,b:6379', 'a:70000'])('refuses %j with one line naming the variable', (value) => {
     expect(() => loadConfig({ REDIS_CLUSTER_NODES: value })).toThrow(ConfigError);
     expect(() => loadConfig({ REDIS_CLUSTER_NODES: value })).toThrow(/REDIS_CLUSTER_NODES: /);
+  });
+});
+
+describe('cluster mode credentials and TLS', () => {
+  const nodeOptions = (env: Record<string, string>) => {
+    const cluster = createRedis(loadConfig({ REDIS_CLUSTER_NODES: 'redis-1:6379', ...env }), 'worker') as Cluster;
+    const options = cluster.options.redisOptions ?? {};
+    cluster.disconnect();
+    return options;
+  };
+
+  it("connects every node with REDIS_URL's user name and password, as single-Redis mode does", () => {
+    expect(nodeOptions({ REDIS_URL: 'redis://ingest:s%40cret@ignored:6379' })).toMatchObject({ username: 'ingest', password: 's@cret' });
+    expect(nodeOptions({ REDIS_URL: 'redis://:only-pass@ignored:6379' })).toMatchObject({ password: 'only-pass' });
+    expect(nodeOptions({ REDIS_URL: 'redis://:only-pass@ignored:6379' })).not.toHaveProperty('username');
+  });
+
+  it('uses TLS on every node when REDIS_URL is rediss://, and neither without REDIS_URL', () => {
+    expect(nodeOptions({ REDIS_URL: 'rediss://:p@ignored:6380' })).toMatchObject({ tls: {}, password: 'p' });
+    const plain = nodeOptions({});
+    expect(plain).not.toHaveProperty('tls');
+    expect(plain).not.toHaveProperty('password');
   });
 });

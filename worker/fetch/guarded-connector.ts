@@ -2,7 +2,7 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import net, { type LookupFunction, type Socket } from 'node:net';
 import tls from 'node:tls';
 import type { buildConnector } from 'undici';
-import { isAllowedAddress, stripBrackets } from '../../shared/address-policy.js';
+import { isAllowedAddress, stripBrackets, type PrivateAccess } from '../../shared/address-policy.js';
 import { SourceError } from '../../shared/source-errors.js';
 import { checkDestination } from '../../shared/url-policy.js';
 
@@ -21,7 +21,7 @@ export type ConnectFunction = (target: ConnectTarget) => Socket;
 
 /** What the connector of one fetch needs: the policy, the seams, the total deadline, and the sockets it opened. */
 export interface ConnectGuard {
-  allowPrivate: boolean;
+  allowPrivate: PrivateAccess;
   /** DNS lookup, called with `{ all: true }`; may answer one address or an array. Default `dns.lookup`. */
   lookup?: LookupFunction;
   /** Low-level connect. Default `net.connect` / `tls.connect`. */

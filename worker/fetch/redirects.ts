@@ -1,4 +1,5 @@
 import type { Agent, Dispatcher } from 'undici';
+import type { PrivateAccess } from '../../shared/address-policy.js';
 import { SourceError } from '../../shared/source-errors.js';
 import { checkSourceUrl } from '../../shared/url-policy.js';
 import { discard, header } from './capped-body.js';
@@ -8,7 +9,7 @@ const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
 /** How {@link requestFollowingRedirects} asks and what it follows. */
 export interface RedirectOptions {
-  allowPrivate: boolean;
+  allowPrivate: PrivateAccess;
   maxRedirects: number;
   userAgent: string;
   /** The fetch's total deadline, shared by every hop. */
@@ -70,7 +71,7 @@ export async function requestFollowingRedirects(agent: Agent, url: string, opts:
 }
 
 /** Scheme, syntax, host name, port and IP-literal rules of one hop, before any lookup or connection. */
-function checkHop(raw: string, allowPrivate: boolean, what: string): URL {
+function checkHop(raw: string, allowPrivate: PrivateAccess, what: string): URL {
   const checked = checkSourceUrl(raw, { allowPrivate });
   if (!checked.ok) throw new SourceError('fetch_blocked', `${what} is not allowed: it ${checked.message}`, false);
   return new URL(checked.url);

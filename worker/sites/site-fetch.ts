@@ -4,6 +4,7 @@ import { HostBusyError, type HostGate } from '../fetch/host-gate.js';
 import { fetchUrl, type FetchUrlOptions } from '../fetch-url.js';
 import type { DiscoveryFetch } from './discover.js';
 import { isSameSite, siteOrigin } from './site-url.js';
+import { privateAccess } from '../../shared/address-policy.js';
 
 /**
  * The fetch of a site's discovery: the URL sources' guarded fetcher (SSRF
@@ -22,7 +23,7 @@ export function siteFetcher(config: Config, hosts: HostGate | undefined, overrid
           return await fetchUrl(url, {
             maxBytes,
             timeoutMs: config.URL_FETCH_TIMEOUT_MS,
-            allowPrivate: config.URL_FETCH_ALLOW_PRIVATE,
+            allowPrivate: privateAccess(config),
             userAgent: config.URL_FETCH_USER_AGENT,
             allowRedirect: (to) => isSameSite(to, origin),
             ...(hosts && { hosts }),

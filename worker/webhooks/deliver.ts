@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { LookupFunction } from 'node:net';
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import { deliverEventJobSchema, WEBHOOK_RETRY_DELAYS_MS, webhookRetryDelay } from '../../shared/jobs.js';
+import type { PrivateAccess } from '../../shared/address-policy.js';
 import type { Logger } from '../../shared/logger.js';
 import type { Delivery, WebhookEvent } from '../../shared/schemas/webhook.js';
 import { DEFAULT_HEALTH_POLICY, type EndpointHealthPolicy, type SlotAttempt, type WebhookStore } from '../../shared/store/webhook-store.js';
@@ -12,8 +13,8 @@ import { postEvent, type AttemptOutcome } from './post.js';
 export interface DeliverOptions {
   webhooks: WebhookStore;
   logger: Logger;
-  /** URL_FETCH_ALLOW_PRIVATE: the same address rules as URL sources. */
-  allowPrivate: boolean;
+  /** URL_FETCH_ALLOW_PRIVATE or URL_FETCH_ALLOW_CIDRS: the same address rules as URL sources. */
+  allowPrivate: PrivateAccess;
   /** Deadline of one attempt, connection and answer included. Default 10000. */
   timeoutMs?: number;
   /** WEBHOOK_ENDPOINT_CONCURRENCY: deliveries to one endpoint at once, across workers. Default 2. */

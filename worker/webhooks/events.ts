@@ -17,6 +17,8 @@ export interface FinishedSource extends SourceRef {
   workspaceId: string;
   status: 'ready' | 'failed';
   error?: { code: SourceErrorCode; message: string };
+  /** A refresh of a ready source that kept its extraction (the page was the same, or could not be fetched). */
+  unchanged?: boolean;
 }
 
 /** What the processor calls to emit completion events. Never throws: ingestion does not wait on webhooks. */
@@ -100,6 +102,21 @@ export function createSourceEvents(deps: SourceEventsDeps): SourceEvents {
     }
   }
 
+  /**
+   * An unchanged refresh has no news: no `source.ready`, and
+   * `knowledge_base.settled` only when the counts differ from those of the
+   * settle announced before (or that one is not at hand), so a client sees
+   * each real change of the knowledge base's state once.
+   */
+  async function unchangedEvents(source: FinishedSource, report: FinishReport): Promise<WebhookEvent[]> {
+    const { settledSeq, sourceCounts } = report;
+    if (settledSeq === undefined || !sourceCounts) return [];
+    const previous = await deps.webhooks.getEvent(source.workspaceId, eventId(source.kbId, 'settled', settledSeq - 1));
+    const before = previous === null ? undefined : (JSON.parse(previous) as WebhookEvent).data.sourceCounts;
+    if (before !== undefined && JSON.stringify(before) === JSON.stringify(sourceCounts)) return [];
+    return finishEvents(source, sourceCounts, settledSeq, new Date().toISOString()).filter((e) => e.type === 'knowledge_base.settled');
+  }
+
   async function guarded(what: string, log: Record<string, unknown>, work: () => Promise<void>): Promise<void> {
     try {
       await work();
@@ -110,8 +127,8 @@ export function createSourceEvents(deps: SourceEventsDeps): SourceEvents {
 
   return {
     finished(source, report) {
-      return guarded('completion events', { kbId: source.kbId, documentId: source.documentId }, () =>
-        emit(source.workspaceId, finishEvents(source, report.sourceCounts, report.settledSeq, new Date().toISOString())),
+      return guarded('completion events', { kbId: source.kbId, documentId: source.documentId }, async () =>
+        emit(source.workspaceId, source.unchanged ? await unchangedEvents(source, report) : finishEvents(source, report.sourceCounts, report.settledSeq, new Date().toISOString())),
       );
     },
     siteDiscovered(site, outcome, finish) {

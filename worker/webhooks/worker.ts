@@ -10,6 +10,7 @@ import { DEFAULT_HEALTH_POLICY, type EndpointHealthPolicy } from '../../shared/s
 import { openQueueWorker } from '../queue-worker.js';
 import { createDeliveryProcessor } from './deliver.js';
 import { createSourceEvents, type SourceEvents } from './events.js';
+import { privateAccess } from '../../shared/address-policy.js';
 
 /** Test seams of the webhook side of a worker; production uses the defaults. */
 export interface WebhookWorkerOptions {
@@ -53,7 +54,7 @@ export async function openWebhooks(
   const processor = createDeliveryProcessor({
     webhooks: runtime.store.webhooks,
     logger: log,
-    allowPrivate: config.URL_FETCH_ALLOW_PRIVATE,
+    allowPrivate: privateAccess(config),
     maxPerEndpoint: config.WEBHOOK_ENDPOINT_CONCURRENCY,
     health: { ...DEFAULT_HEALTH_POLICY, disableAfterMs: config.WEBHOOK_DISABLE_AFTER_DAYS * 86_400_000, ...opts.health },
     retryDelaysMs: delays,
