@@ -1,7 +1,7 @@
 import { SourceError } from '../../../shared/source-errors.js';
 import { OfficePackage, textOf, type OrderedNode, type XmlNode } from '../office/office-package.js';
 import { attrOf, childrenOf, path, tagOf } from '../office/ordered-xml.js';
-import { escapeLineStart } from '../common/escape-markdown.js';
+import { escapeLineStart, escapeText } from '../common/escape-markdown.js';
 import { gfmTable } from '../table/gfm-table.js';
 import { formulaText, listStyles, type ListLevel } from './odt-lists.js';
 import type { RawExtraction } from '../types.js';
@@ -139,7 +139,7 @@ function inline(nodes: readonly OrderedNode[], walk: Walk): string {
   let text = '';
   for (const n of nodes) {
     if ('#text' in n) {
-      text += String(n['#text']);
+      text += escapeText(String(n['#text']));
       continue;
     }
     switch (tagOf(n)) {

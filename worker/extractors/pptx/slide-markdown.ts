@@ -1,9 +1,10 @@
 import type { OfficePackage, OrderedNode } from '../office/office-package.js';
+import { escapeLineStart, escapeText } from '../common/escape-markdown.js';
 import { gfmTable } from '../table/gfm-table.js';
 import { attrOf, child, childrenOf, descendants, paragraphText, path, tagOf, textIn } from '../office/ordered-xml.js';
 
 /** One block of a slide's body: a list item with its level (numbered from `start` when auto-numbered), or a paragraph. */
-type Block = { kind: 'item'; level: number; text: string; start?: number; newShape?: boolean } | { kind: 'para'; text: string };
+type Block = { kind: 'item'; level: number; text: string; start?: number; newShape?: boolean } | { kind: 'para'; text: string } | { kind: 'table'; text: string };
 
 /** What a slide's shape tree says: its title, and its body in reading order. */
 export interface SlideContent {
@@ -77,7 +78,7 @@ function frame(node: OrderedNode, out: SlideContent, target: (id: string) => str
   if (table) {
     const rows = childrenOf(table).filter((n) => tagOf(n) === 'tr').map((tr) =>
       childrenOf(tr).filter((n) => tagOf(n) === 'tc').map((tc) => descendants(childrenOf(tc), 'p').map(paragraphText).filter(Boolean).join(' ')));
-    if (rows.some((r) => r.some(Boolean))) out.blocks.push({ kind: 'para', text: gfmTable(rows, true) });
+    if (rows.some((r) => r.some(Boolean))) out.blocks.push({ kind: 'table', text: gfmTable(rows, true) });
     return;
   }
   const relIds = child(childrenOf(data), 'relIds');
@@ -107,7 +108,7 @@ export function blocksToMarkdown(blocks: readonly Block[]): string {
     if (block.kind === 'item') line = list.line(block);
     else {
       list.reset();
-      line = block.text.startsWith('|') ? block.text : escapeStart(block.text);
+      line = block.kind === 'table' ? block.text : escapeStart(block.text);
     }
     md += previous === undefined ? line : previous === 'item' && block.kind === 'item' ? `\n${line}` : `\n\n${line}`;
     previous = block.kind;
@@ -145,7 +146,7 @@ class ListNumbers {
   }
 }
 
-// Text that would read as Markdown structure at the start of a line (a heading, a list, a quote).
-function escapeStart(text: string): string {
-  return text.replace(/^([#>+*-]|\d+[.)])(?=\s|$)/, '\\$1').replace(/^\|/, '\\|');
+/** Slide text as Markdown text: tag-like words (`<IfModule>`) and emphasis marks kept as text, and no line read as structure. */
+export function escapeStart(text: string): string {
+  return escapeLineStart(escapeText(text)).replace(/^\|/, '\\|');
 }
