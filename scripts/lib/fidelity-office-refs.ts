@@ -67,7 +67,8 @@ export function officeReference(root: string, entry: OfficeEntry): OfficeReferen
     const slides = join(stored, `${stem}.slides.txt`);
     if (!existsSync(slides)) return undefined;
     const notes = join(stored, `${stem}.notes.txt`);
-    const slideText = readFileSync(slides, 'utf8');
+    // The reference's own notes (`[SmartArt: text in …]`, `[chart: …]`) say where text is, they are not text.
+    const slideText = readFileSync(slides, 'utf8').replace(/^\[(?:SmartArt|chart): .*\]$/gm, '');
     const marks = slideText.match(/^=== slide \d+( \(hidden\))?/gm) ?? [];
     return {
       text: `${slideText.replace(/^===.*===$/gm, '')}\n${existsSync(notes) ? readFileSync(notes, 'utf8').replace(/^===.*===$/gm, '') : ''}`,
