@@ -3,6 +3,8 @@ import type { CutChunk as Chunk } from '../../shared/schemas/chunk.js';
 import { chunkMarkdown } from '../../worker/chunking/chunk-markdown.js';
 import { firstHeading } from '../../worker/chunking/segments.js';
 import { countTokens } from '../../worker/chunking/tokenizer.js';
+import { extractText } from '../../worker/extractors/index.js';
+import { buildXlsx } from '../fixtures/xlsx.js';
 
 /** Exact slices within the limit, and `prefix + text` within the limit too. */
 function expectSlicesWithPrefixes(md: string, chunks: Chunk[], max: number): void {
@@ -89,5 +91,19 @@ describe('setext headings', () => {
   it('does not take a list item or a table row above a rule for a heading', () => {
     expect(firstHeading('- item\n---\n\ntext')).toBeUndefined();
     expect(firstHeading('| a |\n| --- |')).toBeUndefined();
+  });
+});
+
+describe('chunks of a spreadsheet', () => {
+  it('gives every chunk of a long sheet the sheet in its heading path and its table parts the header row', async () => {
+    const rows = [['Region', 'Quarter', 'Revenue'], ...Array.from({ length: 300 }, (_, i) => [`Region ${i % 7}`, `Q${(i % 4) + 1}`, 1000 + i])];
+    const bytes = buildXlsx([{ name: 'Summary', rows: [['Total', 42]] }, { name: 'Sales 2026', rows }]);
+    const r = await extractText(bytes, { maxTextChars: 5_000_000, maxPdfPages: 10, acceptedFormats: ['xlsx'], chunking: { maxTokens: 128, overlapTokens: 0 } });
+    const sales = r.chunks!.filter((c) => c.charStart >= r.markdown.indexOf('## Sales 2026'));
+    expect(sales.length).toBeGreaterThan(5);
+    for (const c of sales) expect(c.headings).toEqual(['Sales 2026']);
+    for (const c of sales.filter((c) => c.text.startsWith('| Region '))) expect(c.prefix).toBe('| Region | Quarter | Revenue |\n| --- | --- | --- |\n');
+    expect(sales.filter((c) => c.prefix !== undefined).length).toBe(sales.length - 1);
+    expectSlicesWithPrefixes(r.markdown, r.chunks!, 128);
   });
 });
