@@ -30,7 +30,7 @@ export async function runOfficeFidelity(perFile: boolean): Promise<void> {
   for (const entry of entries) {
     const ref = officeReference(root, entry);
     if (!ref) {
-      console.log(`${entry.name}: no reference (install libreoffice-calc-nogui and pandoc)`);
+      console.log(`${entry.name}: no reference (the reference tool could not read it, or soffice or pandoc is not installed)`);
       continue;
     }
     let out;
