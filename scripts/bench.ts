@@ -8,7 +8,7 @@
  * one workspace with the corpus PDFs while three others add one text each.
  * Loopback only.
  *
- *   npm run bench -- [--only extract,e2e,fairness,text,get,upload,crawl] [--runs 3] [--concurrency 2]
+ *   npm run bench -- [--only extract,e2e,fairness,text,get,upload,crawl,office] [--runs 3] [--concurrency 2]
  *                    [--texts 2000] [--sources 1000] [--pages 300] [--duration 5] [--out bench-results.json] [--no-build | --dist DIR]
  *
  * Needs redis-server on PATH and the corpus in ../shared/corpus (or CORPUS_DIR)
@@ -27,10 +27,11 @@ import { getSection } from './lib/bench-get.js';
 import { fmt, printTable, type Row } from './lib/bench-table.js';
 import { textSection } from './lib/bench-text.js';
 import { crawlBench, type CrawlRun } from './lib/bench-crawl.js';
+import { benchOffice } from './lib/bench-office.js';
 import { folderFiles, hasTool, MB, median, referenceSeconds } from './lib/bench-util.js';
 
 const run = promisify(execFile);
-const SECTIONS = ['extract', 'e2e', 'fairness', 'text', 'get', 'upload', 'crawl'] as const;
+const SECTIONS = ['extract', 'e2e', 'fairness', 'text', 'get', 'upload', 'crawl', 'office'] as const;
 type Section = (typeof SECTIONS)[number];
 
 const args = process.argv.slice(2);
@@ -75,12 +76,29 @@ async function main(): Promise<void> {
   if (corpus && only.has('fairness')) await fairness(root);
   if (only.has('text') || only.has('get') || only.has('crawl')) await serviceSections();
   if (only.has('upload')) await uploadMemory();
+  if (corpus && only.has('office')) await office(root);
 
   (results.machine as Record<string, unknown>).loadAfter = loadavg();
   say(`load average (1, 5, 15 min): before ${fmtLoad((results.machine as { loadBefore: number[] }).loadBefore)}, after ${fmtLoad(loadavg())}`);
   printTable(rows);
   writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
   say(`wrote ${out}`);
+}
+
+/** XLSX, ODS, PPTX, EPUB and ODT in process beside LibreOffice and pandoc (scripts/lib/bench-office.ts). */
+async function office(root: string): Promise<void> {
+  const office = await benchOffice(root, { runs, distDir });
+  results.office = office;
+  for (const r of office) {
+    rows.push({
+      measurement: `${r.format}: in process, file by file`,
+      result: `${r.files} files, ${fmt(r.mb, 1)} MB: ${fmt(r.seconds)} s, ${r.failures} failed`,
+      reference: r.reference ? `${r.reference.tool}, all files in one call` : '',
+      referenceResult: r.reference ? `${fmt(r.reference.seconds)} s` : '',
+      ratio: r.reference?.ratio,
+      target: '≥ 1',
+    });
+  }
 }
 
 function extractRow(r: ExtractRow): Row {

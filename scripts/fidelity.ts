@@ -6,17 +6,20 @@
  * table rows beside the reference's, and defects per 10,000 words.
  *
  *   npm run fidelity [-- --files]
+ *   npm run fidelity -- --office [--files]   (XLSX, ODS, PPTX, EPUB, ODT; see lib/fidelity-office.ts)
  */
 import { readFileSync } from 'node:fs';
 import { extractText } from '../worker/extractors/index.js';
 import { APT_PACKAGES, buildCorpus, corpusRoot, missing } from './lib/fidelity-corpus.js';
 import * as m from './lib/fidelity-metrics.js';
+import { runOfficeFidelity } from './lib/fidelity-office.js';
 import { reference } from './lib/fidelity-references.js';
 
 const LIMITS = { maxTextChars: 5_000_000, maxPdfPages: 2000 };
 type Row = Record<string, number | undefined>;
 
 async function main(): Promise<void> {
+  if (process.argv.includes('--office')) return runOfficeFidelity(process.argv.includes('--files'));
   const gaps = missing();
   if (gaps.length) {
     console.error(`Missing: ${gaps.join(', ')}\nInstall: apt-get install --no-install-recommends ${APT_PACKAGES.join(' ')}`);

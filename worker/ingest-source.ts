@@ -11,6 +11,7 @@ import type { HostLease } from './fetch/host-gate.js';
 import type { ExtractHints } from './sandbox-pool.js';
 import { chunkingTag, type ChunkSettings } from '../shared/chunking/chunk-settings.js';
 import { cutChunks, cutChunksInSandbox } from './chunking/cut-chunks.js';
+import { firstHeading } from './chunking/segments.js';
 import type { FetchedUrl } from './fetch-url.js';
 import { warningsAfterFetch } from './refresh-outcomes.js';
 
@@ -135,6 +136,7 @@ function textOutcome(deps: IngestDeps, source: StoredSource, settings: ChunkSett
   const normalized = normalizeText(source.content);
   if (normalized.length === 0) throw new SourceError('no_text', 'The text is empty once whitespace is removed');
   const { text, truncated } = truncate(normalized, deps.config.MAX_TEXT_CHARS);
+  const title = source.title || firstHeading(text);
   // A text source is at most 1 MiB, so its chunks are counted here rather than in a sandbox child.
   return {
     status: 'ready',
@@ -142,7 +144,7 @@ function textOutcome(deps: IngestDeps, source: StoredSource, settings: ChunkSett
     markdown: text,
     chunks: cutChunks(text, settings),
     chunking: chunkingTag(settings),
-    ...(source.title ? { title: source.title } : {}),
+    ...(title ? { title } : {}),
     mimeType: 'text/plain',
     sizeBytes: Buffer.byteLength(source.content, 'utf8'),
     truncated,

@@ -17,6 +17,11 @@ export const chunkSchema = z
     charEnd: z.number().int(),
     tokens: z.number().int().meta({ description: 'cl100k_base tokens in `text`; never more than the chunkMaxTokens of its knowledge base' }),
     headings: z.array(z.string()).meta({ description: 'The heading path in force where the chunk starts, outermost first' }),
+    prefix: z.string().optional().meta({
+      description:
+        'When the chunk starts inside a fenced code block or a table cut at the previous chunk: the opening fence line, or the header and delimiter rows, ending in a line break. `prefix + text` reads on its own and is within chunkMaxTokens; `text` stays the exact slice',
+      example: '| Name | Price |\n| --- | --- |\n',
+    }),
     pageStart: z.number().int().optional().meta({ description: 'PDF: 1-based page the chunk starts on' }),
     pageEnd: z.number().int().optional().meta({ description: 'PDF: 1-based page the chunk ends on' }),
     title: z.string().optional().meta({ description: "The source's title" }),

@@ -13,7 +13,20 @@ describe('EPUB', () => {
     ], { title: 'A Tale', creator: 'Someone' }), OPTS);
     expect(r.format).toBe('epub');
     expect(r.title).toBe('A Tale');
-    expect(r.markdown).toBe('# Chapter 1\n\nIt was a *dark* night.\n\n- one\n- two\n\n# Chapter 2\n\n| Name | Role |\n| --- | --- |\n| Alice | hero |');
+    expect(r.markdown).toBe('by Someone\n\n# Chapter 1\n\nIt was a *dark* night.\n\n- one\n- two\n\n# Chapter 2\n\n| Name | Role |\n| --- | --- |\n| Alice | hero |');
+  });
+
+  it('opens with a byline of the authors from the package metadata, leaving other roles out', async () => {
+    const creators = '<dc:creator id="a1">Ann Writer</dc:creator><meta refines="#a1" property="role" scheme="marc:relators">aut</meta>'
+      + '<dc:creator id="i1">Ivan Drawer</dc:creator><meta refines="#i1" property="role" scheme="marc:relators">ill</meta>'
+      + '<dc:creator opf:role="aut" xmlns:opf="http://www.idpf.org/2007/opf">Bo Coauthor</dc:creator>';
+    const r = await extractText(buildEpub([{ href: 'ch1.xhtml', body: '<h1>One</h1><p>Text.</p>' }], { title: 'Shared', creatorsXml: creators }), OPTS);
+    expect(r.markdown).toBe('by Ann Writer and Bo Coauthor\n\n# One\n\nText.');
+  });
+
+  it('adds no byline when the opening chapter already names the author', async () => {
+    const r = await extractText(buildEpub([{ href: 'title.xhtml', body: '<h1>A Tale</h1><p>by Someone</p>' }], { title: 'A Tale', creator: 'Someone' }), OPTS);
+    expect(r.markdown).toBe('# A Tale\n\nby Someone');
   });
 
   it('leaves scripts, styles and remote resources out', async () => {

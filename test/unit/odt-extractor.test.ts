@@ -21,6 +21,31 @@ describe('ODT', () => {
     expect(r.markdown).toBe('# Report\n\nPlain styled text[1] with spaces.\n\n- First\n  - Nested\n- Second\n\n| Name | Role |\n| --- | --- |\n| Ada | Engineer |\n\n## Ref to Report\n\n1. A footnote.');
   });
 
+  it('numbers the items of a numbered list style, from its start and on through a continued list, bullets below', async () => {
+    const styles = '<text:list-style style:name="L1"><text:list-level-style-number text:level="1" style:num-suffix="." style:num-format="1" text:start-value="3"/>'
+      + '<text:list-level-style-bullet text:level="2" text:bullet-char="•"/></text:list-style>';
+    const item = (text: string, nested = '') => `<text:list-item><text:p>${text}</text:p>${nested}</text:list-item>`;
+    const r = await extractText(buildOdt(
+      `<text:list text:style-name="L1">${item('Third', `<text:list>${item('a point')}</text:list>`)}${item('Fourth')}</text:list>`
+      + '<text:p>Between the lists.</text:p>'
+      + `<text:list text:style-name="L1" text:continue-numbering="true">${item('Fifth')}</text:list>`
+      + `<text:list text:style-name="L1">${item('Again third')}</text:list>`,
+      { automaticStyles: styles },
+    ), OPTS);
+    expect(r.markdown).toBe('3. Third\n   - a point\n4. Fourth\n\nBetween the lists.\n\n5. Fifth\n\n3. Again third');
+  });
+
+  it('reads the text of an embedded formula object without parsing its DOCTYPE', async () => {
+    const formula = '<?xml version="1.0" encoding="UTF-8"?>\n<!DOCTYPE math:math PUBLIC "-//OpenOffice.org//DTD Modified W3C MathML 1.01//EN" "math.dtd">'
+      + '<math:math xmlns:math="http://www.w3.org/1998/Math/MathML"><math:semantics><math:mrow><math:mi>E</math:mi><math:mo>=</math:mo><math:mi>m</math:mi>'
+      + '<math:msup><math:mi>c</math:mi><math:mn>2</math:mn></math:msup></math:mrow><math:annotation math:encoding="StarMath 5.0">E = m c^2</math:annotation></math:semantics></math:math>';
+    const r = await extractText(buildOdt(
+      '<text:p>Energy: <draw:frame draw:name="Object1"><draw:object xlink:href="./Object 1" xlink:type="simple"/></draw:frame> as said.</text:p>',
+      { extra: [{ name: 'Object 1/content.xml', data: formula }] },
+    ), OPTS);
+    expect(r.markdown).toBe('Energy: E = m c 2 as said.');
+  });
+
   it('fails a password-protected file as encrypted', async () => {
     const manifest = '<manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml"><manifest:encryption-data manifest:checksum-type="SHA1"/></manifest:file-entry>';
     await expect(extractOdt(buildOdt('<text:p>x</text:p>', { manifest }))).rejects.toMatchObject({ code: 'encrypted' });

@@ -29,6 +29,32 @@ describe('PPTX', () => {
     expect(r.markdown).toContain('A note in a box\n\n- a bulleted line\n\nnot a bullet');
   });
 
+  it('numbers auto-numbered paragraphs as an ordered list at their levels, from their start', async () => {
+    const r = await extractText(buildPptx([{
+      shapes: [
+        { ph: 'title', paragraphs: ['Steps'] },
+        { ph: 'body', paragraphs: [
+          { text: 'Unpack', numbered: 1 }, { text: 'Check the parts', numbered: 1 },
+          { text: 'screws', lvl: 1 }, { text: 'first half', lvl: 2, numbered: 1 }, { text: 'second half', lvl: 2, numbered: 1 },
+          { text: 'Assemble', numbered: 1 },
+        ] },
+        { paragraphs: [{ text: 'Another box from seven', numbered: 7 }, { text: 'and eight', numbered: 7 }] },
+      ],
+    }]), OPTS);
+    expect(r.markdown).toBe('## Slide 1: Steps\n\n1. Unpack\n2. Check the parts\n   - screws\n     1. first half\n     2. second half\n3. Assemble\n7. Another box from seven\n8. and eight');
+  });
+
+  it('keeps tag-like words and asterisks of slide text, titles and table cells in the text', async () => {
+    const r = await extractText(buildPptx([{
+      shapes: [
+        { ph: 'title', paragraphs: ['The <Directory> block'] },
+        { paragraphs: ['<IfModule mod_cache.c>', 'CacheEnable disk /', '</IfModule>', '*not emphasis*'] },
+        { table: [['Tag', 'Use'], ['<br>', 'a break']] },
+      ],
+    }]), OPTS);
+    for (const kept of ['The <Directory> block', '<IfModule mod_cache.c>', '</IfModule>', '*not emphasis*', '<br>']) expect(r.text).toContain(kept);
+  });
+
   it('puts speaker notes under their slide and marks hidden slides', async () => {
     const r = await extractText(buildPptx([
       { shapes: [{ ph: 'title', paragraphs: ['Intro'] }], notes: ['Welcome everyone.', 'Mention the agenda.'] },

@@ -100,4 +100,15 @@ describe('number formats', () => {
     expect(formatNumber(-1234.5, '#,##0.00;(#,##0.00)')).toBe('(1,234.50)');
     expect(formatNumber(0.5, '0%')).toBe('50%');
   });
+
+  it('rounds halves away from zero in decimal, as the sheet shows them, not as binary toFixed does', async () => {
+    const { formatNumber } = await import('../../worker/extractors/xlsx/cell-format.js');
+    // 0.2395 * 100 is 23.949999… in binary: toFixed(1) gives 23.9, a spreadsheet 24.0.
+    expect(formatNumber(0.2395, '0.0%')).toBe('24.0%');
+    expect(formatNumber(2.675, '0.00')).toBe('2.68');
+    expect(formatNumber(-2.675, '0.00')).toBe('-2.68');
+    expect(formatNumber(1.005, '#,##0.00')).toBe('1.01');
+    expect(formatNumber(1234567.125, '#,##0.00')).toBe('1,234,567.13');
+    expect(formatNumber(0.0000001, '0.00')).toBe('0.00');
+  });
 });

@@ -65,6 +65,20 @@ describe('structured extraction end to end', () => {
     expect(chunks.map((c) => c.text).join(' ').replace(/\s+/g, ' ')).toBe(text.trim().replace(/\s+/g, ' '));
   });
 
+  it('titles a text source without a title by its first heading, which heads its chunks', async () => {
+    const body = 'Refunds are paid within ten days of the request. '.repeat(8);
+    const texts = [`Refund policy\n=============\n\n${body}`, { title: 'Given title', text: `# Returns\n\n${body}` }];
+    const { kbId, docs } = await createKbWith(h, key, (f) => f.set('knowledge_base_texts', JSON.stringify(texts)));
+    const derived = await waitForDocument(h, key, kbId, docs[0]!);
+    const given = await waitForDocument(h, key, kbId, docs[1]!);
+    expect(derived.title).toBe('Refund policy');
+    expect(given.title).toBe('Given title');
+    const chunks = await allChunks(kbId, docs[0]!);
+    expect(chunks.length).toBeGreaterThan(1);
+    for (const c of chunks) expect(c.headings).toEqual(['Refund policy']);
+    for (const c of await allChunks(kbId, docs[1]!)) expect(c.headings).toEqual(['Returns']);
+  });
+
   it('reuses the extraction of the same file bytes in the workspace: the new source is ready at once, with no job', async () => {
     const upload = (name: string) => (f: FormData) => f.append('knowledge_base_files', new Blob([HTML], { type: 'text/html' }), name);
     const first = await createKbWith(h, key, upload('guide.html'));

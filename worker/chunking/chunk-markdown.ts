@@ -1,4 +1,5 @@
 import type { CutChunk as Chunk } from '../../shared/schemas/chunk.js';
+import { ContinuationIndex, continuables } from './continuations.js';
 import { Level, outline, split, type Heading, type Outline, type Span } from './segments.js';
 import { countTokens } from './tokenizer.js';
 
@@ -28,18 +29,24 @@ const CHARS_PER_TOKEN_CEILING = 16;
  * table row is never cut unless it alone is too long). `text` is exactly
  * `markdown.slice(charStart, charEnd)`; the chunks cover every non-blank
  * character in order; `headings` is the heading path in force where the
- * chunk's own text starts (after any overlap). Pure and synchronous.
+ * chunk's own text starts (after any overlap). A chunk that starts inside a
+ * fenced code block or a table carries `prefix`, the fence line or the header
+ * and delimiter rows, so that `prefix + text` reads on its own; `text` stays
+ * the exact slice, and `prefix + text` is within `maxTokens` as well. Pure and
+ * synchronous.
  */
 export function chunkMarkdown(markdown: string, opts: ChunkMarkdownOptions): Chunk[] {
   const max = Math.floor(opts.maxTokens);
   if (!(max >= MIN_MAX_TOKENS)) throw new RangeError(`maxTokens must be at least ${MIN_MAX_TOKENS}.`);
   const overlap = Math.max(0, Math.min(Math.floor(opts.overlapTokens ?? 0), max - 1));
   const o = outline(markdown);
-  const spans = pack(markdown, o, max);
+  const leads = new ContinuationIndex(continuables(markdown, max));
+  const spans = pack(markdown, o, max, leads);
   const path = headingPaths(o.headings);
   return spans.map((span, index): Chunk => {
-    const start = index > 0 && overlap > 0 ? overlapStart(markdown, spans[index - 1]!, span, overlap, max) : span.start;
+    const start = index > 0 && overlap > 0 ? overlapStart(markdown, spans[index - 1]!, span, overlap, max, leads) : span.start;
     const text = markdown.slice(start, span.end);
+    const lead = leads.at(start)?.lead;
     return {
       index,
       text,
@@ -47,6 +54,7 @@ export function chunkMarkdown(markdown: string, opts: ChunkMarkdownOptions): Chu
       charEnd: span.end,
       tokens: start === span.start ? span.tokens : countTokens(text),
       headings: path(span.start),
+      ...(lead !== undefined ? { prefix: `${lead}\n` } : {}),
       ...(opts.pageStarts && opts.pageStarts.length > 0
         ? { pageStart: pageAt(opts.pageStarts, start), pageEnd: pageAt(opts.pageStarts, Math.max(start, span.end - 1)) }
         : {}),
@@ -55,7 +63,7 @@ export function chunkMarkdown(markdown: string, opts: ChunkMarkdownOptions): Chu
 }
 
 /** Greedy packing of pieces, cutting a piece at the next finer level only when it alone is too long. */
-function pack(md: string, o: Outline, max: number): Piece[] {
+function pack(md: string, o: Outline, max: number, leads: ContinuationIndex): Piece[] {
   const chunks: Piece[] = [];
   let current: Piece[] = [];
   let estimate = 0;
@@ -71,20 +79,22 @@ function pack(md: string, o: Outline, max: number): Piece[] {
       // Pieces are counted one by one; their joins can add a token, so the whole is counted again.
       const span = { start: current[0]!.start, end: current[current.length - 1]!.end };
       const tokens = current.length === 1 ? current[0]!.tokens : countTokens(md.slice(span.start, span.end));
-      if (tokens <= max) {
+      if (tokens + leads.cost(span.start) <= max) {
         chunks.push({ ...span, tokens });
         break;
       }
       rest.unshift(current.pop()!);
     }
     current = rest;
-    estimate = rest.reduce((n, p, i) => n + p.tokens + (i > 0 ? 1 : 0), 0);
+    estimate = rest.reduce((n, p, i) => n + p.tokens + (i > 0 ? 1 : 0), rest.length > 0 ? leads.cost(rest[0]!.start) : 0);
   };
   const add = (span: Span, level: Level, known?: number): void => {
     const length = span.end - span.start;
     const tokens = known ?? (length > max * CHARS_PER_TOKEN_CEILING ? Infinity : countTokens(md.slice(span.start, span.end)));
-    if (tokens <= max) {
+    // A piece inside a code block or table may start a chunk, which then repeats the block's lead.
+    if (tokens + leads.cost(span.start) <= max) {
       while (current.length > 0 && estimate + tokens + 1 > max) flush();
+      if (current.length === 0) estimate = leads.cost(span.start);
       current.push({ ...span, tokens });
       estimate += tokens + (current.length > 1 ? 1 : 0);
       return;
@@ -108,16 +118,17 @@ function pack(md: string, o: Outline, max: number): Piece[] {
 }
 
 function isHeadingOnly(md: string, o: Outline, piece: Span): boolean {
-  return o.headingStarts.has(piece.start) && !md.slice(piece.start, piece.end).includes('\n');
+  const end = o.headingStarts.get(piece.start);
+  return end !== undefined && piece.end <= end;
 }
 
 /** Where the overlap taken from the end of `prev` begins: a sentence start when one fits, else a word start. */
-function overlapStart(md: string, prev: Span, span: Piece, overlap: number, max: number): number {
+function overlapStart(md: string, prev: Span, span: Piece, overlap: number, max: number, leads: ContinuationIndex): number {
   const from = Math.max(prev.start, prev.end - overlap * CHARS_PER_TOKEN_CEILING);
   const words: number[] = [];
   for (let i = from; i < prev.end; i++) if ((i === prev.start || /\s/.test(md[i - 1]!)) && !/\s/.test(md[i]!)) words.push(i);
   // The tail and the chunk are counted apart (plus one token for the join), then the result once more as a whole.
-  const budget = Math.min(overlap, max - span.tokens - 1);
+  const budget = Math.min(overlap, max - span.tokens - 1 - leads.cost(span.start));
   const fits = (at: number) => countTokens(md.slice(at, prev.end)) <= budget;
   let lo = 0;
   let hi = words.length;
@@ -128,7 +139,7 @@ function overlapStart(md: string, prev: Span, span: Piece, overlap: number, max:
   }
   const sentence = words.slice(lo).find((w) => w === prev.start || /[.!?…。！？]["'”’)\]]*\s+$|\n\s*$/.test(md.slice(Math.max(prev.start, w - 4), w)));
   for (const start of [sentence, ...words.slice(lo)]) {
-    if (start !== undefined && countTokens(md.slice(start, span.end)) <= max) return start;
+    if (start !== undefined && countTokens(md.slice(start, span.end)) + leads.cost(start) <= max) return start;
   }
   return span.start;
 }

@@ -4,9 +4,10 @@ export interface Span {
   end: number;
 }
 
-/** An ATX heading line: where it starts, its level and its text without markup. */
+/** An ATX heading line, or a setext heading's two lines: where it starts and ends, its level and its text without markup. */
 export interface Heading {
   start: number;
+  end: number;
   level: number;
   text: string;
 }
@@ -26,14 +27,16 @@ export const enum Level {
   Char,
 }
 
-const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+export const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 const LIST_ITEM = /^\s*(?:[-*+]|\d{1,9}[.)])[ \t]/;
 const ATX = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/;
+const SETEXT_UNDERLINE = /^ {0,3}(=+|-+)[ \t]*$/;
 
 /** Line starts, fenced-code state and headings of a Markdown document, read in one pass. */
 export interface Outline {
   headings: Heading[];
-  headingStarts: Set<number>;
+  /** Start of each heading, to its end. */
+  headingStarts: Map<number, number>;
   /** Start index of every line that begins a block (a heading, or the line after a blank line), outside code fences. */
   blockStarts: Set<number>;
   /** Start index of every line inside a code fence or of a table row: cut only between lines. */
@@ -50,6 +53,8 @@ export function outline(md: string): Outline {
   const rowStarts = new Set<number>();
   let fence: string | undefined;
   let blank = true;
+  // The previous line, when it was a one-line paragraph a setext underline can make a heading of.
+  let paragraphLine: Span | undefined;
   for (let pos = 0; pos <= md.length;) {
     const nl = md.indexOf('\n', pos);
     const end = nl === -1 ? md.length : nl;
@@ -60,25 +65,42 @@ export function outline(md: string): Outline {
     } else {
       const open = FENCE.exec(line);
       const heading = open ? null : ATX.exec(line);
+      const setext = paragraphLine && SETEXT_UNDERLINE.exec(line);
+      const lineStartsParagraph = blank && !open && !heading && line.trim() !== '';
       if (line.trim() === '') blank = true;
-      else {
+      else if (setext && paragraphLine) {
+        headings.push({ start: paragraphLine.start, end, level: setext[1]!.startsWith('=') ? 1 : 2, text: plainHeading(md.slice(paragraphLine.start, paragraphLine.end)) });
+        rowStarts.delete(paragraphLine.start);
+        blank = true;
+      } else {
         if (blank || heading) blockStarts.add(pos);
         blank = false;
         if (open) {
           fence = open[1]!;
           rigidLines.add(pos);
         } else if (heading) {
-          headings.push({ start: pos, level: heading[1]!.length, text: plainHeading(heading[2] ?? '') });
+          headings.push({ start: pos, end, level: heading[1]!.length, text: plainHeading(heading[2] ?? '') });
           blank = true;
         } else if (/^\s*\|/.test(line)) rigidLines.add(pos);
         else if (LIST_ITEM.test(line) || line.includes('\t')) rowStarts.add(pos);
       }
+      paragraphLine = lineStartsParagraph && !rigidLines.has(pos) && !LIST_ITEM.test(line) ? { start: pos, end } : undefined;
     }
     if (nl === -1) break;
     pos = nl + 1;
   }
   for (const line of rigidLines) rowStarts.add(line);
-  return { headings, headingStarts: new Set(headings.map((h) => h.start)), blockStarts, rigidLines, rowStarts };
+  return { headings, headingStarts: new Map(headings.map((h) => [h.start, h.end])), blockStarts, rigidLines, rowStarts };
+}
+
+/**
+ * The title a text gives itself: its first level-1 heading (as a Markdown
+ * upload is titled), else a heading of any level on its first line.
+ */
+export function firstHeading(md: string): string | undefined {
+  const { headings } = outline(md);
+  const first = headings.find((h) => h.level === 1) ?? (headings[0] && md.slice(0, headings[0].start).trim() === '' ? headings[0] : undefined);
+  return first?.text || undefined;
 }
 
 function plainHeading(text: string): string {

@@ -634,6 +634,12 @@ export interface components {
             pageEnd?: number;
             /** @description PDF: 1-based page the chunk starts on */
             pageStart?: number;
+            /**
+             * @description When the chunk starts inside a fenced code block or a table cut at the previous chunk: the opening fence line, or the header and delimiter rows, ending in a line break. `prefix + text` reads on its own and is within chunkMaxTokens; `text` stays the exact slice
+             * @example | Name | Price |
+             *     | --- | --- |
+             */
+            prefix?: string;
             /** @description Exactly `markdown.slice(charStart, charEnd)` (JavaScript string indices) */
             text: string;
             /** @description The source's title */

@@ -61,6 +61,8 @@ export async function extractEpub(bytes: Uint8Array, opts: EpubOptions): Promise
   }
   const metadata = opf.metadata as XmlNode | undefined;
   const title = firstText(metadata?.title);
+  const byline = bylineFor(authors(metadata), chapters[0] ?? '');
+  if (byline) chapters.unshift(byline);
   const warnings: ExtractionWarning[] = left > 0 ? [{ code: 'partial_text', message: `The last ${left} chapters were not read: the book's text is longer than the limit.` }] : [];
   return { markdown: chapters.join('\n\n'), ...(title ? { title } : {}), ...(left > 0 ? { truncated: true, warnings } : {}) };
 }
@@ -74,6 +76,42 @@ function encryptedParts(pkg: OfficePackage): Set<string> {
     if (typeof uri === 'string') out.add(posix.normalize(decodeURIComponent(uri)).toLowerCase());
   }
   return out;
+}
+
+/**
+ * The book's authors from the package metadata: each `dc:creator` whose role
+ * is the author's (`aut`) or not given, as EPUB 2 (`opf:role`) or EPUB 3
+ * (a `meta` refining the creator's id) says it; illustrators, editors and the like are left out.
+ */
+export function authors(metadata: XmlNode | undefined): string[] {
+  const roles = new Map<string, string>();
+  for (const meta of asArray(metadata?.meta)) {
+    const refines = String(meta['@refines'] ?? '');
+    if (meta['@property'] === 'role' && refines.startsWith('#')) roles.set(refines.slice(1), textOf(meta).trim());
+  }
+  const out: string[] = [];
+  const creators: unknown[] = Array.isArray(metadata?.creator) ? metadata.creator : metadata?.creator === undefined ? [] : [metadata.creator];
+  for (const creator of creators) {
+    // A creator without attributes is parsed as a bare string.
+    const node = (creator !== null && typeof creator === 'object' ? creator : { '#text': creator }) as XmlNode;
+    const role = String(node['@role'] ?? roles.get(String(node['@id'] ?? '')) ?? 'aut');
+    const name = textOf(node).replace(/\s+/g, ' ').trim();
+    if (role === 'aut' && name && !out.includes(name)) out.push(name);
+  }
+  return out;
+}
+
+/**
+ * A `by …` paragraph naming the authors, to open the book's Markdown: the
+ * extraction has no author field, and a line of the text is where a reader
+ * and a search find it. Left out when the opening chapter already names
+ * every author (a title page does).
+ */
+function bylineFor(names: string[], opening: string): string | undefined {
+  if (names.length === 0) return undefined;
+  const head = opening.slice(0, 4000).toLowerCase();
+  if (names.every((n) => head.includes(n.toLowerCase()))) return undefined;
+  return `by ${names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : names[0]}`;
 }
 
 function firstText(value: unknown): string | undefined {

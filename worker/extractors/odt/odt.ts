@@ -1,8 +1,9 @@
 import { SourceError } from '../../../shared/source-errors.js';
 import { OfficePackage, textOf, type OrderedNode, type XmlNode } from '../office/office-package.js';
 import { attrOf, childrenOf, path, tagOf } from '../office/ordered-xml.js';
-import { escapeLineStart } from '../common/escape-markdown.js';
+import { escapeLineStart, escapeText } from '../common/escape-markdown.js';
 import { gfmTable } from '../table/gfm-table.js';
+import { formulaText, listStyles, type ListLevel } from './odt-lists.js';
 import type { RawExtraction } from '../types.js';
 
 /** Limits of one document's extraction. */
@@ -14,6 +15,8 @@ export interface OdtOptions {
 interface Walk {
   blocks: string[];
   notes: string[];
+  /** What the whole document shares: the package (for formula objects) and its list styles. */
+  doc: { pkg: OfficePackage; lists: Map<string, ListLevel[]>; lastNumber: Map<string, number> };
 }
 
 /**
@@ -31,7 +34,7 @@ export async function extractOdt(bytes: Uint8Array, opts: OdtOptions = {}): Prom
   const content = pkg.orderedXml('content.xml');
   const body = path(content, 'document-content', 'body', 'text');
   if (!content || !body) throw new SourceError('corrupt', 'The ODT has no text body: it is damaged or not a text document.');
-  const walk: Walk = { blocks: [], notes: [] };
+  const walk: Walk = { blocks: [], notes: [], doc: { pkg, lists: listStyles(pkg, content), lastNumber: new Map() } };
   blocks(childrenOf(body), walk, 0);
   const notes = walk.notes.map((n, i) => `${i + 1}. ${n}`).join('\n');
   const markdown = [...walk.blocks, ...(notes ? [notes] : [])].join('\n\n');
@@ -55,7 +58,7 @@ function blocks(nodes: readonly OrderedNode[], walk: Walk, listDepth: number): v
         break;
       }
       case 'list':
-        walk.blocks.push(...listLines(node, walk, listDepth));
+        walk.blocks.push(...listLines(node, walk, { indent: '', depth: 0, style: undefined }));
         break;
       case 'table':
         walk.blocks.push(table(node, walk));
@@ -70,25 +73,46 @@ function blocks(nodes: readonly OrderedNode[], walk: Walk, listDepth: number): v
   }
 }
 
-/** A list as one block of Markdown lines, nested lists indented under their item. */
-function listLines(list: OrderedNode, walk: Walk, depth: number): string[] {
+/** Where a list sits: the indentation of its items, its nesting depth and the list style it inherits. */
+interface ListPlace {
+  indent: string;
+  depth: number;
+  style: string | undefined;
+}
+
+/**
+ * A list as one block of Markdown lines: items of a numbered level (per the
+ * list style) as `1.` from the level's start (or on from the previous list
+ * of the same style when it continues numbering), others as `-`; nested
+ * lists indented under their item's text.
+ */
+function listLines(list: OrderedNode, walk: Walk, place: ListPlace): string[] {
+  const style = attrOf(list, 'style-name') ?? place.style;
+  const level = style ? walk.doc.lists.get(style)?.[Math.min(place.depth, 9)] : undefined;
+  const key = `${style}/${place.depth}`;
+  let number = attrOf(list, 'continue-numbering') === 'true' || attrOf(list, 'continue-list') ? (walk.doc.lastNumber.get(key) ?? (level?.start ?? 1) - 1) : (level?.start ?? 1) - 1;
   const lines: string[] = [];
   for (const item of childrenOf(list)) {
     if (tagOf(item) !== 'list-item' && tagOf(item) !== 'list-header') continue;
+    const start = Number(attrOf(item, 'start-value'));
+    if (level?.numbered && tagOf(item) === 'list-item') number = Number.isInteger(start) && start > 0 ? start : number + 1;
+    const marker = level?.numbered && tagOf(item) === 'list-item' ? `${number}.` : '-';
+    const inner = `${place.indent}${' '.repeat(marker.length + 1)}`;
     let first = true;
     for (const part of childrenOf(item)) {
       if (tagOf(part) === 'list') {
-        lines.push(...listLines(part, walk, depth + 1));
+        lines.push(...listLines(part, walk, { indent: inner, depth: place.depth + 1, style }));
         continue;
       }
-      const inner: Walk = { blocks: [], notes: walk.notes };
-      blocks([part], inner, depth + 1);
-      for (const text of inner.blocks) {
-        lines.push(`${'  '.repeat(depth)}${first ? '- ' : '  '}${text.replace(/\n/g, `\n${'  '.repeat(depth + 1)}`)}`);
+      const nested: Walk = { blocks: [], notes: walk.notes, doc: walk.doc };
+      blocks([part], nested, place.depth + 1);
+      for (const text of nested.blocks) {
+        lines.push(`${first ? `${place.indent}${marker} ` : inner}${text.replace(/\n/g, `\n${inner}`)}`);
         first = false;
       }
     }
   }
+  if (level?.numbered) walk.doc.lastNumber.set(key, number);
   return lines.length > 0 ? [lines.join('\n')] : [];
 }
 
@@ -99,7 +123,7 @@ function table(node: OrderedNode, walk: Walk): string {
       const tag = tagOf(n);
       if (tag === 'table-row') {
         rows.push(childrenOf(n).filter((c) => tagOf(c) === 'table-cell' || tagOf(c) === 'covered-table-cell').map((cell) => {
-          const inner: Walk = { blocks: [], notes: walk.notes };
+          const inner: Walk = { blocks: [], notes: walk.notes, doc: walk.doc };
           blocks(childrenOf(cell), inner, 0);
           return inner.blocks.join(' ');
         }));
@@ -115,7 +139,7 @@ function inline(nodes: readonly OrderedNode[], walk: Walk): string {
   let text = '';
   for (const n of nodes) {
     if ('#text' in n) {
-      text += String(n['#text']);
+      text += escapeText(String(n['#text']));
       continue;
     }
     switch (tagOf(n)) {
@@ -123,9 +147,10 @@ function inline(nodes: readonly OrderedNode[], walk: Walk): string {
       case 'tab': case 'line-break': text += ' '; break;
       // Ruby annotations, comments, deleted text and a drawing's own name and description are not the text.
       case 'ruby-text': case 'annotation': case 'tracked-changes': case 'title': case 'desc': break;
+      case 'object': text += ` ${formulaText(walk.doc.pkg, attrOf(n, 'href'))} `; break;
       case 'note': {
         const noteBody = childrenOf(childrenOf(n).find((c) => tagOf(c) === 'note-body'));
-        const inner: Walk = { blocks: [], notes: walk.notes };
+        const inner: Walk = { blocks: [], notes: walk.notes, doc: walk.doc };
         blocks(noteBody, inner, 0);
         walk.notes.push(inner.blocks.join(' '));
         text += `[${walk.notes.length}]`;

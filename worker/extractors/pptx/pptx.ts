@@ -2,6 +2,7 @@ import { SourceError } from '../../../shared/source-errors.js';
 import { coreTitle, OfficePackage } from '../office/office-package.js';
 import type { ExtractionWarning, RawExtraction } from '../types.js';
 import { attrOf, path } from '../office/ordered-xml.js';
+import { escapeText } from '../common/escape-markdown.js';
 import { blocksToMarkdown, readSlide } from './slide-markdown.js';
 
 /** Limits of one deck's extraction. */
@@ -45,7 +46,7 @@ export async function extractPptx(bytes: Uint8Array, opts: PptxOptions): Promise
     const tree = pkg.orderedXml(part) ?? [];
     const hidden = attrOf(path(tree, 'sld'), 'show') === '0';
     const slide = readSlide(pkg, part, tree);
-    const heading = `## Slide ${i + 1}${hidden ? ' (hidden)' : ''}${slide.title ? `: ${slide.title}` : ''}`;
+    const heading = `## Slide ${i + 1}${hidden ? ' (hidden)' : ''}${slide.title ? `: ${escapeText(slide.title)}` : ''}`;
     const body = blocksToMarkdown(slide.blocks);
     const notes = readNotes(pkg, part);
     const section = [heading, body, notes ? `### Notes\n\n${notes}` : ''].filter(Boolean).join('\n\n');
@@ -62,6 +63,6 @@ function readNotes(pkg: OfficePackage, slidePart: string): string {
   if (!notesPart || !pkg.has(notesPart)) return '';
   const notes = readSlide(pkg, notesPart, pkg.orderedXml(notesPart) ?? []);
   // A notes page also holds the slide image and the page number; only the body placeholder's text is the speaker's.
-  return blocksToMarkdown(notes.blocks.map((b) => ({ kind: 'para' as const, text: b.text })).filter((b) => !/^\d+$/.test(b.text)));
+  return blocksToMarkdown(notes.blocks.map((b) => (b.kind === 'table' ? b : { kind: 'para' as const, text: b.text })).filter((b) => !/^\d+$/.test(b.text)));
 }
 

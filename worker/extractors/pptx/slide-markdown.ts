@@ -1,9 +1,10 @@
 import type { OfficePackage, OrderedNode } from '../office/office-package.js';
+import { escapeLineStart, escapeText } from '../common/escape-markdown.js';
 import { gfmTable } from '../table/gfm-table.js';
 import { attrOf, child, childrenOf, descendants, paragraphText, path, tagOf, textIn } from '../office/ordered-xml.js';
 
-/** One block of a slide's body: a list item with its level, or a paragraph. */
-type Block = { kind: 'item'; level: number; text: string } | { kind: 'para'; text: string };
+/** One block of a slide's body: a list item with its level (numbered from `start` when auto-numbered), or a paragraph. */
+type Block = { kind: 'item'; level: number; text: string; start?: number; newShape?: boolean } | { kind: 'para'; text: string } | { kind: 'table'; text: string };
 
 /** What a slide's shape tree says: its title, and its body in reading order. */
 export interface SlideContent {
@@ -54,14 +55,20 @@ function shape(sp: OrderedNode, out: SlideContent): void {
     }
   }
   const bulleted = ph !== undefined && BULLETED_TYPES.has(type);
+  // Each shape numbers its own list.
+  let newShape = true;
   for (const p of paragraphs) {
     const text = paragraphText(p);
     if (!text) continue;
     const pPr = child(childrenOf(p), 'pPr');
     const props = childrenOf(pPr);
-    const bullet = child(props, 'buNone') ? false : child(props, 'buChar') || child(props, 'buAutoNum') ? true : bulleted;
-    if (bullet) out.blocks.push({ kind: 'item', level: Number(attrOf(pPr, 'lvl') ?? 0), text });
-    else out.blocks.push({ kind: 'para', text });
+    const autoNum = child(props, 'buAutoNum');
+    const bullet = child(props, 'buNone') ? false : child(props, 'buChar') || autoNum ? true : bulleted;
+    const level = Number(attrOf(pPr, 'lvl') ?? 0);
+    if (bullet) {
+      out.blocks.push({ kind: 'item', level, text, ...(autoNum ? { start: Number(attrOf(autoNum, 'startAt') ?? 1) } : {}), ...(newShape ? { newShape } : {}) });
+      newShape = false;
+    } else out.blocks.push({ kind: 'para', text });
   }
 }
 
@@ -71,7 +78,7 @@ function frame(node: OrderedNode, out: SlideContent, target: (id: string) => str
   if (table) {
     const rows = childrenOf(table).filter((n) => tagOf(n) === 'tr').map((tr) =>
       childrenOf(tr).filter((n) => tagOf(n) === 'tc').map((tc) => descendants(childrenOf(tc), 'p').map(paragraphText).filter(Boolean).join(' ')));
-    if (rows.some((r) => r.some(Boolean))) out.blocks.push({ kind: 'para', text: gfmTable(rows, true) });
+    if (rows.some((r) => r.some(Boolean))) out.blocks.push({ kind: 'table', text: gfmTable(rows, true) });
     return;
   }
   const relIds = child(childrenOf(data), 'relIds');
@@ -86,19 +93,60 @@ function frame(node: OrderedNode, out: SlideContent, target: (id: string) => str
   }
 }
 
-/** A slide's blocks as Markdown: list items one per line, indented by level; paragraphs and tables apart. */
+/**
+ * A slide's blocks as Markdown: list items one per line, auto-numbered ones
+ * as `1.`, `2.` (from their `startAt`, counting on while the list goes on at
+ * that level), each level indented to its parent item's text; paragraphs and
+ * tables apart.
+ */
 export function blocksToMarkdown(blocks: readonly Block[]): string {
   let md = '';
   let previous: Block['kind'] | undefined;
+  const list = new ListNumbers();
   for (const block of blocks) {
-    const line = block.kind === 'item' ? `${'  '.repeat(Math.min(block.level, 8))}- ${escapeStart(block.text)}` : block.text.startsWith('|') ? block.text : escapeStart(block.text);
+    let line: string;
+    if (block.kind === 'item') line = list.line(block);
+    else {
+      list.reset();
+      line = block.kind === 'table' ? block.text : escapeStart(block.text);
+    }
     md += previous === undefined ? line : previous === 'item' && block.kind === 'item' ? `\n${line}` : `\n\n${line}`;
     previous = block.kind;
   }
   return md;
 }
 
-// Text that would read as Markdown structure at the start of a line (a heading, a list, a quote).
-function escapeStart(text: string): string {
-  return text.replace(/^([#>+*-]|\d+[.)])(?=\s|$)/, '\\$1').replace(/^\|/, '\\|');
+const MAX_LEVEL = 8;
+
+/** Markers and indentation of the items of one list, level by level. */
+class ListNumbers {
+  private numbers: (number | undefined)[] = [];
+  private contentColumns: number[] = [];
+
+  line(item: { level: number; text: string; start?: number; newShape?: boolean }): string {
+    if (item.newShape) this.reset();
+    const level = Math.min(Math.max(item.level, 0), MAX_LEVEL);
+    // A shallower item ends the deeper lists under the previous one.
+    this.numbers.length = Math.min(this.numbers.length, level + 1);
+    this.contentColumns.length = Math.min(this.contentColumns.length, level + 1);
+    let marker = '-';
+    if (item.start !== undefined) {
+      const number = this.numbers[level] !== undefined ? this.numbers[level]! + 1 : item.start;
+      this.numbers[level] = number;
+      marker = `${number}.`;
+    } else this.numbers[level] = undefined;
+    const indent = level === 0 ? 0 : (this.contentColumns[level - 1] ?? 2 * level);
+    this.contentColumns[level] = indent + marker.length + 1;
+    return `${' '.repeat(indent)}${marker} ${escapeStart(item.text)}`;
+  }
+
+  reset(): void {
+    this.numbers = [];
+    this.contentColumns = [];
+  }
+}
+
+/** Slide text as Markdown text: tag-like words (`<IfModule>`) and emphasis marks kept as text, and no line read as structure. */
+export function escapeStart(text: string): string {
+  return escapeLineStart(escapeText(text)).replace(/^\|/, '\\|');
 }

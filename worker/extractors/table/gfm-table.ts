@@ -1,3 +1,5 @@
+import { escapeText } from '../common/escape-markdown.js';
+
 /**
  * GFM tables for the tabular formats (CSV, spreadsheets), with the caps that
  * keep a huge sheet from becoming a huge document.
@@ -76,8 +78,9 @@ export function gfmTable(rows: readonly (readonly string[])[], header: boolean):
   return [line(head), `|${' --- |'.repeat(width)}`, ...body.map(line)].join('\n');
 }
 
+// Tag-like words (`<b>`, `<index>`) and emphasis marks stay text; `|` would end the cell.
 function cell(value: string): string {
-  return value.trim().replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r\n?|\n/g, '<br>');
+  return escapeText(value.trim()).replace(/\|/g, '\\|').replace(/\r\n?|\n/g, '<br>');
 }
 
 /**

@@ -30,11 +30,25 @@ export function formatNumber(value: number, code: string, date1904 = false): str
   if (/E\+/i.test(bare)) return shown.toExponential(decimals).toUpperCase().replace(/E\+?(-?)(\d)$/, 'E+$10$2');
   // A negative section of its own shows the magnitude, in parentheses when it has them.
   const ownNegative = value < 0 && code.includes(';');
-  let text = (ownNegative ? Math.abs(shown) : shown).toFixed(decimals);
+  let text = toFixedHalfUp(ownNegative ? Math.abs(shown) : shown, decimals);
   if (/[0#],[0#]/.test(bare)) text = withThousands(text);
   if (percent) text = `${text}%`;
   if (!ownNegative) return text;
   return bare.includes('(') ? `(${text})` : `-${text}`;
+}
+
+/**
+ * `value` with `decimals` decimals, rounded as a spreadsheet rounds: to 15
+ * significant digits first, then half away from zero in decimal, so 23.95
+ * (stored as 23.9499999…) shows 24.0 to one decimal, not 23.9 as `toFixed` would.
+ */
+export function toFixedHalfUp(value: number, decimals: number): string {
+  if (!Number.isFinite(value) || Math.abs(value) >= 1e21 || decimals > 20) return value.toFixed(Math.min(decimals, 100));
+  const [mantissa, exponent] = Math.abs(Number(value.toPrecision(15))).toExponential().split('e');
+  const scaled = Math.round(Number(`${mantissa}e${Number(exponent) + decimals}`));
+  if (!(scaled < 1e21)) return value.toFixed(decimals);
+  const text = Number(`${scaled}e-${decimals}`).toFixed(decimals);
+  return value < 0 && Number(text) !== 0 ? `-${text}` : text;
 }
 
 /** General: up to 11 significant digits, no exponent for ordinary magnitudes, no trailing zeros. */
