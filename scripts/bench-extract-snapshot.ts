@@ -5,10 +5,11 @@
  * two such snapshots, so a change meant only for speed can be shown to leave
  * the output as it was.
  *
- *   npx tsx scripts/bench-extract-snapshot.ts write <dir> [--dist dist] [--concurrency 2]
+ *   npx tsx scripts/bench-extract-snapshot.ts write <dir> [--dist dist] [--concurrency 2] [--pool 2]
  *   npx tsx scripts/bench-extract-snapshot.ts compare <before> <after>
  *
- * `compare` prints each file whose output differs and exits 1 when one does.
+ * `--pool` children serve `--concurrency` documents at a time; with more children than
+ * documents, the idle ones read page ranges of long PDFs. `compare` prints each file whose output differs and exits 1 when one does.
  */
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -35,7 +36,7 @@ async function write(dir: string): Promise<void> {
   const files = FOLDERS.flatMap((folder) => folderFiles(root, folder).map((f) => ({ ...f, key: `${folder}__${f.name}` })))
     .filter((f) => /\.(pdf|docx)$/i.test(f.name));
   mkdirSync(dir, { recursive: true });
-  const pool = new SandboxPool({ size: concurrency, limits: { ...DEFAULT_LIMITS, timeoutMs: 300_000, chunking: { maxTokens: 512, overlapTokens: 0 } } });
+  const pool = new SandboxPool({ size: Number(option('--pool', String(concurrency))), limits: { ...DEFAULT_LIMITS, timeoutMs: 300_000, chunking: { maxTokens: 512, overlapTokens: 0 } } });
   await pool.ready();
   let next = 0;
   const started = performance.now();
