@@ -5,7 +5,7 @@
  * two such snapshots, so a change meant only for speed can be shown to leave
  * the output as it was.
  *
- *   npx tsx scripts/bench-extract-snapshot.ts write <dir> [--dist dist] [--concurrency 2] [--pool 2]
+ *   npx tsx scripts/bench-extract-snapshot.ts write <dir> [--dist dist] [--concurrency 2] [--pool 2] [--match <regex>]
  *   npx tsx scripts/bench-extract-snapshot.ts compare <before> <after>
  *
  * `--pool` children serve `--concurrency` documents at a time; with more children than
@@ -34,7 +34,7 @@ async function write(dir: string): Promise<void> {
   const concurrency = Number(option('--concurrency', '2'));
   const { SandboxPool } = (await import(pathToFileURL(resolve(distDir, 'worker/sandbox-pool.js')).href)) as PoolModule;
   const files = FOLDERS.flatMap((folder) => folderFiles(root, folder).map((f) => ({ ...f, key: `${folder}__${f.name}` })))
-    .filter((f) => /\.(pdf|docx)$/i.test(f.name));
+    .filter((f) => /\.(pdf|docx)$/i.test(f.name) && new RegExp(option('--match', '.')).test(f.name));
   mkdirSync(dir, { recursive: true });
   const pool = new SandboxPool({ size: Number(option('--pool', String(concurrency))), limits: { ...DEFAULT_LIMITS, timeoutMs: 300_000, chunking: { maxTokens: 512, overlapTokens: 0 } } });
   await pool.ready();
