@@ -1,23 +1,30 @@
 /**
  * Entry point of a sandbox child (see sandbox-pool.ts): in a warm pool it
- * loads every parser and the tokenizer first (`argv[3]` is `warm`), then says it is ready, then extracts one request at a time for as long as the
- * pool keeps it. Whatever a hostile file does to this process (heap
- * exhaustion, a parser stuck in a loop) stays here: the pool kills it and
+ * loads type detection and the tokenizer first (`argv[3]` is `warm`), then
+ * says it is ready, then extracts one request at a time for as long as the
+ * pool keeps it; a format's parser is loaded by its first request. Whatever
+ * a hostile file does to this process (heap exhaustion, a parser stuck in a
+ * loop) stays here: the pool kills it and
  * starts another. The extractors keep no document data at module level, so
  * nothing of one request is left for the next.
  */
 import { cutStoredMarkdown } from './chunking/cut-request.js';
-import { extractText, loadExtractors } from './extractors/index.js';
+import { extractText } from './extractors/index.js';
 import { serveRequests } from './sandbox-protocol.js';
 
 // tsx turns source maps on; Node would then parse pdf.js's multi-megabyte maps in every child.
 process.setSourceMapsEnabled(false);
 
-// A warm pool's child loads everything before its first request, so no job pays for module
-// loading (pdf.js alone takes ~360 ms, the tokenizer's ranks up to ~500 ms). A one-off child
-// serves one request and loads only what that request needs: extractText imports on demand.
+// A warm pool's child loads what every request needs before its first one (the tokenizer's
+// ranks take up to ~500 ms). Parsers are loaded per format, on first use, and kept: a child
+// that only ever reads PDFs does not hold mammoth, cheerio and the spreadsheet readers as
+// well (loading them all raised a PDF child's peak RSS by tens of MB). A one-off child
+// serves one request and loads only what that request needs.
 if (process.argv[3] === 'warm') {
-  await Promise.all([loadExtractors(), import('../shared/detect-type.js'), import('./chunking/chunk-markdown.js')]);
+  await Promise.all([import('../shared/detect-type.js'), import('./chunking/chunk-markdown.js')]);
 }
 
-serveRequests(async ({ bytes, opts }) => (opts.cutOnly ? cutStoredMarkdown(bytes, opts) : extractText(bytes, opts)));
+serveRequests(async ({ bytes, opts, pdfRange }) => {
+  if (pdfRange) return { pages: await (await import('./extractors/pdf/index.js')).readPdfRange(bytes, pdfRange, opts.maxTextChars) };
+  return { extraction: await (opts.cutOnly ? cutStoredMarkdown(bytes, opts) : extractText(bytes, opts)) };
+});

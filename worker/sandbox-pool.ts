@@ -9,7 +9,8 @@ import { ADDRESS_SPACE_HEADROOM_MB, LIMITED_ENV, LIMITED_NODE_FLAGS, withAddress
 import type { ChunkingOptions } from './extractors/types.js';
 import type { OcrSettings } from './extractors/pdf/ocr/settings.js';
 import type { Extraction } from './extractors/index.js';
-import type { ChildMessage, ChildReply, ChildRequest } from './sandbox-protocol.js';
+import type { PagesRead } from './extractors/pdf/index.js';
+import type { ChildMessage, ChildRangesWanted, ChildReply, ChildRequest, ChildResult, RangeRead } from './sandbox-protocol.js';
 
 /** Bounds of one sandboxed extraction. */
 export interface SandboxLimits {
@@ -53,6 +54,8 @@ export interface SandboxStats {
   peakRssMb: number;
   /** The child that ran the job. */
   pid?: number;
+  /** PDF: page ranges of the document that other children read for this job. */
+  rangesLent?: number;
 }
 
 export interface SandboxPoolOptions {
@@ -93,6 +96,7 @@ interface Child {
   jobs: number;
   onReply?: (reply: ChildReply) => void;
   onProgress?: (progress: SourceProgress) => void;
+  onRanges?: (wanted: ChildRangesWanted) => void;
   onExit?: (code: number | null, signal: NodeJS.Signals | null) => void;
 }
 
@@ -179,10 +183,37 @@ export class SandboxPool {
     };
     const slot = await this.acquire();
     try {
-      return await this.runOn(slot, { bytes, opts }, observe, onProgress);
+      const request: ChildRequest = { bytes, opts, ...(this.size > 1 ? { shareParts: this.size } : {}) };
+      const result = await this.runOn(slot, request, observe, onProgress);
+      if (!('extraction' in result)) throw new SourceError('internal', 'The extraction process answered with pages instead of an extraction.');
+      return result.extraction;
     } finally {
       this.release(slot);
     }
+  }
+
+  /**
+   * Has the ranges a child extracting a PDF asks for read by the children
+   * free right now, each under the pool's limits, and sends each result back
+   * to it (no pages for a range no child took or could read: the asking
+   * child reads those itself). Children busy with other jobs are not waited
+   * for. Returns a function that stops the reads still running, for when the
+   * asking job ends first.
+   */
+  private lendChildren(asker: Child, request: ChildRequest, wanted: ChildRangesWanted, observe: (stats: SandboxStats) => void): () => void {
+    const stops: Array<() => void> = [];
+    wanted.ranges.forEach((range, index) => {
+      const answer = (pages?: PagesRead): void => {
+        if (!asker.exited) asker.proc.send({ type: 'range', id: wanted.id, index, ...(pages ? { pages } : {}) } satisfies RangeRead);
+      };
+      const slot = this.closed ? undefined : this.free.pop();
+      if (slot === undefined) return answer();
+      const { chunking: _, ...opts } = request.opts;
+      this.runOn(slot, { bytes: request.bytes, opts, pdfRange: range }, observe, undefined, (stop) => stops.push(stop))
+        .then((result) => answer('pages' in result ? result.pages : undefined), () => answer())
+        .finally(() => this.release(slot));
+    });
+    return () => stops.forEach((stop) => stop());
   }
 
   /**
@@ -218,7 +249,8 @@ export class SandboxPool {
     request: ChildRequest,
     observe?: (stats: SandboxStats) => void,
     onProgress?: (progress: SourceProgress) => void,
-  ): Promise<Extraction> {
+    onStart?: (stop: () => void) => void,
+  ): Promise<ChildResult> {
     // close() may have run while this job waited for its slot.
     if (this.closed) return Promise.reject(shuttingDown());
     let child = this.children[slot];
@@ -229,16 +261,19 @@ export class SandboxPool {
       const started = performance.now();
       let peakKb = 0;
       let settled = false;
+      const stopHelpers: Array<() => void> = [];
+      let rangesLent = 0;
 
-      const finish = (outcome: SandboxStats['outcome'], result: Extraction | SourceError, keepChild = false): void => {
+      const finish = (outcome: SandboxStats['outcome'], result: ChildResult | SourceError, keepChild = false): void => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
         clearInterval(watchdog);
-        c.onReply = c.onExit = undefined;
+        for (const stop of stopHelpers) stop();
+        c.onReply = c.onExit = c.onRanges = undefined;
         c.jobs++;
         if (!keepChild) this.retire(slot, c);
-        observe?.({ outcome, wallMs: performance.now() - started, peakRssMb: Math.round(peakKb / 1024), pid: c.proc.pid });
+        observe?.({ outcome, wallMs: performance.now() - started, peakRssMb: Math.round(peakKb / 1024), pid: c.proc.pid, ...(rangesLent ? { rangesLent } : {}) });
         if (result instanceof SourceError) reject(result);
         else resolve(result);
       };
@@ -257,10 +292,17 @@ export class SandboxPool {
           : undefined;
 
       c.onProgress = onProgress;
+      // Another child's peak while reading pages of this document counts as this job's.
+      const helped = (stats: SandboxStats) => {
+        peakKb = Math.max(peakKb, stats.peakRssMb * 1024);
+        if (stats.outcome === 'ok') rangesLent++;
+      };
+      c.onRanges = (wanted) => stopHelpers.push(this.lendChildren(c, request, wanted, helped));
+      onStart?.(() => finish('crashed', new SourceError('internal', 'The document these pages belong to is no longer being extracted.', true)));
       c.onReply = (reply) => {
         peakKb = Math.max(peakKb, reply.peakRssMb * 1024);
         const keep = c.jobs + 1 < this.maxJobs && reply.rssMb <= this.recycleRssMb;
-        if (reply.ok) finish('ok', reply.extraction, keep);
+        if (reply.ok) finish('ok', 'pages' in reply ? { pages: reply.pages } : { extraction: reply.extraction }, keep);
         // The OS refused an allocation: whatever else the child holds, it goes.
         else if (reply.outOfMemory) finish('memory', overMemory(memoryMb));
         else finish('failed', new SourceError(reply.code, reply.message, reply.retryable), keep);
@@ -334,6 +376,7 @@ export class SandboxPool {
     proc.on('message', (message: ChildMessage) => {
       if (message.type === 'ready') markReady();
       else if (message.type === 'progress') child.onProgress?.(message.progress);
+      else if (message.type === 'ranges') child.onRanges?.(message);
       else child.onReply?.(message);
     });
     // 'close' comes after the IPC channel drained, so a reply sent just before exit is never lost.

@@ -7,32 +7,46 @@ import { isAllocationFailure, isSourceError, type SourceErrorCode } from '../sha
 import type { SourceProgress } from '../shared/schemas/knowledge-base.js';
 import type { ExtractOptions, Extraction } from './extractors/index.js';
 import { exitWhenOrphaned } from './orphan-watch.js';
+import type { PageRange, PagesRead } from './extractors/pdf/index.js';
 
-/** What the parent sends: the bytes (structured-cloned over IPC, one copy) and the options. */
+/**
+ * What the parent sends: the bytes (structured-cloned over IPC, one copy) and
+ * the options. `pdfRange` asks only for the lines of those pages of a PDF,
+ * for the child extracting it; `shareParts`, that a PDF's pages may be cut
+ * into that many ranges for idle children to read.
+ */
 export interface ChildRequest {
   bytes: Uint8Array;
   opts: ExtractOptions;
+  pdfRange?: PageRange;
+  shareParts?: number;
 }
+
+/** What a request gives: an extraction, or the pages of a `pdfRange`. */
+export type ChildResult = { extraction: Extraction } | { pages: PagesRead };
+
+/** A child extracting a PDF asks the parent to have these ranges read elsewhere. */
+export type ChildRangesWanted = { type: 'ranges'; id: number; ranges: PageRange[] };
+
+/** The parent's answer for one of them: the pages, or none when no child read it. */
+export type RangeRead = { type: 'range'; id: number; index: number; pages?: PagesRead };
 
 /**
  * The child's answer to one request. `rssMb` is its resident set once the
  * job's garbage is gone, `peakRssMb` the same before that collection.
  * `outOfMemory` marks a job stopped by an allocation the OS refused.
  */
-export type ChildReply = { type: 'reply'; rssMb: number; peakRssMb: number } & (
-  | { ok: true; extraction: Extraction }
-  | { ok: false; code: SourceErrorCode; message: string; retryable: boolean; outOfMemory?: true }
-);
+export type ChildReply = { type: 'reply'; rssMb: number; peakRssMb: number } & Outcome;
 
 /** How far the current request has got; sent at most every {@link PROGRESS_EVERY_MS}. */
 export type ChildProgress = { type: 'progress'; progress: SourceProgress };
 
-export type ChildMessage = { type: 'ready' } | ChildProgress | ChildReply;
+export type ChildMessage = { type: 'ready' } | ChildProgress | ChildReply | ChildRangesWanted;
 
 const PROGRESS_EVERY_MS = 250;
 
 /** How a child turns a request into text; the production child calls `extractText`. */
-export type ExtractHandler = (request: ChildRequest) => Promise<Extraction>;
+export type ExtractHandler = (request: ChildRequest) => Promise<ChildResult>;
 
 /**
  * Serves requests over IPC until the parent goes away. `argv[2]` is the RSS
@@ -45,7 +59,11 @@ export function serveRequests(handle: ExtractHandler): void {
   process.once('disconnect', () => process.exit(1));
   exitWhenOrphaned();
   const collectAboveMb = Number(process.argv[2]) || Number.POSITIVE_INFINITY;
-  process.on('message', (request: ChildRequest) => {
+  const ranges = rangeRequests();
+  process.on('message', (message: ChildRequest | RangeRead) => {
+    if ('type' in message) return ranges.settle(message);
+    const request = message;
+    if (request.shareParts && request.shareParts > 1) request.opts.pdfSharing = { parts: request.shareParts, readRanges: ranges.ask };
     let sentAt = 0;
     request.opts.onProgress = (progress) => {
       const now = Date.now();
@@ -67,12 +85,12 @@ export function serveRequests(handle: ExtractHandler): void {
 }
 
 type Outcome =
-  | { ok: true; extraction: Extraction }
+  | ({ ok: true } & ChildResult)
   | { ok: false; code: SourceErrorCode; message: string; retryable: boolean; outOfMemory?: true };
 
 async function answer(handle: ExtractHandler, request: ChildRequest): Promise<Outcome> {
   try {
-    return { ok: true, extraction: await handle(request) };
+    return { ok: true, ...(await handle(request)) };
   } catch (err) {
     // The parent words the memory message (it knows the limit) and replaces this child.
     if (isAllocationFailure(err)) return { ok: false, code: 'too_complex', message: 'out of memory', retryable: false, outOfMemory: true };
@@ -81,4 +99,32 @@ async function answer(handle: ExtractHandler, request: ChildRequest): Promise<Ou
     // Library messages can quote document content; only the error's class leaves the child.
     return { ok: false, code: 'internal', message: `Extraction failed unexpectedly (${name}).`, retryable: false };
   }
+}
+
+/**
+ * The ranges this child has asked the parent to have read elsewhere, by
+ * request id. An answer for a request no longer waited on (its extraction
+ * ended) is dropped.
+ */
+function rangeRequests(): { ask: (ranges: PageRange[]) => Array<Promise<PagesRead | undefined>>; settle: (answer: RangeRead) => void } {
+  let lastId = 0;
+  const waiting = new Map<number, Array<(pages: PagesRead | undefined) => void>>();
+  return {
+    ask(ranges) {
+      const id = ++lastId;
+      const promises = ranges.map((_, index) => new Promise<PagesRead | undefined>((resolve) => {
+        const list = waiting.get(id) ?? [];
+        list[index] = resolve;
+        waiting.set(id, list);
+      }));
+      process.send?.({ type: 'ranges', id, ranges } satisfies ChildRangesWanted);
+      return promises;
+    },
+    settle({ id, index, pages }) {
+      const list = waiting.get(id);
+      list?.[index]?.(pages);
+      if (list) delete list[index];
+      if (list?.every((r) => r === undefined)) waiting.delete(id);
+    },
+  };
 }

@@ -14,7 +14,7 @@
  */
 import { appendFileSync } from 'node:fs';
 import { extractText, type Extraction } from '../../worker/extractors/index.js';
-import { serveRequests } from '../../worker/sandbox-protocol.js';
+import { serveRequests, type ChildRequest } from '../../worker/sandbox-protocol.js';
 
 process.setSourceMapsEnabled(false);
 
@@ -28,7 +28,9 @@ function allocate(mb: number, into: Uint8Array[]): void {
   for (let i = 0; i < mb; i++) into.push(new Uint8Array(1024 * 1024).fill(1));
 }
 
-serveRequests(async ({ bytes, opts }) => {
+serveRequests(async (request) => ({ extraction: await run(request) }));
+
+async function run({ bytes, opts }: ChildRequest): Promise<Extraction> {
   const [command = '', arg = '0', file] = Buffer.from(bytes).toString('utf8').trim().split(':');
   switch (command) {
     case 'hang':
@@ -87,4 +89,4 @@ serveRequests(async ({ bytes, opts }) => {
     default:
       return extractText(bytes, opts);
   }
-});
+}

@@ -2,6 +2,7 @@ import type { SourceFormat } from '../../shared/formats.js';
 import type { CutChunk as Chunk } from '../../shared/schemas/chunk.js';
 import type { SourceProgress, SourceWarning } from '../../shared/schemas/knowledge-base.js';
 import type { OcrSettings } from './pdf/ocr/settings.js';
+import type { PageSharing } from './pdf/split-read.js';
 
 /** Limits and hints for one extraction. */
 export interface ExtractOptions {
@@ -26,6 +27,11 @@ export interface ExtractOptions {
    * sandbox child, never sent over IPC.
    */
   onProgress?: (progress: SourceProgress) => void;
+  /**
+   * PDF: how page ranges of a long document may be handed to other sandbox
+   * children. Set by the sandbox child, never sent over IPC.
+   */
+  pdfSharing?: PageSharing;
   /** When set, the Markdown is also split into {@link Extraction.chunks}. */
   chunking?: ChunkingOptions;
   /**

@@ -3,10 +3,13 @@ import { isAllocationFailure, SourceError } from '../../../shared/source-errors.
 import { load } from 'cheerio/slim';
 import type { AnyNode, Element } from 'domhandler';
 import { listNumbers } from './numbering.js';
+import { useStreamingXmlReader } from './mammoth-xml.js';
 import { nodesToMarkdownAndText } from '../html/to-markdown.js';
 import { decodeEntities } from '../common/decode-entities.js';
 import type { RawExtraction } from '../types.js';
 import { checkInflatedSizes, DEFAULT_ZIP_LIMITS, readZipEntry, scanZip, type ZipEntry } from '../common/zip-scan.js';
+
+useStreamingXmlReader();
 
 // Images are never read: their bytes are not text, and a linked one could point outside the file.
 const NO_IMAGES = mammoth.images.imgElement(async () => ({ src: '' }));
@@ -14,7 +17,7 @@ const NO_IMAGES = mammoth.images.imgElement(async () => ({ src: '' }));
 /**
  * Extracts a DOCX: the ZIP directory is checked for bombs first (declared
  * sizes, then that no part inflates past its declared size), then mammoth
- * converts the body (with footnotes and endnotes) to HTML, which becomes
+ * (its XML read in one streaming pass, see `mammoth-xml.ts`) converts the body (with footnotes and endnotes) to HTML, which becomes
  * Markdown: heading styles as `#` headings, numbered and nested lists, tables,
  * text boxes in place, and the notes as a numbered list at the end without
  * their back-links; image descriptions (alt text) are kept as text.

@@ -1,40 +1,21 @@
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { getDocument, OPS, type PDFDocumentProxy, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { OPS, type PDFDocumentProxy, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { isAllocationFailure, SourceError } from '../../../shared/source-errors.js';
 import { documentStyle, joinPagesAtHyphens, pageMarkdown } from './blocks.js';
 import { markOutlineHeadings } from './outline-headings.js';
 import { readOutline } from './outline.js';
-import { formFieldLines, type PdfAnnotation } from './fields.js';
-import { pageLines, type PdfLine, type PdfTextItem } from './lines.js';
+import { openPdf } from './open-pdf.js';
 import { pdfWarnings } from './quality.js';
 import { removeRunningLines } from './running.js';
 import type { PdfOcr } from './ocr/pdf-ocr.js';
 import type { OcrSettings } from './ocr/settings.js';
+import { readDocument, type PageSharing } from './split-read.js';
 import type { RawExtraction } from '../types.js';
 
-// pdf.js is the one pdf-parse ships with. It reads these with fs in Node: paths with a trailing separator, never URLs.
-const PDFJS_DIR = dirname(createRequire(createRequire(import.meta.url).resolve('pdf-parse')).resolve('pdfjs-dist/package.json'));
-const CMAP_DIR = join(PDFJS_DIR, 'cmaps') + '/';
-const FONT_DIR = join(PDFJS_DIR, 'standard_fonts') + '/';
-// Text extraction never needs bigger images decoded; pdf.js's default is no limit.
-const MAX_IMAGE_PIXELS = 4096 * 4096;
 // Below this many letters per page a PDF may be a scan with a stray OCR or stamp layer.
 const SPARSE_LETTERS_PER_PAGE = 40;
 // An image at least this wide and high can be a scanned page.
 const SCAN_MIN_PIXELS = 100;
 const SCANNED = 'The PDF has no text layer: it looks scanned (image-only) and needs OCR.';
-const PDFJS_OPTIONS = {
-  cMapUrl: CMAP_DIR,
-  cMapPacked: true,
-  standardFontDataUrl: FONT_DIR,
-  isEvalSupported: false,
-  maxImageSize: MAX_IMAGE_PIXELS,
-  useSystemFonts: false,
-  disableFontFace: true,
-  stopAtErrors: false,
-  verbosity: 0,
-};
 const IMAGE_OPS = new Set<number>([OPS.paintImageXObject, OPS.paintInlineImageXObject, OPS.paintImageXObjectRepeat, OPS.paintImageMaskXObject]);
 
 /**
@@ -47,6 +28,8 @@ const IMAGE_OPS = new Set<number>([OPS.paintImageXObject, OPS.paintInlineImageXO
  * owner-password-only PDF opens; a user password gives `encrypted`; an
  * unreadable file `corrupt`; no text layer on any page `no_text` (scanned,
  * needs OCR). Garbled pages and image-only pages among text pages are warned about.
+ * With `sharing`, other sandbox children read page ranges of a long document
+ * at the same time (see {@link readDocument}); the rebuild below sees all pages.
  */
 export async function extractPdf(
   bytes: Uint8Array,
@@ -54,15 +37,15 @@ export async function extractPdf(
   onProgress?: (progress: { pagesDone: number; pagesTotal: number }) => void,
   maxChars = Number.POSITIVE_INFINITY,
   ocrSettings?: OcrSettings,
+  sharing?: PageSharing,
 ): Promise<RawExtraction> {
-  let task: ReturnType<typeof getDocument> | undefined;
+  let task: ReturnType<typeof openPdf> | undefined;
   try {
-    // pdf.js transfers (detaches) the buffer it is given, so it gets a copy (a Uint8Array, never a Buffer).
-    task = getDocument({ data: new Uint8Array(bytes), ...PDFJS_OPTIONS });
+    task = openPdf(bytes);
     const doc = await task.promise;
     const pageCount = doc.numPages;
     const ocr = ocrSettings && new (await import('./ocr/pdf-ocr.js')).PdfOcr(ocrSettings, bytes);
-    const { lines, fields } = await readPages(doc, Math.min(pageCount, maxPages), maxChars, onProgress, ocr);
+    const { lines, fields } = await readDocument(doc, Math.min(pageCount, maxPages), maxChars, sharing, onProgress, ocr);
     const pages = lines.length;
     const kept = removeRunningLines(lines);
     const outline = await readOutline(doc, pages);
@@ -88,46 +71,6 @@ export async function extractPdf(
   } finally {
     await task?.destroy().catch(() => undefined);
   }
-}
-
-/**
- * Reads pages 1 to `count`, stopping early once the text read passes
- * `maxChars`: the rest would be cut anyway, and laying out a few thousand
- * dense pages takes longer than any extraction may run.
- */
-async function readPages(
-  doc: PDFDocumentProxy,
-  count: number,
-  maxChars: number,
-  onProgress?: (progress: { pagesDone: number; pagesTotal: number }) => void,
-  ocr?: PdfOcr,
-): Promise<{ lines: PdfLine[][]; fields: string[][] }> {
-  // Listing a page's annotations costs a round trip; only documents with a form need it.
-  const hasForm = (await doc.getFieldObjects().catch(() => null)) !== null;
-  const lines: PdfLine[][] = [];
-  const fields: string[][] = [];
-  let chars = 0;
-  for (let n = 1; n <= count && chars <= maxChars; n++) {
-    const page = await doc.getPage(n);
-    try {
-      const content = await page.getTextContent();
-      // pdf.js's items are laid out as they are (no copy per item); only vertical writing is marked on them.
-      const items = content.items.filter((item) => 'str' in item && item.str !== '') as Array<PdfTextItem & { fontName: string }>;
-      const vertical = new Set(Object.keys(content.styles).filter((name) => content.styles[name]?.vertical));
-      if (vertical.size) for (const item of items) item.vertical = vertical.has(item.fontName);
-      const layer = pageLines(items, page.view);
-      const pageText = ocr ? await ocr.readPage(page, n, layer) : layer;
-      const pageFields = hasForm ? formFieldLines((await page.getAnnotations({ intent: 'display' })) as PdfAnnotation[]) : [];
-      lines.push(pageText);
-      fields.push(pageFields);
-      for (const line of pageText) chars += line.text.length + 1;
-      for (const field of pageFields) chars += field.length + 1;
-    } finally {
-      page.cleanup();
-    }
-    onProgress?.({ pagesDone: n, pagesTotal: count });
-  }
-  return { lines, fields };
 }
 
 /** Letters and digits in `texts`, counted up to `enough`. */
