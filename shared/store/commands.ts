@@ -4,6 +4,7 @@ import type { RedisClient } from '../redis.js';
 import type { KeySpace } from './keys.js';
 import { lifecycleLua } from './lifecycle-lua.js';
 import { importCatalogScript } from './scripts/catalog-scripts.js';
+import { readChangesScript } from './scripts/changes-scripts.js';
 import { commitSourcesScript } from './scripts/commit-scripts.js';
 import { deleteKbScript, deleteSourceScript } from './scripts/delete-scripts.js';
 import { setSourceMetadataScript } from './scripts/metadata-scripts.js';
@@ -49,6 +50,7 @@ export const SCRIPTS = [
   finishSiteScript,
   restartSiteScript,
   deleteSiteScript,
+  readChangesScript,
 ] as const;
 
 declare const STORE_COMMANDS: unique symbol;
