@@ -26,6 +26,7 @@ const OTHER_STATUS_TEXT: Record<number, string> = {
   405: 'Method Not Allowed',
   408: 'Request Timeout',
   409: 'Conflict',
+  410: 'Gone',
   412: 'Precondition Failed',
   422: 'Unprocessable Entity',
   429: 'Too Many Requests',
