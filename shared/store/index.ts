@@ -3,6 +3,8 @@ import { CatalogStore } from './catalog-store.js';
 import { KbStore } from './kb-store.js';
 import { HostSlots } from './host-slots.js';
 import { ChangeFeed } from '../feed/change-feed.js';
+import { SearchIndex } from '../search/search-index.js';
+import type { StemmerName } from '../search/tokenize.js';
 import { DEFAULT_CHANGE_RETENTION, KeySpace, type ChangeRetention } from './keys.js';
 import { IdempotencyStore } from './idempotency-store.js';
 import { KeyStore } from './key-store.js';
@@ -30,6 +32,8 @@ export interface Store {
   sites: SiteStore;
   /** Each knowledge base's change feed of chunks. */
   changes: ChangeFeed;
+  /** Each knowledge base's search index, kept from its change feed. */
+  search: SearchIndex;
 }
 
 export interface StoreOptions {
@@ -39,6 +43,13 @@ export interface StoreOptions {
   blobTtlSeconds: number;
   /** The change feed's retention; default DEFAULT_CHANGE_RETENTION (CHANGES_RETENTION_HOURS, CHANGES_MAX_EVENTS). */
   changes?: ChangeRetention;
+  /** The stemmer of search terms (SEARCH_STEMMER); default `english`. */
+  stemmer?: StemmerName;
+}
+
+/** The search settings from the configuration. */
+export function searchOptions(config: { SEARCH_STEMMER: StemmerName }): { stemmer: StemmerName } {
+  return { stemmer: config.SEARCH_STEMMER };
 }
 
 /** The change feed's retention from the configuration. */
@@ -49,9 +60,11 @@ export function changeRetention(config: { CHANGES_RETENTION_HOURS: number; CHANG
 /** The Redis store both roles and the admin CLI use. */
 export function createStore(redis: RedisClient, opts: StoreOptions): Store {
   const keys = new KeySpace(opts.prefix ?? 'kbi', opts.changes ?? DEFAULT_CHANGE_RETENTION);
+  const kbs = new KbStore(redis, keys, { blobTtlSeconds: opts.blobTtlSeconds });
+  const changes = new ChangeFeed(withCommands(redis), keys);
   return {
     keys,
-    kbs: new KbStore(redis, keys, { blobTtlSeconds: opts.blobTtlSeconds }),
+    kbs,
     apiKeys: new KeyStore(redis, keys),
     catalog: new CatalogStore(redis, keys),
     stages: new StageStore(redis, keys),
@@ -60,6 +73,7 @@ export function createStore(redis: RedisClient, opts: StoreOptions): Store {
     quotas: new QuotaStore(redis, keys),
     hostSlots: new HostSlots(redis, keys),
     sites: new SiteStore(withCommands(redis), keys),
-    changes: new ChangeFeed(withCommands(redis), keys),
+    changes,
+    search: new SearchIndex(withCommands(redis), keys, changes, kbs, opts.stemmer ?? 'english'),
   };
 }
