@@ -26,17 +26,18 @@ end
 
 local function unindex(id)
   local raw = redis.call('HGET', docs, id)
-  if not raw then return end
-  local d = cjson.decode(raw)
-  for term, _ in pairs(d.t) do
-    local key = p.postings .. term
-    redis.call('HDEL', key, id)
-    if redis.call('EXISTS', key) == 0 then redis.call('SREM', terms, term) end
+  if raw then
+    local d = cjson.decode(raw)
+    for term, _ in pairs(d.t) do
+      local key = p.postings .. term
+      redis.call('HDEL', key, id)
+      if redis.call('EXISTS', key) == 0 then redis.call('SREM', terms, term) end
+    end
+    redis.call('HDEL', docs, id)
+    redis.call('HINCRBY', state, 'n', -1)
+    redis.call('HINCRBY', state, 'bodyLength', -d.b)
+    redis.call('HINCRBY', state, 'headingLength', -d.h)
   end
-  redis.call('HDEL', docs, id)
-  redis.call('HINCRBY', state, 'n', -1)
-  redis.call('HINCRBY', state, 'bodyLength', -d.b)
-  redis.call('HINCRBY', state, 'headingLength', -d.h)
 end
 
 for _, op in ipairs(p.ops) do
