@@ -25,10 +25,11 @@ import { benchExtract, type ExtractRow } from './lib/bench-extract-pool.js';
 import { fairnessRun, OTHER_WORKSPACES, type FairnessRun } from './lib/bench-fairness.js';
 import { BenchService, filesEndToEnd, textsEndToEnd, type EndToEndRun } from './lib/bench-service.js';
 import { crawlBench, type CrawlRun } from './lib/bench-crawl.js';
+import { searchRows } from './lib/bench-search-rows.js';
 import { folderFiles, hasTool, MB, median, referenceSeconds } from './lib/bench-util.js';
 
 const run = promisify(execFile);
-const SECTIONS = ['extract', 'e2e', 'fairness', 'text', 'get', 'upload', 'crawl'] as const;
+const SECTIONS = ['extract', 'e2e', 'fairness', 'text', 'get', 'upload', 'crawl', 'search'] as const;
 type Section = (typeof SECTIONS)[number];
 
 const args = process.argv.slice(2);
@@ -80,6 +81,7 @@ async function main(): Promise<void> {
   if (corpus && only.has('fairness')) await fairness(root);
   if (only.has('text') || only.has('get') || only.has('crawl')) await serviceSections();
   if (only.has('upload')) await uploadMemory();
+  if (only.has('search')) rows.push(...(await searchRows(results)));
 
   console.log('| measurement | result | reference | reference result | ratio | target |');
   console.log('|---|---|---|---|---|---|');
