@@ -28,13 +28,16 @@ export function rankChunks(postingsByTerm: Postings[], totals: IndexTotals, head
   const avg = Math.max((totals.bodyLength + headingWeight * totals.headingLength) / n, 1);
   const scores = new Map<string, number>();
   for (const postings of postingsByTerm) {
-    const entries = Object.entries(postings);
-    const df = entries.filter(([, v]) => weightedTf(v, headingWeight).tf > 0).length;
+    // Parsed once; with no heading weight a chunk whose heading alone holds the term does not count.
+    const matches: [string, { tf: number; length: number }][] = [];
+    for (const id in postings) {
+      const w = weightedTf(postings[id]!, headingWeight);
+      if (w.tf > 0) matches.push([id, w]);
+    }
+    const df = matches.length;
     if (df === 0) continue;
     const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
-    for (const [id, v] of entries) {
-      const { tf, length } = weightedTf(v, headingWeight);
-      if (tf === 0) continue;
+    for (const [id, { tf, length }] of matches) {
       const s = (idf * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * length) / avg));
       scores.set(id, (scores.get(id) ?? 0) + s);
     }

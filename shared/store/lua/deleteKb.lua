@@ -8,8 +8,9 @@
                    feed: see the feed include, feedTtl (seconds), search: {state, docs, terms, postings}}
             a prefix .. documentId is that source's key of that kind; sitePrefix .. siteId a site's record;
             ifRev: delete nothing unless the knowledge base is at this revision (If-Match).
-            The change feed stays for feedTtl with a chunk.deleted for every chunk, so a consumer
-            sees the knowledge base emptied; its info names the workspace that may still read it.
+            The change feed (when it has ever had an event) stays for feedTtl with a chunk.deleted for
+            every chunk, so a consumer sees the knowledge base emptied; its info names the workspace
+            that may still read it.
             The search index goes with the knowledge base.
 
   Output: {'ok'} | {'missing'} | {'forbidden'} | {'precondition_failed', rev}
@@ -28,9 +29,13 @@ for _, id in ipairs(redis.call('LRANGE', KEYS[2], 0, -1)) do
   redis.call('DEL', at.record .. id, at.text .. id, at.blob .. id, at.markdown .. id, at.chunks .. id)
 end
 feedFinish(p.feed)
-redis.call('HSET', p.feed.info, 'workspaceId', p.workspaceId)
-redis.call('EXPIRE', p.feed.info, p.feedTtl)
-redis.call('EXPIRE', p.feed.stream, p.feedTtl)
+if redis.call('EXISTS', p.feed.stream) == 1 then
+  redis.call('HSET', p.feed.info, 'workspaceId', p.workspaceId)
+  redis.call('EXPIRE', p.feed.info, p.feedTtl)
+  redis.call('EXPIRE', p.feed.stream, p.feedTtl)
+else
+  redis.call('DEL', p.feed.info)
+end
 for _, term in ipairs(redis.call('SMEMBERS', p.search.terms)) do redis.call('DEL', p.search.postings .. term) end
 redis.call('DEL', p.search.state, p.search.docs, p.search.terms)
 for _, id in ipairs(redis.call('LRANGE', KEYS[5], 0, -1)) do
