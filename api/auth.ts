@@ -4,6 +4,8 @@ import type { KeyStore } from '../shared/store/key-store.js';
 import type { AppEnv } from './context.js';
 
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** POSTs that only read (a search sends its query as a body), which a read-only key may make. */
+const READ_POSTS = /^\/v1\/knowledge-bases\/[^/]+\/search$/;
 const MAX_KEY_LENGTH = 256;
 
 /**
@@ -21,7 +23,8 @@ export function apiKeyAuth(keys: KeyStore): MiddlewareHandler<AppEnv> {
     }
     const principal = await keys.authenticate(presented);
     if (!principal) throw new UnauthorizedError();
-    if (principal.readOnly && !READ_METHODS.has(c.req.method)) throw new ForbiddenError(READ_ONLY_KEY);
+    const reads = READ_METHODS.has(c.req.method) || (c.req.method === 'POST' && READ_POSTS.test(c.req.path));
+    if (principal.readOnly && !reads) throw new ForbiddenError(READ_ONLY_KEY);
     c.set('principal', principal);
     c.set('logger', c.get('logger').child({ keyId: principal.keyId, workspaceId: principal.workspaceId }));
     await next();

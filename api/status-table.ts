@@ -43,6 +43,12 @@ export const STATUS_TABLE = {
     description:
       "The resource is not in a state that allows this, a workspace quota (QUOTA_*, or the workspace's own) would be passed (nothing was changed), or a request with this Idempotency-Key is still in progress (then Retry-After says when to repeat it)",
   },
+  410: {
+    error: 'Gone',
+    message: 'The requested position is no longer kept',
+    description:
+      'The change-feed cursor is older than what CHANGES_RETENTION_HOURS and CHANGES_MAX_EVENTS keep; resync from GET /v1/knowledge-bases/{kbId}/chunks and follow the feed from its changesCursor',
+  },
   412: {
     error: 'Precondition Failed',
     message: 'The resource has changed since the If-Match revision',
@@ -91,6 +97,7 @@ export const CODE_STATUS: Record<AppErrorCode | 'internal', ErrorStatus> = {
   method_not_allowed: 405,
   request_timeout: 408,
   conflict: 409,
+  gone: 410,
   precondition_failed: 412,
   unprocessable: 422,
   payload_too_large: 413,

@@ -8,7 +8,7 @@
  * one workspace with the corpus PDFs while three others add one text each.
  * Loopback only.
  *
- *   npm run bench -- [--only extract,e2e,fairness,text,get,upload,crawl,office] [--runs 3] [--concurrency 2]
+ *   npm run bench -- [--only extract,e2e,fairness,text,get,upload,crawl,office,search] [--runs 3] [--concurrency 2]
  *                    [--texts 2000] [--sources 1000] [--pages 300] [--duration 5] [--out bench-results.json] [--no-build | --dist DIR]
  *
  * Needs redis-server on PATH and the corpus in ../shared/corpus (or CORPUS_DIR)
@@ -28,10 +28,11 @@ import { fmt, printTable, type Row } from './lib/bench-table.js';
 import { textSection } from './lib/bench-text.js';
 import { crawlBench, type CrawlRun } from './lib/bench-crawl.js';
 import { benchOffice } from './lib/bench-office.js';
+import { searchRows } from './lib/bench-search-rows.js';
 import { folderFiles, hasTool, MB, median, referenceSeconds } from './lib/bench-util.js';
 
 const run = promisify(execFile);
-const SECTIONS = ['extract', 'e2e', 'fairness', 'text', 'get', 'upload', 'crawl', 'office'] as const;
+const SECTIONS = ['extract', 'e2e', 'fairness', 'text', 'get', 'upload', 'crawl', 'office', 'search'] as const;
 type Section = (typeof SECTIONS)[number];
 
 const args = process.argv.slice(2);
@@ -77,6 +78,7 @@ async function main(): Promise<void> {
   if (only.has('text') || only.has('get') || only.has('crawl')) await serviceSections();
   if (only.has('upload')) await uploadMemory();
   if (corpus && only.has('office')) await office(root);
+  if (only.has('search')) rows.push(...(await searchRows(results)));
 
   (results.machine as Record<string, unknown>).loadAfter = loadavg();
   say(`load average (1, 5, 15 min): before ${fmtLoad((results.machine as { loadBefore: number[] }).loadBefore)}, after ${fmtLoad(loadavg())}`);

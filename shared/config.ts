@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CidrAllowList } from './address-policy.js';
 import { parseAcceptedFormats } from './format-policy.js';
+import { STEMMER_LANGUAGES } from './search/tokenize.js';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'must be true or false' })
@@ -104,6 +105,9 @@ const envSchema = z
     QUOTA_SOURCES_PER_KNOWLEDGE_BASE: int(0, 100_000_000).default(0),
     IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE: int(1, 10_000_000).default(10_000),
     IDEMPOTENCY_MAX_BODY_BYTES: int(256, 16 * 1024 * 1024).default(4096),
+    CHANGES_RETENTION_HOURS: int(1, 8760).default(168),
+    CHANGES_MAX_EVENTS: int(100, 10_000_000).default(100_000),
+    SEARCH_STEMMER: z.enum([...STEMMER_LANGUAGES, 'none']).default('english'),
     SHUTDOWN_GRACE_MS: int(0, 3_600_000).default(25_000),
     REDIS_STARTUP_BACKOFF_MAX_MS: int(100, 600_000).default(10_000),
     STAGING_TTL_SECONDS: int(60, 30 * 86_400).default(7 * 86_400),

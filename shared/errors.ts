@@ -13,6 +13,7 @@ export type AppErrorCode =
   | 'request_timeout'
   | 'conflict'
   | 'precondition_failed'
+  | 'gone'
   | 'unprocessable'
   | 'payload_too_large'
   | 'unsupported_media_type'
@@ -103,6 +104,12 @@ export class RequestTimeoutError extends AppError {
 }
 
 /** `retryAfterSeconds`, when set, says the conflict should pass by itself (a request still in progress). */
+/** What was asked for existed but is no longer kept (a change-feed cursor past retention). */
+export class GoneError extends AppError {
+  override name = 'GoneError';
+  override readonly code = 'gone';
+}
+
 export class ConflictError extends AppError {
   override name = 'ConflictError';
   override readonly code = 'conflict';

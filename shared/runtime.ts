@@ -4,7 +4,7 @@ import { INGEST_QUEUE, queuePrefix, WEBHOOK_QUEUE } from './jobs.js';
 import type { Logger } from './logger.js';
 import { connectRedis, createRedis, isRedisUnavailable, masters, type RedisClient } from './redis.js';
 import type { StartupAttempt } from './redis-wait.js';
-import { createStore, type Store } from './store/index.js';
+import { changeRetention, createStore, searchOptions, type Store } from './store/index.js';
 
 /** The connections and store a process role shares. */
 export interface Runtime {
@@ -26,7 +26,7 @@ export async function openRuntime(config: Config, role: 'api' | 'worker' | 'cli'
   attempt.logErrors(redis, logger, 'redis connection error');
   await connectRedis(redis);
   await assertNoEviction(redis, logger);
-  const store = createStore(redis, { prefix: config.REDIS_KEY_PREFIX, blobTtlSeconds: config.STAGING_TTL_SECONDS });
+  const store = createStore(redis, { prefix: config.REDIS_KEY_PREFIX, blobTtlSeconds: config.STAGING_TTL_SECONDS, changes: changeRetention(config), ...searchOptions(config) });
   return {
     redis,
     store,

@@ -64,6 +64,7 @@ export async function rechunkKnowledgeBase(deps: RechunkDeps, job: RechunkKbJob)
       chunking: settings,
       defaultChunking: deps.chunkDefaults,
       chunks,
+      markdown,
       now: new Date().toISOString(),
     });
     if (result === 'ok') summary.rechunked += 1;

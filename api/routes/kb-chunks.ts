@@ -18,6 +18,9 @@ const chunkListingSchema = z
   .object({
     data: z.array(chunkSchema),
     nextCursor: z.string().nullable().meta({ description: 'Pass as `after` for the next page; null when the listing is complete' }),
+    changesCursor: z.string().meta({
+      description: 'The change feed position from before this listing began: once every page is read, follow GET …/changes?after=<changesCursor> to stay in sync',
+    }),
   })
   .meta({ id: 'ChunkListing' });
 
@@ -39,7 +42,7 @@ export function kbChunkRoutes(deps: AppDeps, kb: KbDeps) {
     }),
     async (c) => {
       const { after, size = MAX_CHUNK_LISTING_SIZE } = c.req.valid('query');
-      return c.json(await listKbChunks(kb, c.get('principal').workspaceId, c.req.valid('param').kbId, after, size), 200);
+      return c.json(await listKbChunks(kb, deps.store.changes, c.get('principal').workspaceId, c.req.valid('param').kbId, after, size), 200);
     },
   );
   return app;

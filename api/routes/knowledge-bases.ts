@@ -30,6 +30,8 @@ import {
 } from '../../shared/schemas/knowledge-base.js';
 import type { AppEnv } from '../context.js';
 import type { AppDeps } from '../deps.js';
+import { kbChangeRoutes } from './kb-changes.js';
+import { kbSearchRoutes } from './kb-search.js';
 import { kbChunkRoutes } from './kb-chunks.js';
 import { zodFieldErrors } from '../errors.js';
 import { etagOf, notModified, requiredRevision } from '../etag.js';
@@ -83,6 +85,8 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
   const ifMatchRevision = async (header: string | undefined, ws: string, kbId: string) =>
     header === undefined ? undefined : requiredRevision(header, (await assertOwned(kb, ws, kbId)).rev);
   app.route('/', kbChunkRoutes(deps, kb));
+  app.route('/', kbChangeRoutes(deps));
+  app.route('/', kbSearchRoutes(deps, kb));
 
   app.openapi(
     createRoute({

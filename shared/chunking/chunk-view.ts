@@ -22,10 +22,12 @@ export interface ChunkSource {
  */
 export function chunkView(kbId: string, source: ChunkSource, c: ReadChunk): Chunk {
   const { occurrence, ...rest } = c;
+  return { id: chunkId(kbId, source.documentId, c.text, occurrence), documentId: source.documentId, ...rest, ...chunkSourceFields(source) };
+}
+
+/** The fields a chunk shows of its source (title, URL or file name, metadata). */
+export function chunkSourceFields(source: Omit<ChunkSource, 'documentId'>): Pick<Chunk, 'title' | 'url' | 'filename' | 'metadata'> {
   return {
-    id: chunkId(kbId, source.documentId, c.text, occurrence),
-    documentId: source.documentId,
-    ...rest,
     ...(source.title ? { title: source.title } : {}),
     ...(source.type === 'url' ? { url: source.content } : {}),
     ...(source.type === 'file' ? { filename: source.filename ?? source.content } : {}),

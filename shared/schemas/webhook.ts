@@ -4,7 +4,7 @@ import { isoDateTime, pageSchema } from './common.js';
 import { sourceCountsSchema, sourceErrorSchema } from './knowledge-base.js';
 
 /** The events a webhook may subscribe to. */
-export const WEBHOOK_EVENTS = ['source.ready', 'source.failed', 'knowledge_base.settled', 'site.discovered'] as const;
+export const WEBHOOK_EVENTS = ['source.ready', 'source.failed', 'knowledge_base.settled', 'site.discovered', 'knowledge_base.changed'] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
 /** The event `POST /v1/webhooks/{webhookId}/test` sends; never subscribed to, always accepted. */
 export const TEST_EVENT = 'webhook.test';
@@ -111,6 +111,8 @@ export const webhookEventSchema = z
       pagesFound: z.number().int().optional(),
       pagesAdded: z.number().int().optional(),
       truncated: z.boolean().optional(),
+      afterCursor: z.string().optional().meta({ description: 'knowledge_base.changed: the change-feed cursor before the new events; read GET …/changes?after=<afterCursor>' }),
+      toCursor: z.string().optional().meta({ description: 'knowledge_base.changed: the cursor after the last new event' }),
     }),
   })
   .meta({ id: 'WebhookEvent' });

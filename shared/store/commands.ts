@@ -4,6 +4,8 @@ import type { RedisClient } from '../redis.js';
 import type { KeySpace } from './keys.js';
 import { lifecycleLua } from './lifecycle-lua.js';
 import { importCatalogScript } from './scripts/catalog-scripts.js';
+import { readChangesScript } from './scripts/changes-scripts.js';
+import { applySearchScript } from './scripts/search-scripts.js';
 import { commitSourcesScript } from './scripts/commit-scripts.js';
 import { deleteKbScript, deleteSourceScript } from './scripts/delete-scripts.js';
 import { setSourceMetadataScript } from './scripts/metadata-scripts.js';
@@ -60,6 +62,8 @@ export const SCRIPTS = [
   restartSiteScript,
   deleteSiteScript,
   reserveCrawlBudgetScript,
+  readChangesScript,
+  applySearchScript,
 ] as const;
 
 declare const STORE_COMMANDS: unique symbol;

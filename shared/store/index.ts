@@ -2,7 +2,10 @@ import type { RedisClient } from '../redis.js';
 import { CatalogStore } from './catalog-store.js';
 import { KbStore } from './kb-store.js';
 import { HostSlots } from './host-slots.js';
-import { KeySpace } from './keys.js';
+import { ChangeFeed } from '../feed/change-feed.js';
+import { SearchIndex } from '../search/search-index.js';
+import type { StemmerName } from '../search/tokenize.js';
+import { DEFAULT_CHANGE_RETENTION, KeySpace, type ChangeRetention } from './keys.js';
 import { IdempotencyStore } from './idempotency-store.js';
 import { KeyStore } from './key-store.js';
 import { QuotaStore } from './quota-store.js';
@@ -27,6 +30,10 @@ export interface Store {
   hostSlots: HostSlots;
   /** Site sources: their records, discovery ends and budgets. */
   sites: SiteStore;
+  /** Each knowledge base's change feed of chunks. */
+  changes: ChangeFeed;
+  /** Each knowledge base's search index, kept from its change feed. */
+  search: SearchIndex;
 }
 
 export interface StoreOptions {
@@ -34,14 +41,30 @@ export interface StoreOptions {
   prefix?: string;
   /** Maximum life of staged upload bytes, seconds. */
   blobTtlSeconds: number;
+  /** The change feed's retention; default DEFAULT_CHANGE_RETENTION (CHANGES_RETENTION_HOURS, CHANGES_MAX_EVENTS). */
+  changes?: ChangeRetention;
+  /** The stemmer of search terms (SEARCH_STEMMER); default `english`. */
+  stemmer?: StemmerName;
+}
+
+/** The search settings from the configuration. */
+export function searchOptions(config: { SEARCH_STEMMER: StemmerName }): { stemmer: StemmerName } {
+  return { stemmer: config.SEARCH_STEMMER };
+}
+
+/** The change feed's retention from the configuration. */
+export function changeRetention(config: { CHANGES_RETENTION_HOURS: number; CHANGES_MAX_EVENTS: number }): ChangeRetention {
+  return { retentionMs: config.CHANGES_RETENTION_HOURS * 3_600_000, maxEvents: config.CHANGES_MAX_EVENTS };
 }
 
 /** The Redis store both roles and the admin CLI use. */
 export function createStore(redis: RedisClient, opts: StoreOptions): Store {
-  const keys = new KeySpace(opts.prefix ?? 'kbi');
+  const keys = new KeySpace(opts.prefix ?? 'kbi', opts.changes ?? DEFAULT_CHANGE_RETENTION);
+  const kbs = new KbStore(redis, keys, { blobTtlSeconds: opts.blobTtlSeconds });
+  const changes = new ChangeFeed(withCommands(redis), keys);
   return {
     keys,
-    kbs: new KbStore(redis, keys, { blobTtlSeconds: opts.blobTtlSeconds }),
+    kbs,
     apiKeys: new KeyStore(redis, keys),
     catalog: new CatalogStore(redis, keys),
     stages: new StageStore(redis, keys),
@@ -50,5 +73,7 @@ export function createStore(redis: RedisClient, opts: StoreOptions): Store {
     quotas: new QuotaStore(redis, keys),
     hostSlots: new HostSlots(redis, keys),
     sites: new SiteStore(withCommands(redis), keys),
+    changes,
+    search: new SearchIndex(withCommands(redis), keys, changes, kbs, opts.stemmer ?? 'english'),
   };
 }

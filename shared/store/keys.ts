@@ -7,7 +7,18 @@ export interface SourceKeys {
   blob: string;
   markdown: string;
   chunks: string;
+  /** Chunk id to a digest of the chunk as the change feed last showed it (what a re-write compares against). */
+  chunkIds: string;
 }
+
+/** How long the change feed keeps its events, and how many at most per knowledge base. */
+export interface ChangeRetention {
+  retentionMs: number;
+  maxEvents: number;
+}
+
+/** The defaults of CHANGES_RETENTION_HOURS and CHANGES_MAX_EVENTS. */
+export const DEFAULT_CHANGE_RETENTION: ChangeRetention = { retentionMs: 168 * 3_600_000, maxEvents: 100_000 };
 
 /**
  * Every Redis key the store uses, in one place. Keys of one knowledge base share
@@ -19,7 +30,14 @@ export interface SourceKeys {
  * contain `{`, `}` or `:`.
  */
 export class KeySpace {
-  constructor(readonly prefix: string) {}
+  /**
+   * @param changes the change feed's retention, which the scripts that write
+   *   the feed trim it to (carried here because every script declaration gets the key space)
+   */
+  constructor(
+    readonly prefix: string,
+    readonly changeRetention: ChangeRetention = DEFAULT_CHANGE_RETENTION,
+  ) {}
 
   kbTag(kbId: string): string {
     return `${this.prefix}:{kb:${kbId}}`;
@@ -52,11 +70,25 @@ export class KeySpace {
   /** Every key one source owns; deleting a source deletes exactly these. */
   sourceKeys(kbId: string, documentId: string): SourceKeys {
     const p = this.sourceKeyPrefixes(kbId);
-    return { record: p.record + documentId, text: p.text + documentId, blob: p.blob + documentId, markdown: p.markdown + documentId, chunks: p.chunks + documentId };
+    return {
+      record: p.record + documentId,
+      text: p.text + documentId,
+      blob: p.blob + documentId,
+      markdown: p.markdown + documentId,
+      chunks: p.chunks + documentId,
+      chunkIds: p.chunkIds + documentId,
+    };
   }
   /** The prefixes of {@link sourceKeys}, for scripts that find source ids inside Redis (prefix .. documentId). */
   sourceKeyPrefixes(kbId: string): SourceKeys {
-    return { record: this.sourcePrefix(kbId), text: this.textPrefix(kbId), blob: this.blobPrefix(kbId), markdown: this.markdownPrefix(kbId), chunks: this.chunksPrefix(kbId) };
+    return {
+      record: this.sourcePrefix(kbId),
+      text: this.textPrefix(kbId),
+      blob: this.blobPrefix(kbId),
+      markdown: this.markdownPrefix(kbId),
+      chunks: this.chunksPrefix(kbId),
+      chunkIds: `${this.kbTag(kbId)}:cids:`,
+    };
   }
   sourcePrefix(kbId: string): string {
     return `${this.kbTag(kbId)}:doc:`;
@@ -72,6 +104,30 @@ export class KeySpace {
   }
   chunksPrefix(kbId: string): string {
     return `${this.kbTag(kbId)}:chunks:`;
+  }
+  /** The change feed: a stream of chunk.upserted and chunk.deleted events, on the knowledge base's slot. */
+  changes(kbId: string): string {
+    return `${this.kbTag(kbId)}:changes`;
+  }
+  /** The feed's bookkeeping (hash): `floor`, the newest event trimmed away; `workspaceId` once the knowledge base is deleted. */
+  changesInfo(kbId: string): string {
+    return `${this.kbTag(kbId)}:changes:info`;
+  }
+  /** The search index's state (hash): the feed position it has applied, chunk count and length totals. */
+  searchState(kbId: string): string {
+    return `${this.kbTag(kbId)}:sx:state`;
+  }
+  /** The search index's chunks (hash): chunk id to its source, lengths and terms. */
+  searchDocs(kbId: string): string {
+    return `${this.kbTag(kbId)}:sx:docs`;
+  }
+  /** The search index's terms (set), so the index can be dropped whole. */
+  searchTerms(kbId: string): string {
+    return `${this.kbTag(kbId)}:sx:terms`;
+  }
+  /** A term's postings (hash): the prefix .. term; chunk id to `body,heading` term frequencies. */
+  searchPostingsPrefix(kbId: string): string {
+    return `${this.kbTag(kbId)}:sx:p:`;
   }
   /** A knowledge base's sources by fingerprint (see sourceFingerprint), for de-duplication. */
   fingerprints(kbId: string): string {

@@ -35,6 +35,8 @@ export interface FinishReport {
   sourceCounts?: SourceCounts;
   /** Set when this finish left no source active: the knowledge base's settle number. */
   settledSeq?: number;
+  /** Set when this finish wrote to the change feed: the stream ids before its first event and of its last. */
+  changes?: { from: string; to: string };
 }
 
 export type { TransitionAt };
@@ -100,6 +102,7 @@ export class SourceTransitions {
     if (reply.kind !== 'ok') return { result: reply.kind };
     const report: FinishReport = { result: 'ok', sourceCounts: countsFrom(reply.counts) };
     if (reply.settled > 0) report.settledSeq = reply.settled;
+    if (reply.feedTo) report.changes = { from: reply.feedFrom, to: reply.feedTo };
     return report;
   }
 }

@@ -28,6 +28,8 @@ const ROUTES: [string, string[]][] = [
   ['/v1/knowledge-bases/{kbId}/documents/{documentId}/chunks', ['get']],
   ['/v1/knowledge-bases/{kbId}/documents', ['get']],
   ['/v1/knowledge-bases/{kbId}/chunks', ['get']],
+  ['/v1/knowledge-bases/{kbId}/changes', ['get']],
+  ['/v1/knowledge-bases/{kbId}/search', ['post']],
   ['/v1/knowledge-bases/{kbId}/documents/{documentId}/refresh', ['post']],
   ['/v1/knowledge-bases/{kbId}/sites/{siteId}', ['delete', 'get']],
   ['/v1/knowledge-bases/{kbId}/sites/{siteId}/refresh', ['post']],

@@ -26,6 +26,7 @@ const OTHER_STATUS_TEXT: Record<number, string> = {
   405: 'Method Not Allowed',
   408: 'Request Timeout',
   409: 'Conflict',
+  410: 'Gone',
   412: 'Precondition Failed',
   422: 'Unprocessable Entity',
   429: 'Too Many Requests',
@@ -136,7 +137,8 @@ export async function kbSnapshot(h: Harness, kbId: string): Promise<Record<strin
   const out: Record<string, unknown> = {};
   for (const k of (await kbKeys(h, kbId)).sort()) {
     const type = await h.redis.type(k);
-    out[k] = type === 'hash' ? await h.redis.hgetall(k) : type === 'list' ? await h.redis.lrange(k, 0, -1) : await h.redis.get(k);
+    if (type === 'stream') out[k] = await h.redis.xrange(k, '-', '+');
+    else out[k] = type === 'hash' ? await h.redis.hgetall(k) : type === 'list' ? await h.redis.lrange(k, 0, -1) : await h.redis.get(k);
   }
   return out;
 }

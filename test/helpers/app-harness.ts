@@ -7,7 +7,7 @@ import { bullSourceQueue } from '../../shared/jobs.js';
 import { openIngestQueue, openWebhookQueue } from '../../shared/runtime.js';
 import { createLogger } from '../../shared/logger.js';
 import { connectRedis, createRedis, type RedisClient } from '../../shared/redis.js';
-import { createStore, type Store } from '../../shared/store/index.js';
+import { changeRetention, createStore, searchOptions, type Store } from '../../shared/store/index.js';
 import { deleteKeys, keysUnder } from './redis-server.js';
 
 export interface Harness {
@@ -38,7 +38,7 @@ export async function createHarness(env: Record<string, string> = {}): Promise<H
   const config = loadConfig({ ...target, REDIS_KEY_PREFIX: prefix, LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '0', REFRESH_COOLDOWN_SECONDS: '0', ...env });
   const redis = createRedis(config, 'api');
   await connectRedis(redis);
-  const store = createStore(redis, { prefix, blobTtlSeconds: config.STAGING_TTL_SECONDS });
+  const store = createStore(redis, { prefix, blobTtlSeconds: config.STAGING_TTL_SECONDS, changes: changeRetention(config), ...searchOptions(config) });
   const queue = openIngestQueue(config, 'api');
   await queue.waitUntilReady();
   const logger = createLogger('silent');

@@ -71,7 +71,7 @@ describe('what a generated client needs from the document', () => {
   });
 
   it('describes each webhook event body in the OpenAPI 3.1 webhooks section', () => {
-    expect(Object.keys(doc.webhooks).sort()).toEqual(['knowledge_base.settled', 'site.discovered', 'source.failed', 'source.ready', 'webhook.test']);
+    expect(Object.keys(doc.webhooks).sort()).toEqual(['knowledge_base.changed', 'knowledge_base.settled', 'site.discovered', 'source.failed', 'source.ready', 'webhook.test']);
     const body = doc.webhooks['source.ready'].post.requestBody.content['application/json'].schema;
     expect(body.$ref).toBe('#/components/schemas/WebhookEvent');
   });

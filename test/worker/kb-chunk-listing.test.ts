@@ -125,6 +125,6 @@ describe('GET /v1/knowledge-bases/{kbId}/chunks', () => {
     const readOnly = await h.key('ws-kb-chunks', { readOnly: true });
     const res = await call(h.app, 'GET', `/v1/knowledge-bases/${kbId}/chunks`, { key: readOnly });
     expect(res.status, res.text).toBe(200);
-    expect(res.body).toEqual({ data: [], nextCursor: null });
+    expect(res.body).toEqual({ data: [], nextCursor: null, changesCursor: expect.any(String) });
   });
 });

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Queue } from 'bullmq';
 import { FairShare } from '../../shared/fair-share.js';
+import { encodeCursor } from '../../shared/feed/cursor.js';
 import type { Logger } from '../../shared/logger.js';
 import { enqueueDeliveries } from '../../shared/webhook-deliveries.js';
 import type { SourceCounts } from '../../shared/schemas/knowledge-base.js';
@@ -87,6 +88,12 @@ export function finishEvents(source: FinishedSource, sourceCounts: SourceCounts 
   return events;
 }
 
+/** `knowledge_base.changed` for a write to the change feed, its id derived from the range it wrote. */
+export function changedEvent(kbId: string, changes: { from: string; to: string }, now: string): WebhookEvent {
+  const data = { kbId, afterCursor: encodeCursor(changes.from), toCursor: encodeCursor(changes.to) };
+  return { id: eventId(kbId, 'changed', changes.to), type: 'knowledge_base.changed', createdAt: now, data };
+}
+
 /** Builds the emitter the processor uses. */
 export function createSourceEvents(deps: SourceEventsDeps): SourceEvents {
   // Deliveries take turns between workspaces as extraction does: one tenant's backlog of slow receivers waits its turn.
@@ -128,7 +135,10 @@ export function createSourceEvents(deps: SourceEventsDeps): SourceEvents {
   return {
     finished(source, report) {
       return guarded('completion events', { kbId: source.kbId, documentId: source.documentId }, async () =>
-        emit(source.workspaceId, source.unchanged ? await unchangedEvents(source, report) : finishEvents(source, report.sourceCounts, report.settledSeq, new Date().toISOString())),
+        emit(source.workspaceId, [
+          ...(source.unchanged ? await unchangedEvents(source, report) : finishEvents(source, report.sourceCounts, report.settledSeq, new Date().toISOString())),
+          ...(report.changes ? [changedEvent(source.kbId, report.changes, new Date().toISOString())] : []),
+        ]),
       );
     },
     siteDiscovered(site, outcome, finish) {

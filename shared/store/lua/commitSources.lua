@@ -18,9 +18,9 @@
     KEYS[5] list of its site ids
     ARGV[1] JSON: {create, kbId, workspaceId, name?, autoRefreshHours?, ifRev?, now, nowMs, ttl,
                    chunkMaxTokens?, chunkOverlapTokens?, defaultChunking (tag when the knowledge base has none),
-                   prefixes: {record, text, blob, markdown, chunks},
-                   sources: [{stageKey?, fields: {...}, reuse?: {fields, text, markdown, chunks: [...]}}],
-                   sites?: [{key, id, fields}], maxSites?, siteGuard?: {key, run}}
+                   prefixes: {record, text, blob, markdown, chunks, chunkIds},
+                   sources: [{stageKey?, fields: {...}, reuse?: {fields, text, markdown, chunks: [...], feed: [...]}}],
+                   sites?: [{key, id, fields}], maxSites?, siteGuard?: {key, run}, feed: see the feed include}
             a prefix .. documentId is that source's key of that kind;
             ifRev: change nothing unless the knowledge base is at this revision;
             sites: new site records (each counted in the meta's sitesDiscovering), at most maxSites in all;
@@ -30,6 +30,7 @@
         | {'precondition_failed', rev} | {'too_many_sites'} | {'site_gone'}
 ]]
 --- @include "checkOwner"
+--- @include "feed"
 --- @include "hsetTable"
 --- @include "lifecycle"
 
@@ -96,6 +97,7 @@ for _, s in ipairs(p.sources) do
     for i = 1, #s.reuse.chunks, 500 do
       redis.call('RPUSH', at.chunks .. id, unpack(s.reuse.chunks, i, math.min(i + 499, #s.reuse.chunks)))
     end
+    feedReplace(p.feed.stream, at.chunkIds .. id, record, id, s.reuse.feed)
     if s.stageKey then redis.call('DEL', s.stageKey) end
   else
     redis.call('HSET', fingerprints, s.fields.fingerprint, id)
@@ -110,5 +112,6 @@ for _, s in ipairs(p.sources) do
     end
   end
 end
+feedFinish(p.feed)
 redis.call('HSET', meta, 'updatedAt', p.now)
 return {'ok', redis.call('HINCRBY', meta, 'rev', 1), unpack(skipped)}

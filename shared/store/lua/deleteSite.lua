@@ -5,12 +5,14 @@
   Input:
     KEYS[1] meta hash   KEYS[2] source id list   KEYS[3] active sorted set   KEYS[4] fingerprint hash
     KEYS[5] site id list   KEYS[6] site record   KEYS[7] site's miss counts
-    ARGV[1] JSON: {workspaceId (the caller's), siteId, now (ISO), prefixes: {record, text, blob, markdown, chunks}}
+    ARGV[1] JSON: {workspaceId (the caller's), siteId, now (ISO), prefixes: {record, text, blob, markdown, chunks, chunkIds},
+                   feed: see the feed include}
             a prefix .. documentId is that source's key of that kind
 
   Output: {'ok', removed} | {'missing'} | {'forbidden'} | {'missing_site'}
 ]]
 --- @include "checkOwner"
+--- @include "feed"
 --- @include "lifecycle"
 
 local p = cjson.decode(ARGV[1])
@@ -30,10 +32,12 @@ for _, id in ipairs(redis.call('LRANGE', ids, 0, -1)) do
     moveStatus(meta, record, st, nil)
     redis.call('LREM', ids, 0, id)
     redis.call('ZREM', active, id)
+    feedDropAll(p.feed.stream, at.chunkIds .. id, id)
     redis.call('DEL', record, at.text .. id, at.blob .. id, at.markdown .. id, at.chunks .. id)
     removed = removed + 1
   end
 end
+feedFinish(p.feed)
 if state == 'discovering' then
   local left = redis.call('HINCRBY', meta, 'sitesDiscovering', -1)
   if left < 0 then redis.call('HSET', meta, 'sitesDiscovering', 0) end

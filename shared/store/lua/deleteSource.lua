@@ -4,12 +4,14 @@
   Input:
     KEYS[1] meta hash   KEYS[2] source id list   KEYS[3] active sorted set   KEYS[4] fingerprint hash
     KEYS[5] source record   KEYS[6] text   KEYS[7] blob   KEYS[8] Markdown   KEYS[9] chunk list
-    ARGV[1] JSON: {workspaceId (the caller's), documentId, now (ISO), ifRev}
+    KEYS[10] chunk ids in the change feed
+    ARGV[1] JSON: {workspaceId (the caller's), documentId, now (ISO), ifRev, feed: see the feed include}
             ifRev: delete nothing unless the knowledge base is at this revision (If-Match)
 
   Output: {'ok'} | {'missing'} | {'forbidden'} | {'missing_source'} | {'precondition_failed', rev}
 ]]
 --- @include "checkOwner"
+--- @include "feed"
 --- @include "lifecycle"
 
 local p = cjson.decode(ARGV[1])
@@ -25,6 +27,8 @@ if fingerprint and redis.call('HGET', KEYS[4], fingerprint) == p.documentId then
 moveStatus(meta, record, st, nil)
 redis.call('LREM', KEYS[2], 0, p.documentId)
 redis.call('ZREM', KEYS[3], p.documentId)
+feedDropAll(p.feed.stream, KEYS[10], p.documentId)
+feedFinish(p.feed)
 redis.call('DEL', KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9])
 redis.call('HSET', meta, 'updatedAt', p.now)
 redis.call('HINCRBY', meta, 'rev', 1)

@@ -5,25 +5,29 @@
   Input:
     KEYS[1] meta hash   KEYS[2] active sorted set
     KEYS[3] source record   KEYS[4] text   KEYS[5] blob   KEYS[6] Markdown   KEYS[7] chunk list
+    KEYS[8] chunk ids in the change feed
     ARGV[1] JSON: {documentId, run, claim, now (ISO), status: 'ready' | 'failed', fields: {...},
                    text, markdown, chunks: [entry as JSON string...] (ready only),
                    unchanged: a refresh found the content unchanged, so text, Markdown and chunks stay,
-                   keepBlobSeconds: how long the blob stays for a later retry (0 drops it)}
+                   keepBlobSeconds: how long the blob stays for a later retry (0 drops it),
+                   feedChunks: the chunks as the change feed shows them, feed: see the feed include}
             claim: the attempt's job lock token ('' for none: the claim is not checked)
 
-  Output: {'ok', settled, ...counts} | {'gone'} | {'stale'} | {<final status>}
+  Output: {'ok', settled, feedFrom, feedTo, ...counts} | {'gone'} | {'stale'} | {<final status>}
+    feedFrom, feedTo: the feed position before the first event this wrote, and its last ('' when none).
     The counts are the knowledge base's after this change, in the order of
     SOURCE_STATUSES; `settled` is the knowledge base's settle number when this
     change left no source active, else 0. The source keeps it as `settledSeq`,
     so a job run again after a crash can tell that it was the one that settled it.
 ]]
 --- @include "checkRun"
+--- @include "feed"
 --- @include "hsetTable"
 --- @include "lifecycle"
 
 local p = cjson.decode(ARGV[1])
 local meta, active, record = KEYS[1], KEYS[2], KEYS[3]
-local text, blob, markdown, chunkList = KEYS[4], KEYS[5], KEYS[6], KEYS[7]
+local text, blob, markdown, chunkList, chunkIds = KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8]
 local st, refused = checkRun(meta, record, p.run, p.claim)
 if not st then return {refused} end
 moveStatus(meta, record, st, p.status)
@@ -39,6 +43,9 @@ if not p.unchanged then
     for i = 1, #p.chunks, 500 do
       redis.call('RPUSH', chunkList, unpack(p.chunks, i, math.min(i + 499, #p.chunks)))
     end
+    feedReplace(p.feed.stream, chunkIds, record, p.documentId, p.feedChunks)
+  else
+    feedDropAll(p.feed.stream, chunkIds, p.documentId)
   end
 end
 if p.keepBlobSeconds > 0 then
@@ -62,4 +69,5 @@ if stillActive <= 0 and tonumber(redis.call('HGET', meta, 'sitesDiscovering') or
   settled = redis.call('HINCRBY', meta, 'settles', 1)
   redis.call('HSET', record, 'settledSeq', settled)
 end
-return {'ok', settled, unpack(counts)}
+local feedFrom, feedTo = feedFinish(p.feed)
+return {'ok', settled, feedFrom, feedTo, unpack(counts)}

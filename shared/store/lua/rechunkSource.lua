@@ -4,16 +4,19 @@
   does not move: only the chunks, their count and their settings tag change.
 
   Input:
-    KEYS[1] meta hash   KEYS[2] source record   KEYS[3] chunk list
-    ARGV[1] JSON: {run, chunking (tag the chunks were cut with), defaultChunking (tag when the
-                   knowledge base has none), now (ISO), chunks: [entry as JSON string...]}
+    KEYS[1] meta hash   KEYS[2] source record   KEYS[3] chunk list   KEYS[4] chunk ids in the change feed
+    ARGV[1] JSON: {documentId, run, chunking (tag the chunks were cut with), defaultChunking (tag when the
+                   knowledge base has none), now (ISO), chunks: [entry as JSON string...],
+                   feedChunks: the chunks as the change feed shows them, feed: see the feed include}
 
-  Output: {'ok'} | {'gone'} | {'not_ready'} | {'stale'}
+  Output: {'ok', feedFrom, feedTo} | {'gone'} | {'not_ready'} | {'stale'}
+    feedFrom, feedTo: the feed position before the first event this wrote, and its last ('' when none).
     stale: the source ran again since its Markdown was read, or the settings changed meanwhile.
 ]]
+--- @include "feed"
 
 local p = cjson.decode(ARGV[1])
-local meta, record, chunkList = KEYS[1], KEYS[2], KEYS[3]
+local meta, record, chunkList, chunkIds = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 if redis.call('EXISTS', meta) == 0 then return {'gone'} end
 local st = redis.call('HGET', record, 'status')
 if not st then return {'gone'} end
@@ -28,7 +31,9 @@ redis.call('DEL', chunkList)
 for i = 1, #p.chunks, 500 do
   redis.call('RPUSH', chunkList, unpack(p.chunks, i, math.min(i + 499, #p.chunks)))
 end
+feedReplace(p.feed.stream, chunkIds, record, p.documentId, p.feedChunks)
 redis.call('HSET', record, 'chunkCount', #p.chunks, 'chunking', p.chunking, 'updatedAt', p.now)
 redis.call('HSET', meta, 'updatedAt', p.now)
 redis.call('HINCRBY', meta, 'rev', 1)
-return {'ok'}
+local feedFrom, feedTo = feedFinish(p.feed)
+return {'ok', feedFrom, feedTo}

@@ -13,14 +13,16 @@
   Input:
     KEYS[1] meta hash   KEYS[2] active sorted set   KEYS[3] source id list
     KEYS[4] source record   KEYS[5] text   KEYS[6] blob   KEYS[7] Markdown   KEYS[8] chunk list
+    KEYS[9] chunk ids in the change feed
     ARGV[1] JSON: {documentId, now (ISO), nowMs, recordPrefix (of the knowledge base's source records),
-                   error (JSON of the error a source gets when it cannot be run again)}
+                   error (JSON of the error a source gets when it cannot be run again), feed: see the feed include}
 
   Output: {'active'} | {'gone'} | {'unlisted'} | {'mended'} | {'rerun', run} | {'failed'}
     'active': the source is pending or processing, nothing was changed.
     'unlisted': the index no longer lists the source (its end took it out after
       the reconciler read the index), nothing was changed.
 ]]
+--- @include "feed"
 --- @include "lifecycle"
 --- @include "newRun"
 
@@ -48,6 +50,8 @@ if st == 'ready' then
     and (chunkCount == 0 or redis.call('EXISTS', markdown) == 1)
   if not whole then
     redis.call('DEL', text, markdown, chunkList)
+    feedDropAll(p.feed.stream, KEYS[9], id)
+    feedFinish(p.feed)
     if redis.call('HGET', record, 'type') == 'file' and redis.call('EXISTS', blob) == 0 then
       moveStatus(meta, record, st, 'failed')
       redis.call('HSET', record, 'error', p.error, 'updatedAt', p.now)

@@ -4,6 +4,7 @@ import { newSourceFields } from '../kb-records.js';
 import { MAX_SITES_PER_KB } from '../../schemas/site.js';
 import type { NewSite } from '../site-records.js';
 import { siteFields } from '../site-records.js';
+import { feedArgs, feedEntries } from '../../feed/feed-entries.js';
 import { defineScript } from './script.js';
 
 /** What a commit adds: to a new knowledge base (`create`) or to an existing one. */
@@ -51,7 +52,12 @@ export const commitSourcesScript = defineScript({
       nowMs: Date.parse(i.now),
       ttl: i.blobTtlSeconds,
       prefixes: k.sourceKeyPrefixes(i.kbId),
-      sources: i.sources.map((s) => ({ stageKey: s.stageKey, fields: newSourceFields(s, i.now), reuse: s.reuse })),
+      sources: i.sources.map((s) => ({
+        stageKey: s.stageKey,
+        fields: newSourceFields(s, i.now),
+        reuse: s.reuse && { ...s.reuse, feed: feedEntries(i.kbId, s.documentId, s.reuse.markdown, s.reuse.chunks) },
+      })),
+      feed: feedArgs(k, i.kbId),
       sites: i.sites?.map((s) => ({ key: k.site(i.kbId, s.siteId), id: s.siteId, fields: siteFields(s, i.now) })),
       maxSites: MAX_SITES_PER_KB,
       siteGuard: i.siteGuard && { key: k.site(i.kbId, i.siteGuard.siteId), run: String(i.siteGuard.run) },

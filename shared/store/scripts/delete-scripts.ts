@@ -1,4 +1,5 @@
 import type { SourceTarget } from '../../sources/source-ref.js';
+import { feedArgs } from '../../feed/feed-entries.js';
 import { defineScript } from './script.js';
 
 /** The revision an If-Match requires, as the string the meta hash holds; omitted when none is required. */
@@ -11,7 +12,15 @@ export const deleteKbScript = defineScript({
   keys: ['meta', 'sourceIds', 'active', 'fingerprints', 'sites'],
   build: (i: { workspaceId: string; kbId: string; ifRev?: number | undefined }, k) => ({
     keys: { meta: k.kb(i.kbId), sourceIds: k.sourceIds(i.kbId), active: k.active(i.kbId), fingerprints: k.fingerprints(i.kbId), sites: k.sites(i.kbId) },
-    args: { workspaceId: i.workspaceId, prefixes: k.sourceKeyPrefixes(i.kbId), sitePrefix: k.sitePrefix(i.kbId), ifRev: revArg(i.ifRev) },
+    args: {
+      workspaceId: i.workspaceId,
+      prefixes: k.sourceKeyPrefixes(i.kbId),
+      sitePrefix: k.sitePrefix(i.kbId),
+      ifRev: revArg(i.ifRev),
+      feed: feedArgs(k, i.kbId),
+      feedTtl: Math.ceil(k.changeRetention.retentionMs / 1000),
+      search: { state: k.searchState(i.kbId), docs: k.searchDocs(i.kbId), terms: k.searchTerms(i.kbId), postings: k.searchPostingsPrefix(i.kbId) },
+    },
   }),
   replies: { ok: {}, missing: {}, forbidden: {}, precondition_failed: { rev: 'int' } },
 });
@@ -20,7 +29,7 @@ export const deleteKbScript = defineScript({
 export const deleteSourceScript = defineScript({
   name: 'kbDeleteSource',
   file: 'deleteSource',
-  keys: ['meta', 'sourceIds', 'active', 'fingerprints', 'record', 'text', 'blob', 'markdown', 'chunks'],
+  keys: ['meta', 'sourceIds', 'active', 'fingerprints', 'record', 'text', 'blob', 'markdown', 'chunks', 'chunkIds'],
   build: (i: SourceTarget & { now: string; ifRev?: number | undefined }, k) => ({
     keys: {
       meta: k.kb(i.kbId),
@@ -29,7 +38,7 @@ export const deleteSourceScript = defineScript({
       fingerprints: k.fingerprints(i.kbId),
       ...k.sourceKeys(i.kbId, i.documentId),
     },
-    args: { workspaceId: i.workspaceId, documentId: i.documentId, now: i.now, ifRev: revArg(i.ifRev) },
+    args: { workspaceId: i.workspaceId, documentId: i.documentId, now: i.now, ifRev: revArg(i.ifRev), feed: feedArgs(k, i.kbId) },
   }),
   replies: { ok: {}, missing: {}, forbidden: {}, missing_source: {}, precondition_failed: { rev: 'int' } },
 });

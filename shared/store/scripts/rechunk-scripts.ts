@@ -1,5 +1,6 @@
 import { chunkingTag, type ChunkSettings } from '../../chunking/chunk-settings.js';
 import type { SourceRef } from '../../sources/source-ref.js';
+import { feedArgs, feedEntries } from '../../feed/feed-entries.js';
 import { defineScript } from './script.js';
 
 /** A re-chunk of one ready source: the run whose Markdown was cut, and the result. */
@@ -9,6 +10,8 @@ export interface RechunkInput extends SourceRef {
   defaultChunking: ChunkSettings;
   /** Chunk entries, each a JSON string. */
   chunks: string[];
+  /** The Markdown they were cut from (for the chunks' text in the change feed). */
+  markdown: string;
   now: string;
 }
 
@@ -16,13 +19,22 @@ export interface RechunkInput extends SourceRef {
 export const rechunkSourceScript = defineScript({
   name: 'kbRechunkSource',
   file: 'rechunkSource',
-  keys: ['meta', 'record', 'chunks'],
+  keys: ['meta', 'record', 'chunks', 'chunkIds'],
   build: (i: RechunkInput, k) => {
-    const { record, chunks } = k.sourceKeys(i.kbId, i.documentId);
+    const { record, chunks, chunkIds } = k.sourceKeys(i.kbId, i.documentId);
     return {
-      keys: { meta: k.kb(i.kbId), record, chunks },
-      args: { run: String(i.run), chunking: chunkingTag(i.chunking), defaultChunking: chunkingTag(i.defaultChunking), now: i.now, chunks: i.chunks },
+      keys: { meta: k.kb(i.kbId), record, chunks, chunkIds },
+      args: {
+        documentId: i.documentId,
+        run: String(i.run),
+        chunking: chunkingTag(i.chunking),
+        defaultChunking: chunkingTag(i.defaultChunking),
+        now: i.now,
+        chunks: i.chunks,
+        feedChunks: feedEntries(i.kbId, i.documentId, i.markdown, i.chunks),
+        feed: feedArgs(k, i.kbId),
+      },
     };
   },
-  replies: { ok: {}, gone: {}, not_ready: {}, stale: {} },
+  replies: { ok: { feedFrom: 'str', feedTo: 'str' }, gone: {}, not_ready: {}, stale: {} },
 });

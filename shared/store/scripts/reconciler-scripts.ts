@@ -1,3 +1,4 @@
+import { feedArgs } from '../../feed/feed-entries.js';
 import { defineScript } from './script.js';
 
 /** The error a torn ready source gets when its uploaded bytes are gone and it cannot run again. */
@@ -10,10 +11,10 @@ const UNRECOVERABLE = {
 export const repairSourceScript = defineScript({
   name: 'kbRepairSource',
   file: 'repairSource',
-  keys: ['meta', 'active', 'sourceIds', 'record', 'text', 'blob', 'markdown', 'chunks'],
+  keys: ['meta', 'active', 'sourceIds', 'record', 'text', 'blob', 'markdown', 'chunks', 'chunkIds'],
   build: (i: { kbId: string; documentId: string; now: string }, k) => ({
     keys: { meta: k.kb(i.kbId), active: k.active(i.kbId), sourceIds: k.sourceIds(i.kbId), ...k.sourceKeys(i.kbId, i.documentId) },
-    args: { documentId: i.documentId, now: i.now, nowMs: Date.parse(i.now), recordPrefix: k.sourcePrefix(i.kbId), error: JSON.stringify(UNRECOVERABLE) },
+    args: { documentId: i.documentId, now: i.now, nowMs: Date.parse(i.now), recordPrefix: k.sourcePrefix(i.kbId), error: JSON.stringify(UNRECOVERABLE), feed: feedArgs(k, i.kbId) },
   }),
   replies: { active: {}, gone: {}, unlisted: {}, mended: {}, rerun: { run: 'int' }, failed: {} },
 });

@@ -1,3 +1,4 @@
+import { feedArgs } from '../../feed/feed-entries.js';
 import { defineScript } from './script.js';
 
 /** The end of one discovery run of a site. */
@@ -55,7 +56,7 @@ export const deleteSiteScript = defineScript({
       site: k.site(i.kbId, i.siteId),
       misses: k.siteMisses(i.kbId, i.siteId),
     },
-    args: { workspaceId: i.workspaceId, siteId: i.siteId, now: i.now, prefixes: k.sourceKeyPrefixes(i.kbId) },
+    args: { workspaceId: i.workspaceId, siteId: i.siteId, now: i.now, prefixes: k.sourceKeyPrefixes(i.kbId), feed: feedArgs(k, i.kbId) },
   }),
   replies: { ok: { removed: 'int' }, missing: {}, forbidden: {}, missing_site: {} },
 });

@@ -1,6 +1,7 @@
 import type { SourceProgress } from '../../schemas/knowledge-base.js';
 import type { SourceRef } from '../../sources/source-ref.js';
 import { FINAL_STATUSES } from '../../sources/lifecycle.js';
+import { feedArgs, feedEntries } from '../../feed/feed-entries.js';
 import { defineScript, type FieldKind } from './script.js';
 
 type FinalStatus = (typeof FINAL_STATUSES)[number];
@@ -45,11 +46,12 @@ export interface FinishArgs {
 export const finishSourceScript = defineScript({
   name: 'kbFinishSource',
   file: 'finishSource',
-  keys: ['meta', 'active', 'record', 'text', 'blob', 'markdown', 'chunks'],
+  keys: ['meta', 'active', 'record', 'text', 'blob', 'markdown', 'chunks', 'chunkIds'],
   build: (i: SourceRef & TransitionAt & FinishArgs, k) => {
-    const { record, text, blob, markdown, chunks } = k.sourceKeys(i.kbId, i.documentId);
+    const { record, text, blob, markdown, chunks, chunkIds } = k.sourceKeys(i.kbId, i.documentId);
+    const writesChunks = i.status === 'ready' && !i.unchanged;
     return {
-      keys: { meta: k.kb(i.kbId), active: k.active(i.kbId), record, text, blob, markdown, chunks },
+      keys: { meta: k.kb(i.kbId), active: k.active(i.kbId), record, text, blob, markdown, chunks, chunkIds },
       args: {
         documentId: i.documentId,
         run: String(i.run),
@@ -62,10 +64,12 @@ export const finishSourceScript = defineScript({
         chunks: i.chunks,
         unchanged: i.unchanged,
         keepBlobSeconds: i.keepBlobSeconds,
+        feedChunks: writesChunks ? feedEntries(i.kbId, i.documentId, i.markdown, i.chunks) : [],
+        feed: feedArgs(k, i.kbId),
       },
     };
   },
-  replies: { ok: { settled: 'int', counts: 'rest' }, ...REFUSALS },
+  replies: { ok: { settled: 'int', feedFrom: 'str', feedTo: 'str', counts: 'rest' }, ...REFUSALS },
 });
 
 /** Worker: how far a processing source's extraction has got, written only while this run (and attempt) owns it. */
