@@ -1,6 +1,8 @@
 import type { PdfLine } from './lines.js';
 import { key } from './outline-headings.js';
 import type { OutlineEntry } from './outline.js';
+import { collapseLeaders, hasLeader } from './leaders.js';
+import { renderTable, splitTables } from './tables.js';
 
 /** What the whole document tells about its lines: body size, heading sizes and its words. */
 export interface PdfDocumentStyle {
@@ -21,9 +23,6 @@ const HEADING_RATIO = 1.15;
 const HEADING_MAX_SHARE = 0.1;
 const HEADING_MAX_CHARS = 120;
 const HYPHENATED_END = /\p{Ll}[-\u2010\u00ad]$/u;
-const LEADER = /(?:\. ?){4,}|(?:… ?){2,}|(?:[·・] ?){4,}/u;
-// Checked on every line: the cheap test for the characters comes first.
-const hasLeader = (text: string) => /\. ?\.|…|[·・]/u.test(text) && LEADER.test(text);
 const LIST_MARKER = /^(?:[•◦▪‣∙●○■□►–]|\(?\d{1,3}[.)]|\(?[a-z][.)]|\(?[ivx]{1,4}\))\s/u;
 const CJK_END = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u3000-\u303f\uff00-\uffef]$/u;
 const CJK_START = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u3000-\u303f\uff00-\uffef]/u;
@@ -61,7 +60,9 @@ export function documentStyle(pages: PdfLine[][], outlineDepth = 0): PdfDocument
  * each is put in as a heading before the first paragraph below its top.
  */
 export function pageMarkdown(lines: PdfLine[], style: PdfDocumentStyle, missing: OutlineEntry[] = []): string {
-  const blocks = paragraphs(lines).map((para) => ({ y: para[0]!.y, text: renderParagraph(para, style) }));
+  const blocks = splitTables(lines).flatMap((segment) => (segment.kind === 'table'
+    ? [{ y: segment.y, text: renderTable(segment.rows) }]
+    : paragraphs(segment.lines).map((para) => ({ y: para[0]!.y, text: renderParagraph(para, style) }))));
   for (const entry of missing) {
     const at = blocks.findIndex((b) => entry.top !== undefined && b.y < entry.top);
     blocks.splice(at < 0 ? (entry.top === undefined ? 0 : blocks.length) : at, 0, { y: entry.top ?? Infinity, text: `${'#'.repeat(entry.level)} ${entry.title}` });
@@ -187,12 +188,6 @@ export function joinPagesAtHyphens(pages: string[], vocabulary: Set<string>): st
     result[i] = result[i]!.slice(rest[0].length);
   }
   return result;
-}
-
-/** "Introduction ........ 3" → "Introduction 3". */
-export function collapseLeaders(text: string): string {
-  if (!hasLeader(text)) return text;
-  return text.replace(new RegExp(`[ \\t]*(?:${LEADER.source})[ \\t]*`, 'gu'), ' ').trim();
 }
 
 /**

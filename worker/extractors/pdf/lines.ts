@@ -1,6 +1,5 @@
-import { findGutters } from './columns.js';
 import { toFragments } from './fragments.js';
-import { readingOrder } from './reading-order.js';
+import { readRegion } from './reading-order.js';
 import { COS, orientation, SIN, toRun, type PdfTextItem, type Run } from './runs.js';
 
 export type { PdfTextItem } from './runs.js';
@@ -27,6 +26,8 @@ export interface PdfLine {
   cells: number;
   /** The text of each of those pieces, when there are several. */
   parts?: string[];
+  /** Where each of `parts` starts along the line. */
+  partsX?: number[];
   /** Within the top or bottom 15% of the page, where running headers and footers are. */
   nearEdge?: boolean;
   /** Set on the lines of a heading the PDF's outline names (see `outline-headings.ts`): its level, entry index and title. */
@@ -83,6 +84,5 @@ const chars = (runs: Run[]) => runs.reduce((n, r) => n + r.str.length, 0);
 function layout(runs: Run[], firstBlock: number): PdfLine[] {
   const fragments = toFragments(runs);
   if (fragments.length === 0) return [];
-  const gutters = findGutters(fragments);
-  return readingOrder(fragments, gutters, firstBlock);
+  return readRegion(fragments, firstBlock);
 }

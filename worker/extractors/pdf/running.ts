@@ -37,7 +37,7 @@ export function removeRunningLines(pages: PdfLine[][]): PdfLine[][] {
     const parts = edge.parts.some((p) => running.has(p.key)) ? edge.parts : splitAtRunning(line.text, running);
     if (!parts) return [line];
     const rest = parts.filter((p) => !drop(p.key)).map((p) => p.text);
-    return rest.length ? [{ ...line, text: rest.join(' '), parts: rest, cells: rest.length }] : [];
+    return rest.length ? [{ ...line, text: rest.join(' '), parts: rest, partsX: undefined, cells: rest.length }] : [];
   }));
 }
 
