@@ -64,3 +64,27 @@ describe('PDF tables and regions', () => {
     expect(md).toContain('2.1 Symbolic names 10');
   });
 });
+
+describe('PDF lists', () => {
+  it('makes bulleted paragraphs Markdown list items, nested by their indent', async () => {
+    // The test writer's fonts use WinAnsiEncoding: 0x95 is the bullet "•", 0x96 the en dash "–".
+    const md = await markdownOf([[
+      { text: 'The upload step checks three things:', x: 72, y: 720 },
+      { text: '\x95 the signature of the changes file,', x: 84, y: 700 },
+      { text: '\x96 made with a key in the keyring,', x: 102, y: 684 },
+      { text: '\x95 the checksums of every file, and', x: 84, y: 668 },
+      { text: '\x95 the target suite.', x: 84, y: 652 },
+    ]]);
+    expect(md).toBe('The upload step checks three things:\n\n- the signature of the changes file,\n\n    - made with a key in the keyring,\n\n'
+      + '- the checksums of every file, and\n\n- the target suite.');
+  });
+
+  it('keeps the numbers of a numbered list and joins an item wrapped over two lines', async () => {
+    const md = await markdownOf([[
+      { text: '1. Build the package in a clean chroot', x: 72, y: 720 },
+      { text: 'with all build dependencies.', x: 86, y: 706 },
+      { text: '2. Sign it.', x: 72, y: 690 },
+    ]]);
+    expect(md).toBe('1. Build the package in a clean chroot with all build dependencies.\n\n2. Sign it.');
+  });
+});

@@ -2,6 +2,7 @@ import type { PdfLine } from './lines.js';
 import { key } from './outline-headings.js';
 import type { OutlineEntry } from './outline.js';
 import { collapseLeaders, hasLeader } from './leaders.js';
+import { listItem, listLevels } from './lists.js';
 import { renderTable, splitTables } from './tables.js';
 
 /** What the whole document tells about its lines: body size, heading sizes and its words. */
@@ -62,7 +63,7 @@ export function documentStyle(pages: PdfLine[][], outlineDepth = 0): PdfDocument
 export function pageMarkdown(lines: PdfLine[], style: PdfDocumentStyle, missing: OutlineEntry[] = []): string {
   const blocks = splitTables(lines).flatMap((segment) => (segment.kind === 'table'
     ? [{ y: segment.y, text: renderTable(segment.rows) }]
-    : paragraphs(segment.lines).map((para) => ({ y: para[0]!.y, text: renderParagraph(para, style) }))));
+    : renderParagraphs(segment.lines, style)));
   for (const entry of missing) {
     const at = blocks.findIndex((b) => entry.top !== undefined && b.y < entry.top);
     blocks.splice(at < 0 ? (entry.top === undefined ? 0 : blocks.length) : at, 0, { y: entry.top ?? Infinity, text: `${'#'.repeat(entry.level)} ${entry.title}` });
@@ -136,7 +137,14 @@ function breaksBefore(prev: PdfLine, line: PdfLine, next: PdfLine | undefined, p
   return short && /[.!?:;]["')\]\u201d]?$/u.test(prev.text.slice(-2));
 }
 
-function renderParagraph(lines: PdfLine[], style: PdfDocumentStyle): string {
+function renderParagraphs(lines: PdfLine[], style: PdfDocumentStyle): Array<{ y: number; text: string }> {
+  const paras = paragraphs(lines);
+  const levels = listLevels(paras);
+  return paras.map((para) => ({ y: para[0]!.y, text: renderParagraph(para, style, levels.get(para)) }));
+}
+
+/** A paragraph as a heading, a list item (at `listLevel`, when it starts like one) or plain text. */
+function renderParagraph(lines: PdfLine[], style: PdfDocumentStyle, listLevel?: number): string {
   let text = lines[0]!.text;
   for (const line of lines.slice(1)) text = joinLines(text, line.text, style.vocabulary);
   text = collapseLeaders(text);
@@ -147,7 +155,9 @@ function renderParagraph(lines: PdfLine[], style: PdfDocumentStyle): string {
   // "<index>" in a manual is text, which Markdown would read as a tag.
   text = text.replace(/<(?=[\p{L}/!?])/gu, '\\<');
   // Text that starts like a Markdown heading is not one.
-  return level ? `${'#'.repeat(level)} ${text}` : text.replace(/^(#{1,6})(?=\s|$)/, '\\$1');
+  if (level) return `${'#'.repeat(level)} ${text}`;
+  if (listLevel !== undefined) return listItem(text, listLevel);
+  return text.replace(/^(#{1,6})(?=\s|$)/, '\\$1');
 }
 
 /** Joins two lines of one paragraph, rejoining a word hyphenated across the line end. */
