@@ -88,3 +88,20 @@ describe('PDF lists', () => {
     expect(md).toBe('1. Build the package in a clean chroot with all build dependencies.\n\n2. Sign it.');
   });
 });
+
+describe('PDF running headers', () => {
+  it('removes a chapter\'s running header from every page it runs over, however few', async () => {
+    const titles = ['Getting Started', 'R Basics', 'Data Frames', 'Graphics'];
+    const pages = titles.flatMap((title, c) => [
+      [{ text: `${c + 1} ${title}`, x: 72, y: 700, size: 16 }, { text: `The chapter on ${title.toLowerCase()} opens here.`, x: 72, y: 660 }],
+      ...[1, 2, 3].map((p): PdfRun[] => [
+        { text: `Chapter ${c + 1}: ${title}`, x: 72, y: 760, size: 9 },
+        { text: `${c * 4 + p + 1}`, x: 520, y: 760, size: 9 },
+        { text: `${['First', 'Second', 'Last'][p - 1]} page of the chapter on ${title.toLowerCase()}.`, x: 72, y: 700 },
+      ]),
+    ]);
+    const md = await markdownOf(pages);
+    expect(md).not.toMatch(/Chapter \d: /);
+    for (const title of titles) expect(md).toContain(`Last page of the chapter on ${title.toLowerCase()}.`);
+  });
+});
