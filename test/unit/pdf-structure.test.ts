@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { extractText, type ExtractOptions } from '../../worker/extractors/index.js';
+import { listItem } from '../../worker/extractors/pdf/lists.js';
 import { buildPdf, type PdfRun } from '../fixtures/pdf.js';
 
 const opts: ExtractOptions = { maxTextChars: 100_000, maxPdfPages: 50 };
@@ -86,6 +87,13 @@ describe('PDF lists', () => {
       { text: '2. Sign it.', x: 72, y: 690 },
     ]]);
     expect(md).toBe('1. Build the package in a clean chroot with all build dependencies.\n\n2. Sign it.');
+  });
+});
+
+describe('PDF list items', () => {
+  it('gives no item for a paragraph that no longer starts like one once its lines are joined', () => {
+    expect(listItem('1.第一章', 0)).toBeUndefined();
+    expect(listItem('2) Sign it.', 1)).toBe('    2. Sign it.');
   });
 });
 

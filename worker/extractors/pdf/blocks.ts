@@ -156,7 +156,8 @@ function renderParagraph(lines: PdfLine[], style: PdfDocumentStyle, listLevel?: 
   text = text.replace(/<(?=[\p{L}/!?])/gu, '\\<');
   // Text that starts like a Markdown heading is not one.
   if (level) return `${'#'.repeat(level)} ${text}`;
-  if (listLevel !== undefined) return listItem(text, listLevel);
+  const item = listLevel === undefined ? undefined : listItem(text, listLevel);
+  if (item !== undefined) return item;
   return text.replace(/^(#{1,6})(?=\s|$)/, '\\$1');
 }
 

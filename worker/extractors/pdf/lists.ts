@@ -25,11 +25,15 @@ export function listLevels(paragraphs: PdfLine[][]): Map<PdfLine[], number> {
   return new Map(items.map((p) => [p, Math.max(0, starts.findLastIndex((s) => s <= p[0]!.x0 + 0.5))]));
 }
 
-/** The paragraph's text as a list item at `level`: "- " for a bullet, its own number for a numbered one. */
-export function listItem(text: string, level: number): string {
+/**
+ * The paragraph's text as a list item at `level`: "- " for a bullet, its own
+ * number for a numbered one; undefined when the joined text no longer starts
+ * like an item (its first line did, but CJK lines join without a space).
+ */
+export function listItem(text: string, level: number): string | undefined {
   const indent = INDENT.repeat(level);
   const bullet = BULLET.exec(text);
   if (bullet) return `${indent}- ${text.slice(bullet[0].length)}`;
-  const numbered = NUMBERED.exec(text)!;
-  return `${indent}${numbered[1]}. ${text.slice(numbered[0].length)}`;
+  const numbered = NUMBERED.exec(text);
+  return numbered ? `${indent}${numbered[1]}. ${text.slice(numbered[0].length)}` : undefined;
 }
