@@ -1,6 +1,9 @@
 import type { PdfLine } from './lines.js';
 import { key } from './outline-headings.js';
 import type { OutlineEntry } from './outline.js';
+import { collapseLeaders, hasLeader } from './leaders.js';
+import { listItem, listLevels } from './lists.js';
+import { renderTable, splitTables } from './tables.js';
 
 /** What the whole document tells about its lines: body size, heading sizes and its words. */
 export interface PdfDocumentStyle {
@@ -21,9 +24,6 @@ const HEADING_RATIO = 1.15;
 const HEADING_MAX_SHARE = 0.1;
 const HEADING_MAX_CHARS = 120;
 const HYPHENATED_END = /\p{Ll}[-\u2010\u00ad]$/u;
-const LEADER = /(?:\. ?){4,}|(?:… ?){2,}|(?:[·・] ?){4,}/u;
-// Checked on every line: the cheap test for the characters comes first.
-const hasLeader = (text: string) => /\. ?\.|…|[·・]/u.test(text) && LEADER.test(text);
 const LIST_MARKER = /^(?:[•◦▪‣∙●○■□►–]|\(?\d{1,3}[.)]|\(?[a-z][.)]|\(?[ivx]{1,4}\))\s/u;
 const CJK_END = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u3000-\u303f\uff00-\uffef]$/u;
 const CJK_START = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u3000-\u303f\uff00-\uffef]/u;
@@ -61,7 +61,9 @@ export function documentStyle(pages: PdfLine[][], outlineDepth = 0): PdfDocument
  * each is put in as a heading before the first paragraph below its top.
  */
 export function pageMarkdown(lines: PdfLine[], style: PdfDocumentStyle, missing: OutlineEntry[] = []): string {
-  const blocks = paragraphs(lines).map((para) => ({ y: para[0]!.y, text: renderParagraph(para, style) }));
+  const blocks = splitTables(lines).flatMap((segment) => (segment.kind === 'table'
+    ? [{ y: segment.y, text: renderTable(segment.rows) }]
+    : renderParagraphs(segment.lines, style)));
   for (const entry of missing) {
     const at = blocks.findIndex((b) => entry.top !== undefined && b.y < entry.top);
     blocks.splice(at < 0 ? (entry.top === undefined ? 0 : blocks.length) : at, 0, { y: entry.top ?? Infinity, text: `${'#'.repeat(entry.level)} ${entry.title}` });
@@ -135,7 +137,14 @@ function breaksBefore(prev: PdfLine, line: PdfLine, next: PdfLine | undefined, p
   return short && /[.!?:;]["')\]\u201d]?$/u.test(prev.text.slice(-2));
 }
 
-function renderParagraph(lines: PdfLine[], style: PdfDocumentStyle): string {
+function renderParagraphs(lines: PdfLine[], style: PdfDocumentStyle): Array<{ y: number; text: string }> {
+  const paras = paragraphs(lines);
+  const levels = listLevels(paras);
+  return paras.map((para) => ({ y: para[0]!.y, text: renderParagraph(para, style, levels.get(para)) }));
+}
+
+/** A paragraph as a heading, a list item (at `listLevel`, when it starts like one) or plain text. */
+function renderParagraph(lines: PdfLine[], style: PdfDocumentStyle, listLevel?: number): string {
   let text = lines[0]!.text;
   for (const line of lines.slice(1)) text = joinLines(text, line.text, style.vocabulary);
   text = collapseLeaders(text);
@@ -146,7 +155,10 @@ function renderParagraph(lines: PdfLine[], style: PdfDocumentStyle): string {
   // "<index>" in a manual is text, which Markdown would read as a tag.
   text = text.replace(/<(?=[\p{L}/!?])/gu, '\\<');
   // Text that starts like a Markdown heading is not one.
-  return level ? `${'#'.repeat(level)} ${text}` : text.replace(/^(#{1,6})(?=\s|$)/, '\\$1');
+  if (level) return `${'#'.repeat(level)} ${text}`;
+  const item = listLevel === undefined ? undefined : listItem(text, listLevel);
+  if (item !== undefined) return item;
+  return text.replace(/^(#{1,6})(?=\s|$)/, '\\$1');
 }
 
 /** Joins two lines of one paragraph, rejoining a word hyphenated across the line end. */
@@ -187,12 +199,6 @@ export function joinPagesAtHyphens(pages: string[], vocabulary: Set<string>): st
     result[i] = result[i]!.slice(rest[0].length);
   }
   return result;
-}
-
-/** "Introduction ........ 3" → "Introduction 3". */
-export function collapseLeaders(text: string): string {
-  if (!hasLeader(text)) return text;
-  return text.replace(new RegExp(`[ \\t]*(?:${LEADER.source})[ \\t]*`, 'gu'), ' ').trim();
 }
 
 /**

@@ -28,10 +28,12 @@ export function findGutters(fragments: ColumnBox[]): Gutter[] {
     delta[Math.max(0, Math.floor(f.x0) - left)]! += 1;
     delta[Math.min(width, Math.ceil(f.x1) - left)]! -= 1;
   }
-  // Titles, author lists and wide figures may cross a gutter; its narrowest part is where fewest do.
-  const allowance = Math.max(1, Math.floor(fragments.length * 0.25));
   const depths = new Int32Array(width + 1);
-  for (let x = 0, depth = 0; x <= width; x++) depths[x] = depth += delta[x]!;
+  let peak = 0;
+  for (let x = 0, depth = 0; x <= width; x++) peak = Math.max(peak, (depths[x] = depth += delta[x]!));
+  // Titles, author lists and wide figures may cross a gutter; its narrowest part is where fewest do.
+  // Measured against the fullest column, not the page: three columns of short rows hold a third of them each.
+  const allowance = Math.max(1, Math.floor(Math.min(fragments.length, peak) * 0.25));
   let candidates: Gutter[] = [];
   for (let x = 0; x <= width;) {
     if (depths[x]! > allowance) {
@@ -56,7 +58,7 @@ export function findGutters(fragments: ColumnBox[]): Gutter[] {
     const checks = candidates.map((g, i) => {
       const l = side(fragments, candidates[i - 1]?.end ?? -Infinity, g.start, 'left', em);
       const r = side(fragments, g.end, candidates[i + 1]?.start ?? Infinity, 'right', em);
-      const minCount = Math.max(3, fragments.length * 0.1);
+      const minCount = Math.max(3, Math.min(fragments.length, peak) * 0.1);
       const ok = l.count >= minCount && r.count >= minCount && Math.max(l.width, r.width) >= 8 * em && Math.min(l.width, r.width) >= 3 * em;
       return { ok, support: l.count + r.count };
     });

@@ -5,28 +5,49 @@ const EDGE_ROWS = 2;
 // A line at the edge of at least this share of the pages with text (and of three) is running.
 const MIN_SHARE = 0.25;
 const MIN_PAGES = 3;
+// A running header naming the chapter, as Texinfo sets them (runningKey form: numbers are "#").
+const CHAPTER_HEADER = /^(?:chapter|appendix|chapitre|annexe|kapitel|anhang|cap[ií]tulo|capitolo|ap[eé]ndice)\s+(?:#|[a-z])\s*:\s+\S/u;
+// Pages of one chapter that carry its running header are at most this far apart.
+const RUN_GAP = 2;
 
 /**
  * Removes running headers and footers: lines at the top or bottom of many
  * pages with the same text once page numbers are set aside. One that says
- * more than a page number is kept once, where it first appears.
+ * more than a page number is kept once, where it first appears, unless it
+ * runs over a stretch of pages only (a chapter's header): that goes everywhere.
  */
 export function removeRunningLines(pages: PdfLine[][]): PdfLine[][] {
   const withText = pages.filter((p) => p.length > 0).length;
   if (withText < MIN_PAGES) return pages;
   const edges = pages.map(edgeLines);
-  const pagesPerKey = new Map<string, number>();
-  for (const page of edges) {
+  const pagesOfKey = new Map<string, number[]>();
+  edges.forEach((page, i) => {
     const keys = new Set([...page.values()].flatMap((l) => [l.key, ...l.parts.map((p) => p.key)]));
-    for (const key of keys) pagesPerKey.set(key, (pagesPerKey.get(key) ?? 0) + 1);
+    for (const key of keys) {
+      const at = pagesOfKey.get(key);
+      if (at) at.push(i);
+      else pagesOfKey.set(key, [i]);
+    }
+  });
+  const running = new Set<string>();
+  // A chapter's header ("Chapter 2: R Basics") runs over its own pages only; its title is the chapter's heading.
+  const chapters = new Set<string>();
+  // Chapter labels with a colon at the page edges ("Chapter 7: Cleaning Up Changes") on enough pages: a short chapter's go too.
+  const labelled = [...pagesOfKey].filter(([key]) => CHAPTER_HEADER.test(key));
+  const labels = labelled.reduce((n, [, at]) => n + at.length, 0) >= MIN_PAGES;
+  for (const [key, at] of pagesOfKey) {
+    if (at.length >= MIN_PAGES && at.length >= withText * MIN_SHARE) running.add(key);
+    else if (longestRun(at) >= MIN_PAGES || (labels && CHAPTER_HEADER.test(key))) {
+      running.add(key);
+      chapters.add(key);
+    }
   }
-  const running = new Set([...pagesPerKey].filter(([, n]) => n >= MIN_PAGES && n >= withText * MIN_SHARE).map(([key]) => key));
   if (running.size === 0) return pages;
   const kept = new Set<string>();
   // Whether a running text goes; one with content stays where it first appears.
   const drop = (key: string) => {
     if (!running.has(key)) return false;
-    if (!hasContent(key) || kept.has(key)) return true;
+    if (!hasContent(key) || kept.has(key) || chapters.has(key)) return true;
     kept.add(key);
     return false;
   };
@@ -37,8 +58,19 @@ export function removeRunningLines(pages: PdfLine[][]): PdfLine[][] {
     const parts = edge.parts.some((p) => running.has(p.key)) ? edge.parts : splitAtRunning(line.text, running);
     if (!parts) return [line];
     const rest = parts.filter((p) => !drop(p.key)).map((p) => p.text);
-    return rest.length ? [{ ...line, text: rest.join(' '), parts: rest, cells: rest.length }] : [];
+    return rest.length ? [{ ...line, text: rest.join(' '), parts: rest, partsX: undefined, cells: rest.length }] : [];
   }));
+}
+
+/** The most pages in a row (a page or two apart at most: odd and even pages may differ) among `pages`, in order. */
+function longestRun(pages: number[]): number {
+  let best = 0;
+  let run = 0;
+  pages.forEach((page, i) => {
+    run = i > 0 && page - pages[i - 1]! <= RUN_GAP ? run + 1 : 1;
+    best = Math.max(best, run);
+  });
+  return best;
 }
 
 /**

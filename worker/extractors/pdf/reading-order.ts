@@ -1,0 +1,119 @@
+import { findGutters, type Gutter } from './columns.js';
+import { dominant, type Fragment } from './fragments.js';
+import type { PdfLine } from './lines.js';
+import { joinRuns, type Run } from './runs.js';
+
+// Regions are cut this many times at most, however the page is drawn.
+const MAX_DEPTH = 8;
+
+/**
+ * Reads a region of a page (first the whole page) as an X-Y cut does: where
+ * gutters run clear through it, with no fragment crossing them, each slab
+ * between them is a region of its own, read in turn and cut again with its
+ * own gutters (three columns of two-column tables on a reference card).
+ * Elsewhere the region is read by {@link readingOrder} with the gutters
+ * found in it.
+ */
+export function readRegion(fragments: Fragment[], firstBlock: number, depth = 0): PdfLine[] {
+  const found = findGutters(fragments);
+  // A gap between the cells of a table's rows is not a column gutter: its rows are read across.
+  const gutters = found.filter((g, i) => !betweenCells(fragments, found[i - 1]?.end ?? -Infinity, g, found[i + 1]?.start ?? Infinity));
+  const clear = depth < MAX_DEPTH ? gutters.filter((g) => !fragments.some((f) => f.x0 < g.start && f.x1 > g.end)) : [];
+  if (clear.length === 0) return readingOrder(fragments, gutters, firstBlock);
+  const slabs: Fragment[][] = clear.map(() => []).concat([[]]);
+  for (const f of fragments) slabs[clear.filter((g) => f.x0 + f.x1 >= g.start + g.end).length]!.push(f);
+  const lines: PdfLine[] = [];
+  let block = firstBlock;
+  for (const slab of slabs) {
+    if (slab.length === 0) continue;
+    const read = readRegion(slab, block, depth + 1);
+    lines.push(...read);
+    block = (read.at(-1)?.block ?? block) + 1;
+  }
+  return lines;
+}
+
+// Most baselines beside a gap hold a fragment on both sides of it: a table.
+const ALIGNED_ROWS = 0.6;
+// Table cells are short; text columns are wider than this many em.
+const CELL_EM = 8;
+
+/**
+ * Whether `gutter` parts the cells of a table rather than two columns of
+ * text: most baselines with a fragment on either side of it (between the
+ * gutters around it) have one on the other side too, and one side is narrow
+ * (a key and its value; prose columns set on the same baselines are wide).
+ */
+function betweenCells(fragments: Fragment[], from: number, gutter: Gutter, to: number): boolean {
+  const left = fragments.filter((f) => f.x0 >= from - 1 && f.x1 <= gutter.start + 1);
+  const right = fragments.filter((f) => f.x0 >= gutter.end - 1 && f.x1 <= to + 1);
+  if (left.length === 0 || right.length === 0) return false;
+  const em = median(fragments.map((f) => f.size));
+  // Baselines, not rows: lines of two columns half a line apart can share a row.
+  const baselines = (side: Fragment[]) => new Set(side.map((f) => Math.round(f.y / (0.15 * em))));
+  const leftRows = baselines(left);
+  const rightRows = baselines(right);
+  const shared = [...leftRows].filter((r) => rightRows.has(r)).length;
+  if (shared < 2 || shared < ALIGNED_ROWS * Math.max(leftRows.size, rightRows.size)) return false;
+  return Math.min(median(left.map((f) => f.x1 - f.x0)), median(right.map((f) => f.x1 - f.x0))) < CELL_EM * em;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
+
+/**
+ * Top to bottom; between two fragments that cross a gutter, column after
+ * column. Fragments of one row and one column become one line.
+ */
+export function readingOrder(fragments: Fragment[], gutters: Gutter[], firstBlock: number): PdfLine[] {
+  const column = (f: Fragment): number => {
+    if (gutters.some((g) => f.x0 < g.start && f.x1 > g.end)) return -1;
+    return gutters.filter((g) => f.x0 >= g.end - 1).length;
+  };
+  const lines: PdfLine[] = [];
+  let block = firstBlock;
+  let band: Fragment[][] = gutters.map(() => []).concat([[]]);
+  const flushBand = () => {
+    for (const col of band) {
+      if (col.length === 0) continue;
+      lines.push(...toLines(col, block));
+      block++;
+    }
+    band = band.map(() => []);
+  };
+  // Fragments come row by row, top first.
+  for (let i = 0; i < fragments.length;) {
+    const row = fragments[i]!.row;
+    const inRow: Fragment[] = [];
+    while (i < fragments.length && fragments[i]!.row === row) inRow.push(fragments[i++]!);
+    const spanning = inRow.filter((f) => column(f) < 0);
+    if (spanning.length) {
+      flushBand();
+      lines.push(...toLines(inRow, block));
+      continue;
+    }
+    for (const f of inRow) band[column(f)]!.push(f);
+  }
+  flushBand();
+  return lines;
+}
+
+/** Fragments (top to bottom) to lines: those of one row join. */
+function toLines(fragments: Fragment[], block: number): PdfLine[] {
+  const lines: PdfLine[] = [];
+  for (let i = 0; i < fragments.length;) {
+    const row = fragments[i]!.row;
+    const runs: Run[] = [];
+    const pieces: Fragment[] = [];
+    while (i < fragments.length && fragments[i]!.row === row) {
+      runs.push(...fragments[i]!.runs);
+      pieces.push(fragments[i++]!);
+    }
+    const text = joinRuns(runs);
+    if (text === '') continue;
+    const main = dominant(runs);
+    const cells = pieces.length > 1 ? pieces.map((f) => ({ text: joinRuns(f.runs), x0: f.x0 })).filter((c) => c.text !== '') : [];
+    lines.push({ text, x0: runs[0]!.x0, x1: Math.max(...runs.map((r) => r.x1)), y: main.y, size: main.size, block, cells: pieces.length,
+      ...(pieces.length > 1 ? { parts: cells.map((c) => c.text), partsX: cells.map((c) => c.x0) } : {}) });
+  }
+  return lines;
+}
