@@ -72,6 +72,26 @@ export interface paths {
         patch: operations["updateKnowledgeBase"];
         trace?: never;
     };
+    "/v1/knowledge-bases/{kbId}/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Changes of the chunks of a knowledge base
+         * @description The chunk.upserted (with the chunk) and chunk.deleted (with its id) events after `after`, oldest first. Store `nextCursor` and read again from it; `hasMore` says whether more follow at once. A source becoming ready, refreshed with other content, failed, re-chunked or deleted, and the knowledge base deleted (its feed stays for CHANGES_RETENTION_HOURS) all appear; a refresh yielding the same chunks appears as nothing. A cursor older than what the feed keeps is a 410: resync from GET …/chunks.
+         */
+        get: operations["listKnowledgeBaseChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/knowledge-bases/{kbId}/chunks": {
         parameters: {
             query?: never;
@@ -171,7 +191,7 @@ export interface paths {
         put?: never;
         /**
          * Fetch a URL source again
-         * @description Puts a `ready` or `failed` URL source back to `pending` and fetches it again. If the page is byte for byte the same, the source becomes `ready` again with its text as it was and only `checkedAt` moves; if it changed, it is extracted again and `refreshedAt` is set. 409 while pending or processing, 400 for text and file sources.
+         * @description Puts a `ready` or `failed` URL source back to `pending` and fetches it again. If the page is byte for byte the same, the source becomes `ready` again with its text as it was and only `checkedAt` moves; if it changed, it is extracted again and `refreshedAt` is set. 409 while pending or processing, 400 for text and file sources. A `ready` source fetched less than REFRESH_COOLDOWN_SECONDS (60) ago answers 429 with `Retry-After` (the seconds left) and stays as it is.
          */
         post: operations["refreshDocument"];
         delete?: never;
@@ -194,6 +214,26 @@ export interface paths {
          * @description Puts a `failed` source back to `pending` and enqueues it; 409 when it is not failed.
          */
         post: operations["retryDocument"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/knowledge-bases/{kbId}/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Search the chunks of a knowledge base
+         * @description Ranks the chunks of the ready sources by BM25 over their text and heading path (a heading word counts twice), with words found by Unicode segmentation and stemmed by SEARCH_STEMMER. `filter.documentIds` and `filter.metadata` (exact values of the source's metadata) narrow it. The index lives in Redis beside the chunks and follows the change feed, so every API replica answers from the same index. Read-only keys may search.
+         */
+        post: operations["searchKnowledgeBase"];
         delete?: never;
         options?: never;
         head?: never;
@@ -434,6 +474,26 @@ export interface paths {
     };
 }
 export interface webhooks {
+    "knowledge_base.changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The knowledge_base.changed event
+         * @description Chunks of the knowledge base changed (a source became ready, was refreshed with other content, failed, or was re-chunked): read `GET /v1/knowledge-bases/{kbId}/changes?after=<data.afterCursor>`; `data.toCursor` is the cursor after the last of these events.
+         */
+        post: operations["onKnowledgeBaseChanged"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "knowledge_base.settled": {
         parameters: {
             query?: never;
@@ -604,6 +664,14 @@ export interface components {
             /** @enum {string} */
             status: "Live" | "Testing" | "Disabled";
         };
+        ChangeEvent: components["schemas"]["ChunkUpserted"] | components["schemas"]["ChunkDeleted"];
+        ChangesPage: {
+            data: components["schemas"]["ChangeEvent"][];
+            /** @description More events follow right away (read again at once); false: the feed is read to its end */
+            hasMore: boolean;
+            /** @description Pass as `after` next time; the same cursor comes back while nothing new has happened */
+            nextCursor: string;
+        };
         Chunk: {
             charEnd: number;
             charStart: number;
@@ -649,7 +717,19 @@ export interface components {
             /** @description URL sources: the URL */
             url?: string;
         };
+        ChunkDeleted: {
+            /** @example chk_2bF1x0cXlq3m9k0aQ4uR7w */
+            chunkId: string;
+            documentId: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "chunk.deleted";
+        };
         ChunkListing: {
+            /** @description The change feed position from before this listing began: once every page is read, follow GET …/changes?after=<changesCursor> to stay in sync */
+            changesCursor: string;
             data: components["schemas"]["Chunk"][];
             /** @description Pass as `after` for the next page; null when the listing is complete */
             nextCursor: string | null;
@@ -662,6 +742,59 @@ export interface components {
             size: number;
             totalCount: number;
             totalPages: number;
+        };
+        ChunkUpserted: {
+            /** @description The chunk as GET …/chunks shows it, with its source fields as they were when it was written */
+            chunk: {
+                charEnd: number;
+                charStart: number;
+                documentId: string;
+                /** @description File sources: the file name */
+                filename?: string;
+                /** @description The heading path in force where the chunk starts, outermost first */
+                headings: string[];
+                /**
+                 * @description Stable id from the knowledge base, the source and the text: an unchanged chunk keeps it across refresh, re-extraction and re-chunking
+                 * @example chk_2bF1x0cXlq3m9k0aQ4uR7w
+                 */
+                id: string;
+                /** @description Position in the document, from 0 */
+                index: number;
+                /**
+                 * @description The source's metadata
+                 * @example {
+                 *       "team": "support",
+                 *       "year": 2026,
+                 *       "public": true
+                 *     }
+                 */
+                metadata?: {
+                    [key: string]: string | number | boolean;
+                };
+                /** @description PDF: 1-based page the chunk ends on */
+                pageEnd?: number;
+                /** @description PDF: 1-based page the chunk starts on */
+                pageStart?: number;
+                /**
+                 * @description When the chunk starts inside a fenced code block or a table cut at the previous chunk: the opening fence line, or the header and delimiter rows, ending in a line break. `prefix + text` reads on its own and is within chunkMaxTokens; `text` stays the exact slice
+                 * @example | Name | Price |
+                 *     | --- | --- |
+                 */
+                prefix?: string;
+                /** @description Exactly `markdown.slice(charStart, charEnd)` (JavaScript string indices) */
+                text: string;
+                /** @description The source's title */
+                title?: string;
+                /** @description cl100k_base tokens in `text`; never more than the chunkMaxTokens of its knowledge base */
+                tokens: number;
+                /** @description URL sources: the URL */
+                url?: string;
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "chunk.upserted";
         };
         Document: {
             /** @description Characters of the extracted text */
@@ -978,6 +1111,44 @@ export interface components {
             ruleName: string;
             workspaceId: string;
         };
+        SearchHit: {
+            chunk: components["schemas"]["Chunk"];
+            /**
+             * @description Up to 240 characters of the text around the first match, HTML-escaped, with each matched word in <mark>…</mark>
+             * @example Refunds are paid <mark>within</mark> thirty days…
+             */
+            highlight: string;
+            /** @description The words of the text that matched a query term (after stemming) */
+            matchedTerms: string[];
+            /** @description BM25 score over the text and the heading path (heading words weighted); higher is better */
+            score: number;
+        };
+        SearchRequest: {
+            filter?: {
+                /** @description Only chunks of these sources */
+                documentIds?: string[];
+                /**
+                 * @description Only chunks whose source's metadata has each of these keys with exactly this value
+                 * @example {
+                 *       "team": "support",
+                 *       "year": 2026,
+                 *       "public": true
+                 *     }
+                 */
+                metadata?: {
+                    [key: string]: string | number | boolean;
+                };
+            };
+            query: string;
+            /**
+             * @description How many chunks to return, best first (default 10, at most 100)
+             * @default 10
+             */
+            topK: number;
+        };
+        SearchResult: {
+            data: components["schemas"]["SearchHit"][];
+        };
         Site: {
             /**
              * Format: date-time
@@ -1111,7 +1282,7 @@ export interface components {
         /** @description Why the text of a ready source may still be doubtful */
         SourceWarning: {
             /** @enum {string} */
-            code: "garbled_text" | "partial_text" | "truncated" | "ocr" | "low_ocr_confidence";
+            code: "garbled_text" | "partial_text" | "truncated" | "ocr" | "low_ocr_confidence" | "refresh_failed";
             message: string;
         };
         Tool: {
@@ -1159,7 +1330,7 @@ export interface components {
             disabledAt: string | null;
             /** @description Why it was disabled */
             disabledReason: string | null;
-            events: ("source.ready" | "source.failed" | "knowledge_base.settled" | "site.discovered")[];
+            events: ("source.ready" | "source.failed" | "knowledge_base.settled" | "site.discovered" | "knowledge_base.changed")[];
             /**
              * Format: date-time
              * @description The first failure of the current run of failures
@@ -1191,7 +1362,7 @@ export interface components {
              *       "knowledge_base.settled"
              *     ]
              */
-            events: ("source.ready" | "source.failed" | "knowledge_base.settled" | "site.discovered")[];
+            events: ("source.ready" | "source.failed" | "knowledge_base.settled" | "site.discovered" | "knowledge_base.changed")[];
             /**
              * @description Where events are POSTed; the same address rules as URL sources apply
              * @example https://example.com/hooks/kb
@@ -1221,7 +1392,7 @@ export interface components {
             disabledAt: string | null;
             /** @description Why it was disabled */
             disabledReason: string | null;
-            events: ("source.ready" | "source.failed" | "knowledge_base.settled" | "site.discovered")[];
+            events: ("source.ready" | "source.failed" | "knowledge_base.settled" | "site.discovered" | "knowledge_base.changed")[];
             /**
              * Format: date-time
              * @description The first failure of the current run of failures
@@ -1275,7 +1446,7 @@ export interface components {
             /** @description The receiver's HTTP status; null when there was no answer */
             statusCode: number | null;
             /** @enum {string} */
-            type: "source.ready" | "source.failed" | "knowledge_base.settled" | "site.discovered" | "webhook.test";
+            type: "source.ready" | "source.failed" | "knowledge_base.settled" | "site.discovered" | "knowledge_base.changed" | "webhook.test";
             /** @description True when another attempt is scheduled */
             willRetry: boolean;
         };
@@ -1292,7 +1463,7 @@ export interface components {
             /** @description The event queued; its attempts appear under `.../deliveries` */
             eventId: string;
             /** @enum {string} */
-            type: "source.ready" | "source.failed" | "knowledge_base.settled" | "site.discovered" | "webhook.test";
+            type: "source.ready" | "source.failed" | "knowledge_base.settled" | "site.discovered" | "knowledge_base.changed" | "webhook.test";
             webhookId: string;
         };
         WebhookEvent: {
@@ -1302,6 +1473,8 @@ export interface components {
              */
             createdAt: string;
             data: {
+                /** @description knowledge_base.changed: the change-feed cursor before the new events; read GET …/changes?after=<afterCursor> */
+                afterCursor?: string;
                 documentId?: string;
                 error?: components["schemas"]["SourceError"] | {
                     code: string;
@@ -1318,13 +1491,15 @@ export interface components {
                  * @enum {string}
                  */
                 status?: "ready" | "failed" | "done";
+                /** @description knowledge_base.changed: the cursor after the last new event */
+                toCursor?: string;
                 truncated?: boolean;
                 /** @description `webhook.test`: the webhook tested */
                 webhookId?: string;
             };
             id: string;
             /** @enum {string} */
-            type: "source.ready" | "source.failed" | "knowledge_base.settled" | "site.discovered" | "webhook.test";
+            type: "source.ready" | "source.failed" | "knowledge_base.settled" | "site.discovered" | "knowledge_base.changed" | "webhook.test";
         };
         WebhookPage: {
             data: components["schemas"]["Webhook"][];
@@ -2138,6 +2313,134 @@ export interface operations {
             };
             /** @description The Idempotency-Key was used before with a different request */
             422: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests with this key in the current minute, too many uploads in progress with it, or its workspace holds IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE Idempotency-Keys; see Retry-After */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Redis is unreachable or nearly full, or the process has no upload slot free; retry after the Retry-After seconds */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listKnowledgeBaseChanges: {
+        parameters: {
+            query?: {
+                /** @description A `nextCursor` of an earlier page, or the `changesCursor` of GET …/chunks; left out, the feed is read from the oldest event it keeps */
+                after?: string;
+                /** @description Events per page (default 100, at most 1000) */
+                size?: number;
+            };
+            header?: never;
+            path: {
+                kbId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Events after the cursor, and the cursor to read on from */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangesPage"];
+                };
+            };
+            /** @description Invalid request parameters (validationErrors names the fields) */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description X-API-Key is missing or invalid */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key may not access this resource, or is read-only */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The resource was not found; validationErrors names the missing one by its path parameter (kbId, documentId, webhookId, qaIssueId) */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The change-feed cursor is older than what CHANGES_RETENTION_HOURS and CHANGES_MAX_EVENTS keep; resync from GET /v1/knowledge-bases/{kbId}/chunks and follow the feed from its changesCursor */
+            410: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -3124,6 +3427,133 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests with this key in the current minute, too many uploads in progress with it, or its workspace holds IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE Idempotency-Keys; see Retry-After */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Redis is unreachable or nearly full, or the process has no upload slot free; retry after the Retry-After seconds */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    searchKnowledgeBase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                kbId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SearchRequest"];
+            };
+        };
+        responses: {
+            /** @description The best chunks, best first */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SearchResult"];
+                };
+            };
+            /** @description Invalid request parameters (validationErrors names the fields) */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description X-API-Key is missing or invalid */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key may not access this resource, or is read-only */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The resource was not found; validationErrors names the missing one by its path parameter (kbId, documentId, webhookId, qaIssueId) */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A file is larger than MAX_FILE_BYTES, the body larger than MAX_REQUEST_BYTES, the text fields larger than 10 MiB together, or too many parts */
+            413: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4734,6 +5164,42 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
+            };
+        };
+    };
+    onKnowledgeBaseChanged: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id; the same on every retry, so a receiver can drop repeats */
+                "webhook-id": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<id>.<timestamp>.<body>`, one per secret in use (two while a rotated secret is in its grace period), as Standard Webhooks says */
+                "webhook-signature": string;
+                /** @description Unix seconds when the attempt was signed */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent"];
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx status counts as delivered */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer (or none within the timeout) is tried again with backoff */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
