@@ -112,7 +112,7 @@ export function createSourceEvents(deps: SourceEventsDeps): SourceEvents {
   /**
    * An unchanged refresh has no news: no `source.ready`, and
    * `knowledge_base.settled` only when the counts differ from those of the
-   * settle announced before (or that one is not at hand), so a client sees
+   * settle before it (or that one is not at hand), so a client sees
    * each real change of the knowledge base's state once.
    */
   async function unchangedEvents(source: FinishedSource, report: FinishReport): Promise<WebhookEvent[]> {
@@ -120,8 +120,11 @@ export function createSourceEvents(deps: SourceEventsDeps): SourceEvents {
     if (settledSeq === undefined || !sourceCounts) return [];
     const previous = await deps.webhooks.getEvent(source.workspaceId, eventId(source.kbId, 'settled', settledSeq - 1));
     const before = previous === null ? undefined : (JSON.parse(previous) as WebhookEvent).data.sourceCounts;
-    if (before !== undefined && JSON.stringify(before) === JSON.stringify(sourceCounts)) return [];
-    return finishEvents(source, sourceCounts, settledSeq, new Date().toISOString()).filter((e) => e.type === 'knowledge_base.settled');
+    const settled = finishEvents(source, sourceCounts, settledSeq, new Date().toISOString()).filter((e) => e.type === 'knowledge_base.settled');
+    if (before === undefined || JSON.stringify(before) !== JSON.stringify(sourceCounts)) return settled;
+    // Not announced, but kept (bounded like every event body) so the next unchanged refresh compares with it.
+    for (const event of settled) await deps.webhooks.saveEvent(source.workspaceId, event);
+    return [];
   }
 
   async function guarded(what: string, log: Record<string, unknown>, work: () => Promise<void>): Promise<void> {
