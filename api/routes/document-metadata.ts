@@ -1,11 +1,11 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { bodyLimit } from 'hono/body-limit';
-import { notFound, PayloadTooLargeError, ValidationError } from '../../shared/errors.js';
+import { notFound } from '../../shared/errors.js';
 import { idSchema } from '../../shared/schemas/common.js';
 import { sourceSchema } from '../../shared/schemas/knowledge-base.js';
 import { documentPatchSchema } from '../../shared/schemas/metadata.js';
 import { publicSource } from '../../shared/store/kb-records.js';
 import type { AppDeps } from '../deps.js';
+import { jsonBodyGuards } from '../json-body.js';
 import { createRouter, errorResponses, jsonResponse, security, TAGS } from '../router.js';
 
 const docParams = z.object({ kbId: idSchema, documentId: idSchema });
@@ -18,24 +18,8 @@ export function documentMetadataRoutes(deps: AppDeps) {
   const { store } = deps;
   const app = createRouter();
 
-  app.patch(
-    PATH,
-    bodyLimit({
-      maxSize: MAX_BODY_BYTES,
-      onError: () => {
-        throw new PayloadTooLargeError(`The request body must be at most ${MAX_BODY_BYTES / 1024} KiB`);
-      },
-    }),
-  );
-  // Hono's JSON validator answers a body that is not JSON with an exception of its own.
-  app.patch(PATH, async (c, next) => {
-    try {
-      JSON.parse(await c.req.text());
-    } catch {
-      throw new ValidationError({ request: 'the body must be a JSON object' });
-    }
-    await next();
-  });
+  const [bodyLimit, jsonOnly] = jsonBodyGuards(MAX_BODY_BYTES);
+  app.patch(PATH, bodyLimit, jsonOnly);
 
   app.openapi(
     createRoute({

@@ -1,10 +1,9 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { bodyLimit } from 'hono/body-limit';
-import { PayloadTooLargeError, ValidationError } from '../../shared/errors.js';
 import { idSchema } from '../../shared/schemas/common.js';
 import { searchRequestSchema, searchResultSchema } from '../../shared/schemas/search.js';
 import { searchKb } from '../../shared/search/kb-search.js';
 import type { AppDeps } from '../deps.js';
+import { jsonBodyGuards } from '../json-body.js';
 import type { KbDeps } from '../knowledge-base-verbs.js';
 import { assertOwned } from '../knowledge-base-verbs.js';
 import { createRouter, errorResponses, jsonResponse, security, TAGS } from '../router.js';
@@ -17,24 +16,8 @@ const MAX_BODY_BYTES = 32 * 1024;
 export function kbSearchRoutes(deps: AppDeps, kb: KbDeps) {
   const { store } = deps;
   const app = createRouter();
-  app.post(
-    PATH,
-    bodyLimit({
-      maxSize: MAX_BODY_BYTES,
-      onError: () => {
-        throw new PayloadTooLargeError(`The request body must be at most ${MAX_BODY_BYTES / 1024} KiB`);
-      },
-    }),
-  );
-  // Hono's JSON validator answers a body that is not JSON with an exception of its own.
-  app.post(PATH, async (c, next) => {
-    try {
-      JSON.parse(await c.req.text());
-    } catch {
-      throw new ValidationError({ request: 'the body must be a JSON object' });
-    }
-    await next();
-  });
+  const [bodyLimit, jsonOnly] = jsonBodyGuards(MAX_BODY_BYTES);
+  app.post(PATH, bodyLimit, jsonOnly);
 
   app.openapi(
     createRoute({

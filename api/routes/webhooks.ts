@@ -1,6 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { bodyLimit } from 'hono/body-limit';
-import { PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError } from '../../shared/errors.js';
+import { ValidationError } from '../../shared/errors.js';
 import { idSchema, pageQuerySchema, toPage } from '../../shared/schemas/common.js';
 import {
   deliveryPageSchema,
@@ -11,42 +10,21 @@ import {
 import { webhookView } from '../../shared/store/webhook-store.js';
 import { checkSourceUrl } from '../../shared/url-policy.js';
 import type { AppDeps } from '../deps.js';
+import { jsonBodyGuards } from '../json-body.js';
 import { createRouter, emptyResponse, errorResponses, jsonResponse, security, TAGS } from '../router.js';
 import { registerWebhookTools } from './webhook-tools.js';
 import { privateAccess } from '../../shared/address-policy.js';
 
 const hookParams = z.object({ webhookId: idSchema });
 const MAX_BODY_BYTES = 16 * 1024;
-const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 
 /** Completion webhooks of the key's workspace: register, list, delete, read the delivery history, and the tools of `webhook-tools.ts`. */
 export function webhookRoutes(deps: AppDeps) {
   const { config, store } = deps;
   const app = createRouter();
 
-  // A registration is a few hundred bytes; nothing larger is read into memory.
-  app.post(
-    '/webhooks',
-    bodyLimit({
-      maxSize: MAX_BODY_BYTES,
-      onError: () => {
-        throw new PayloadTooLargeError(`The request body must be at most ${MAX_BODY_BYTES / 1024} KiB`);
-      },
-    }),
-  );
-  // Hono's JSON validator answers a body that is not JSON with an exception of
-  // its own; reading it first turns that into the contract's 400.
-  app.post('/webhooks', async (c, next) => {
-    // A body of another type is a 415, as on the knowledge-base routes (which take multipart only).
-    if (!JSON_TYPE.test(c.req.header('content-type') ?? '')) throw new UnsupportedMediaTypeError('The request body must be application/json');
-    const text = await c.req.text();
-    try {
-      JSON.parse(text);
-    } catch {
-      throw new ValidationError({ request: 'the body must be a JSON object' });
-    }
-    await next();
-  });
+  const [bodyLimit, jsonOnly] = jsonBodyGuards(MAX_BODY_BYTES, { requireJsonType: true });
+  app.post('/webhooks', bodyLimit, jsonOnly);
 
   app.openapi(
     createRoute({
