@@ -28,11 +28,6 @@ const FORMATS: Record<SourceFormat, () => Promise<{ extract: FormatExtractor }>>
   image: () => import('./image/index.js'),
 };
 
-/** Loads every registered format's extractor, as a warm sandbox child does before its first request. */
-export async function loadExtractors(): Promise<void> {
-  await Promise.all(Object.values(FORMATS).map((load) => load()));
-}
-
 /**
  * Detects the type of `bytes` from their content and extracts Markdown and
  * the plain text derived from it: paragraphs separated by one blank line,
