@@ -123,6 +123,10 @@ describe('chunkMarkdown', () => {
     const exact = new Tiktoken(cl100k);
     const prose = paragraph(1, 40);
     expect(countTokens(prose)).toBe(exact.encode(prose, [], []).length);
+    // Counted pre-token by pre-token and remembered: the sum must equal the encoder's count on text whose
+    // pre-tokens depend on what follows them (spaces before a word, contractions, digit groups, CJK, line ends).
+    const mixed = "It's   here:\n\n  indented\tcode 1234567 don't\r\n日本語のテキスト、句読点。 <index> --- ***\n\n\n  end  ";
+    for (const text of [mixed, mixed.repeat(3), `${prose}\n${mixed}`]) expect(countTokens(text)).toBe(exact.encode(text, [], []).length);
     for (const run of ['a'.repeat(300), '-'.repeat(700), 'ACGT'.repeat(100), `word ${'x'.repeat(257)} word`]) {
       expect(countTokens(run)).toBeGreaterThanOrEqual(exact.encode(run, [], []).length);
     }
