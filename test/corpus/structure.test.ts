@@ -45,16 +45,29 @@ function jaccard(a: Set<string>, b: Set<string>): number {
  * A chunk ends cleanly before a blank line, a heading or the end, after the end of a sentence,
  * or between two rows of a table, list or code block.
  */
-function endsCleanly(markdown: string, end: number, text: string): boolean {
+function endsCleanly(markdown: string, end: number, text: string, fences: readonly number[]): boolean {
   const after = markdown.slice(end, end + 200);
   if (/^\s*$/.test(after) || /^[ \t]*\n[ \t]*\n/.test(after) || /^\s*\n#{1,6} /.test(after)) return true;
   if (/[.!?…。！？:;]["'”’)\]*_`]*$/.test(text)) return true;
   const lastLine = text.slice(text.lastIndexOf('\n') + 1);
-  return /^\n(?:\s*\||\s*(?:[-*+]|\d{1,9}[.)])\s|[^\n]*\t)/.test(after) || /^\s*\||\t|^```/.test(lastLine) || insideFence(markdown, end);
+  return /^\n(?:\s*\||\s*(?:[-*+]|\d{1,9}[.)])\s|[^\n]*\t)/.test(after) || /^\s*\||\t|^```/.test(lastLine) || insideFence(fences, end);
 }
 
-function insideFence(markdown: string, pos: number): boolean {
-  return ((markdown.slice(0, pos).match(/^ {0,3}(?:```|~~~)/gm)?.length ?? 0) % 2) === 1;
+/** Where the fence lines of `markdown` start, in order. */
+function fenceStarts(markdown: string): number[] {
+  return [...markdown.matchAll(/^ {0,3}(?:```|~~~)/gm)].map((m) => m.index);
+}
+
+/** Whether an odd number of fence lines start before `pos`. */
+function insideFence(fences: readonly number[], pos: number): boolean {
+  let lo = 0;
+  let hi = fences.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (fences[mid]! < pos) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo % 2 === 1;
 }
 
 if (!present) console.warn(`structure corpus tests skipped: no corpus at ${root} (set CORPUS_DIR to run them)`);
@@ -115,6 +128,7 @@ suite(present ? `structure over the corpus (${files.length} documents)` : `struc
       ends.set(format, count);
       let covered = '';
       let previousEnd = 0;
+      const fences = fenceStarts(r.markdown);
       for (const c of chunks) {
         expect(c.tokens, rel).toBeLessThanOrEqual(MAX_TOKENS);
         expect(r.markdown.slice(c.charStart, c.charEnd), rel).toBe(c.text);
@@ -122,8 +136,8 @@ suite(present ? `structure over the corpus (${files.length} documents)` : `struc
         covered += c.text;
         previousEnd = c.charEnd;
         count.total++;
-        if (endsCleanly(r.markdown, c.charEnd, c.text)) count.clean++;
-        if (c.charEnd === r.markdown.length || r.markdown[c.charEnd] === '\n' || endsCleanly(r.markdown, c.charEnd, c.text)) count.line++;
+        if (endsCleanly(r.markdown, c.charEnd, c.text, fences)) count.clean++;
+        if (c.charEnd === r.markdown.length || r.markdown[c.charEnd] === '\n' || endsCleanly(r.markdown, c.charEnd, c.text, fences)) count.line++;
       }
       expect(covered.replace(/\s+/g, ''), rel).toBe(r.markdown.replace(/\s+/g, ''));
     }
