@@ -20,7 +20,7 @@ const FAILOVER = 'test/worker/cluster-failover.test.ts';
 const SLOW_CLIENTS = 'test/api/slow-clients.test.ts';
 
 const base: TestProjectInlineConfiguration[] = [
-  // Unit files hold no process-wide state between them (no Redis, no servers, one module mock that
+  // Unit files hold no process-wide state between them (no Redis, no servers; one
   // spy that its own test restores), so they share their workers' module cache instead of loading it per file.
   { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'], isolate: false } },
   { extends: true, test: { name: 'corpus', include: ['test/corpus/**/*.test.ts'] } },
