@@ -1,6 +1,6 @@
 import type { Job, Queue } from 'bullmq';
 import { scanKeys, type RedisClient } from '../shared/redis.js';
-import { extractSourceJobId, type ExtractSourceJob, type SourceQueue } from '../shared/jobs.js';
+import { extractSourceJobId, sourceJobInfo, sourceJobRef, type ExtractSourceJob, type SourceQueue } from '../shared/jobs.js';
 import type { Logger } from '../shared/logger.js';
 import type { SourceErrorCode } from '../shared/source-errors.js';
 import type { KbStore } from '../shared/store/kb-store.js';
@@ -95,13 +95,14 @@ async function reconcileKb(deps: ReconcilerDeps, kbId: string, now: number, repo
     }
     const job = await deps.queue.getJob(extractSourceJobId(data));
     const state = job ? await job.getState() : 'missing';
+    const labelled = { ...data, ...sourceJobInfo(source) };
     if (state === 'missing' || state === 'unknown') {
-      await deps.sourceQueue.enqueue([data]);
+      await deps.sourceQueue.enqueue([labelled]);
       report.requeued += 1;
       deps.logger.warn({ kbId, documentId, run: source.run }, 're-enqueued a source whose job was gone');
     } else if (source.status === 'pending' && (state === 'failed' || state === 'completed')) {
       // The job ended without ever claiming the source (Redis failed before the claim on every attempt).
-      await requeueOrGiveUp(deps, job!, data, sinceMs, now, report);
+      await requeueOrGiveUp(deps, job!, labelled, sinceMs, now, report);
     } else if (source.status === 'processing' && state === 'failed') {
       // Nothing will end this source any more: its job failed without writing the
       // outcome (it stalled past WORKER_MAX_STALLED_COUNT, or its last finish met a Redis error).
@@ -152,7 +153,7 @@ async function requeueOrGiveUp(
   const log = { kbId: data.kbId, documentId: data.documentId, run: data.run };
   if (now - sinceMs > deps.processingDeadlineMs) {
     const error = { code: 'internal' as const, message: 'The source could not be processed; it can be retried' };
-    if (await failSource(deps, data, error, now)) {
+    if (await failSource(deps, sourceJobRef(data), error, now)) {
       report.abandoned += 1;
       deps.logger.warn(log, 'a pending source whose job kept ending was marked failed');
     }
