@@ -1,7 +1,7 @@
 import { applyChunkChange, effectiveChunking, type ChunkSettings } from '../shared/chunking/chunk-settings.js';
 import { chunkView } from '../shared/chunking/chunk-view.js';
 import { ConflictError, ForbiddenError, OTHER_WORKSPACE, notFound } from '../shared/errors.js';
-import type { SourceQueue } from '../shared/jobs.js';
+import { sourceJobInfo, type SourceQueue } from '../shared/jobs.js';
 import type { Logger } from '../shared/logger.js';
 import type { KnowledgeBase, KnowledgeBaseSummary, SourceStatus } from '../shared/schemas/knowledge-base.js';
 import type { Site } from '../shared/schemas/site.js';
@@ -116,7 +116,7 @@ async function enqueueNew(deps: KbDeps, workspaceId: string, kbId: string, sourc
     const reused = sources.filter((s) => s.reuse);
     const pending = await Promise.all(reused.map(async (s) => (await deps.kbs.getSource(kbId, s.documentId))?.status === 'pending'));
     const toRun = [...sources.filter((s) => !s.reuse), ...reused.filter((_, i) => pending[i])];
-    await deps.queue.enqueue(toRun.map((s) => ({ workspaceId, kbId, documentId: s.documentId, run: 1 })));
+    await deps.queue.enqueue(toRun.map((s) => ({ workspaceId, kbId, documentId: s.documentId, run: 1, ...sourceJobInfo(s) })));
   } catch (err) {
     deps.logger.warn({ err, kbId, count: sources.length }, 'enqueue failed; the reconciler will pick the sources up');
   }

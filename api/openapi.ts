@@ -2,6 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { OpenAPIHono } from '@hono/zod-openapi';
+import { z } from 'zod';
+import { otherToolSchema, transferToolSchema } from '../shared/schemas/catalog.js';
 import type { AppEnv } from './context.js';
 import { registerResponseHeaders } from './openapi-headers.js';
 import { registerWebhookEvents } from './openapi-webhooks.js';
@@ -41,6 +43,13 @@ export function mountDocs(app: OpenAPIHono<AppEnv>): void {
     name: 'X-API-Key',
     description: 'A key made with `npm run admin -- create-key --workspace <id>`',
   });
+  // The two kinds of Tool its `oneOf` names (the schema that checks tools is not a union: see catalog.ts).
+  for (const [name, schema] of [['VoiceTransferCallTool', transferToolSchema], ['OtherTool', otherToolSchema]] as const) {
+    // zod files a schema with an id under $defs; the component is that definition (it refers to no other).
+    const json = z.toJSONSchema(schema, { target: 'draft-2020-12' }).$defs?.[name];
+    if (!json || JSON.stringify(json).includes('$ref')) throw new Error(`${name}: no self-contained JSON Schema`);
+    app.openAPIRegistry.registerComponent('schemas', name, json as never);
+  }
   registerResponseHeaders(app);
   registerWebhookEvents(app);
   app.doc31('/openapi.json', {

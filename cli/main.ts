@@ -10,6 +10,7 @@ import { parseArgs } from 'node:util';
 import { KbApiError, createKbClient } from '../clients/typescript/src/index.js';
 import { createProgress, failureTable, summaryLine, sourceLine } from './progress.js';
 import { push } from './push.js';
+import { watch } from './watch.js';
 
 const USAGE = `usage: kb-ingest <command>
 
@@ -19,7 +20,11 @@ commands:
       progress until every source settles and list the failures with their codes
   status KBID            the knowledge base's sources and their status
   chunks KBID DOCID      a ready document's chunks (--page N --size N)
-  watch KBID             follow the sources until they settle
+  wait KBID              show progress until every source settles
+  watch KBID [--after CURSOR] [--cursor-file FILE] [--once] [--json] [--interval S]
+      follow the knowledge base's change feed and print each chunk event; starts from
+      now unless given a cursor (--cursor-file keeps it after every page, to resume);
+      when the cursor is older than the feed keeps, prints resync and every chunk
   help                   show this text
 
 environment: KB_INGEST_URL (default http://127.0.0.1:3000), KB_INGEST_API_KEY (required)`;
@@ -40,6 +45,11 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
       'batch-mb': { type: 'string' },
       page: { type: 'string' },
       size: { type: 'string' },
+      after: { type: 'string' },
+      'cursor-file': { type: 'string' },
+      once: { type: 'boolean', default: false },
+      json: { type: 'boolean', default: false },
+      interval: { type: 'string' },
     },
   });
   const [command, ...args] = positionals;
@@ -77,14 +87,37 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
       out.write(`page ${page.page + 1} of ${page.totalPages} (${page.totalCount} chunks)\n`);
       return 0;
     }
-    case 'watch': {
-      if (!args[0]) return usage('watch needs a knowledge base id');
-      // Until the service has a change feed, watching polls the knowledge base with backoff.
+    case 'wait': {
+      if (!args[0]) return usage('wait needs a knowledge base id');
       const progress = createProgress(out);
       const kb = await client.waitUntilSettled(args[0], { onPoll: (k) => progress.update(k), maxDelayMs: 2_000 });
       const failures = failureTable(kb);
       if (failures) out.write(`\n${failures}\n`);
       return 0;
+    }
+    case 'watch': {
+      if (!args[0]) return usage('watch needs a knowledge base id');
+      const interval = Number(values.interval ?? 2);
+      if (!(interval > 0)) return usage('--interval must be a positive number of seconds');
+      // Ctrl-C ends the watch at the cursor reached, which is printed and kept.
+      const stop = new AbortController();
+      const onSignal = () => stop.abort();
+      process.once('SIGINT', onSignal).once('SIGTERM', onSignal);
+      try {
+        return await watch(client, {
+          kbId: args[0],
+          ...(values.after !== undefined && { after: values.after }),
+          ...(values['cursor-file'] !== undefined && { cursorFile: values['cursor-file'] }),
+          once: values.once,
+          json: values.json,
+          intervalMs: interval * 1000,
+          out,
+          err: process.stderr,
+          signal: stop.signal,
+        });
+      } finally {
+        process.off('SIGINT', onSignal).off('SIGTERM', onSignal);
+      }
     }
     default:
       return usage(`unknown command ${command}`);

@@ -1,24 +1,67 @@
 import type { JobsOptions, Queue } from 'bullmq';
 import { z } from 'zod';
 import { FairShare } from './fair-share.js';
+import { FORMAT_MIME, SOURCE_FORMATS } from './formats.js';
 import { idSchema } from './schemas/common.js';
+import type { SourceType } from './schemas/knowledge-base.js';
 
 /** The one queue: every new or retried source becomes one job on it. */
 export const INGEST_QUEUE = 'ingest';
-export const EXTRACT_SOURCE_JOB = 'extract-source';
 /** Scheduled per knowledge base with auto_refresh_hours: fetch its URL sources again. */
-export const REFRESH_KB_JOB = 'refresh-knowledge-base';
+export const REFRESH_KB_JOB = 'refresh';
 /** After a change of a knowledge base's chunking settings: cut its ready sources' Markdown again. */
-export const RECHUNK_KB_JOB = 'rechunk-knowledge-base';
+export const RECHUNK_KB_JOB = 'rechunk';
 
-/** Job data holds references only, never bytes or text (Bull Board shows it). */
+/**
+ * What an extraction job is named after, so Bull Board says what it is
+ * without showing content: a file's format (`pdf`, `docx`, `html`, ...),
+ * `url` or `text`; `file` for a file whose format is not recorded.
+ */
+export const SOURCE_JOB_TYPES = [...SOURCE_FORMATS, 'url', 'text', 'file'] as const;
+export type SourceJobType = (typeof SOURCE_JOB_TYPES)[number];
+/** The name of an extraction job queued without its source's type (`jobType` left out). */
+export const EXTRACT_SOURCE_JOB = 'source';
+
+/**
+ * The names jobs had before they were named after what they are, mapped to
+ * today's. A worker still runs jobs queued under them before an upgrade
+ * (`extract-source` is any extraction job).
+ */
+export const LEGACY_JOB_NAMES: Readonly<Record<string, string>> = {
+  'extract-source': EXTRACT_SOURCE_JOB,
+  'refresh-knowledge-base': REFRESH_KB_JOB,
+  'rechunk-knowledge-base': RECHUNK_KB_JOB,
+  'discover-site': 'site',
+};
+
+/**
+ * Job data holds references only, never bytes or text (Bull Board shows it),
+ * and for operators the source's type and size (bytes uploaded, last
+ * fetched, or of the text) where known.
+ */
 export const extractSourceJobSchema = z.strictObject({
   workspaceId: idSchema,
   kbId: idSchema,
   documentId: idSchema,
   run: z.number().int().min(1),
+  jobType: z.enum(SOURCE_JOB_TYPES).optional(),
+  sizeBytes: z.number().int().min(0).optional(),
 });
 export type ExtractSourceJob = z.infer<typeof extractSourceJobSchema>;
+
+/** A file's format from its recorded MIME type. */
+const FORMAT_BY_MIME = new Map<string, SourceJobType>(SOURCE_FORMATS.map((f) => [FORMAT_MIME[f], f]));
+
+/** The type and size an extraction job of this source shows: see {@link SOURCE_JOB_TYPES}. */
+export function sourceJobInfo(s: { type: SourceType; content?: string; mimeType?: string; sizeBytes?: number }): Pick<ExtractSourceJob, 'jobType' | 'sizeBytes'> {
+  let jobType: SourceJobType = s.type;
+  if (s.type === 'file') jobType = FORMAT_BY_MIME.get(s.mimeType ?? '') ?? (s.mimeType?.startsWith('image/') ? 'image' : 'file');
+  const sizeBytes = s.sizeBytes ?? (s.type === 'text' && s.content !== undefined ? Buffer.byteLength(s.content) : undefined);
+  return { jobType, ...(sizeBytes !== undefined && { sizeBytes }) };
+}
+
+/** The reference part of an extraction job, what the store and the events take. */
+export const sourceJobRef = ({ workspaceId, kbId, documentId, run }: ExtractSourceJob): ExtractSourceJob => ({ workspaceId, kbId, documentId, run });
 
 /**
  * Deterministic id, so enqueueing the same run twice is a no-op. No `:` and
@@ -82,7 +125,7 @@ export type RechunkKbJob = z.infer<typeof rechunkKbJobSchema>;
 export const rechunkKbJobId = (d: RechunkKbJob): string => `rechunk.${d.kbId}.${d.maxTokens}.${d.overlapTokens}`;
 
 /** A site's discovery: its pages found and added as URL sources (see worker/sites/). */
-export const DISCOVER_SITE_JOB = 'discover-site';
+export const DISCOVER_SITE_JOB = 'site';
 
 export const discoverSiteJobSchema = z.strictObject({
   workspaceId: idSchema,
@@ -120,7 +163,7 @@ export function bullSourceQueue(queue: Queue, attempts: number, backoffMs?: numb
       for (const j of jobs) byWorkspace.set(j.workspaceId, [...(byWorkspace.get(j.workspaceId) ?? []), j]);
       for (const [workspaceId, own] of byWorkspace) {
         const priorities = await fair.priorities(workspaceId, own.length);
-        own.forEach((data, i) => added.push({ name: EXTRACT_SOURCE_JOB, data, opts: { ...opts, jobId: extractSourceJobId(data), priority: priorities[i]! } }));
+        own.forEach((data, i) => added.push({ name: data.jobType ?? EXTRACT_SOURCE_JOB, data, opts: { ...opts, jobId: extractSourceJobId(data), priority: priorities[i]! } }));
       }
       if (added.length > 0) await queue.addBulk(added);
     },

@@ -4,11 +4,13 @@ import { chunkingTag, effectiveChunking, type ChunkSettings } from '../shared/ch
 import {
   DISCOVER_SITE_JOB,
   extractSourceJobSchema,
+  LEGACY_JOB_NAMES,
   RECHUNK_KB_JOB,
   rechunkKbJobSchema,
   REFRESH_KB_JOB,
   type ExtractSourceJob,
   refreshKbJobSchema,
+  sourceJobRef,
   type SourceQueue,
 } from '../shared/jobs.js';
 import type { Logger } from '../shared/logger.js';
@@ -47,7 +49,7 @@ export interface ProcessorDeps extends IngestDeps {
   events?: SourceEvents;
   /** Per-host fetch slots shared by every replica; without it URL fetches are not limited per host. */
   hosts?: HostGate;
-  /** Site records and the fetch of site discovery; without them discover-site jobs fail. */
+  /** Site records and the fetch of site discovery; without them site discovery jobs fail. */
   sites?: SiteStore;
   siteFetch?: SiteSyncDeps['fetchFor'];
 }
@@ -58,9 +60,10 @@ export interface JobResult {
 }
 
 /**
- * Processes one extract-source job. The job's data is parsed first, then the
- * source is claimed for this run; a job whose source is gone, finished or
- * re-run under a newer run writes nothing. Permanent failures end the source
+ * Processes one job of the ingest queue. An extraction job (named after its
+ * source's type) has its data parsed first, then the source is claimed for
+ * this run; a job whose source is gone, finished or re-run under a newer run
+ * writes nothing. Permanent failures end the source
  * `failed` at once (UnrecoverableError: no retry); transient ones are thrown
  * for BullMQ to retry with backoff, and end it `failed` on the last attempt.
  *
@@ -75,25 +78,29 @@ export function createProcessor(deps: ProcessorDeps) {
   // taken over), so only the current holder's result is written.
   const chunkDefaults: ChunkSettings = { maxTokens: deps.config.CHUNK_MAX_TOKENS, overlapTokens: deps.config.CHUNK_OVERLAP_TOKENS };
   return async (job: Job, token?: string): Promise<JobResult> => {
-    if (job.name === RECHUNK_KB_JOB) {
+    // Jobs queued before an upgrade carry the names of the time.
+    const name = LEGACY_JOB_NAMES[job.name] ?? job.name;
+    if (name === RECHUNK_KB_JOB) {
       const rechunk = rechunkKbJobSchema.safeParse(job.data);
       if (!rechunk.success) throw new UnrecoverableError('invalid job data');
       const done = await rechunkKnowledgeBase({ ...deps, chunkDefaults }, rechunk.data);
       return { status: 'ready', reason: `${done.rechunked} sources re-chunked` };
     }
-    if (job.name === REFRESH_KB_JOB) {
+    if (name === REFRESH_KB_JOB) {
       const refresh = refreshKbJobSchema.safeParse(job.data);
       if (!refresh.success) throw new UnrecoverableError('invalid job data');
       const count = await refreshKnowledgeBase(deps, refresh.data);
       return { status: 'ready', reason: `${count} URL sources queued again` };
     }
-    if (job.name === DISCOVER_SITE_JOB) {
+    if (name === DISCOVER_SITE_JOB) {
       if (!deps.sites || !deps.siteFetch) throw new UnrecoverableError('site discovery is not set up in this worker');
       return runSiteJob({ ...deps, sites: deps.sites, fetchFor: deps.siteFetch }, job, token);
     }
     const parsed = extractSourceJobSchema.safeParse(job.data);
     if (!parsed.success) throw new UnrecoverableError('invalid job data');
-    const { workspaceId, kbId, documentId, run } = parsed.data;
+    // Any other name is an extraction job: named after its source's type, or an older `extract-source`.
+    const ref = sourceJobRef(parsed.data);
+    const { workspaceId, kbId, documentId, run } = ref;
     const log = deps.logger.child({ jobId: job.id, kbId, documentId, run, attempt: job.attemptsMade + 1 });
 
     // The job names a workspace; a job added by hand (Bull Board) that does
@@ -109,7 +116,7 @@ export function createProcessor(deps: ProcessorDeps) {
       throw err; // the limiter is unavailable: this attempt fails before the claim, as with any Redis outage
     }
     try {
-      return await processClaimed(job, token, parsed.data, log, lease, effectiveChunking(meta.chunking, chunkDefaults));
+      return await processClaimed(job, token, ref, log, lease, effectiveChunking(meta.chunking, chunkDefaults));
     } finally {
       await lease?.release();
     }

@@ -1,12 +1,14 @@
 import type { Job, Queue } from 'bullmq';
 import { scanKeys, type RedisClient } from '../shared/redis.js';
-import { extractSourceJobId, type ExtractSourceJob, type SourceQueue } from '../shared/jobs.js';
+import { discoverSiteJobId, extractSourceJobId, sourceJobInfo, sourceJobRef, type DiscoverSiteJob, type ExtractSourceJob, type SourceQueue } from '../shared/jobs.js';
 import type { Logger } from '../shared/logger.js';
 import type { SourceErrorCode } from '../shared/source-errors.js';
 import type { KbStore } from '../shared/store/kb-store.js';
+import type { SiteStore } from '../shared/store/site-store.js';
 import { isActiveStatus } from '../shared/sources/lifecycle.js';
 import { requeueSource } from '../shared/sources/requeue.js';
 import type { SourceTarget } from '../shared/sources/source-ref.js';
+import { failSite } from './sites/sync-site.js';
 import type { SourceEvents } from './webhooks/events.js';
 
 export interface ReconcilerDeps {
@@ -19,6 +21,8 @@ export interface ReconcilerDeps {
   processingDeadlineMs: number;
   /** Completion events (webhooks) for the sources the reconciler ends. */
   events?: SourceEvents;
+  /** Site records: without them, discoveries whose job was lost are not looked after. */
+  sites?: SiteStore;
 }
 
 export interface ReconcileReport {
@@ -31,6 +35,10 @@ export interface ReconcileReport {
   interrupted: number;
   /** Ended sources a write applied in part had left in the active index (counts recounted, incomplete ones run again). */
   repaired: number;
+  /** Sites discovering whose discovery job was gone or had ended without finishing them, queued again. */
+  sitesRequeued: number;
+  /** Sites discovering whose job kept ending without finishing them, ended `failed/internal`. */
+  sitesFailed: number;
 }
 
 /** Knowledge bases read from the active index per round trip. */
@@ -60,7 +68,7 @@ const UNMARK_AFTER_MS = 60_000;
  * Redis outage. Running it again could kill more workers; a user's retry can.
  */
 export async function reconcile(deps: ReconcilerDeps, now = Date.now()): Promise<ReconcileReport> {
-  const report: ReconcileReport = { scanned: 0, requeued: 0, timedOut: 0, abandoned: 0, interrupted: 0, repaired: 0 };
+  const report: ReconcileReport = { scanned: 0, requeued: 0, timedOut: 0, abandoned: 0, interrupted: 0, repaired: 0, sitesRequeued: 0, sitesFailed: 0 };
   for (let cursor = 0; ; cursor += PAGE) {
     const page = await deps.kbs.activeKbs(cursor, PAGE);
     for (const { kbId, markedMs } of page) {
@@ -75,19 +83,66 @@ export async function reconcile(deps: ReconcilerDeps, now = Date.now()): Promise
   return report;
 }
 
-/** Reconciles one knowledge base; false when it has no active source (or is gone). */
+/** Reconciles one knowledge base; false when it has no active source and no site discovering (or is gone). */
 async function reconcileKb(deps: ReconcilerDeps, kbId: string, now: number, report: ReconcileReport): Promise<boolean> {
   const meta = await deps.kbs.getMeta(kbId);
   if (!meta) return false;
+  const discovering = meta.sitesDiscovering > 0 && deps.sites ? await reconcileSites(deps, deps.sites, meta.workspaceId, kbId, now, report) : false;
+  return (await reconcileSources(deps, meta.workspaceId, kbId, now, report)) || discovering;
+}
+
+/**
+ * Looks after the sites of a knowledge base still discovering: one whose
+ * discovery job is gone (Redis restarted without the queue, an enqueue that
+ * failed after the commit) is queued again under the same job id; one whose
+ * job ended without finishing it (Redis failed on every attempt's last write)
+ * gets a fresh job, or, once it has been discovering past the deadline, ends
+ * `failed/internal`. True when a site is still discovering.
+ */
+async function reconcileSites(deps: ReconcilerDeps, sites: SiteStore, workspaceId: string, kbId: string, now: number, report: ReconcileReport): Promise<boolean> {
+  let discovering = false;
+  for (const site of await sites.list(kbId)) {
+    if (site.status !== 'discovering') continue;
+    discovering = true;
+    const data: DiscoverSiteJob = { workspaceId, kbId, siteId: site.siteId, run: site.run };
+    const log = { kbId, siteId: site.siteId, run: site.run };
+    const job = await deps.queue.getJob(discoverSiteJobId(data));
+    const state = job ? await job.getState() : 'missing';
+    if (state !== 'missing' && state !== 'unknown' && state !== 'failed' && state !== 'completed') continue;
+    if (job && (state === 'failed' || state === 'completed')) {
+      if (now - Date.parse(site.updatedAt) > deps.processingDeadlineMs) {
+        const ended = await failSite({ sites }, data, { code: 'internal', message: 'Discovery stopped unexpectedly; refresh the site to try again' });
+        if (ended.finish.kind === 'ok') {
+          report.sitesFailed += 1;
+          await deps.events?.siteDiscovered?.(data, ended.outcome, ended.finish);
+          deps.logger.warn(log, 'a discovering site whose job kept ending was marked failed');
+        }
+        continue;
+      }
+      try {
+        await job.remove();
+      } catch {
+        continue; // another replica took it over (it is locked)
+      }
+    }
+    await deps.sourceQueue.discover([data]);
+    report.sitesRequeued += 1;
+    deps.logger.warn({ ...log, state }, 're-enqueued the discovery of a site whose job was gone or had ended');
+  }
+  return discovering;
+}
+
+/** Reconciles the active sources of one knowledge base; false when it has none. */
+async function reconcileSources(deps: ReconcilerDeps, workspaceId: string, kbId: string, now: number, report: ReconcileReport): Promise<boolean> {
   const active = await deps.kbs.activeSources(kbId);
   for (const { documentId, sinceMs } of active) {
     const source = await deps.kbs.getSource(kbId, documentId);
     if (!source || !isActiveStatus(source.status)) {
-      await repair(deps, { workspaceId: meta.workspaceId, kbId, documentId }, now, report);
+      await repair(deps, { workspaceId, kbId, documentId }, now, report);
       continue;
     }
     report.scanned += 1;
-    const data = { workspaceId: meta.workspaceId, kbId, documentId, run: source.run };
+    const data = { workspaceId, kbId, documentId, run: source.run };
     if (source.status === 'processing' && now - sinceMs > deps.processingDeadlineMs) {
       const error = { code: 'timeout' as const, message: 'Processing took too long and was stopped; it can be retried' };
       if (await failSource(deps, data, error, now)) report.timedOut += 1;
@@ -95,13 +150,14 @@ async function reconcileKb(deps: ReconcilerDeps, kbId: string, now: number, repo
     }
     const job = await deps.queue.getJob(extractSourceJobId(data));
     const state = job ? await job.getState() : 'missing';
+    const labelled = { ...data, ...sourceJobInfo(source) };
     if (state === 'missing' || state === 'unknown') {
-      await deps.sourceQueue.enqueue([data]);
+      await deps.sourceQueue.enqueue([labelled]);
       report.requeued += 1;
       deps.logger.warn({ kbId, documentId, run: source.run }, 're-enqueued a source whose job was gone');
     } else if (source.status === 'pending' && (state === 'failed' || state === 'completed')) {
       // The job ended without ever claiming the source (Redis failed before the claim on every attempt).
-      await requeueOrGiveUp(deps, job!, data, sinceMs, now, report);
+      await requeueOrGiveUp(deps, job!, labelled, sinceMs, now, report);
     } else if (source.status === 'processing' && state === 'failed') {
       // Nothing will end this source any more: its job failed without writing the
       // outcome (it stalled past WORKER_MAX_STALLED_COUNT, or its last finish met a Redis error).
@@ -152,7 +208,7 @@ async function requeueOrGiveUp(
   const log = { kbId: data.kbId, documentId: data.documentId, run: data.run };
   if (now - sinceMs > deps.processingDeadlineMs) {
     const error = { code: 'internal' as const, message: 'The source could not be processed; it can be retried' };
-    if (await failSource(deps, data, error, now)) {
+    if (await failSource(deps, sourceJobRef(data), error, now)) {
       report.abandoned += 1;
       deps.logger.warn(log, 'a pending source whose job kept ending was marked failed');
     }

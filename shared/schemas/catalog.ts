@@ -88,7 +88,7 @@ const agentSettingsSchema = z
   .meta({ id: 'AgentSettings' });
 
 /** voice_transfer_call is the one tool type the source shows; others keep their own fields. */
-const transferToolSchema = z.strictObject({
+export const transferToolSchema = z.strictObject({
   type: z.literal('voice_transfer_call'),
   nodeId: z.string().optional(),
   toolName: z.string().optional(),
@@ -111,11 +111,22 @@ const transferToolSchema = z.strictObject({
     })
     .partial()
     .optional(),
-});
+}).meta({ id: 'VoiceTransferCallTool', description: 'A call transfer tool: its fields are those of the source description, and no other.' });
+
+/**
+ * A tool of another type, for the OpenAPI document: the source shows neither
+ * those types nor their fields, so they are kept as given.
+ */
+export const otherToolSchema = z
+  .looseObject({ type: z.string().min(1).meta({ not: { const: 'voice_transfer_call' } }) })
+  .meta({ id: 'OtherTool', description: 'A tool of a type other than voice_transfer_call; its fields are kept as given.' });
+
 /**
  * A tool: voice_transfer_call is checked field by field; other types keep
  * their own fields. A plain union would report only "Invalid input" for a bad
- * transfer tool, so the transfer schema's own issues are passed through.
+ * transfer tool, so the transfer schema's own issues are passed through. The
+ * document describes it as the union it checks: a closed transfer tool or
+ * an open tool of any other type.
  */
 const toolSchema = z
   .looseObject({ type: z.string().min(1) })
@@ -124,7 +135,7 @@ const toolSchema = z
     const checked = transferToolSchema.safeParse(tool);
     if (!checked.success) for (const issue of checked.error.issues) ctx.addIssue({ ...issue, message: issue.message } as never);
   })
-  .meta({ id: 'Tool' });
+  .meta({ id: 'Tool', oneOf: [{ $ref: '#/components/schemas/VoiceTransferCallTool' }, { $ref: '#/components/schemas/OtherTool' }] });
 
 export const agentSchema = z
   .strictObject({

@@ -1,4 +1,4 @@
-import type { ExtractSourceJob, SourceQueue } from '../jobs.js';
+import { sourceJobInfo, type ExtractSourceJob, type SourceQueue } from '../jobs.js';
 import type { KbStore } from '../store/kb-store.js';
 import type { SourceTarget } from './source-ref.js';
 
@@ -35,6 +35,8 @@ export async function requeueSource(deps: RequeueDeps, target: SourceTarget, rea
     run = reason === 'retry' ? await deps.kbs.retrySource(target, now) : await deps.kbs.refreshSource(target, now);
   }
   const job: ExtractSourceJob = { ...target, run };
-  await deps.queue.enqueue([job]);
+  // The job is named after the source's type, with its size, for Bull Board.
+  const record = await deps.kbs.getSource(target.kbId, target.documentId);
+  await deps.queue.enqueue([{ ...job, ...(record && sourceJobInfo(record)) }]);
   return { requeued: job };
 }

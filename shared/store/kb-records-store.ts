@@ -149,7 +149,8 @@ export class KbRecordStore {
   }
 
   private async commit(input: Omit<CommitInput, 'blobTtlSeconds'>) {
-    if (input.sources.length > 0) await this.active.markActive(input.kbId, input.now);
+    // A site discovering is work in flight too: the reconciler finds a lost discovery through this index.
+    if (input.sources.length > 0 || (input.sites?.length ?? 0) > 0) await this.active.markActive(input.kbId, input.now);
     return runScript(this.redis, this.keys, commitSourcesScript, { ...input, blobTtlSeconds: this.blobTtlSeconds });
   }
 

@@ -48,6 +48,8 @@ export class SiteStore {
 
   /** Puts a site back to discovering under a new run; 409 while it is discovering. Returns the run. */
   async restart(target: SiteTarget, now: string): Promise<number> {
+    // Marked first (another hash slot), as for new sources: the reconciler walks this index.
+    await this.redis.zadd(this.keys.activeKbs(), Date.parse(now), target.kbId);
     const reply = await runScript(this.redis, this.keys, restartSiteScript, { ...target, now });
     if (reply.kind === 'busy') throw resultError('site_busy');
     if (reply.kind !== 'ok') throw resultError(reply.kind, { kbId: target.kbId, siteId: target.siteId });

@@ -336,24 +336,29 @@ describe('PATCH /v1/knowledge-bases/{kbId}', () => {
     expect((await get(kb.kbId)).body.files).toEqual(res.body.files);
   });
 
-  it('enqueues one job per new source with a deterministic id and only references in its data', async () => {
+  it('enqueues one job per new source with a deterministic id, named by its type, with only references, type and size in its data', async () => {
     const kb = await createKb(h, key, 'Jobs', [textsField(['before'])]);
     const before = new Set((await jobsOf(h, kb.kbId)).map((j) => j.id));
     const secret = 'FILE-BYTES-MUST-NOT-BE-IN-THE-JOB';
+    const fileText = `${secret} ${'x'.repeat(10_000)}`;
     const res = await patchKb(h, key, kb.kbId, [
       textsField(['new text']),
       urlsField(['https://example.com/job']),
-      filePart('job.txt', `${secret} ${'x'.repeat(10_000)}`),
+      filePart('job.txt', fileText),
+      filePart('job.html', '<!doctype html><html><head><title>Job</title></head><body><p>Hello</p></body></html>'),
     ]);
     expect(res.status, res.text).toBe(200);
-    const added = res.body.files.slice(1) as { documentId: string }[];
+    const added = res.body.files.slice(1) as { documentId: string; type: string }[];
     const jobs = (await jobsOf(h, kb.kbId)).filter((j) => !before.has(j.id));
     expect(jobs.map((j) => j.id).sort()).toEqual(added.map((f) => `${kb.kbId}.${f.documentId}.r1`).sort());
+    const [text, url, txt, html] = added.map((f) => jobs.find((j) => j.id === `${kb.kbId}.${f.documentId}.r1`)!);
+    expect([text, url, txt, html].map((j) => j!.name)).toEqual(['text', 'url', 'txt', 'html']);
+    expect(text!.data).toEqual({ workspaceId: WS, kbId: kb.kbId, documentId: added[0]!.documentId, run: 1, jobType: 'text', sizeBytes: 8 });
+    expect(url!.data).toEqual({ workspaceId: WS, kbId: kb.kbId, documentId: added[1]!.documentId, run: 1, jobType: 'url' });
+    expect(txt!.data).toMatchObject({ jobType: 'txt', sizeBytes: Buffer.byteLength(fileText) });
     for (const job of jobs) {
-      const documentId = job.id!.split('.')[1];
-      expect(job.data).toEqual({ workspaceId: WS, kbId: kb.kbId, documentId, run: 1 });
-      expect(job.name).toBe('extract-source');
       expect(JSON.stringify(job.data)).not.toContain(secret);
+      expect(JSON.stringify(job.data)).not.toContain('example.com');
       expect(JSON.stringify(job.data).length).toBeLessThan(300);
     }
   });
@@ -558,7 +563,8 @@ describe('documents', () => {
     const ids = (await jobsOf(h, kb.kbId)).map((j) => j.id).sort();
     expect(ids).toEqual([`${kb.kbId}.${documentId}.r1`, `${kb.kbId}.${documentId}.r2`]);
     const job = await h.queue.getJob(`${kb.kbId}.${documentId}.r2`);
-    expect(job?.data).toEqual({ workspaceId: WS, kbId: kb.kbId, documentId, run: 2 });
+    expect(job?.data).toEqual({ workspaceId: WS, kbId: kb.kbId, documentId, run: 2, jobType: 'text', sizeBytes: 9 });
+    expect(job?.name).toBe('text');
     expectErrorBody(await retry(kb.kbId, documentId), 409, '/v1/knowledge-bases', { message: 'any' });
   });
 

@@ -53,7 +53,7 @@ describe('knowledge_base_sites', () => {
     const siteId = body.sites[0]!.siteId as string;
     expect(siteId).toMatch(/^site_[A-Za-z0-9_-]{21}$/);
     const job = await h.queue.getJob(`${body.kbId}.${siteId}.d1`);
-    expect(job?.name).toBe('discover-site');
+    expect(job?.name).toBe('site');
     const mine = await call(h.app, 'GET', `/v1/knowledge-bases/${body.kbId}/sites/${siteId}`, { key });
     expect(mine.status).toBe(200);
     expectError(await call(h.app, 'GET', `/v1/knowledge-bases/${body.kbId}/sites/${siteId}`, { key: otherKey }), 403, { message: 'any' });

@@ -1,12 +1,13 @@
-import { execFile } from 'node:child_process';
-import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { execFile, spawn } from 'node:child_process';
+import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningWorker } from '../../worker/main.js';
 import { serveApi, type ServedApi } from '../helpers/api-server.js';
-import { startTestWorker } from '../helpers/worker-harness.js';
+import { waitFor } from '../helpers/wait.js';
+import { startTestWorker, waitForDocument } from '../helpers/worker-harness.js';
 
 const run = promisify(execFile);
 // The compiled CLI, as `npx kb-ingest` runs it: `npm run build` first.
@@ -82,5 +83,86 @@ describe('kb-ingest push, status and chunks against the running API', () => {
     const missing = await cli(['status', 'kb_missing']);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('kb_missing');
+  });
+});
+
+describe('kb-ingest watch: the change feed', () => {
+  let kbId: string;
+  let cursorFile: string;
+
+  /** Adds a text source through the API and waits until it is ready. */
+  async function addText(title: string, text: string): Promise<string> {
+    const form = new FormData();
+    form.set('knowledge_base_texts', JSON.stringify([{ title, text }]));
+    const res = await served.h.app.request(`/v1/knowledge-bases/${kbId}`, { method: 'PATCH', body: form, headers: { 'X-API-Key': env.KB_INGEST_API_KEY! } });
+    const body = (await res.json()) as { files: { documentId: string; title: string }[] };
+    expect(res.status, JSON.stringify(body)).toBe(200);
+    const documentId = body.files.find((f) => f.title === title)!.documentId;
+    expect((await waitForDocument(served.h, env.KB_INGEST_API_KEY!, kbId, documentId)).status).toBe('ready');
+    return documentId;
+  }
+
+  beforeAll(async () => {
+    const form = new FormData();
+    form.set('knowledge_base_name', 'Watched');
+    const res = await served.h.app.request('/v1/knowledge-bases', { method: 'POST', body: form, headers: { 'X-API-Key': env.KB_INGEST_API_KEY! } });
+    kbId = ((await res.json()) as { kbId: string }).kbId;
+    cursorFile = join(dir, 'watch.cursor');
+    await addText('Before', 'Written before the watch began.');
+  });
+
+  it('starts from now, then prints what changed since the cursor it kept, once each', async () => {
+    const first = await cli(['watch', kbId, '--once', '--cursor-file', cursorFile]);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout).toBe('');
+    expect(first.stderr).toContain('from now');
+    const kept = (await readFile(cursorFile, 'utf8')).trim();
+
+    const doc = await addText('After', 'Opening hours changed to eight.');
+    const second = await cli(['watch', kbId, '--once', '--cursor-file', cursorFile]);
+    expect(second.stdout).toMatch(new RegExp(`^chunk\\.upserted  chk_\\S+ ${doc} "Opening hours changed to eight\\."\n$`));
+    expect((await readFile(cursorFile, 'utf8')).trim()).not.toBe(kept);
+    expect((await cli(['watch', kbId, '--once', '--cursor-file', cursorFile])).stdout).toBe('');
+
+    // The same events from the first cursor, as JSON lines.
+    const json = await cli(['watch', kbId, '--once', '--json', '--after', kept]);
+    const events = json.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(events).toEqual([expect.objectContaining({ type: 'chunk.upserted', chunk: expect.objectContaining({ documentId: doc }) })]);
+  });
+
+  it('follows the feed as it grows and stops on Ctrl-C at the cursor reached', async () => {
+    const child = spawn(process.execPath, [CLI, 'watch', kbId, '--interval', '0.2', '--cursor-file', cursorFile], { env });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
+    child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    try {
+      const doc = await addText('Live', 'Seen while watching.');
+      await waitFor('the watch to print the new chunk', async () => (stdout.includes(doc) ? true : undefined));
+      child.kill('SIGINT');
+      expect(await exited).toBe(0);
+      expect(stdout).toContain('"Seen while watching."');
+      expect(stderr).toMatch(/stopped at cursor c1\.\S+ \(resume with --after c1\.\S+\)/);
+      expect(stderr).toContain((await readFile(cursorFile, 'utf8')).trim());
+    } finally {
+      child.kill('SIGKILL');
+    }
+  });
+
+  it('resyncs from the chunk listing when its cursor is older than the feed keeps (410), then follows on', async () => {
+    const old = (await readFile(cursorFile, 'utf8')).trim();
+    await addText('Later', 'Added while nobody watched.');
+    // Retention trimmed everything up to the newest event: the kept cursor is now too old.
+    const newest = await served.h.redis.xrevrange(served.h.store.keys.changes(kbId), '+', '-', 'COUNT', 1);
+    await served.h.redis.hset(served.h.store.keys.changesInfo(kbId), 'floor', newest[0]![0]);
+    const res = await cli(['watch', kbId, '--once', '--after', old]);
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stderr).toContain('(410)');
+    const lines = res.stdout.trim().split('\n');
+    expect(lines[0]).toBe('resync');
+    // Every chunk of the knowledge base, as upserts: the four texts.
+    expect(lines.slice(1).map((l) => l.split(' ')[0])).toEqual(['chunk.upserted', 'chunk.upserted', 'chunk.upserted', 'chunk.upserted']);
+    expect(res.stdout).toContain('Added while nobody watched.');
   });
 });

@@ -101,7 +101,8 @@ describe.skipIf(skip)('Bull Board in a real browser (headless Chromium against a
 
     const entry = await page.goto(`${origin}/admin/queues`);
     expect(entry?.status()).toBe(200);
-    // The overview lists the queue; open it, then its Completed tab.
+    // The overview lists both queues; open the ingest queue, then its Completed tab.
+    await page.getByRole('link', { name: 'webhooks', exact: true }).first().waitFor({ state: 'visible' });
     await page.getByRole('link', { name: 'ingest', exact: true }).first().click();
     await page.waitForURL(`${origin}/admin/queues/queue/ingest`);
     await page.getByRole('link', { name: /^\W*completed/i }).first().click();
@@ -117,7 +118,11 @@ describe.skipIf(skip)('Bull Board in a real browser (headless Chromium against a
       throw err;
     }
     expect(await card.count()).toBe(1);
-    expect(await page.getByText('extract-source', { exact: true }).isVisible()).toBe(true);
+    // Named after what the source is (a text here), never after its content.
+    expect(await page.getByText('text', { exact: true }).first().isVisible()).toBe(true);
+    expect(await page.getByText('jobType:', { exact: true }).isVisible()).toBe(true);
+    expect(await page.getByText('"text"', { exact: true }).isVisible()).toBe(true);
+    expect(await page.getByText('sizeBytes:', { exact: true }).isVisible()).toBe(true);
     expect(await page.getByText(`"${documentId}"`).isVisible()).toBe(true);
 
     mkdirSync('test-output', { recursive: true });

@@ -76,6 +76,25 @@ describe('what a generated client needs from the document', () => {
     expect(body.$ref).toBe('#/components/schemas/WebhookEvent');
   });
 
+  it('closes the Tool schema where the source description shows its fields: voice_transfer_call, and no other field', () => {
+    const schemas = doc.components.schemas;
+    expect(schemas.Tool.oneOf).toEqual([{ $ref: '#/components/schemas/VoiceTransferCallTool' }, { $ref: '#/components/schemas/OtherTool' }]);
+    const transfer = schemas.VoiceTransferCallTool;
+    expect(transfer).toMatchObject({ type: 'object', required: ['type'], additionalProperties: false });
+    expect(transfer.properties.type).toMatchObject({ const: 'voice_transfer_call' });
+    expect(Object.keys(transfer.properties).sort()).toEqual(
+      ['extensionNumber', 'instruction', 'nodeId', 'toolName', 'transferSettings', 'transferTo', 'transferToRouting', 'type'],
+    );
+    const settings = transfer.properties.transferSettings;
+    expect(settings.additionalProperties).toBe(false);
+    expect(settings.properties.ringingDuration.type).toBe('number');
+    expect(settings.properties.waitForParticipantAnswer.type).toBe('boolean');
+    expect(Object.keys(settings.properties)).toHaveLength(10);
+    // Any other type is open, and cannot be a transfer tool that escaped the closed schema.
+    expect(schemas.OtherTool).toMatchObject({ required: ['type'], properties: { type: { not: { const: 'voice_transfer_call' } } } });
+    expect(schemas.OtherTool.additionalProperties).not.toBe(false);
+  });
+
   it('keeps the form fields JSON contentSchema free of references to a missing root $defs', () => {
     expect(JSON.stringify(doc)).not.toContain('#/$defs/');
   });

@@ -11,14 +11,14 @@ export interface SiteJobDeps extends SiteSyncDeps {
   events?: SourceEvents;
 }
 
-/** What a discover-site job did (the processor's job result). */
+/** What a site discovery job did (the processor's job result). */
 export interface SiteJobResult {
   status: 'ready' | 'skipped';
   reason?: string;
 }
 
 /**
- * Runs one discover-site job: the site must still be discovering under the
+ * Runs one site discovery job (named `site`): the site must still be discovering under the
  * job's run. It takes its `maxPages` from the workspace's budget of pages in
  * discovery (CRAWL_WORKSPACE_MAX_PAGES) and, when the budget is spent, goes
  * back to the queue for a few seconds without spending an attempt. A

@@ -1,7 +1,7 @@
 import type { Config } from '../../shared/config.js';
 import { ConflictError, NotFoundError } from '../../shared/errors.js';
 import { newDocumentId } from '../../shared/ids.js';
-import type { DiscoverSiteJob, SourceQueue } from '../../shared/jobs.js';
+import { sourceJobInfo, type DiscoverSiteJob, type SourceQueue } from '../../shared/jobs.js';
 import type { Logger } from '../../shared/logger.js';
 import { requeueSource } from '../../shared/sources/requeue.js';
 import { sourceFingerprint, type NewSource, type StoredSource } from '../../shared/store/kb-records.js';
@@ -69,7 +69,7 @@ export async function syncSite(deps: SiteSyncDeps, job: DiscoverSiteJob, site: S
       throw err;
     }
     added += committed.length;
-    await deps.queue.enqueue(committed.map((s) => ({ workspaceId, kbId, documentId: s.documentId, run: 1 })));
+    await deps.queue.enqueue(committed.map((s) => ({ workspaceId, kbId, documentId: s.documentId, run: 1, ...sourceJobInfo(s) })));
   };
 
   let result: DiscoveryResult;

@@ -6,6 +6,9 @@ import { sourceForm, type SourceFormInput } from './source-form.js';
 export type ErrorBody = components['schemas']['ErrorBody'];
 export type Source = components['schemas']['Source'];
 export type ChunkPage = components['schemas']['ChunkPage'];
+export type ChunkListing = components['schemas']['ChunkListing'];
+export type ChangesPage = components['schemas']['ChangesPage'];
+export type ChangeEvent = components['schemas']['ChangeEvent'];
 
 /** An error answer of the API, with its status and the contract's error body. */
 export class KbApiError extends Error {
@@ -82,6 +85,19 @@ export function createKbClient(opts: KbClientOptions) {
     /** A page of a ready document's chunks (409 until it is ready). */
     async chunks(kbId: string, documentId: string, page = 0, size = 20): Promise<ChunkPage> {
       return ok(await api.GET('/v1/knowledge-bases/{kbId}/documents/{documentId}/chunks', { params: { path: { kbId, documentId }, query: { page, size } } }));
+    },
+    /** A page of every chunk of the knowledge base; page on with `after` = `nextCursor` until it is null. */
+    async listChunks(kbId: string, after?: string, size = 100): Promise<ChunkListing> {
+      return ok(await api.GET('/v1/knowledge-bases/{kbId}/chunks', { params: { path: { kbId }, query: { size, ...(after ? { after } : {}) } } }));
+    },
+    /**
+     * Change-feed events after `after` (from the oldest kept when left out).
+     * A cursor older than the feed keeps throws a {@link KbApiError} with
+     * status 410: read the chunks again with {@link listChunks} and follow
+     * on from its `changesCursor`.
+     */
+    async changes(kbId: string, after?: string, size = 100): Promise<ChangesPage> {
+      return ok(await api.GET('/v1/knowledge-bases/{kbId}/changes', { params: { path: { kbId }, query: { size, ...(after ? { after } : {}) } } }));
     },
     /** Polls with backoff until no source is pending or processing. */
     waitUntilSettled(kbId: string, settle: SettleOptions = {}): Promise<KnowledgeBase> {

@@ -1089,6 +1089,12 @@ export interface components {
         Metadata: {
             [key: string]: string | number | boolean;
         };
+        /** @description A tool of a type other than voice_transfer_call; its fields are kept as given. */
+        OtherTool: {
+            type: string;
+        } & {
+            [key: string]: unknown;
+        };
         QaIssue: {
             agentId: string;
             callId: string;
@@ -1285,11 +1291,11 @@ export interface components {
             code: "garbled_text" | "partial_text" | "truncated" | "ocr" | "low_ocr_confidence" | "refresh_failed";
             message: string;
         };
-        Tool: {
+        Tool: ({
             type: string;
         } & {
             [key: string]: unknown;
-        };
+        }) & (components["schemas"]["VoiceTransferCallTool"] | components["schemas"]["OtherTool"]);
         Usage: {
             idempotencyKeys: {
                 limit: number;
@@ -1306,6 +1312,31 @@ export interface components {
                 limit: number | null;
             };
             workspaceId: string;
+        };
+        /** @description A call transfer tool: its fields are those of the source description, and no other. */
+        VoiceTransferCallTool: {
+            extensionNumber?: string;
+            instruction?: string;
+            nodeId?: string;
+            toolName?: string;
+            transferSettings?: {
+                customHeaders?: {
+                    [key: string]: unknown;
+                };
+                enableThreeWayMessage?: boolean;
+                enableWhisperMessage?: boolean;
+                ringingDuration?: number;
+                threeWayMessage?: string;
+                threeWayMessageType?: string;
+                transferType?: string;
+                waitForParticipantAnswer?: boolean;
+                whisperMessage?: string;
+                whisperMessageType?: string;
+            };
+            transferTo?: string;
+            transferToRouting?: string;
+            /** @constant */
+            type: "voice_transfer_call";
         };
         Webhook: {
             /**
