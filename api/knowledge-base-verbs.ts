@@ -14,6 +14,7 @@ import type { SourceTarget } from '../shared/sources/source-ref.js';
 import type { SourceForm } from './source-form.js';
 import { publicSite, type NewSite } from '../shared/store/site-records.js';
 import type { SiteStore } from '../shared/store/site-store.js';
+import { viewStamp, type KbViewCache } from './kb-view-cache.js';
 
 /** What the knowledge-base verbs of the API need. */
 export interface KbDeps {
@@ -27,6 +28,8 @@ export interface KbDeps {
   /** REFRESH_COOLDOWN_SECONDS in ms: how soon a ready URL source may be refreshed by hand again (default 0, none). */
   refreshCooldownMs?: number;
   now?: () => Date;
+  /** Bodies of settled knowledge bases kept by revision for GET (KB_VIEW_CACHE_MB); without it every GET reads every source. */
+  views?: KbViewCache;
 }
 
 const nowIso = (deps: KbDeps): string => (deps.now?.() ?? new Date()).toISOString();
@@ -92,6 +95,28 @@ export async function readKnowledgeBase(deps: KbDeps, workspaceId: string, kbId:
   const { meta, sources, siteIds } = await loadOwned(deps, workspaceId, kbId, known);
   const sites = deps.sites && siteIds.length > 0 ? await deps.sites.read(kbId, siteIds) : [];
   return { view: knowledgeBaseView(meta, sources, deps.chunkDefaults, sites.map(publicSite)), rev: meta.rev };
+}
+
+/**
+ * A knowledge base the workspace owns as GET answers it, as JSON. A settled
+ * knowledge base's body is kept by revision (see KbViewCache): while it is
+ * current, the meta hash is the only read. An active one is read whole each
+ * time, as its sources' progress moves without a new revision.
+ */
+export async function readKnowledgeBaseJson(deps: KbDeps, workspaceId: string, kbId: string): Promise<{ body: string; rev: number }> {
+  const views = deps.views;
+  if (views?.has(kbId)) {
+    const meta = await assertOwned(deps, workspaceId, kbId);
+    const body = views.get(kbId, viewStamp(meta, meta.rev));
+    if (body !== undefined) return { body, rev: meta.rev };
+  }
+  const { view, rev } = await readKnowledgeBase(deps, workspaceId, kbId);
+  const body = JSON.stringify(view);
+  if (views?.enabled) {
+    if (view.status === 'in_progress') views.delete(kbId);
+    else views.set(kbId, viewStamp(view, rev), body);
+  }
+  return { body, rev };
 }
 
 /** The records a commit wrote for `added` at `now`, by document id (sources that reused an extraction are read instead). */

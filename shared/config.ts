@@ -101,6 +101,7 @@ const envSchema = z
     REDIS_UPLOAD_HIGH_WATER_PERCENT: int(1, 100).default(90),
     RATE_LIMIT_PER_MINUTE: int(0, 1_000_000).default(600),
     REFRESH_COOLDOWN_SECONDS: int(0, 86_400).default(60),
+    KB_VIEW_CACHE_MB: int(0, 16_384).default(32),
     QUOTA_KNOWLEDGE_BASES: int(0, 100_000_000).default(0),
     QUOTA_SOURCES_PER_KNOWLEDGE_BASE: int(0, 100_000_000).default(0),
     IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE: int(1, 10_000_000).default(10_000),

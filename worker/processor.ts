@@ -125,13 +125,13 @@ export function createProcessor(deps: ProcessorDeps) {
   /**
    * The settings may have changed while this run cut its chunks (or a
    * refresh kept chunks of older ones): the re-chunk of the knowledge base
-   * then covers this source too. A failed enqueue is logged; the next change
+   * then covers this source too. `kbChunking` is what the finish script
+   * found, so no read is needed; a change after it re-chunks every ready
+   * source, this one included. A failed enqueue is logged; the next change
    * of the settings covers it.
    */
-  async function rechunkIfChanged(workspaceId: string, kbId: string, usedTag: string | undefined, log: Logger): Promise<void> {
-    const meta = await deps.kbs.getMeta(kbId);
-    if (!meta) return;
-    const now = effectiveChunking(meta.chunking, chunkDefaults);
+  async function rechunkIfChanged(workspaceId: string, kbId: string, usedTag: string | undefined, kbChunking: ChunkSettings | undefined, log: Logger): Promise<void> {
+    const now = effectiveChunking(kbChunking, chunkDefaults);
     if (usedTag === chunkingTag(now)) return;
     await deps.queue.rechunk({ workspaceId, kbId, ...now }).catch((err: unknown) => log.warn({ err }, 'could not queue a re-chunk'));
   }
@@ -177,10 +177,10 @@ export function createProcessor(deps: ProcessorDeps) {
         await deps.kbs.recordExtractedFile(workspaceId, source.sha256, kbId, documentId).catch(() => undefined);
       }
       const unchanged = outcome.unchanged === true && isRefreshOfReady(source);
-      // Independent of each other: sent together, their reads share round trips.
+      // Independent of each other: sent together.
       await Promise.all([
         deps.events?.finished({ workspaceId, kbId, documentId, run, status: 'ready', ...(unchanged && { unchanged }) }, report),
-        rechunkIfChanged(workspaceId, kbId, outcome.unchanged ? source.chunking : chunkingTag(chunking), log),
+        rechunkIfChanged(workspaceId, kbId, outcome.unchanged ? source.chunking : chunkingTag(chunking), report.chunking, log),
       ]);
       return { status: 'ready' };
     } catch (err) {

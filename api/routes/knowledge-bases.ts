@@ -9,6 +9,7 @@ import {
   listSources,
   readSource,
   readKnowledgeBase,
+  readKnowledgeBaseJson,
   rerunSource,
   summaryView,
   updateKnowledgeBase,
@@ -37,6 +38,7 @@ import { zodFieldErrors } from '../errors.js';
 import { etagOf, notModified, requiredRevision } from '../etag.js';
 import { createFormReader } from '../form-reader.js';
 import { idempotent } from '../idempotency.js';
+import { KbViewCache } from '../kb-view-cache.js';
 import { createRouter, emptyResponse, errorResponses, jsonResponse, security, TAGS } from '../router.js';
 
 const kbParams = z.object({ kbId: idSchema });
@@ -68,6 +70,7 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
     logger: deps.logger,
     chunkDefaults,
     refreshCooldownMs: deps.config.REFRESH_COOLDOWN_SECONDS * 1000,
+    views: new KbViewCache(deps.config.KB_VIEW_CACHE_MB * 1024 * 1024),
   };
   const app = createRouter();
   const form = createFormReader(deps);
@@ -163,10 +166,10 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
       },
     }),
     async (c) => {
-      const { view, rev } = await readKnowledgeBase(kb, c.get('principal').workspaceId, c.req.valid('param').kbId);
+      const { body, rev } = await readKnowledgeBaseJson(kb, c.get('principal').workspaceId, c.req.valid('param').kbId);
       c.header('ETag', etagOf(rev));
       if (notModified(c.req.header('if-none-match'), rev)) return c.body(null, 304);
-      return c.json(view, 200);
+      return c.body(body, 200, { 'Content-Type': 'application/json' });
     },
   );
 

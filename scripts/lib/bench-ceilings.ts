@@ -92,6 +92,7 @@ export async function getBench(svc: BenchService, opts: GetBenchOptions) {
   const port = await freePort();
   const bareScript = fileURLToPath(new URL('./bare-get-server.ts', import.meta.url));
   const bare = await startNode(['--import', 'tsx', bareScript], { REDIS_URL: svc.redisUrl, PREFIX: 'bench', PORT: String(port) }, 'listening');
+  const uncached = await svc.startApi({ KB_VIEW_CACHE_MB: '0' });
   const apiUrl = `${svc.base}/v1/knowledge-bases/${kbId}`;
   const bareUrl = `http://127.0.0.1:${port}/v1/knowledge-bases/${kbId}`;
   try {
@@ -113,8 +114,19 @@ export async function getBench(svc: BenchService, opts: GetBenchOptions) {
     );
     const latency = { api: await load(apiUrl, apiKey, opts.durationS, 1), bare: await load(bareUrl, apiKey, opts.durationS, 1) };
     const side = (s: 'ours' | 'reference') => throughput.runs.filter((r) => r.side === s).map((r) => figures(r.detail));
-    return { sources: opts.sources, connections, throughput, api: side('ours'), bare: side('reference'), latency };
+    // The same GET with the view cache off: every source read and mapped on each request, as for an active knowledge base.
+    const uncachedUrl = `${uncached.base}/v1/knowledge-bases/${kbId}`;
+    await load(uncachedUrl, apiKey, 1, connections);
+    const uncachedThroughput = await pairedRuns(
+      async () => (await load(uncachedUrl, apiKey, opts.durationS, connections)).requestsPerS,
+      async () => (await load(bareUrl, apiKey, opts.durationS, connections)).requestsPerS,
+      opts.runs,
+      { better: 'higher' },
+    );
+    const uncachedLatency = await load(uncachedUrl, apiKey, opts.durationS, 1);
+    return { sources: opts.sources, connections, throughput, api: side('ours'), bare: side('reference'), latency, uncached: { throughput: uncachedThroughput, latency: uncachedLatency } };
   } finally {
     await stopProcess(bare);
+    await stopProcess(uncached.proc);
   }
 }

@@ -52,6 +52,15 @@ export class BenchService {
     return Promise.all(Array.from({ length: count }, () => startNode([resolve(this.distDir, 'worker/main.js')], env, '"worker started"')));
   }
 
+  /** Another API process on the same Redis with `extraEnv` (e.g. a setting turned off), and its base URL. */
+  async startApi(extraEnv: Record<string, string>): Promise<{ proc: ChildProcess; base: string }> {
+    const port = await freePort();
+    const proc = await startNode([resolve(this.distDir, 'api/server.js')], { ...serviceEnv(this.redisUrl), PORT: String(port), HOST: '127.0.0.1', ...extraEnv });
+    const base = `http://127.0.0.1:${port}`;
+    await waitFor(async () => (await fetch(`${base}/readyz`).catch(() => undefined))?.ok === true, 30_000, 'the API', 100);
+    return { proc, base };
+  }
+
   async stopWorkers(workers: ChildProcess[]): Promise<void> {
     await Promise.all(workers.map(stopProcess));
   }

@@ -1,3 +1,4 @@
+import type { ChunkSettings } from '../chunking/chunk-settings.js';
 import type { StoredChunk } from '../schemas/chunk.js';
 import type { SourceProgress } from '../schemas/knowledge-base.js';
 import { countsFrom, type SourceCounts } from '../sources/lifecycle.js';
@@ -37,6 +38,8 @@ export interface FinishReport {
   settledSeq?: number;
   /** Set when this finish wrote to the change feed: the stream ids before its first event and of its last. */
   changes?: { from: string; to: string };
+  /** After a write: the knowledge base's own chunking settings at that moment, undefined when it uses the deployment's. */
+  chunking?: ChunkSettings;
 }
 
 export type { TransitionAt };
@@ -103,6 +106,7 @@ export class SourceTransitions {
     const report: FinishReport = { result: 'ok', sourceCounts: countsFrom(reply.counts) };
     if (reply.settled > 0) report.settledSeq = reply.settled;
     if (reply.feedTo) report.changes = { from: reply.feedFrom, to: reply.feedTo };
+    if (reply.chunkMax) report.chunking = { maxTokens: Number(reply.chunkMax), overlapTokens: Number(reply.chunkOverlap || 0) };
     return report;
   }
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { RedisClient } from '../redis.js';
 import { ConflictError, ForbiddenError, OTHER_WORKSPACE, notFound } from '../errors.js';
-import type { Delivery, EventType, WebhookEvent, WebhookEventType } from '../schemas/webhook.js';
+import type { Delivery, WebhookEvent, WebhookEventType } from '../schemas/webhook.js';
 import { runScript, withCommands, type StoreRedis } from './commands.js';
 import {
   acquireWebhookSlotScript,
@@ -133,12 +133,12 @@ export class WebhookStore {
     return { items: hooks, total: total - dangling };
   }
 
-  /** Every webhook of a workspace that subscribes to `type` (a workspace has few). */
-  async subscribers(workspaceId: string, type: EventType): Promise<StoredWebhook[]> {
+  /** The workspace's active webhooks (a workspace has few), whatever they subscribe to: one read for all the events of a transition. */
+  async active(workspaceId: string): Promise<StoredWebhook[]> {
     const ids = await this.redis.zrange(this.keys.workspaceWebhooks(workspaceId), 0, -1);
     if (ids.length === 0) return [];
     const { hooks } = await this.load(workspaceId, ids);
-    return hooks.filter((h) => h.status === 'active' && h.events.includes(type as WebhookEventType));
+    return hooks.filter((h) => h.status === 'active');
   }
 
   private async load(workspaceId: string, ids: string[]): Promise<{ hooks: StoredWebhook[]; dangling: number }> {

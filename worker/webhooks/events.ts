@@ -5,7 +5,7 @@ import { encodeCursor } from '../../shared/feed/cursor.js';
 import type { Logger } from '../../shared/logger.js';
 import { enqueueDeliveries } from '../../shared/webhook-deliveries.js';
 import type { SourceCounts } from '../../shared/schemas/knowledge-base.js';
-import type { WebhookEvent } from '../../shared/schemas/webhook.js';
+import type { WebhookEvent, WebhookEventType } from '../../shared/schemas/webhook.js';
 import type { SourceErrorCode } from '../../shared/source-errors.js';
 import type { FinishReport, KbStore } from '../../shared/store/kb-store.js';
 import type { WebhookStore } from '../../shared/store/webhook-store.js';
@@ -100,8 +100,11 @@ export function createSourceEvents(deps: SourceEventsDeps): SourceEvents {
   const fair = new FairShare(deps.queue);
 
   async function emit(workspaceId: string, events: WebhookEvent[]): Promise<void> {
+    if (events.length === 0) return;
+    // One read of the workspace's webhooks serves every event of the transition (a ready source has two).
+    const active = await deps.webhooks.active(workspaceId);
     for (const event of events) {
-      const hooks = await deps.webhooks.subscribers(workspaceId, event.type);
+      const hooks = active.filter((h) => h.events.includes(event.type as WebhookEventType));
       if (hooks.length === 0) continue;
       // The body first: a delivery job never runs without the bytes it signs.
       await deps.webhooks.saveEvent(workspaceId, event);

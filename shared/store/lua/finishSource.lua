@@ -13,8 +13,10 @@
                    feedChunks: the chunks as the change feed shows them, feed: see the feed include}
             claim: the attempt's job lock token ('' for none: the claim is not checked)
 
-  Output: {'ok', settled, feedFrom, feedTo, ...counts} | {'gone'} | {'stale'} | {<final status>}
+  Output: {'ok', settled, feedFrom, feedTo, chunkMax, chunkOverlap, ...counts} | {'gone'} | {'stale'} | {<final status>}
     feedFrom, feedTo: the feed position before the first event this wrote, and its last ('' when none).
+    chunkMax, chunkOverlap: the knowledge base's own chunking settings ('' when it has none), so the
+    worker tells whether the chunks it cut still match without reading the meta again.
     The counts are the knowledge base's after this change, in the order of
     SOURCE_STATUSES; `settled` is the knowledge base's settle number when this
     change left no source active, else 0. The source keeps it as `settledSeq`,
@@ -70,4 +72,5 @@ if stillActive <= 0 and tonumber(redis.call('HGET', meta, 'sitesDiscovering') or
   redis.call('HSET', record, 'settledSeq', settled)
 end
 local feedFrom, feedTo = feedFinish(p.feed)
-return {'ok', settled, feedFrom, feedTo, unpack(counts)}
+local chunking = redis.call('HMGET', meta, 'chunkMaxTokens', 'chunkOverlapTokens')
+return {'ok', settled, feedFrom, feedTo, chunking[1] or '', chunking[2] or '', unpack(counts)}

@@ -69,7 +69,7 @@ export const finishSourceScript = defineScript({
       },
     };
   },
-  replies: { ok: { settled: 'int', feedFrom: 'str', feedTo: 'str', counts: 'rest' }, ...REFUSALS },
+  replies: { ok: { settled: 'int', feedFrom: 'str', feedTo: 'str', chunkMax: 'str', chunkOverlap: 'str', counts: 'rest' }, ...REFUSALS },
 });
 
 /** Worker: how far a processing source's extraction has got, written only while this run (and attempt) owns it. */
