@@ -4,6 +4,7 @@ import type { RechunkKbJob } from '../shared/jobs.js';
 import type { Logger } from '../shared/logger.js';
 import type { KbStore } from '../shared/store/kb-store.js';
 import { cutChunksInSandbox, type SandboxExtract } from './chunking/cut-chunks.js';
+import type { SourceEvents } from './webhooks/events.js';
 
 export interface RechunkDeps {
   kbs: KbStore;
@@ -12,6 +13,8 @@ export interface RechunkDeps {
   chunkDefaults: ChunkSettings;
   /** The sandbox, where the Markdown is cut (see cutChunksInSandbox). */
   extract: SandboxExtract;
+  /** Webhook events: `knowledge_base.changed` once for the feed range the re-chunk wrote. */
+  events?: Pick<SourceEvents, 'changed'>;
 }
 
 /** What a re-chunk did: sources whose chunks were replaced, and those left (busy, gone or already cut so). */
@@ -38,6 +41,7 @@ export async function rechunkKnowledgeBase(deps: RechunkDeps, job: RechunkKbJob)
   if (settings.maxTokens !== job.maxTokens || settings.overlapTokens !== job.overlapTokens) return summary;
   const tag = chunkingTag(settings);
   const failed: string[] = [];
+  let written: { from: string; to: string } | undefined;
   for (const source of found.sources) {
     if (source.status !== 'ready' || source.chunking === tag) {
       summary.skipped += 1;
@@ -57,7 +61,7 @@ export async function rechunkKnowledgeBase(deps: RechunkDeps, job: RechunkKbJob)
       deps.logger.warn({ kbId: job.kbId, documentId: source.documentId, reason: err instanceof Error ? err.message : String(err) }, 'could not re-chunk a source');
       continue;
     }
-    const result = await deps.kbs.rechunkSource({
+    const { result, changes } = await deps.kbs.rechunkSourceReport({
       kbId: job.kbId,
       documentId: source.documentId,
       run: source.run,
@@ -69,7 +73,10 @@ export async function rechunkKnowledgeBase(deps: RechunkDeps, job: RechunkKbJob)
     });
     if (result === 'ok') summary.rechunked += 1;
     else summary.skipped += 1;
+    if (changes) written = { from: written?.from ?? changes.from, to: changes.to };
   }
+  // One event for the whole range (other writers' events in it included): its id comes from where it ends.
+  if (written) await deps.events?.changed?.(job.workspaceId, job.kbId, written);
   if (failed.length > 0) throw new Error(`${failed.length} sources could not be re-chunked; the job is tried again`);
   if (summary.rechunked > 0) deps.logger.info({ kbId: job.kbId, ...summary, chunking: tag }, 're-chunked knowledge base');
   return summary;

@@ -2,11 +2,14 @@ import type { Stem } from './tokenize.js';
 import { words } from './tokenize.js';
 
 /** BM25's term-frequency saturation and length normalisation (the usual values). */
-const K1 = 1.2;
-const B = 0.75;
+export const K1 = 1.2;
+export const B = 0.75;
 
 /** How much a word of a chunk's heading path counts against one of its text (0: plain BM25). */
 export const HEADING_WEIGHT = 2;
+
+/** The scoring the search index is built with. */
+export const SCORING = { k1: K1, b: B, weight: HEADING_WEIGHT } as const;
 
 /** The index's totals, for idf and the average length. */
 export interface IndexTotals {
@@ -22,6 +25,9 @@ export type Postings = Record<string, string>;
  * BM25 over each chunk's text and heading path as one field in which a
  * heading word counts `headingWeight` times (BM25F with two fields of one
  * length normalisation). Gives every chunk that holds a query term, best first.
+ * The index in Redis ranks the same way without reading every posting
+ * (searchKb.lua); this exhaustive form is the reference its tests and the
+ * quality evaluation compare with.
  */
 export function rankChunks(postingsByTerm: Postings[], totals: IndexTotals, headingWeight = HEADING_WEIGHT): { id: string; score: number }[] {
   const n = Math.max(totals.n, 1);

@@ -6,7 +6,8 @@ import type { Chunk } from '../schemas/chunk.js';
 import { runScript, type StoreRedis } from '../store/commands.js';
 import type { KbStore } from '../store/kb-store.js';
 import type { KeySpace } from '../store/keys.js';
-import { applySearchScript, type SearchOp } from '../store/scripts/search-scripts.js';
+import { applySearchScript, searchKbScript, searchLayout, SEARCH_HIT_WIDTH, type SearchKbInput, type SearchOp } from '../store/scripts/search-scripts.js';
+import { SCORING } from './rank.js';
 import { loadStemmer, termCounts, type Stem, type StemmerName } from './tokenize.js';
 
 /** Events applied per script call: small enough that Redis is never held for long. */
@@ -24,13 +25,28 @@ export function indexedDoc(chunk: Chunk, stem: Stem): string {
   return JSON.stringify({ d: chunk.documentId, i: chunk.index, b: length(body), h: length(heading), t });
 }
 
+/** A chunk as a search reads it from the index: its score, source record, stored entry and text. */
+export interface RankedChunk {
+  id: string;
+  score: number;
+  documentId: string;
+  record: Record<string, string>;
+  entry: string;
+  text: string;
+}
+
+/** What a search asks the index for (see searchKb.lua). */
+export type RankRequest = Pick<SearchKbInput, 'terms' | 'k' | 'documentIds' | 'metadata'>;
+
 /**
  * A knowledge base's search index in Redis beside its chunks (per-term
- * postings hashes on its slot), kept up to date from its change feed: a
- * search first applies the events the index has not seen, in batches fenced
- * by the feed position, so any API replica can do it and none repeats
- * another's work. When the feed no longer holds the index's position (past
- * retention), the index is built again from the chunks.
+ * postings sorted by weight, on its slot), kept up to date from its change
+ * feed: a search ranks in one script call that first checks the index has
+ * applied the whole feed; when it has not, the events it has not seen are
+ * applied in batches fenced by the feed position, so any API replica can do
+ * it and none repeats another's work. When the feed no longer holds the
+ * index's position (past retention), or the index was built with another
+ * stemmer or scoring, it is built again from the chunks.
  */
 export class SearchIndex {
   constructor(
@@ -53,8 +69,8 @@ export class SearchIndex {
   async catchUp(workspaceId: string, kbId: string): Promise<void> {
     const stem = await this.stem();
     for (let round = 0; round < MAX_ROUNDS; round++) {
-      const [at, stemmer] = await this.redis.hmget(this.keys.searchState(kbId), 'cursor', 'stemmer');
-      if (stemmer !== null && stemmer !== this.stemmer) return this.rebuild(kbId, at ?? FEED_START);
+      const [at, stemmer, layout] = await this.redis.hmget(this.keys.searchState(kbId), 'cursor', 'stemmer', 'layout');
+      if (at != null && (stemmer !== this.stemmer || layout !== searchLayout(SCORING))) return this.rebuild(kbId, at);
       const from = at ?? FEED_START;
       let page;
       try {
@@ -95,7 +111,29 @@ export class SearchIndex {
 
   /** One fenced batch; false when another replica moved the index meanwhile (it carries on instead). */
   private async apply(kbId: string, from: string, to: string, reset: boolean, ops: SearchOp[]): Promise<boolean> {
-    const reply = await runScript(this.redis, this.keys, applySearchScript, { kbId, from, to, stemmer: this.stemmer, reset, ops });
+    const reply = await runScript(this.redis, this.keys, applySearchScript, { kbId, from, to, stemmer: this.stemmer, scoring: SCORING, reset, ops });
     return reply.kind === 'ok';
+  }
+
+  /**
+   * The best chunks for a query's terms: one script call while the index is
+   * caught up (an idle knowledge base costs that one round trip); else the
+   * index catches up first and ranks as it then is.
+   */
+  async rank(workspaceId: string, kbId: string, req: RankRequest): Promise<RankedChunk[]> {
+    const input: SearchKbInput = { kbId, stemmer: this.stemmer, scoring: SCORING, stale: false, ...req };
+    let reply = await runScript(this.redis, this.keys, searchKbScript, input);
+    if (reply.kind === 'behind') {
+      await this.catchUp(workspaceId, kbId);
+      // Writes that land meanwhile are seen by the next search; a chunk they moved is left out by the caller.
+      reply = await runScript(this.redis, this.keys, searchKbScript, { ...input, stale: true });
+    }
+    const hits = reply.kind === 'ok' ? reply.hits : [];
+    const out: RankedChunk[] = [];
+    for (let i = 0; i + SEARCH_HIT_WIDTH <= hits.length; i += SEARCH_HIT_WIDTH) {
+      const [id, score, documentId, record, entry, text] = hits.slice(i, i + SEARCH_HIT_WIDTH) as [string, string, string, string, string, string];
+      out.push({ id, score: Number(score), documentId, record: JSON.parse(record) as Record<string, string>, entry, text });
+    }
+    return out;
   }
 }

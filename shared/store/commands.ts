@@ -5,7 +5,7 @@ import type { KeySpace } from './keys.js';
 import { lifecycleLua } from './lifecycle-lua.js';
 import { importCatalogScript } from './scripts/catalog-scripts.js';
 import { readChangesScript } from './scripts/changes-scripts.js';
-import { applySearchScript } from './scripts/search-scripts.js';
+import { applySearchScript, searchKbScript } from './scripts/search-scripts.js';
 import { commitSourcesScript } from './scripts/commit-scripts.js';
 import { deleteKbScript, deleteSourceScript } from './scripts/delete-scripts.js';
 import { setSourceMetadataScript } from './scripts/metadata-scripts.js';
@@ -64,6 +64,7 @@ export const SCRIPTS = [
   reserveCrawlBudgetScript,
   readChangesScript,
   applySearchScript,
+  searchKbScript,
 ] as const;
 
 declare const STORE_COMMANDS: unique symbol;

@@ -78,6 +78,7 @@ export class KbStore {
   finishSource: SourceTransitions['finishSource'] = (...a) => this.transitions.finishSource(...a);
   finishSourceReport: SourceTransitions['finishSourceReport'] = (...a) => this.transitions.finishSourceReport(...a);
   rechunkSource: SourceTransitions['rechunkSource'] = (...a) => this.transitions.rechunkSource(...a);
+  rechunkSourceReport: SourceTransitions['rechunkSourceReport'] = (...a) => this.transitions.rechunkSourceReport(...a);
 
   // Extraction reuse.
   recordExtractedFile: ExtractionReuse['recordExtractedFile'] = (...a) => this.reuse.recordExtractedFile(...a);

@@ -1,3 +1,5 @@
+import { ConflictError } from '../errors.js';
+import { feedEntries, type FeedEntry } from '../feed/feed-entries.js';
 import type { SourceTarget } from '../sources/source-ref.js';
 import type { ActiveIndex } from './active-index.js';
 import { runScript, type StoreRedis } from './commands.js';
@@ -7,6 +9,9 @@ import { deleteSourceScript } from './scripts/delete-scripts.js';
 import { setSourceMetadataScript } from './scripts/metadata-scripts.js';
 import { refreshSourceScript, retrySourceScript } from './scripts/rerun-scripts.js';
 import { resultError } from './scripts/result-error.js';
+
+/** Reads of a source's chunks before a metadata change gives up on runs that keep rewriting them. */
+const METADATA_ATTEMPTS = 5;
 
 /** What a refusal about `target` names. */
 const sourceContext = (target: SourceTarget) => ({ kbId: target.kbId, documentId: target.documentId });
@@ -36,10 +41,35 @@ export class SourceChanges {
     return reply.run;
   }
 
-  /** Replaces a source's metadata (already validated); an empty object removes it. */
+  /**
+   * Replaces a source's metadata (already validated); an empty object removes
+   * it. The chunks the feed holds of the source are read first, so that the
+   * script can show them again with the new metadata; a run that rewrites
+   * them meanwhile makes it read again.
+   */
   async setMetadata(target: SourceTarget, metadata: Metadata, now: string): Promise<void> {
-    const reply = await runScript(this.redis, this.keys, setSourceMetadataScript, { ...target, metadata, now });
-    if (reply.kind !== 'ok') throw resultError(reply.kind, sourceContext(target));
+    for (let attempt = 0; attempt < METADATA_ATTEMPTS; attempt++) {
+      const reply = await runScript(this.redis, this.keys, setSourceMetadataScript, { ...target, metadata, now, entries: await this.feedChunks(target) });
+      if (reply.kind === 'ok') return;
+      if (reply.kind !== 'moved') throw resultError(reply.kind, sourceContext(target));
+    }
+    throw new ConflictError('The document is being rewritten; try again');
+  }
+
+  /** The source's chunks as the feed shows them, when the feed holds any. */
+  private async feedChunks(target: SourceTarget): Promise<FeedEntry[]> {
+    const keys = this.keys.sourceKeys(target.kbId, target.documentId);
+    const [held, chunks, markdown, text] = (await this.redis
+      .multi()
+      .hlen(keys.chunkIds)
+      .lrange(keys.chunks, 0, -1)
+      .get(keys.markdown)
+      .get(keys.text)
+      .exec())!.map(([err, v]) => {
+      if (err) throw err;
+      return v;
+    }) as [number, string[], string | null, string | null];
+    return held > 0 ? feedEntries(target.kbId, target.documentId, markdown ?? text ?? '', chunks) : [];
   }
 
   /** Deletes a source with every key it owns; with `ifRev`, only while its knowledge base is at that revision. */

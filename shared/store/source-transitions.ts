@@ -75,8 +75,14 @@ export class SourceTransitions {
    * again or its knowledge base's settings changed since.
    */
   async rechunkSource(input: Omit<RechunkInput, 'chunks'> & { chunks: StoredChunk[] }): Promise<RechunkResult> {
+    return (await this.rechunkSourceReport(input)).result;
+  }
+
+  /** {@link rechunkSource}, also giving the range of the change feed it wrote, when it wrote any. */
+  async rechunkSourceReport(input: Omit<RechunkInput, 'chunks'> & { chunks: StoredChunk[] }): Promise<{ result: RechunkResult; changes?: { from: string; to: string } }> {
     const chunks = input.chunks.map((c) => JSON.stringify(c));
-    return (await runScript(this.redis, this.keys, rechunkSourceScript, { ...input, chunks })).kind;
+    const reply = await runScript(this.redis, this.keys, rechunkSourceScript, { ...input, chunks });
+    return reply.kind === 'ok' && reply.feedTo !== '' ? { result: reply.kind, changes: { from: reply.feedFrom, to: reply.feedTo } } : { result: reply.kind };
   }
 
   /** Records the outcome once; a duplicate or stale run (or attempt) writes nothing. */

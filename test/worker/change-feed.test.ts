@@ -109,6 +109,33 @@ describe('GET /v1/knowledge-bases/{kbId}/changes', () => {
     expect(again.body).toEqual({ data: [], nextCursor: consumer.cursor, hasMore: false });
   });
 
+  it('shows every chunk of a source again with its new metadata after a metadata PATCH, and nothing when it is unchanged', async () => {
+    const { kbId, docs } = await createKbWith(h, key, (f) => {
+      f.set('knowledge_base_texts', JSON.stringify([{ title: 'Ledger', text: note(2, 30), metadata: { team: 'ops' } }, note(3)]));
+      f.set('chunk_max_tokens', '64');
+    });
+    await settled(kbId);
+    const consumer = new Consumer();
+    await consumer.follow(kbId);
+    const patch = (metadata: unknown) =>
+      call(h.app, 'PATCH', `/v1/knowledge-bases/${kbId}/documents/${docs[0]}`, { key, body: JSON.stringify({ metadata }), headers: { 'Content-Type': 'application/json' } });
+
+    expect((await patch({ team: 'sales', tier: 2 })).status).toBe(200);
+    const events = await consumer.follow(kbId);
+    const ofSource = (await listing(kbId)).chunks.filter((c) => c.documentId === docs[0]);
+    expect(ofSource.length).toBeGreaterThan(1);
+    expect(events.map((e) => e.type === 'chunk.upserted' && e.chunk.id).sort()).toEqual(ofSource.map((c) => c.id).sort());
+    expect(events.every((e) => e.type === 'chunk.upserted' && e.chunk.metadata?.team === 'sales' && e.chunk.metadata.tier === 2)).toBe(true);
+    expect(byId(consumer.chunks.values())).toEqual(byId((await listing(kbId)).chunks));
+
+    expect((await patch({ team: 'sales', tier: 2 })).status).toBe(200);
+    expect(await consumer.follow(kbId)).toEqual([]);
+    expect((await patch({})).status).toBe(200);
+    const removed = await consumer.follow(kbId);
+    expect(removed).toHaveLength(ofSource.length);
+    expect(byId(consumer.chunks.values())).toEqual(byId((await listing(kbId)).chunks));
+  });
+
   it('shows nothing for a refresh that yields the same chunks, and the changed and removed chunks for one that does not', async () => {
     pages.set('/faq', '<html><head><title>FAQ</title></head><body><h1>Opening hours</h1><p>We open at nine.</p><h1>Returns</h1><p>Within thirty days.</p></body></html>');
     const { kbId, docs } = await createKbWith(h, key, (f) => f.set('knowledge_base_urls', JSON.stringify([urlOf('/faq')])));

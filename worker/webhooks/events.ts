@@ -34,6 +34,8 @@ export interface SourceEvents {
   replay(workspaceId: string, ref: SourceRef): Promise<void>;
   /** After a site's discovery ended: `site.discovered` with its counts, and `knowledge_base.settled` when it settled the knowledge base. */
   siteDiscovered?(site: DiscoveredSite, outcome: SiteOutcome, finish: SiteFinish): Promise<void>;
+  /** After other work wrote to a knowledge base's change feed (a re-chunk): `knowledge_base.changed` with the range. */
+  changed?(workspaceId: string, kbId: string, changes: { from: string; to: string }): Promise<void>;
 }
 
 /** A site whose discovery run has just ended. */
@@ -146,6 +148,9 @@ export function createSourceEvents(deps: SourceEventsDeps): SourceEvents {
           ...(report.changes ? [changedEvent(source.kbId, report.changes, new Date().toISOString())] : []),
         ]),
       );
+    },
+    changed(workspaceId, kbId, changes) {
+      return guarded('the change event', { kbId }, () => emit(workspaceId, [changedEvent(kbId, changes, new Date().toISOString())]));
     },
     siteDiscovered(site, outcome, finish) {
       return guarded('site events', { kbId: site.kbId, siteId: site.siteId }, () => emit(site.workspaceId, siteEvents(site, outcome, finish, new Date().toISOString())));

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import type { Logger } from '../../shared/logger.js';
+import type { KbStore } from '../../shared/store/kb-store.js';
+import type { SandboxExtract } from '../../worker/chunking/cut-chunks.js';
+import { rechunkKnowledgeBase } from '../../worker/rechunk-kb.js';
+
+const logger = { info: () => undefined, warn: () => undefined } as unknown as Logger;
+const extract: SandboxExtract = async () => ({ chunks: [] }) as unknown as Awaited<ReturnType<SandboxExtract>>;
+const job = { workspaceId: 'ws_a', kbId: 'kb_a', maxTokens: 128, overlapTokens: 0 };
+
+/** A knowledge base of three ready sources whose re-chunks write the given feed ranges (undefined: nothing written). */
+function kbsWriting(ranges: ({ from: string; to: string } | undefined)[]): KbStore {
+  const sources = ranges.map((_, i) => ({ documentId: `doc_${i}`, status: 'ready', run: 1, chunking: '512/0' }));
+  let at = 0;
+  return {
+    get: async () => ({ meta: { workspaceId: 'ws_a', chunking: { maxTokens: 128, overlapTokens: 0 } }, sources }),
+    getMarkdown: async () => '# Title\n\nSome text.',
+    rechunkSourceReport: async () => {
+      const changes = ranges[at++];
+      return changes ? { result: 'ok', changes } : { result: 'ok' };
+    },
+  } as unknown as KbStore;
+}
+
+describe('a knowledge base re-chunked', () => {
+  it('announces knowledge_base.changed once, for the feed range from the first write to the last', async () => {
+    const changed: unknown[] = [];
+    const events = { changed: async (...a: unknown[]) => void changed.push(a) };
+    const kbs = kbsWriting([{ from: '1-0', to: '1-4' }, undefined, { from: '2-0', to: '2-7' }]);
+    const done = await rechunkKnowledgeBase({ kbs, logger, extract, chunkDefaults: { maxTokens: 512, overlapTokens: 0 }, events }, job);
+    expect(done.rechunked).toBe(3);
+    expect(changed).toEqual([['ws_a', 'kb_a', { from: '1-0', to: '2-7' }]]);
+  });
+
+  it('announces nothing when no source wrote to the feed (chunks cut as before)', async () => {
+    const changed: unknown[] = [];
+    const events = { changed: async (...a: unknown[]) => void changed.push(a) };
+    await rechunkKnowledgeBase({ kbs: kbsWriting([undefined, undefined]), logger, extract, chunkDefaults: { maxTokens: 512, overlapTokens: 0 }, events }, job);
+    expect(changed).toEqual([]);
+  });
+});
