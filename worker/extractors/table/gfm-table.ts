@@ -56,6 +56,11 @@ export class TableBudget {
     return out;
   }
 
+  /** Rows still allowed; a reader may stop one past them, since {@link take} then marks the cut. */
+  get rowsLeft(): number {
+    return this.rows;
+  }
+
   get exhausted(): boolean {
     return this.rows <= 0 || this.cells <= 0 || this.chars <= 0;
   }
@@ -76,6 +81,16 @@ export function gfmTable(rows: readonly (readonly string[])[], header: boolean):
   const head = header ? rows[0]! : [];
   const body = header ? rows.slice(1) : rows;
   return [line(head), `|${' --- |'.repeat(width)}`, ...body.map(line)].join('\n');
+}
+
+/**
+ * The plain text of {@link gfmTable}'s table, as reading its Markdown back
+ * would give it (one line per row, cells tab-separated, a cell's line breaks
+ * kept) but straight from the cells, so a sheet of a million cells is not
+ * lexed again to get it.
+ */
+export function tableText(rows: readonly (readonly string[])[]): string {
+  return rows.map((cells) => cells.map((c) => c.trim().replace(/\r\n?/g, '\n')).join('\t')).join('\n');
 }
 
 // Tag-like words (`<b>`, `<index>`) and emphasis marks stay text; `|` would end the cell.

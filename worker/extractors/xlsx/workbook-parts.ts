@@ -1,4 +1,5 @@
 import { asArray, textOf, type OfficePackage, type XmlNode } from '../office/office-package.js';
+import type { XmlScanner } from '../office/xml-scan.js';
 import { formatCode } from './cell-format.js';
 
 /** What a sheet's cells need from the rest of the workbook. */
@@ -37,17 +38,33 @@ export function readWorkbook(pkg: OfficePackage, workbookPart: string): { sheets
   };
 }
 
-/** Each `si` as its plain text: the `t`, or its rich-text runs joined; phonetic guides (`rPh`) are left out. */
+/** Each `si` as its plain text (see {@link richText}), read tag by tag: a workbook may hold hundreds of thousands. */
 function readSharedStrings(pkg: OfficePackage, part: string): string[] {
-  const sst = pkg.xml(part)?.sst as XmlNode | undefined;
-  return asArray(sst?.si).map(richText);
+  const scan = pkg.scan(part);
+  const strings: string[] = [];
+  while (scan?.next()) {
+    if (scan.name === 'si' && !scan.closing) strings.push(scan.empty ? '' : richText(scan));
+  }
+  return strings;
 }
 
-/** The text of a string item (`si`, `is`): its `t`, or its runs' `t` in order. */
-export function richText(item: XmlNode | undefined): string {
-  if (!item) return '';
-  const runs = asArray(item.r).map((r) => textOf(r.t)).join('');
-  return textOf(item.t) + runs;
+/**
+ * The text of the string item (`si`, `is`) the scanner has just opened, read
+ * to its end: its `t`, or its runs' `t` in order; phonetic guides (`rPh`)
+ * are left out.
+ */
+export function richText(scan: XmlScanner): string {
+  const item = scan.name;
+  let text = '';
+  while (scan.next()) {
+    if (scan.closing) {
+      if (scan.name === item) break;
+      continue;
+    }
+    if (scan.name === 'rPh') scan.skipElement();
+    else if (scan.name === 't' && !scan.empty) text += scan.text();
+  }
+  return text;
 }
 
 function readStyleFormats(pkg: OfficePackage, part: string): string[] {

@@ -1,6 +1,6 @@
 import { SourceError } from '../../../shared/source-errors.js';
 import { coreTitle, OfficePackage } from '../office/office-package.js';
-import { DEFAULT_TABLE_CAPS, gfmTable, looksLikeHeader, TableBudget, type TableCaps } from '../table/gfm-table.js';
+import { DEFAULT_TABLE_CAPS, gfmTable, looksLikeHeader, TableBudget, tableText, type TableCaps } from '../table/gfm-table.js';
 import type { ExtractionWarning, RawExtraction } from '../types.js';
 import { sheetRows } from './sheet-grid.js';
 import { readWorkbook } from './workbook-parts.js';
@@ -36,6 +36,7 @@ export async function extractXlsx(bytes: Uint8Array, opts: XlsxOptions): Promise
   const caps = opts.caps ?? DEFAULT_TABLE_CAPS;
   const budget = new TableBudget(caps, opts.maxTextChars);
   const sections: string[] = [];
+  const texts: string[] = [];
   let length = 0;
   let sheetsLeft = 0;
   for (const sheet of sheets) {
@@ -44,10 +45,11 @@ export async function extractXlsx(bytes: Uint8Array, opts: XlsxOptions): Promise
       sheetsLeft += 1;
       continue;
     }
-    const rows = sheet.part && pkg.has(sheet.part) ? budget.take(sheetRows(pkg.xml(sheet.part), context, caps.maxColumns)) : [];
-    const heading = `## ${sheet.name.replace(/\s+/g, ' ').trim() || 'Sheet'}${sheet.state === 'hidden' ? ' (hidden)' : ''}`;
-    const section = rows.length > 0 ? `${heading}\n\n${gfmTable(rows, looksLikeHeader(rows))}` : heading;
+    const rows = sheet.part && pkg.has(sheet.part) ? budget.take(sheetRows(pkg.scan(sheet.part), context, caps.maxColumns, budget.rowsLeft)) : [];
+    const title = `${sheet.name.replace(/\s+/g, ' ').trim() || 'Sheet'}${sheet.state === 'hidden' ? ' (hidden)' : ''}`;
+    const section = rows.length > 0 ? `## ${title}\n\n${gfmTable(rows, looksLikeHeader(rows))}` : `## ${title}`;
     sections.push(section);
+    texts.push(rows.length > 0 ? `${title}\n\n${tableText(rows)}` : title);
     length += section.length + 2;
   }
   const warnings: ExtractionWarning[] = [];
@@ -56,6 +58,6 @@ export async function extractXlsx(bytes: Uint8Array, opts: XlsxOptions): Promise
     warnings.push({ code: 'partial_text', message: 'Only part of the workbook was extracted: it has more rows, columns or cells than the limits.' });
   }
   const title = coreTitle(pkg);
-  return { markdown: sections.join('\n\n'), ...(title ? { title } : {}), ...(partial ? { truncated: true, warnings } : {}) };
+  return { markdown: sections.join('\n\n'), text: texts.join('\n\n'), ...(title ? { title } : {}), ...(partial ? { truncated: true, warnings } : {}) };
 }
 
