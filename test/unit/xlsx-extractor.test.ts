@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { extractText } from '../../worker/extractors/index.js';
 import { extractXlsx } from '../../worker/extractors/xlsx/xlsx.js';
+import { chartXml } from '../fixtures/chart.js';
 import { buildXlsx } from '../fixtures/xlsx.js';
 import { buildZip } from '../fixtures/zip.js';
 
@@ -82,6 +83,21 @@ describe('XLSX', () => {
     }
     const r = await extractXlsx(renamed, { maxTextChars: 1e6 });
     expect(r.markdown).toContain('| c | d |');
+  });
+
+  it('writes the title, axis titles and series names of a sheet\'s charts after its table', async () => {
+    const REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
+    const rels = (id: string, type: string, target: string) => `<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="${id}" Type="${REL}/${type}" Target="${target}"/></Relationships>`;
+    const drawing = '<?xml version="1.0"?><xdr:wsDr xmlns:xdr="http://schemas.openxmlformats.org/drawingml/2006/spreadsheetDrawing" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships" xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart">'
+      + '<xdr:twoCellAnchor><xdr:graphicFrame><a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/chart"><c:chart r:id="rId7"/></a:graphicData></a:graphic></xdr:graphicFrame></xdr:twoCellAnchor></xdr:wsDr>';
+    const r = await extractText(buildXlsx([{ name: 'Data', rows: [['Region', 'Sales'], ['North', 12], ['South', 30]] }], [
+      { name: 'xl/worksheets/_rels/sheet1.xml.rels', data: rels('rId1', 'drawing', '../drawings/drawing1.xml') },
+      { name: 'xl/drawings/drawing1.xml', data: drawing },
+      { name: 'xl/drawings/_rels/drawing1.xml.rels', data: rels('rId7', 'chart', '../charts/chart1.xml') },
+      { name: 'xl/charts/chart1.xml', data: chartXml({ title: 'Sales &amp; returns', axes: ['Region'], series: ['Sales'], categories: ['North', 'South'] }) },
+    ]), OPTS);
+    expect(r.markdown).toBe('## Data\n\n| Region | Sales |\n| --- | --- |\n| North | 12 |\n| South | 30 |\n\nSales & returns\n\n- Region\n- Sales');
+    expect(r.text).toBe('Data\n\nRegion\tSales\nNorth\t12\nSouth\t30\n\nSales & returns\n\nRegion\nSales');
   });
 
   it('fails a ZIP without a workbook as corrupt', async () => {

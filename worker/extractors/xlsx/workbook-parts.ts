@@ -1,4 +1,5 @@
 import { asArray, textOf, type OfficePackage, type XmlNode } from '../office/office-package.js';
+import { chartText, type ChartText } from '../office/chart-text.js';
 import type { XmlScanner } from '../office/xml-scan.js';
 import { formatCode } from './cell-format.js';
 
@@ -73,4 +74,25 @@ function readStyleFormats(pkg: OfficePackage, part: string): string[] {
   const custom = new Map<number, string>();
   for (const f of asArray((sheet.numFmts as XmlNode | undefined)?.numFmt)) custom.set(Number(f['@numFmtId']), String(f['@formatCode'] ?? ''));
   return asArray((sheet.cellXfs as XmlNode | undefined)?.xf).map((xf) => formatCode(Number(xf['@numFmtId'] ?? 0), custom));
+}
+
+/**
+ * The text of the charts drawn on a sheet (see {@link chartText}), in the
+ * order of its drawing: the sheet's drawing part, then each chart frame's
+ * chart part.
+ */
+export function sheetCharts(pkg: OfficePackage, sheetPart: string): ChartText[] {
+  const charts: ChartText[] = [];
+  for (const drawing of pkg.relationships(sheetPart).values()) {
+    if (!drawing.type.endsWith('/drawing') || !pkg.has(drawing.target)) continue;
+    const rels = pkg.relationships(drawing.target);
+    const scan = pkg.scan(drawing.target);
+    while (scan?.next()) {
+      if (scan.name !== 'chart' || scan.closing) continue;
+      const part = rels.get(scan.attrs(['id']).id ?? '')?.target;
+      const chart = part ? chartText(pkg, part) : undefined;
+      if (chart) charts.push(chart);
+    }
+  }
+  return charts;
 }
