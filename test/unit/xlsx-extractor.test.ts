@@ -117,6 +117,19 @@ describe('number formats', () => {
     expect(formatNumber(0.5, '0%')).toBe('50%');
   });
 
+  it('shows the digits a numeral-system locale tag names, in the language\'s own digits where it has them', async () => {
+    const { formatNumber } = await import('../../worker/extractors/xlsx/cell-format.js');
+    // LibreOffice 7.4 shows these (the corpus's poi-right-to-left.xlsx has the first).
+    expect(formatNumber(123, '[$-3000401]0')).toBe('١٢٣');
+    expect(formatNumber(1234567.5, '[$-2000401]#,##0.00')).toBe('١٬٢٣٤٬٥٦٧٫٥٠');
+    expect(formatNumber(-42, '[$-3000401]#,##0.00')).toBe('-٤٢٫٠٠');
+    expect(formatNumber(45292, '[$-D00041E]d/m/yyyy')).toBe('๑/๑/๒๐๒๔');
+    // A language without digits of its own takes the ones the tag names; no numeral system, no change.
+    expect(formatNumber(123, '[$-D000409]0')).toBe('๑๒๓');
+    expect(formatNumber(123, '[$-1000401]0')).toBe('123');
+    expect(formatNumber(45292, '[$-409]mmmm\\ d\\,\\ yyyy;@')).toBe('January 1, 2024');
+  });
+
   it('rounds halves away from zero in decimal, as the sheet shows them, not as binary toFixed does', async () => {
     const { formatNumber } = await import('../../worker/extractors/xlsx/cell-format.js');
     // 0.2395 * 100 is 23.949999… in binary: toFixed(1) gives 23.9, a spreadsheet 24.0.
