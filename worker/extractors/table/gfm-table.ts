@@ -113,7 +113,9 @@ export function looksLikeHeader(rows: readonly (readonly string[])[]): boolean {
     const shapes = new Map<string, number>();
     for (const row of body.slice(0, 50)) {
       const value = row[col]?.trim();
-      if (value) shapes.set(shape(value), (shapes.get(shape(value)) ?? 0) + 1);
+      if (!value) continue;
+      const key = shape(value);
+      shapes.set(key, (shapes.get(key) ?? 0) + 1);
     }
     if (shapes.size === 0) return;
     judged += 1;
@@ -123,9 +125,11 @@ export function looksLikeHeader(rows: readonly (readonly string[])[]): boolean {
   return judged === 0 || alike / judged <= 0.5;
 }
 
+const SHAPE_CHARS = 64;
+
 const isNumeric = (s: string) => /^[-+]?(?:\d[\d,]*)?\.?\d+(?:[eE][-+]?\d+)?%?$/.test(s.trim());
 
-/** Letters, digits and the rest of a value, each run folded to one symbol. */
+/** Letters, digits and the rest of a value's start, each run folded to one symbol; a long cell's first words tell its shape. */
 function shape(value: string): string {
-  return value.replace(/(\p{Lu}+)|(\p{L}+)|(\d+)|\s+/gu, (_m, upper, letters, digits) => (upper ? 'A' : letters ? 'a' : digits ? '9' : ' '));
+  return value.slice(0, SHAPE_CHARS).replace(/(\p{Lu}+)|(\p{L}+)|(\d+)|\s+/gu, (_m, upper, letters, digits) => (upper ? 'A' : letters ? 'a' : digits ? '9' : ' '));
 }
