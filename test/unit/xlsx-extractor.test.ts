@@ -117,6 +117,16 @@ describe('number formats', () => {
     expect(formatNumber(0.5, '0%')).toBe('50%');
   });
 
+  it('shows a format\'s literal text around the number, and its negative section\'s parentheses', async () => {
+    const { formatNumber } = await import('../../worker/extractors/xlsx/cell-format.js');
+    expect(formatNumber(2300, '"$"#,##0')).toBe('$2,300');
+    expect(formatNumber(-2300, '"$"#,##0')).toBe('-$2,300');
+    expect(formatNumber(-1234, '"$"#,##0.00_);[Red]\\("$"#,##0.00\\)')).toBe('($1,234.00)');
+    expect(formatNumber(-1234.5, '_("$"* #,##0.00_);_("$"* \\(#,##0.00\\);_("$"* "-"??_);_(@_)')).toBe('$(1,234.50)');
+    expect(formatNumber(12.5, '#,##0.0" kg"')).toBe('12.5 kg');
+    expect(formatNumber(-5, '_ * #,##0_ ;_ * \\-#,##0_ ;_ * "-"_ ;_ @_ ')).toBe('-5');
+  });
+
   it('shows the digits a numeral-system locale tag names, in the language\'s own digits where it has them', async () => {
     const { formatNumber } = await import('../../worker/extractors/xlsx/cell-format.js');
     // LibreOffice 7.4 shows these (the corpus's poi-right-to-left.xlsx has the first).

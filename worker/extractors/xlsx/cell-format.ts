@@ -70,7 +70,9 @@ function compileSection(section: string, ownNegative: boolean): Section {
   const decimals = /\.([0#?]+)/.exec(bare)?.[1]?.length ?? 0;
   const exponent = /E\+/i.test(bare);
   const thousands = /[0#],[0#]/.test(bare);
-  const parentheses = bare.includes('(');
+  const { prefix, suffix } = affixes(section);
+  // A negative section shows the magnitude; its own parentheses or minus say it is negative, else a minus does.
+  const signed = /[(-]/.test(prefix + suffix);
   return {
     kind: 'number',
     format: (value) => {
@@ -79,10 +81,34 @@ function compileSection(section: string, ownNegative: boolean): Section {
       let text = toFixedHalfUp(ownNegative ? Math.abs(shown) : shown, decimals);
       if (thousands) text = withThousands(text);
       if (percent) text = `${text}%`;
-      if (!ownNegative) return text;
-      return parentheses ? `(${text})` : `-${text}`;
+      const sign = text.startsWith('-') || (ownNegative && !signed) ? '-' : '';
+      return `${sign}${prefix}${text.replace(/^-/, '')}${suffix}`;
     },
   };
+}
+
+/**
+ * The literal text a number section shows before and after the number:
+ * quoted text, escaped characters and the characters Excel shows as they
+ * are (`$`, `(`, `)`, a space, ...), as in `"$"#,##0` or `#,##0.0" kg"`.
+ * Padding (`_x`), fill (`*x`) and tags (`[Red]`) show nothing here, and
+ * literals between digit placeholders are left out.
+ */
+function affixes(section: string): { prefix: string; suffix: string } {
+  let prefix = '';
+  let suffix = '';
+  let digits = false;
+  for (const m of section.matchAll(/"([^"]*)"|\\(.)|\[[^\]]*\]|_.|\*.|([0#?])|([.,%])|(.)/g)) {
+    const literal = m[1] ?? m[2] ?? m[5];
+    if (m[3] !== undefined) {
+      digits = true;
+      suffix = '';
+    } else if (literal !== undefined) {
+      if (digits) suffix += literal;
+      else prefix += literal;
+    }
+  }
+  return { prefix: prefix.trim() === '' ? '' : prefix.trimStart(), suffix: suffix.trim() === '' ? '' : suffix.trimEnd() };
 }
 
 /** A numeral system: its zero's code point, and whether numbers in it take the Arabic decimal and group separators. */
