@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { extractText } from '../../worker/extractors/index.js';
 import { extractPptx } from '../../worker/extractors/pptx/pptx.js';
+import { chartXml } from '../fixtures/chart.js';
 import { buildPptx } from '../fixtures/pptx.js';
 import { buildZip } from '../fixtures/zip.js';
 
@@ -61,6 +62,19 @@ describe('PPTX', () => {
       { shapes: [{ ph: 'title', paragraphs: ['Backup'] }], hidden: true },
     ]), OPTS);
     expect(r.markdown).toBe('## Slide 1: Intro\n\n### Notes\n\nWelcome everyone.\n\nMention the agenda.\n\n## Slide 2 (hidden): Backup');
+  });
+
+  it('writes a chart\'s title, axis titles and series names under the slide, not its values', async () => {
+    const NS = 'xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships" xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main" xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart"';
+    const REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
+    const frame = '<p:graphicFrame><p:nvGraphicFramePr><p:cNvPr id="3" name="Chart"/></p:nvGraphicFramePr><a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/chart"><c:chart r:id="rId2"/></a:graphicData></a:graphic></p:graphicFrame>';
+    const title = '<p:sp><p:nvSpPr><p:cNvPr id="2" name="Title"/><p:cNvSpPr/><p:nvPr><p:ph type="title"/></p:nvPr></p:nvSpPr><p:spPr/><p:txBody><a:bodyPr/><a:p><a:r><a:t>Sales</a:t></a:r></a:p></p:txBody></p:sp>';
+    const r = await extractText(buildPptx([{ shapes: [] }], [
+      { name: 'ppt/slides/slide1.xml', data: `<?xml version="1.0"?><p:sld ${NS}><p:cSld><p:spTree>${title}${frame}</p:spTree></p:cSld></p:sld>` },
+      { name: 'ppt/slides/_rels/slide1.xml.rels', data: `<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId2" Type="${REL}/chart" Target="../charts/chart1.xml"/></Relationships>` },
+      { name: 'ppt/charts/chart1.xml', data: chartXml({ title: 'Revenue by region', axes: ['Quarter', 'Millions of euros'], series: ['North', 'South'], categories: ['Q1', 'Q2'] }) },
+    ]), OPTS);
+    expect(r.markdown).toBe('## Slide 1: Sales\n\nRevenue by region\n\n- Quarter\n- Millions of euros\n- North\n- South');
   });
 
   it('refuses a slide declaring a DOCTYPE as corrupt', async () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { extractText } from '../../worker/extractors/index.js';
 import { extractXlsx } from '../../worker/extractors/xlsx/xlsx.js';
+import { chartXml } from '../fixtures/chart.js';
 import { buildXlsx } from '../fixtures/xlsx.js';
 import { buildZip } from '../fixtures/zip.js';
 
@@ -84,6 +85,21 @@ describe('XLSX', () => {
     expect(r.markdown).toContain('| c | d |');
   });
 
+  it('writes the title, axis titles and series names of a sheet\'s charts after its table', async () => {
+    const REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
+    const rels = (id: string, type: string, target: string) => `<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="${id}" Type="${REL}/${type}" Target="${target}"/></Relationships>`;
+    const drawing = '<?xml version="1.0"?><xdr:wsDr xmlns:xdr="http://schemas.openxmlformats.org/drawingml/2006/spreadsheetDrawing" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships" xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart">'
+      + '<xdr:twoCellAnchor><xdr:graphicFrame><a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/chart"><c:chart r:id="rId7"/></a:graphicData></a:graphic></xdr:graphicFrame></xdr:twoCellAnchor></xdr:wsDr>';
+    const r = await extractText(buildXlsx([{ name: 'Data', rows: [['Region', 'Sales'], ['North', 12], ['South', 30]] }], [
+      { name: 'xl/worksheets/_rels/sheet1.xml.rels', data: rels('rId1', 'drawing', '../drawings/drawing1.xml') },
+      { name: 'xl/drawings/drawing1.xml', data: drawing },
+      { name: 'xl/drawings/_rels/drawing1.xml.rels', data: rels('rId7', 'chart', '../charts/chart1.xml') },
+      { name: 'xl/charts/chart1.xml', data: chartXml({ title: 'Sales &amp; returns', axes: ['Region'], series: ['Sales'], categories: ['North', 'South'] }) },
+    ]), OPTS);
+    expect(r.markdown).toBe('## Data\n\n| Region | Sales |\n| --- | --- |\n| North | 12 |\n| South | 30 |\n\nSales & returns\n\n- Region\n- Sales');
+    expect(r.text).toBe('Data\n\nRegion\tSales\nNorth\t12\nSouth\t30\n\nSales & returns\n\nRegion\nSales');
+  });
+
   it('fails a ZIP without a workbook as corrupt', async () => {
     const bytes = buildZip([{ name: '_rels/.rels', data: '<Relationships/>' }, { name: 'xl/styles.xml', data: '<styleSheet/>' }]);
     await expect(extractXlsx(bytes, { maxTextChars: 1e6 })).rejects.toMatchObject({ code: 'corrupt' });
@@ -99,6 +115,29 @@ describe('number formats', () => {
     expect(formatNumber(45292.75, 'yyyy-mm-dd h:mm AM/PM')).toBe('2024-01-01 6:00 PM');
     expect(formatNumber(-1234.5, '#,##0.00;(#,##0.00)')).toBe('(1,234.50)');
     expect(formatNumber(0.5, '0%')).toBe('50%');
+  });
+
+  it('shows a format\'s literal text around the number, and its negative section\'s parentheses', async () => {
+    const { formatNumber } = await import('../../worker/extractors/xlsx/cell-format.js');
+    expect(formatNumber(2300, '"$"#,##0')).toBe('$2,300');
+    expect(formatNumber(-2300, '"$"#,##0')).toBe('-$2,300');
+    expect(formatNumber(-1234, '"$"#,##0.00_);[Red]\\("$"#,##0.00\\)')).toBe('($1,234.00)');
+    expect(formatNumber(-1234.5, '_("$"* #,##0.00_);_("$"* \\(#,##0.00\\);_("$"* "-"??_);_(@_)')).toBe('$(1,234.50)');
+    expect(formatNumber(12.5, '#,##0.0" kg"')).toBe('12.5 kg');
+    expect(formatNumber(-5, '_ * #,##0_ ;_ * \\-#,##0_ ;_ * "-"_ ;_ @_ ')).toBe('-5');
+  });
+
+  it('shows the digits a numeral-system locale tag names, in the language\'s own digits where it has them', async () => {
+    const { formatNumber } = await import('../../worker/extractors/xlsx/cell-format.js');
+    // LibreOffice 7.4 shows these (the corpus's poi-right-to-left.xlsx has the first).
+    expect(formatNumber(123, '[$-3000401]0')).toBe('١٢٣');
+    expect(formatNumber(1234567.5, '[$-2000401]#,##0.00')).toBe('١٬٢٣٤٬٥٦٧٫٥٠');
+    expect(formatNumber(-42, '[$-3000401]#,##0.00')).toBe('-٤٢٫٠٠');
+    expect(formatNumber(45292, '[$-D00041E]d/m/yyyy')).toBe('๑/๑/๒๐๒๔');
+    // A language without digits of its own takes the ones the tag names; no numeral system, no change.
+    expect(formatNumber(123, '[$-D000409]0')).toBe('๑๒๓');
+    expect(formatNumber(123, '[$-1000401]0')).toBe('123');
+    expect(formatNumber(45292, '[$-409]mmmm\\ d\\,\\ yyyy;@')).toBe('January 1, 2024');
   });
 
   it('rounds halves away from zero in decimal, as the sheet shows them, not as binary toFixed does', async () => {

@@ -1,4 +1,3 @@
-import { decodeEntities } from '../common/decode-entities.js';
 import type { OfficePackage, OrderedNode } from '../office/office-package.js';
 import { attrOf, childrenOf, descendants, path, tagOf } from '../office/ordered-xml.js';
 
@@ -30,20 +29,4 @@ export function listStyles(pkg: OfficePackage, content: OrderedNode[]): Map<stri
     }
   }
   return styles;
-}
-
-/**
- * The text of an embedded formula (`draw:object` pointing at a StarMath or
- * MathML object): its MathML token elements in order, space-separated.
- * The part is read as text with a pattern, never parsed, since formula parts
- * declare a DOCTYPE (math.dtd) that no XML parser here may see.
- */
-export function formulaText(pkg: OfficePackage, href: string | undefined): string {
-  if (!href || /^[a-z][a-z0-9+.-]*:/i.test(href)) return '';
-  const dir = href.replace(/^\.\//, '').replace(/\/$/, '');
-  const xml = pkg.has(`${dir}/content.xml`) ? pkg.text(`${dir}/content.xml`) : undefined;
-  if (!xml || !/<(?:\w+:)?math\b/.test(xml)) return '';
-  const semantics = xml.replace(/<(?:\w+:)?annotation\b[\s\S]*?<\/(?:\w+:)?annotation>/g, '');
-  const tokens = [...semantics.matchAll(/<(?:\w+:)?(?:mi|mn|mo|mtext|ms)\b[^>]*>([^<]*)</g)].map((m) => decodeEntities(m[1]!).trim()).filter(Boolean);
-  return tokens.join(' ');
 }

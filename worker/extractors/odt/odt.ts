@@ -3,7 +3,8 @@ import { OfficePackage, textOf, type OrderedNode, type XmlNode } from '../office
 import { attrOf, childrenOf, path, tagOf } from '../office/ordered-xml.js';
 import { escapeLineStart, escapeText } from '../common/escape-markdown.js';
 import { gfmTable } from '../table/gfm-table.js';
-import { formulaText, listStyles, type ListLevel } from './odt-lists.js';
+import { formulaText } from './formula-text.js';
+import { listStyles, type ListLevel } from './odt-lists.js';
 import type { RawExtraction } from '../types.js';
 
 /** Limits of one document's extraction. */

@@ -2,21 +2,10 @@ import { posix } from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
 import { SourceError } from '../../../shared/source-errors.js';
 import { checkInflatedSizes, DEFAULT_ZIP_LIMITS, readZipEntry, scanZip, type ZipEntry } from '../common/zip-scan.js';
+import { decodeXmlText, XmlScanner } from './xml-scan.js';
 
 /** An XML element as fast-xml-parser gives it: attributes under `@name`, text under `#text`. */
 export type XmlNode = Record<string, unknown>;
-
-const ENTITY = /&(?:#x([0-9a-f]+)|#(\d+)|(amp|lt|gt|quot|apos));/gi;
-const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
-
-/** The five XML entities and character references, nothing else: a part's own entities never exist here. */
-export function decodeXmlText(value: string): string {
-  return value.replace(ENTITY, (whole, hex: string | undefined, dec: string | undefined, name: string | undefined) => {
-    if (name) return NAMED[name.toLowerCase()] ?? whole;
-    const code = hex ? parseInt(hex, 16) : Number(dec);
-    return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : '';
-  });
-}
 
 /**
  * A zipped office package (OOXML or OpenDocument) opened with the DOCX
@@ -74,6 +63,17 @@ export class OfficePackage {
     return parseOfficeXml(text, `${this.kind} part ${name}`);
   }
 
+  /**
+   * A tag-by-tag reader of an XML part (see {@link XmlScanner}), for parts
+   * too large to parse into objects; a DOCTYPE is refused as by {@link xml}.
+   */
+  scan(name: string): XmlScanner | undefined {
+    const text = this.text(name);
+    if (text === undefined) return undefined;
+    refuseDoctype(text, `${this.kind} part ${name}`);
+    return new XmlScanner(text);
+  }
+
   /** Parses an XML part keeping the order of mixed children (see {@link parseOrderedXml}). */
   orderedXml(name: string): OrderedNode[] | undefined {
     const text = this.text(name);
@@ -99,12 +99,17 @@ export class OfficePackage {
 
 /** Parses office XML with namespace prefixes removed and the entities of {@link decodeXmlText} only. */
 export function parseOfficeXml(text: string, what: string): XmlNode {
-  if (/<!DOCTYPE/i.test(text)) throw new SourceError('corrupt', `The ${what} declares a DOCTYPE, which office files never do; it is not read.`);
+  refuseDoctype(text, what);
   try {
     return PARSER.parse(text) as XmlNode;
   } catch {
     throw new SourceError('corrupt', `The ${what} is not well-formed XML.`);
   }
+}
+
+/** Throws `corrupt` for XML declaring a DOCTYPE: office parts never have one, and without it no entity can be declared. */
+function refuseDoctype(text: string, what: string): void {
+  if (/<!DOCTYPE/i.test(text)) throw new SourceError('corrupt', `The ${what} declares a DOCTYPE, which office files never do; it is not read.`);
 }
 
 /**
@@ -115,7 +120,7 @@ export type OrderedNode = Record<string, unknown>;
 
 /** Like {@link parseOfficeXml}, keeping children in document order (slides mix shapes, tables and groups). */
 export function parseOrderedXml(text: string, what: string): OrderedNode[] {
-  if (/<!DOCTYPE/i.test(text)) throw new SourceError('corrupt', `The ${what} declares a DOCTYPE, which office files never do; it is not read.`);
+  refuseDoctype(text, what);
   try {
     return ORDERED.parse(text) as OrderedNode[];
   } catch {

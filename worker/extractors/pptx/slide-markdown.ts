@@ -1,5 +1,6 @@
 import type { OfficePackage, OrderedNode } from '../office/office-package.js';
 import { escapeLineStart, escapeText } from '../common/escape-markdown.js';
+import { chartText } from '../office/chart-text.js';
 import { gfmTable } from '../table/gfm-table.js';
 import { attrOf, child, childrenOf, descendants, paragraphText, path, tagOf, textIn } from '../office/ordered-xml.js';
 
@@ -22,7 +23,8 @@ const BULLETED_TYPES = new Set([undefined, 'body', 'obj']);
  * Reads a slide's shape tree in document order: the title placeholder's
  * text, body paragraphs as list items with their levels (in a bulleted
  * placeholder, or where a paragraph sets a bullet), other text as
- * paragraphs, tables, groups, and SmartArt text from the diagram's data part.
+ * paragraphs, tables, groups, SmartArt text from the diagram's data part,
+ * and a chart's title, axis titles and series names from its chart part.
  */
 export function readSlide(pkg: OfficePackage, part: string, tree: OrderedNode[]): SlideContent {
   const rels = pkg.relationships(part);
@@ -79,6 +81,14 @@ function frame(node: OrderedNode, out: SlideContent, target: (id: string) => str
     const rows = childrenOf(table).filter((n) => tagOf(n) === 'tr').map((tr) =>
       childrenOf(tr).filter((n) => tagOf(n) === 'tc').map((tc) => descendants(childrenOf(tc), 'p').map(paragraphText).filter(Boolean).join(' ')));
     if (rows.some((r) => r.some(Boolean))) out.blocks.push({ kind: 'table', text: gfmTable(rows, true) });
+    return;
+  }
+  const chartRef = child(childrenOf(data), 'chart');
+  if (chartRef) {
+    // A chart's title, axis titles and series names; its values are the data behind it, not slide text.
+    const chart = chartText(pkg, target(attrOf(chartRef, 'id') ?? '') ?? '');
+    if (chart?.title) out.blocks.push({ kind: 'para', text: chart.title });
+    chart?.labels.forEach((text, i) => out.blocks.push({ kind: 'item', level: 0, text, ...(i === 0 ? { newShape: true } : {}) }));
     return;
   }
   const relIds = child(childrenOf(data), 'relIds');

@@ -56,6 +56,11 @@ export class TableBudget {
     return out;
   }
 
+  /** Rows still allowed; a reader may stop one past them, since {@link take} then marks the cut. */
+  get rowsLeft(): number {
+    return this.rows;
+  }
+
   get exhausted(): boolean {
     return this.rows <= 0 || this.cells <= 0 || this.chars <= 0;
   }
@@ -78,6 +83,16 @@ export function gfmTable(rows: readonly (readonly string[])[], header: boolean):
   return [line(head), `|${' --- |'.repeat(width)}`, ...body.map(line)].join('\n');
 }
 
+/**
+ * The plain text of {@link gfmTable}'s table, as reading its Markdown back
+ * would give it (one line per row, cells tab-separated, a cell's line breaks
+ * kept) but straight from the cells, so a sheet of a million cells is not
+ * lexed again to get it.
+ */
+export function tableText(rows: readonly (readonly string[])[]): string {
+  return rows.map((cells) => cells.map((c) => c.trim().replace(/\r\n?/g, '\n')).join('\t')).join('\n');
+}
+
 // Tag-like words (`<b>`, `<index>`) and emphasis marks stay text; `|` would end the cell.
 function cell(value: string): string {
   return escapeText(value.trim()).replace(/\|/g, '\\|').replace(/\r\n?|\n/g, '<br>');
@@ -98,7 +113,9 @@ export function looksLikeHeader(rows: readonly (readonly string[])[]): boolean {
     const shapes = new Map<string, number>();
     for (const row of body.slice(0, 50)) {
       const value = row[col]?.trim();
-      if (value) shapes.set(shape(value), (shapes.get(shape(value)) ?? 0) + 1);
+      if (!value) continue;
+      const key = shape(value);
+      shapes.set(key, (shapes.get(key) ?? 0) + 1);
     }
     if (shapes.size === 0) return;
     judged += 1;
@@ -108,9 +125,11 @@ export function looksLikeHeader(rows: readonly (readonly string[])[]): boolean {
   return judged === 0 || alike / judged <= 0.5;
 }
 
+const SHAPE_CHARS = 64;
+
 const isNumeric = (s: string) => /^[-+]?(?:\d[\d,]*)?\.?\d+(?:[eE][-+]?\d+)?%?$/.test(s.trim());
 
-/** Letters, digits and the rest of a value, each run folded to one symbol. */
+/** Letters, digits and the rest of a value's start, each run folded to one symbol; a long cell's first words tell its shape. */
 function shape(value: string): string {
-  return value.replace(/(\p{Lu}+)|(\p{L}+)|(\d+)|\s+/gu, (_m, upper, letters, digits) => (upper ? 'A' : letters ? 'a' : digits ? '9' : ' '));
+  return value.slice(0, SHAPE_CHARS).replace(/(\p{Lu}+)|(\p{L}+)|(\d+)|\s+/gu, (_m, upper, letters, digits) => (upper ? 'A' : letters ? 'a' : digits ? '9' : ' '));
 }

@@ -1,4 +1,4 @@
-import { asArray, textOf, type XmlNode } from '../office/office-package.js';
+import type { XmlScanner } from '../office/xml-scan.js';
 import { formatNumber } from './cell-format.js';
 import { richText, type WorkbookContext } from './workbook-parts.js';
 
@@ -11,24 +11,38 @@ const MAX_MERGE_CELLS = 10_000;
  * shared and inline strings, booleans as TRUE/FALSE, numbers and dates as
  * their number format shows them. A merged range repeats its first cell's
  * value. At most `maxColumns + 1` columns are built, so a cell far to the
- * right cannot make every row that wide.
+ * right cannot make every row that wide, and reading stops once `maxRows + 1`
+ * rows hold values (the caller's cap then cuts, knowing more were there).
+ * The sheet XML is read tag by tag, never built into objects: a sheet of a
+ * few hundred thousand cells costs its grid of strings and little more.
  */
-export function sheetRows(worksheet: XmlNode | undefined, ctx: WorkbookContext, maxColumns: number): string[][] {
-  const ws = (worksheet?.worksheet ?? {}) as XmlNode;
+export function sheetRows(sheet: XmlScanner | undefined, ctx: WorkbookContext, maxColumns: number, maxRows = Infinity): string[][] {
   const grid = new Map<number, Map<number, string>>();
+  const merges: string[] = [];
+  let row = 0;
   let nextRow = 0;
-  for (const row of asArray((ws.sheetData as XmlNode | undefined)?.row)) {
-    const r = row['@r'] ? Number(row['@r']) - 1 : nextRow;
-    nextRow = r + 1;
-    let nextCol = 0;
-    for (const c of asArray(row.c)) {
-      const col = c['@r'] ? columnIndex(String(c['@r'])) : nextCol;
+  let nextCol = 0;
+  while (sheet?.next()) {
+    if (sheet.closing) continue;
+    if (sheet.name === 'row') {
+      if (grid.size > maxRows) break;
+      const r = sheet.attrs(ROW_ATTRS).r;
+      row = r ? Number(r) - 1 : nextRow;
+      nextRow = row + 1;
+      nextCol = 0;
+    } else if (sheet.name === 'c') {
+      const a = sheet.attrs(CELL_ATTRS);
+      const col = a.r ? columnIndex(a.r) : nextCol;
       nextCol = col + 1;
-      const value = cellValue(c, ctx);
-      if (value !== '' && col <= maxColumns) put(grid, r, col, value);
+      if (sheet.empty) continue;
+      const value = cellValue(sheet, a, ctx);
+      if (value !== '' && col <= maxColumns) put(grid, row, col, value);
+    } else if (sheet.name === 'mergeCell') {
+      const ref = sheet.attrs(MERGE_ATTRS).ref;
+      if (ref) merges.push(ref);
     }
   }
-  repeatMerged(grid, asArray((ws.mergeCells as XmlNode | undefined)?.mergeCell), maxColumns);
+  repeatMerged(grid, merges, maxColumns);
 
   let minCol = Infinity;
   let maxCol = -1;
@@ -39,26 +53,37 @@ export function sheetRows(worksheet: XmlNode | undefined, ctx: WorkbookContext, 
   });
 }
 
-function cellValue(c: XmlNode, ctx: WorkbookContext): string {
-  const type = c['@t'];
-  if (type === 'inlineStr') return richText(c.is as XmlNode | undefined);
-  const v = textOf(c.v);
+const ROW_ATTRS = ['r'] as const;
+const CELL_ATTRS = ['r', 's', 't'] as const;
+const MERGE_ATTRS = ['ref'] as const;
+
+/** Reads a `<c>` element to its end: its cached value (`v`) or inline string (`is`), shown as the sheet shows it; a formula (`f`) is passed over. */
+function cellValue(sheet: XmlScanner, a: Partial<Record<'s' | 't', string>>, ctx: WorkbookContext): string {
+  let v = '';
+  let inline = '';
+  while (sheet.next()) {
+    if (sheet.name === 'c' && sheet.closing) break;
+    if (sheet.closing || sheet.empty) continue;
+    if (sheet.name === 'v') v = sheet.text();
+    else if (sheet.name === 'is') inline = richText(sheet);
+  }
+  if (a.t === 'inlineStr') return inline;
   if (v === '') return '';
-  switch (type) {
+  switch (a.t) {
     case 's': return ctx.sharedStrings[Number(v)] ?? '';
     case 'b': return v === '1' || v === 'true' ? 'TRUE' : 'FALSE';
     case 'str': case 'e': case 'd': return v;
     default: {
       const n = Number(v);
       if (!Number.isFinite(n)) return v;
-      return formatNumber(n, ctx.styleFormats[Number(c['@s'] ?? 0)] ?? 'General', ctx.date1904);
+      return formatNumber(n, ctx.styleFormats[Number(a.s ?? 0)] ?? 'General', ctx.date1904);
     }
   }
 }
 
-function repeatMerged(grid: Map<number, Map<number, string>>, merges: XmlNode[], maxColumns: number): void {
-  for (const m of merges) {
-    const [from, to] = String(m['@ref'] ?? '').split(':');
+function repeatMerged(grid: Map<number, Map<number, string>>, merges: readonly string[], maxColumns: number): void {
+  for (const ref of merges) {
+    const [from, to] = ref.split(':');
     if (!from || !to) continue;
     const [r0, c0, r1, c1] = [rowIndex(from), columnIndex(from), rowIndex(to), Math.min(columnIndex(to), maxColumns)];
     const value = grid.get(r0)?.get(c0);

@@ -1,4 +1,6 @@
 import { asArray, textOf, type OfficePackage, type XmlNode } from '../office/office-package.js';
+import { chartText, type ChartText } from '../office/chart-text.js';
+import type { XmlScanner } from '../office/xml-scan.js';
 import { formatCode } from './cell-format.js';
 
 /** What a sheet's cells need from the rest of the workbook. */
@@ -37,17 +39,33 @@ export function readWorkbook(pkg: OfficePackage, workbookPart: string): { sheets
   };
 }
 
-/** Each `si` as its plain text: the `t`, or its rich-text runs joined; phonetic guides (`rPh`) are left out. */
+/** Each `si` as its plain text (see {@link richText}), read tag by tag: a workbook may hold hundreds of thousands. */
 function readSharedStrings(pkg: OfficePackage, part: string): string[] {
-  const sst = pkg.xml(part)?.sst as XmlNode | undefined;
-  return asArray(sst?.si).map(richText);
+  const scan = pkg.scan(part);
+  const strings: string[] = [];
+  while (scan?.next()) {
+    if (scan.name === 'si' && !scan.closing) strings.push(scan.empty ? '' : richText(scan));
+  }
+  return strings;
 }
 
-/** The text of a string item (`si`, `is`): its `t`, or its runs' `t` in order. */
-export function richText(item: XmlNode | undefined): string {
-  if (!item) return '';
-  const runs = asArray(item.r).map((r) => textOf(r.t)).join('');
-  return textOf(item.t) + runs;
+/**
+ * The text of the string item (`si`, `is`) the scanner has just opened, read
+ * to its end: its `t`, or its runs' `t` in order; phonetic guides (`rPh`)
+ * are left out.
+ */
+export function richText(scan: XmlScanner): string {
+  const item = scan.name;
+  let text = '';
+  while (scan.next()) {
+    if (scan.closing) {
+      if (scan.name === item) break;
+      continue;
+    }
+    if (scan.name === 'rPh') scan.skipElement();
+    else if (scan.name === 't' && !scan.empty) text += scan.text();
+  }
+  return text;
 }
 
 function readStyleFormats(pkg: OfficePackage, part: string): string[] {
@@ -56,4 +74,25 @@ function readStyleFormats(pkg: OfficePackage, part: string): string[] {
   const custom = new Map<number, string>();
   for (const f of asArray((sheet.numFmts as XmlNode | undefined)?.numFmt)) custom.set(Number(f['@numFmtId']), String(f['@formatCode'] ?? ''));
   return asArray((sheet.cellXfs as XmlNode | undefined)?.xf).map((xf) => formatCode(Number(xf['@numFmtId'] ?? 0), custom));
+}
+
+/**
+ * The text of the charts drawn on a sheet (see {@link chartText}), in the
+ * order of its drawing: the sheet's drawing part, then each chart frame's
+ * chart part.
+ */
+export function sheetCharts(pkg: OfficePackage, sheetPart: string): ChartText[] {
+  const charts: ChartText[] = [];
+  for (const drawing of pkg.relationships(sheetPart).values()) {
+    if (!drawing.type.endsWith('/drawing') || !pkg.has(drawing.target)) continue;
+    const rels = pkg.relationships(drawing.target);
+    const scan = pkg.scan(drawing.target);
+    while (scan?.next()) {
+      if (scan.name !== 'chart' || scan.closing) continue;
+      const part = rels.get(scan.attrs(['id']).id ?? '')?.target;
+      const chart = part ? chartText(pkg, part) : undefined;
+      if (chart) charts.push(chart);
+    }
+  }
+  return charts;
 }

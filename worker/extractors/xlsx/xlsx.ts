@@ -1,9 +1,11 @@
 import { SourceError } from '../../../shared/source-errors.js';
+import { escapeLineStart, escapeText } from '../common/escape-markdown.js';
+import type { ChartText } from '../office/chart-text.js';
 import { coreTitle, OfficePackage } from '../office/office-package.js';
-import { DEFAULT_TABLE_CAPS, gfmTable, looksLikeHeader, TableBudget, type TableCaps } from '../table/gfm-table.js';
+import { DEFAULT_TABLE_CAPS, gfmTable, looksLikeHeader, TableBudget, tableText, type TableCaps } from '../table/gfm-table.js';
 import type { ExtractionWarning, RawExtraction } from '../types.js';
 import { sheetRows } from './sheet-grid.js';
-import { readWorkbook } from './workbook-parts.js';
+import { readWorkbook, sheetCharts } from './workbook-parts.js';
 
 /** Limits of one workbook's extraction. */
 export interface XlsxOptions {
@@ -20,7 +22,8 @@ const OFFICE_DOCUMENT = /\/officeDocument$/;
 /**
  * Extracts an XLSX or XLSM (macros are never read, let alone run): one
  * `## <sheet name>` section per sheet in workbook order, each sheet's used
- * range as a GFM table whose first row is the header when it looks like one.
+ * range as a GFM table whose first row is the header when it looks like one,
+ * then the title, axis titles and series names of the charts drawn on it.
  * Hidden sheets are kept and marked `(hidden)`; very hidden ones (never shown
  * by Excel) are skipped. The ZIP gets the DOCX bomb checks, and no XML part
  * with a DOCTYPE is parsed. Past the row, column or cell caps the rest is
@@ -36,6 +39,7 @@ export async function extractXlsx(bytes: Uint8Array, opts: XlsxOptions): Promise
   const caps = opts.caps ?? DEFAULT_TABLE_CAPS;
   const budget = new TableBudget(caps, opts.maxTextChars);
   const sections: string[] = [];
+  const texts: string[] = [];
   let length = 0;
   let sheetsLeft = 0;
   for (const sheet of sheets) {
@@ -44,10 +48,12 @@ export async function extractXlsx(bytes: Uint8Array, opts: XlsxOptions): Promise
       sheetsLeft += 1;
       continue;
     }
-    const rows = sheet.part && pkg.has(sheet.part) ? budget.take(sheetRows(pkg.xml(sheet.part), context, caps.maxColumns)) : [];
-    const heading = `## ${sheet.name.replace(/\s+/g, ' ').trim() || 'Sheet'}${sheet.state === 'hidden' ? ' (hidden)' : ''}`;
-    const section = rows.length > 0 ? `${heading}\n\n${gfmTable(rows, looksLikeHeader(rows))}` : heading;
+    const rows = sheet.part && pkg.has(sheet.part) ? budget.take(sheetRows(pkg.scan(sheet.part), context, caps.maxColumns, budget.rowsLeft)) : [];
+    const title = `${sheet.name.replace(/\s+/g, ' ').trim() || 'Sheet'}${sheet.state === 'hidden' ? ' (hidden)' : ''}`;
+    const charts = sheet.part ? sheetCharts(pkg, sheet.part) : [];
+    const section = [`## ${title}`, rows.length > 0 ? gfmTable(rows, looksLikeHeader(rows)) : '', ...charts.map(chartMarkdown)].filter(Boolean).join('\n\n');
     sections.push(section);
+    texts.push([title, rows.length > 0 ? tableText(rows) : '', ...charts.map(chartPlain)].filter(Boolean).join('\n\n'));
     length += section.length + 2;
   }
   const warnings: ExtractionWarning[] = [];
@@ -56,6 +62,17 @@ export async function extractXlsx(bytes: Uint8Array, opts: XlsxOptions): Promise
     warnings.push({ code: 'partial_text', message: 'Only part of the workbook was extracted: it has more rows, columns or cells than the limits.' });
   }
   const title = coreTitle(pkg);
-  return { markdown: sections.join('\n\n'), ...(title ? { title } : {}), ...(partial ? { truncated: true, warnings } : {}) };
+  return { markdown: sections.join('\n\n'), text: texts.join('\n\n'), ...(title ? { title } : {}), ...(partial ? { truncated: true, warnings } : {}) };
 }
 
+
+/** A chart's title as a paragraph, its axis titles and series names as a list. */
+function chartMarkdown(chart: ChartText): string {
+  const title = chart.title ? escapeLineStart(escapeText(chart.title)) : '';
+  const list = chart.labels.map((l) => `- ${escapeLineStart(escapeText(l))}`).join('\n');
+  return [title, list].filter(Boolean).join('\n\n');
+}
+
+function chartPlain(chart: ChartText): string {
+  return [chart.title ?? '', chart.labels.join('\n')].filter(Boolean).join('\n\n');
+}
