@@ -13,6 +13,7 @@
 --- @include "checkOwner"
 --- @include "feed"
 --- @include "lifecycle"
+--- @include "storedBytes"
 
 local p = cjson.decode(ARGV[1])
 local meta, record = KEYS[1], KEYS[5]
@@ -25,6 +26,7 @@ if not st then return {'missing_source'} end
 local fingerprint = redis.call('HGET', record, 'fingerprint')
 if fingerprint and redis.call('HGET', KEYS[4], fingerprint) == p.documentId then redis.call('HDEL', KEYS[4], fingerprint) end
 moveStatus(meta, record, st, nil)
+dropBytes(meta, record)
 redis.call('LREM', KEYS[2], 0, p.documentId)
 redis.call('ZREM', KEYS[3], p.documentId)
 feedDropAll(p.feed.stream, KEYS[10], p.documentId)

@@ -25,6 +25,7 @@
 --- @include "feed"
 --- @include "lifecycle"
 --- @include "newRun"
+--- @include "storedBytes"
 
 local p = cjson.decode(ARGV[1])
 local meta, active, ids, record = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
@@ -50,6 +51,7 @@ if st == 'ready' then
     and (chunkCount == 0 or redis.call('EXISTS', markdown) == 1)
   if not whole then
     redis.call('DEL', text, markdown, chunkList)
+    setBytes(meta, record, 'extractedBytes', 0)
     feedDropAll(p.feed.stream, KEYS[9], id)
     feedFinish(p.feed)
     if redis.call('HGET', record, 'type') == 'file' and redis.call('EXISTS', blob) == 0 then
