@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import busboy from 'busboy';
-import { BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError } from '../shared/errors.js';
+import { BadRequestError, PayloadTooLargeError, StoredBytesQuotaError, UnsupportedMediaTypeError, ValidationError } from '../shared/errors.js';
 import { SNIFF_BYTES, detectType } from '../shared/detect-type.js';
 import { refusalMessage } from '../shared/format-policy.js';
 import type { SourceFormat } from '../shared/formats.js';
@@ -70,6 +70,12 @@ export interface FormHooks {
    * parts never call it.
    */
   beforeFirstFile?(): Promise<void>;
+  /**
+   * File bytes the request may still stage in all (the workspace's
+   * stored-bytes quota left), read once `beforeFirstFile` has run; null or
+   * absent: no bound besides the limits.
+   */
+  fileBytesRoom?(): number | null;
 }
 
 /**
@@ -217,7 +223,16 @@ export async function parseMultipart(body: Readable, headers: Record<string, str
       stream.once('close', () => open.delete(stream));
       const filename = sanitizeFilename(info.filename);
       const tap = hooks.tap?.file(name, { filename: info.filename, mimeType: info.mimeType });
-      const p: FilePart = { part, filename, declaredType: info.mimeType, maxBytes: limits.maxFileBytes, received, detect: hooks.sniff !== false, accepted: limits.acceptedFormats };
+      const p: FilePart = {
+        part,
+        filename,
+        declaredType: info.mimeType,
+        maxBytes: limits.maxFileBytes,
+        received,
+        room: () => hooks.fileBytesRoom?.() ?? null,
+        detect: hooks.sniff !== false,
+        accepted: limits.acceptedFormats,
+      };
       const receiving = firstFile
         .then(() => receiveFile(stream, stage, p, tap))
         .then(
@@ -271,6 +286,8 @@ interface FilePart {
   declaredType: string;
   maxBytes: number;
   received: { fileBytes: number };
+  /** The request's file bytes left under the workspace's stored-bytes quota (null: no such bound). */
+  room: () => number | null;
   /** Sniff the type (415); off for a read that keeps nothing. */
   detect: boolean;
   /** Formats the deployment accepts; default the contract's five. */
@@ -295,6 +312,13 @@ async function receiveFile(stream: Readable & { truncated?: boolean }, stage: St
     tap?.data(chunk);
     content.update(chunk);
     if (stage.bytes + chunk.length > p.maxBytes) throw tooLarge();
+    const room = p.room();
+    if (room !== null && p.received.fileBytes > room) {
+      throw new StoredBytesQuotaError(`The files of this request would pass the workspace's quota of stored bytes (${room} bytes left)`, {
+        part: p.part,
+        detail: `the request's files pass the ${room} bytes its workspace may still store`,
+      });
+    }
     if (p.detect && !detected) {
       head.push(chunk);
       headBytes += chunk.length;

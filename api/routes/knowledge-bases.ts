@@ -14,7 +14,7 @@ import {
   updateKnowledgeBase,
   type KbDeps,
 } from '../knowledge-base-verbs.js';
-import { QuotaGuard } from '../../shared/quotas.js';
+import { QuotaGuard, intakeOf } from '../../shared/quotas.js';
 import { idSchema, pageQuerySchema, toPage } from '../../shared/schemas/common.js';
 import { chunkPageSchema } from '../../shared/schemas/chunk.js';
 import { knowledgeBaseCreateFormSchema, knowledgeBaseUpdateFormSchema } from '../../shared/schemas/source-form.js';
@@ -131,8 +131,11 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
       run: async (tap) => {
         const kbId = newKbId();
         await quota.assertRoomForKnowledgeBase(ws);
-        const { view, rev } = await form.read(c, { kbId, requireName: true, tap }, async (f) => {
+        // A workspace with no bytes or in-flight room left is refused before its first file is staged.
+        const beforeStaging = () => quota.assertRoomForIntake(ws, { bytes: 1, sources: 1 });
+        const { view, rev } = await form.read(c, { kbId, requireName: true, tap, beforeStaging }, async (f) => {
           await quota.assertRoomForSources(ws, 0, f.sources.length);
+          await quota.assertRoomForIntake(ws, intakeOf(f.sources));
           return createKnowledgeBase(kb, ws, kbId, { ...f, name: f.name! });
         });
         return c.json(view, 201, { Location: `/v1/knowledge-bases/${kbId}`, ETag: etagOf(rev) });
@@ -204,9 +207,13 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
         const ifRev = requiredRevision(c.req.header('if-match'), meta.rev);
         const existing = Object.values(meta.sourceCounts).reduce((a, b) => a + b, 0);
         // A knowledge base already at its quota is refused before a file is staged; the full count follows the parse.
-        const beforeStaging = () => quota.assertRoomForSources(ws, existing, 1);
+        const beforeStaging = async () => {
+          await quota.assertRoomForSources(ws, existing, 1);
+          return quota.assertRoomForIntake(ws, { bytes: 1, sources: 1 });
+        };
         const { view, rev } = await form.read(c, { kbId, requireName: false, tap, beforeStaging }, async (f) => {
           await quota.assertRoomForSources(ws, existing, f.sources.length);
+          await quota.assertRoomForIntake(ws, intakeOf(f.sources));
           return updateKnowledgeBase(kb, ws, kbId, f, ifRev);
         });
         return c.json(view, 200, { ETag: etagOf(rev) });

@@ -313,7 +313,7 @@ export interface paths {
         };
         /**
          * The workspace's usage and quotas
-         * @description What the key's workspace uses of each quota the operator sets (QUOTA_* defaults, or the workspace's own through the admin CLI). Past a quota, POST and PATCH of knowledge bases answer 409 and change nothing.
+         * @description What the key's workspace uses of each quota the operator sets (QUOTA_* defaults, or the workspace's own through the admin CLI). Past a quota, POST and PATCH of knowledge bases change nothing and answer 409 (knowledge bases, sources per knowledge base), 413 (stored bytes) or 429 with Retry-After (sources in flight).
          */
         get: operations["getUsage"];
         put?: never;
@@ -1301,9 +1301,21 @@ export interface components {
                 limit: number | null;
                 used: number;
             };
+            sourcesInFlight: {
+                /** @description The quota; null when unlimited */
+                limit: number | null;
+                /** @description Sources pending or processing */
+                used: number;
+            };
             sourcesPerKnowledgeBase: {
                 /** @description The quota; null when unlimited */
                 limit: number | null;
+            };
+            storedBytes: {
+                /** @description The quota; null when unlimited */
+                limit: number | null;
+                /** @description Bytes of text, Markdown and chunks, and of uploaded files waiting for or in a run */
+                used: number;
             };
             workspaceId: string;
         };
@@ -1606,7 +1618,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests with this key in the current minute, too many uploads in progress with it, or its workspace holds IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE Idempotency-Keys; see Retry-After */
+            /** @description Too many requests with this key in the current minute, too many uploads in progress with it, its workspace holds IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE Idempotency-Keys, or its new sources would pass the workspace's quota of sources in flight (QUOTA_SOURCES_IN_FLIGHT, or its own); see Retry-After */
             429: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -1708,7 +1720,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests with this key in the current minute, too many uploads in progress with it, or its workspace holds IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE Idempotency-Keys; see Retry-After */
+            /** @description Too many requests with this key in the current minute, too many uploads in progress with it, its workspace holds IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE Idempotency-Keys, or its new sources would pass the workspace's quota of sources in flight (QUOTA_SOURCES_IN_FLIGHT, or its own); see Retry-After */
             429: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -1840,7 +1852,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A file is larger than MAX_FILE_BYTES, the body larger than MAX_REQUEST_BYTES, the text fields larger than 10 MiB together, or too many parts */
+            /** @description A file is larger than MAX_FILE_BYTES, the body larger than MAX_REQUEST_BYTES, the text fields larger than 10 MiB together, too many parts, or the request's texts and files would pass the workspace's quota of stored bytes (QUOTA_STORED_BYTES, or its own) */
             413: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -1876,7 +1888,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests with this key in the current minute, too many uploads in progress with it, or its workspace holds IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE Idempotency-Keys; see Retry-After */
+            /** @description Too many requests with this key in the current minute, too many uploads in progress with it, its workspace holds IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE Idempotency-Keys, or its new sources would pass the workspace's quota of sources in flight (QUOTA_SOURCES_IN_FLIGHT, or its own); see Retry-After */
             429: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -2002,7 +2014,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests with this key in the current minute, too many uploads in progress with it, or its workspace holds IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE Idempotency-Keys; see Retry-After */
+            /** @description Too many requests with this key in the current minute, too many uploads in progress with it, its workspace holds IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE Idempotency-Keys, or its new sources would pass the workspace's quota of sources in flight (QUOTA_SOURCES_IN_FLIGHT, or its own); see Retry-After */
             429: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -2127,7 +2139,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests with this key in the current minute, too many uploads in progress with it, or its workspace holds IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE Idempotency-Keys; see Retry-After */
+            /** @description Too many requests with this key in the current minute, too many uploads in progress with it, its workspace holds IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE Idempotency-Keys, or its new sources would pass the workspace's quota of sources in flight (QUOTA_SOURCES_IN_FLIGHT, or its own); see Retry-After */
             429: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -2287,7 +2299,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A file is larger than MAX_FILE_BYTES, the body larger than MAX_REQUEST_BYTES, the text fields larger than 10 MiB together, or too many parts */
+            /** @description A file is larger than MAX_FILE_BYTES, the body larger than MAX_REQUEST_BYTES, the text fields larger than 10 MiB together, too many parts, or the request's texts and files would pass the workspace's quota of stored bytes (QUOTA_STORED_BYTES, or its own) */
             413: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -2323,7 +2335,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests with this key in the current minute, too many uploads in progress with it, or its workspace holds IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE Idempotency-Keys; see Retry-After */
+            /** @description Too many requests with this key in the current minute, too many uploads in progress with it, its workspace holds IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE Idempotency-Keys, or its new sources would pass the workspace's quota of sources in flight (QUOTA_SOURCES_IN_FLIGHT, or its own); see Retry-After */
             429: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -2451,7 +2463,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests with this key in the current minute, too many uploads in progress with it, or its workspace holds IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE Idempotency-Keys; see Retry-After */
+            /** @description Too many requests with this key in the current minute, too many uploads in progress with it, its workspace holds IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE Idempotency-Keys, or its new sources would pass the workspace's quota of sources in flight (QUOTA_SOURCES_IN_FLIGHT, or its own); see Retry-After */
             429: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -2567,7 +2579,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests with this key in the current minute, too many uploads in progress with it, or its workspace holds IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE Idempotency-Keys; see Retry-After */
+            /** @description Too many requests with this key in the current minute, too many uploads in progress with it, its workspace holds IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE Idempotency-Keys, or its new sources would pass the workspace's quota of sources in flight (QUOTA_SOURCES_IN_FLIGHT, or its own); see Retry-After */
             429: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -2685,7 +2697,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests with this key in the current minute, too many uploads in progress with it, or its workspace holds IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE Idempotency-Keys; see Retry-After */
+            /** @description Too many requests with this key in the current minute, too many uploads in progress with it, its workspace holds IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE Idempotency-Keys, or its new sources would pass the workspace's quota of sources in flight (QUOTA_SOURCES_IN_FLIGHT, or its own); see Retry-After */
             429: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -2800,7 +2812,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests with this key in the current minute, too many uploads in progress with it, or its workspace holds IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE Idempotency-Keys; see Retry-After */
+            /** @description Too many requests with this key in the current minute, too many uploads in progress with it, its workspace holds IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE Idempotency-Keys, or its new sources would pass the workspace's quota of sources in flight (QUOTA_SOURCES_IN_FLIGHT, or its own); see Retry-After */
             429: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -2926,7 +2938,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests with this key in the current minute, too many uploads in progress with it, or its workspace holds IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE Idempotency-Keys; see Retry-After */
+            /** @description Too many requests with this key in the current minute, too many uploads in progress with it, its workspace holds IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE Idempotency-Keys, or its new sources would pass the workspace's quota of sources in flight (QUOTA_SOURCES_IN_FLIGHT, or its own); see Retry-After */
             429: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -3042,7 +3054,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A file is larger than MAX_FILE_BYTES, the body larger than MAX_REQUEST_BYTES, the text fields larger than 10 MiB together, or too many parts */
+            /** @description A file is larger than MAX_FILE_BYTES, the body larger than MAX_REQUEST_BYTES, the text fields larger than 10 MiB together, too many parts, or the request's texts and files would pass the workspace's quota of stored bytes (QUOTA_STORED_BYTES, or its own) */
             413: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -3054,7 +3066,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests with this key in the current minute, too many uploads in progress with it, or its workspace holds IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE Idempotency-Keys; see Retry-After */
+            /** @description Too many requests with this key in the current minute, too many uploads in progress with it, its workspace holds IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE Idempotency-Keys, or its new sources would pass the workspace's quota of sources in flight (QUOTA_SOURCES_IN_FLIGHT, or its own); see Retry-After */
             429: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -3184,7 +3196,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests with this key in the current minute, too many uploads in progress with it, or its workspace holds IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE Idempotency-Keys; see Retry-After */
+            /** @description Too many requests with this key in the current minute, too many uploads in progress with it, its workspace holds IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE Idempotency-Keys, or its new sources would pass the workspace's quota of sources in flight (QUOTA_SOURCES_IN_FLIGHT, or its own); see Retry-After */
             429: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -3309,7 +3321,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests with this key in the current minute, too many uploads in progress with it, or its workspace holds IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE Idempotency-Keys; see Retry-After */
+            /** @description Too many requests with this key in the current minute, too many uploads in progress with it, its workspace holds IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE Idempotency-Keys, or its new sources would pass the workspace's quota of sources in flight (QUOTA_SOURCES_IN_FLIGHT, or its own); see Retry-After */
             429: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -3434,7 +3446,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests with this key in the current minute, too many uploads in progress with it, or its workspace holds IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE Idempotency-Keys; see Retry-After */
+            /** @description Too many requests with this key in the current minute, too many uploads in progress with it, its workspace holds IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE Idempotency-Keys, or its new sources would pass the workspace's quota of sources in flight (QUOTA_SOURCES_IN_FLIGHT, or its own); see Retry-After */
             429: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -3549,7 +3561,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A file is larger than MAX_FILE_BYTES, the body larger than MAX_REQUEST_BYTES, the text fields larger than 10 MiB together, or too many parts */
+            /** @description A file is larger than MAX_FILE_BYTES, the body larger than MAX_REQUEST_BYTES, the text fields larger than 10 MiB together, too many parts, or the request's texts and files would pass the workspace's quota of stored bytes (QUOTA_STORED_BYTES, or its own) */
             413: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -3561,7 +3573,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests with this key in the current minute, too many uploads in progress with it, or its workspace holds IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE Idempotency-Keys; see Retry-After */
+            /** @description Too many requests with this key in the current minute, too many uploads in progress with it, its workspace holds IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE Idempotency-Keys, or its new sources would pass the workspace's quota of sources in flight (QUOTA_SOURCES_IN_FLIGHT, or its own); see Retry-After */
             429: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -3673,7 +3685,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests with this key in the current minute, too many uploads in progress with it, or its workspace holds IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE Idempotency-Keys; see Retry-After */
+            /** @description Too many requests with this key in the current minute, too many uploads in progress with it, its workspace holds IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE Idempotency-Keys, or its new sources would pass the workspace's quota of sources in flight (QUOTA_SOURCES_IN_FLIGHT, or its own); see Retry-After */
             429: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -3783,7 +3795,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests with this key in the current minute, too many uploads in progress with it, or its workspace holds IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE Idempotency-Keys; see Retry-After */
+            /** @description Too many requests with this key in the current minute, too many uploads in progress with it, its workspace holds IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE Idempotency-Keys, or its new sources would pass the workspace's quota of sources in flight (QUOTA_SOURCES_IN_FLIGHT, or its own); see Retry-After */
             429: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -3895,7 +3907,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests with this key in the current minute, too many uploads in progress with it, or its workspace holds IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE Idempotency-Keys; see Retry-After */
+            /** @description Too many requests with this key in the current minute, too many uploads in progress with it, its workspace holds IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE Idempotency-Keys, or its new sources would pass the workspace's quota of sources in flight (QUOTA_SOURCES_IN_FLIGHT, or its own); see Retry-After */
             429: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -4006,7 +4018,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests with this key in the current minute, too many uploads in progress with it, or its workspace holds IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE Idempotency-Keys; see Retry-After */
+            /** @description Too many requests with this key in the current minute, too many uploads in progress with it, its workspace holds IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE Idempotency-Keys, or its new sources would pass the workspace's quota of sources in flight (QUOTA_SOURCES_IN_FLIGHT, or its own); see Retry-After */
             429: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -4091,7 +4103,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests with this key in the current minute, too many uploads in progress with it, or its workspace holds IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE Idempotency-Keys; see Retry-After */
+            /** @description Too many requests with this key in the current minute, too many uploads in progress with it, its workspace holds IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE Idempotency-Keys, or its new sources would pass the workspace's quota of sources in flight (QUOTA_SOURCES_IN_FLIGHT, or its own); see Retry-After */
             429: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -4181,7 +4193,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests with this key in the current minute, too many uploads in progress with it, or its workspace holds IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE Idempotency-Keys; see Retry-After */
+            /** @description Too many requests with this key in the current minute, too many uploads in progress with it, its workspace holds IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE Idempotency-Keys, or its new sources would pass the workspace's quota of sources in flight (QUOTA_SOURCES_IN_FLIGHT, or its own); see Retry-After */
             429: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -4296,7 +4308,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A file is larger than MAX_FILE_BYTES, the body larger than MAX_REQUEST_BYTES, the text fields larger than 10 MiB together, or too many parts */
+            /** @description A file is larger than MAX_FILE_BYTES, the body larger than MAX_REQUEST_BYTES, the text fields larger than 10 MiB together, too many parts, or the request's texts and files would pass the workspace's quota of stored bytes (QUOTA_STORED_BYTES, or its own) */
             413: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -4320,7 +4332,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests with this key in the current minute, too many uploads in progress with it, or its workspace holds IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE Idempotency-Keys; see Retry-After */
+            /** @description Too many requests with this key in the current minute, too many uploads in progress with it, its workspace holds IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE Idempotency-Keys, or its new sources would pass the workspace's quota of sources in flight (QUOTA_SOURCES_IN_FLIGHT, or its own); see Retry-After */
             429: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -4431,7 +4443,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests with this key in the current minute, too many uploads in progress with it, or its workspace holds IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE Idempotency-Keys; see Retry-After */
+            /** @description Too many requests with this key in the current minute, too many uploads in progress with it, its workspace holds IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE Idempotency-Keys, or its new sources would pass the workspace's quota of sources in flight (QUOTA_SOURCES_IN_FLIGHT, or its own); see Retry-After */
             429: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -4540,7 +4552,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests with this key in the current minute, too many uploads in progress with it, or its workspace holds IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE Idempotency-Keys; see Retry-After */
+            /** @description Too many requests with this key in the current minute, too many uploads in progress with it, its workspace holds IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE Idempotency-Keys, or its new sources would pass the workspace's quota of sources in flight (QUOTA_SOURCES_IN_FLIGHT, or its own); see Retry-After */
             429: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -4656,7 +4668,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests with this key in the current minute, too many uploads in progress with it, or its workspace holds IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE Idempotency-Keys; see Retry-After */
+            /** @description Too many requests with this key in the current minute, too many uploads in progress with it, its workspace holds IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE Idempotency-Keys, or its new sources would pass the workspace's quota of sources in flight (QUOTA_SOURCES_IN_FLIGHT, or its own); see Retry-After */
             429: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -4781,7 +4793,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests with this key in the current minute, too many uploads in progress with it, or its workspace holds IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE Idempotency-Keys; see Retry-After */
+            /** @description Too many requests with this key in the current minute, too many uploads in progress with it, its workspace holds IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE Idempotency-Keys, or its new sources would pass the workspace's quota of sources in flight (QUOTA_SOURCES_IN_FLIGHT, or its own); see Retry-After */
             429: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -4892,7 +4904,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests with this key in the current minute, too many uploads in progress with it, or its workspace holds IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE Idempotency-Keys; see Retry-After */
+            /** @description Too many requests with this key in the current minute, too many uploads in progress with it, its workspace holds IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE Idempotency-Keys, or its new sources would pass the workspace's quota of sources in flight (QUOTA_SOURCES_IN_FLIGHT, or its own); see Retry-After */
             429: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -5003,7 +5015,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests with this key in the current minute, too many uploads in progress with it, or its workspace holds IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE Idempotency-Keys; see Retry-After */
+            /** @description Too many requests with this key in the current minute, too many uploads in progress with it, its workspace holds IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE Idempotency-Keys, or its new sources would pass the workspace's quota of sources in flight (QUOTA_SOURCES_IN_FLIGHT, or its own); see Retry-After */
             429: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -5127,7 +5139,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests with this key in the current minute, too many uploads in progress with it, or its workspace holds IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE Idempotency-Keys; see Retry-After */
+            /** @description Too many requests with this key in the current minute, too many uploads in progress with it, its workspace holds IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE Idempotency-Keys, or its new sources would pass the workspace's quota of sources in flight (QUOTA_SOURCES_IN_FLIGHT, or its own); see Retry-After */
             429: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
