@@ -30,6 +30,7 @@ import {
 } from '../../shared/schemas/knowledge-base.js';
 import type { AppEnv } from '../context.js';
 import type { AppDeps } from '../deps.js';
+import { createSourceEvents } from '../../worker/webhooks/events.js';
 import { kbChangeRoutes } from './kb-changes.js';
 import { kbSearchRoutes } from './kb-search.js';
 import { kbChunkRoutes } from './kb-chunks.js';
@@ -72,6 +73,7 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
   const app = createRouter();
   const form = createFormReader(deps);
   const quota = new QuotaGuard(deps.config, store.quotas);
+  const events = deps.webhookQueue && createSourceEvents({ kbs: store.kbs, webhooks: store.webhooks, queue: deps.webhookQueue, logger: deps.logger });
   const idempotency = {
     store: store.idempotency,
     limits: { maxKeysPerWorkspace: deps.config.IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE, maxBodyBytes: deps.config.IDEMPOTENCY_MAX_BODY_BYTES },
@@ -323,7 +325,9 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
       const { kbId, documentId } = c.req.valid('param');
       const workspaceId = c.get('principal').workspaceId;
       const ifRev = await ifMatchRevision(c.req.header('if-match'), workspaceId, kbId);
-      await store.kbs.deleteSource({ workspaceId, kbId, documentId }, new Date().toISOString(), ifRev);
+      const settle = await store.kbs.deleteSource({ workspaceId, kbId, documentId }, new Date().toISOString(), ifRev);
+      // The last source in flight deleted: the knowledge base has settled, as if that source had ended.
+      await events?.settled?.(workspaceId, kbId, settle);
       return c.body(null, 204);
     },
   );
