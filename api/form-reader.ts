@@ -27,8 +27,13 @@ export interface FormReadOptions {
   requireName: boolean;
   /** Sees the parts as they are parsed (the Idempotency-Key fingerprint). */
   tap?: PartTap | undefined;
-  /** Runs before the first file is staged (a quota check); what it throws ends the request with nothing staged. */
-  beforeStaging?: () => Promise<void>;
+  /**
+   * Runs before the first file is staged (a quota check); what it throws ends
+   * the request with nothing staged. A number it returns bounds the request's
+   * file bytes while they stream (413 past it): the workspace's stored-bytes
+   * quota left.
+   */
+  beforeStaging?: () => Promise<number | null | void>;
 }
 
 /**
@@ -66,14 +71,16 @@ export function createFormReader(deps: AppDeps) {
       const { body, headers } = bodyOf(c);
       let release: (() => void) | undefined;
       let stages: StageSink[] = [];
+      let room: number | null = null;
       try {
         await gate.assertRoom();
         const raw = await parseMultipart(body, headers, limits, {
           openStage: () => store.stages.open(kbId),
           beforeFirstFile: async () => {
-            await beforeStaging?.();
+            room = (await beforeStaging?.()) ?? null;
             release = await gate.admit(c.get('principal').keyId);
           },
+          fileBytesRoom: () => room,
           ...(tap && { tap }),
         });
         stages = raw.files.map((f) => f.stage);

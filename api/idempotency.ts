@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import { ConflictError, QuotaExceededError, TooManyRequestsError, UnprocessableError, ValidationError } from '../shared/errors.js';
+import { ConflictError, isQuotaRefusal, TooManyRequestsError, UnprocessableError, ValidationError } from '../shared/errors.js';
 import type { IdempotencyStore, IdempotentOutcome } from '../shared/store/idempotency-store.js';
 import type { AppEnv } from './context.js';
 import { handleError } from './errors.js';
@@ -91,7 +91,7 @@ export async function idempotent(c: Context<AppEnv>, { store, limits, render, re
   } catch (err) {
     res = handleError(err, c);
     // A quota refusal may pass once room is made: the key is freed, not kept.
-    if (err instanceof QuotaExceededError) {
+    if (isQuotaRefusal(err)) {
       await store.release(workspaceId, key);
       return res;
     }

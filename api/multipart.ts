@@ -1,14 +1,15 @@
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import busboy from 'busboy';
-import { BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError } from '../shared/errors.js';
+import { BadRequestError, PayloadTooLargeError, StoredBytesQuotaError, UnsupportedMediaTypeError, ValidationError } from '../shared/errors.js';
 import { SNIFF_BYTES, detectType } from '../shared/detect-type.js';
 import { refusalMessage } from '../shared/format-policy.js';
 import type { SourceFormat } from '../shared/formats.js';
-import { FORM_FIELD, MAX_TEXT_FIELDS_BYTES } from '../shared/schemas/source-form.js';
+import { FORM_FIELD, MAX_NAME_CHARS, MAX_TEXT_FIELDS_BYTES } from '../shared/schemas/source-form.js';
 import type { Stage } from '../shared/store/stage-store.js';
 import { sanitizeFilename } from '../shared/filename.js';
 import { BodyMeter } from './body-meter.js';
+import { FieldSizeWatch } from './field-size-watch.js';
 import { fileTooLargeMessage } from './limit-messages.js';
 import { unknownFieldMessage } from '../shared/field-suggestion.js';
 
@@ -35,6 +36,9 @@ const IN_FLIGHT_BYTES = 1024 * 1024;
 /** RFC 2046: a boundary is 1 to 70 characters. A longer one only makes every search for it dearer. */
 const MAX_BOUNDARY_CHARS = 70;
 const BOUNDARY_PARAM = /;\s*boundary\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^;\s]*))/i;
+/** The most UTF-8 bytes a name within MAX_NAME_CHARS can have: past them it is refused while it streams. */
+const MAX_NAME_BYTES = MAX_NAME_CHARS * 4;
+const NAME_FIELDS = new Set<string>([FORM_FIELD.name, FORM_FIELD.nameAlias]);
 
 export interface FormLimits {
   /** Per-file byte limit; exactly this many bytes is accepted. */
@@ -70,6 +74,12 @@ export interface FormHooks {
    * parts never call it.
    */
   beforeFirstFile?(): Promise<void>;
+  /**
+   * File bytes the request may still stage in all (the workspace's
+   * stored-bytes quota left), read once `beforeFirstFile` has run; null or
+   * absent: no bound besides the limits.
+   */
+  fileBytesRoom?(): number | null;
 }
 
 /**
@@ -130,7 +140,8 @@ export async function parseMultipart(body: Readable, headers: Record<string, str
   const maxParts = limits.maxFiles + MAX_TEXT_PARTS;
 
   const boundary = BOUNDARY_PARAM.exec(headers['content-type'] ?? '');
-  if ((boundary?.[1] ?? boundary?.[2] ?? '').length > MAX_BOUNDARY_CHARS) {
+  const boundaryText = boundary?.[1] ?? boundary?.[2] ?? '';
+  if (boundaryText.length > MAX_BOUNDARY_CHARS) {
     throw new BadRequestError(`The multipart boundary must be at most ${MAX_BOUNDARY_CHARS} characters`);
   }
   let bb: busboy.Busboy;
@@ -154,6 +165,7 @@ export async function parseMultipart(body: Readable, headers: Record<string, str
   const meter = new BodyMeter(body, { maxBytes: limits.maxRequestBytes, minBytesPerSecond: limits.minBytesPerSecond, rateWindowMs: limits.rateWindowMs });
   const nonFileBudget = MAX_TEXT_FIELDS_BYTES + maxParts * PART_HEADER_BYTES + IN_FLIGHT_BYTES;
   const received = { passed: 0, fileBytes: 0, textBytes: 0 };
+  const nameWatch = boundaryText === '' ? undefined : new FieldSizeWatch(boundaryText, NAME_FIELDS, MAX_NAME_BYTES);
   let firstFile: Promise<void> | undefined;
   let filePart = 0;
 
@@ -178,6 +190,11 @@ export async function parseMultipart(body: Readable, headers: Record<string, str
     meter.on('data', (piece: Buffer) => {
       // Text fields are held in memory until they end, so their bytes are bounded as they arrive.
       received.passed += piece.length;
+      const longName = nameWatch?.push(piece);
+      if (longName !== undefined) {
+        const field = longName === FORM_FIELD.nameAlias ? FORM_FIELD.name : longName;
+        return fail(new ValidationError({ [field]: `must be at most ${MAX_NAME_CHARS} characters` }));
+      }
       const held = received.passed - received.fileBytes;
       if (held > nonFileBudget) {
         fail(new PayloadTooLargeError(`The text fields of a request may hold at most ${MAX_TEXT_FIELDS_BYTES} bytes together`));
@@ -217,7 +234,16 @@ export async function parseMultipart(body: Readable, headers: Record<string, str
       stream.once('close', () => open.delete(stream));
       const filename = sanitizeFilename(info.filename);
       const tap = hooks.tap?.file(name, { filename: info.filename, mimeType: info.mimeType });
-      const p: FilePart = { part, filename, declaredType: info.mimeType, maxBytes: limits.maxFileBytes, received, detect: hooks.sniff !== false, accepted: limits.acceptedFormats };
+      const p: FilePart = {
+        part,
+        filename,
+        declaredType: info.mimeType,
+        maxBytes: limits.maxFileBytes,
+        received,
+        room: () => hooks.fileBytesRoom?.() ?? null,
+        detect: hooks.sniff !== false,
+        accepted: limits.acceptedFormats,
+      };
       const receiving = firstFile
         .then(() => receiveFile(stream, stage, p, tap))
         .then(
@@ -271,6 +297,8 @@ interface FilePart {
   declaredType: string;
   maxBytes: number;
   received: { fileBytes: number };
+  /** The request's file bytes left under the workspace's stored-bytes quota (null: no such bound). */
+  room: () => number | null;
   /** Sniff the type (415); off for a read that keeps nothing. */
   detect: boolean;
   /** Formats the deployment accepts; default the contract's five. */
@@ -295,6 +323,13 @@ async function receiveFile(stream: Readable & { truncated?: boolean }, stage: St
     tap?.data(chunk);
     content.update(chunk);
     if (stage.bytes + chunk.length > p.maxBytes) throw tooLarge();
+    const room = p.room();
+    if (room !== null && p.received.fileBytes > room) {
+      throw new StoredBytesQuotaError(`The files of this request would pass the workspace's quota of stored bytes (${room} bytes left)`, {
+        part: p.part,
+        detail: `the request's files pass the ${room} bytes its workspace may still store`,
+      });
+    }
     if (p.detect && !detected) {
       head.push(chunk);
       headBytes += chunk.length;

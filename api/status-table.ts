@@ -58,7 +58,7 @@ export const STATUS_TABLE = {
     error: 'Payload Too Large',
     // A file over the limit carries the contract's message built from MAX_FILE_BYTES (see limit-messages.ts).
     message: 'The request is larger than a limit allows',
-    description: `A file is larger than MAX_FILE_BYTES, the body larger than MAX_REQUEST_BYTES, the text fields larger than ${MAX_TEXT_FIELDS_BYTES / MIB} MiB together, or too many parts`,
+    description: `A file is larger than MAX_FILE_BYTES, the body larger than MAX_REQUEST_BYTES, the text fields larger than ${MAX_TEXT_FIELDS_BYTES / MIB} MiB together, too many parts, or the request's texts and files would pass the workspace's quota of stored bytes (QUOTA_STORED_BYTES, or its own)`,
   },
   415: {
     error: 'Unsupported Media Type',
@@ -74,7 +74,7 @@ export const STATUS_TABLE = {
     error: 'Too Many Requests',
     message: 'Too many requests; try again later',
     description:
-      'Too many requests with this key in the current minute, too many uploads in progress with it, or its workspace holds IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE Idempotency-Keys; see Retry-After',
+      "Too many requests with this key in the current minute, too many uploads in progress with it, its workspace holds IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE Idempotency-Keys, or its new sources would pass the workspace's quota of sources in flight (QUOTA_SOURCES_IN_FLIGHT, or its own); see Retry-After",
   },
   500: { error: 'Internal Server Error', message: 'Unexpected server error', description: 'Unexpected server error' },
   503: {

@@ -9,6 +9,7 @@ import { importCatalog } from './catalog-import.js';
 import { loadConfig } from '../shared/config.js';
 import { connectRedis, createRedis, describeTarget } from '../shared/redis.js';
 import { effectiveQuotas } from '../shared/quotas.js';
+import type { QuotaName } from '../shared/store/quota-store.js';
 import { idSchema } from '../shared/schemas/common.js';
 import { createStore, type Store } from '../shared/store/index.js';
 
@@ -21,9 +22,9 @@ commands:
       one JSON line per key: keyId, name, createdAt, readOnly, revoked (never the key)
   revoke-key KEYID
       revoke a key; it stops working at once
-  set-quota --workspace W [--knowledge-bases N] [--sources-per-kb N]
-      set the workspace's own quotas: a count, 0 for unlimited, or "default" for the
-      global QUOTA_* value again; prints the quotas that now apply
+  set-quota --workspace W [--knowledge-bases N] [--sources-per-kb N] [--stored-bytes N] [--in-flight N]
+      set the workspace's own quotas: a count (bytes for --stored-bytes), 0 for unlimited,
+      or "default" for the global QUOTA_* value again; prints the quotas that now apply
   show-quota --workspace W
       the workspace's quotas (its own where set, else the global defaults) and its overrides
   import FILE.json
@@ -100,9 +101,17 @@ async function readJson(file: string): Promise<unknown> {
 function quotaValue(value: string | undefined, flag: string): number | null | undefined {
   if (value === undefined) return undefined;
   if (value === 'default') return null;
-  if (!/^\d{1,9}$/.test(value)) throw new UsageError(`${flag} must be a count (0 for unlimited) or "default"`);
+  if (!/^\d{1,15}$/.test(value)) throw new UsageError(`${flag} must be a count (0 for unlimited) or "default"`);
   return Number(value);
 }
+
+/** The set-quota flags, by the quota each sets. */
+const QUOTA_FLAGS = {
+  knowledgeBases: 'knowledge-bases',
+  sourcesPerKnowledgeBase: 'sources-per-kb',
+  storedBytes: 'stored-bytes',
+  sourcesInFlight: 'in-flight',
+} as const satisfies Record<QuotaName, string>;
 
 async function dispatch(command: string | undefined, rest: string[]): Promise<void> {
   switch (command) {
@@ -141,14 +150,19 @@ async function dispatch(command: string | undefined, rest: string[]): Promise<vo
       const { values } = args(() =>
         parseArgs({
           args: rest,
-          options: { workspace: { type: 'string' }, ...(command === 'set-quota' && { 'knowledge-bases': { type: 'string' }, 'sources-per-kb': { type: 'string' } }) },
+          options: {
+            workspace: { type: 'string' },
+            ...(command === 'set-quota' && Object.fromEntries(Object.values(QUOTA_FLAGS).map((f) => [f, { type: 'string' as const }]))),
+          },
         }),
       );
       const workspaceId = validId(values.workspace, '--workspace');
       const v = values as Record<string, string | undefined>;
-      const changes = { knowledgeBases: quotaValue(v['knowledge-bases'], '--knowledge-bases'), sourcesPerKnowledgeBase: quotaValue(v['sources-per-kb'], '--sources-per-kb') };
-      if (command === 'set-quota' && changes.knowledgeBases === undefined && changes.sourcesPerKnowledgeBase === undefined) {
-        throw new UsageError('set-quota needs --knowledge-bases or --sources-per-kb');
+      const changes = Object.fromEntries(Object.entries(QUOTA_FLAGS).map(([name, flag]) => [name, quotaValue(v[flag], `--${flag}`)])) as Partial<
+        Record<QuotaName, number | null>
+      >;
+      if (command === 'set-quota' && Object.values(changes).every((c) => c === undefined)) {
+        throw new UsageError(`set-quota needs one of ${Object.values(QUOTA_FLAGS).map((f) => `--${f}`).join(', ')}`);
       }
       const config = loadConfig();
       const overrides = await withStore((s) => (command === 'set-quota' ? s.quotas.set(workspaceId, changes) : s.quotas.get(workspaceId)));

@@ -104,6 +104,8 @@ const envSchema = z
     KB_VIEW_CACHE_MB: int(0, 16_384).default(32),
     QUOTA_KNOWLEDGE_BASES: int(0, 100_000_000).default(0),
     QUOTA_SOURCES_PER_KNOWLEDGE_BASE: int(0, 100_000_000).default(0),
+    QUOTA_STORED_BYTES: int(0, Number.MAX_SAFE_INTEGER).default(0),
+    QUOTA_SOURCES_IN_FLIGHT: int(0, 100_000_000).default(0),
     IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE: int(1, 10_000_000).default(10_000),
     IDEMPOTENCY_MAX_BODY_BYTES: int(256, 16 * 1024 * 1024).default(4096),
     CHANGES_RETENTION_HOURS: int(1, 8760).default(168),

@@ -194,3 +194,18 @@ export class UnavailableError extends AppError {
     super(message);
   }
 }
+
+/** The workspace's stored-bytes quota would be passed (a 413). Not kept for an Idempotency-Key, like the other quotas. */
+export class StoredBytesQuotaError extends PayloadTooLargeError {
+  override name = 'StoredBytesQuotaError';
+}
+
+/** The workspace's quota of sources in flight would be passed (a 429 that passes as sources end). */
+export class InFlightQuotaError extends TooManyRequestsError {
+  override name = 'InFlightQuotaError';
+}
+
+/** A refusal by a workspace quota, of any status: it may pass once room is made. */
+export function isQuotaRefusal(err: unknown): boolean {
+  return err instanceof QuotaExceededError || err instanceof StoredBytesQuotaError || err instanceof InFlightQuotaError;
+}

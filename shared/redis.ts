@@ -128,6 +128,9 @@ const CLOSED_MESSAGES = new Set([
   "Cluster isn't ready and enableOfflineQueue options is false",
 ]);
 
+/** The start of the message of ioredis's Cluster error once a command has been redirected too often. */
+const TOO_MANY_REDIRECTIONS = 'Too many Cluster redirections.';
+
 /**
  * True for errors that mean "Redis is unreachable, full or failing over",
  * which the API answers with 503 and a Retry-After rather than 500. Told apart
@@ -141,6 +144,8 @@ export function isRedisUnavailable(err: unknown): boolean {
   if (err instanceof ReplyError) return UNAVAILABLE_REPLIES.has(err.message.split(' ', 1)[0] ?? '');
   const code = (err as NodeJS.ErrnoException).code;
   if (code && CONNECTION_CODES.has(code)) return true;
+  // A cluster whose master was killed: ioredis retries on the other nodes until its redirections run out.
+  if (err.message.startsWith(TOO_MANY_REDIRECTIONS)) return true;
   return CLOSED_MESSAGES.has(err.message);
 }
 

@@ -7,6 +7,7 @@ import type { KbStore } from '../shared/store/kb-store.js';
 import type { SiteStore } from '../shared/store/site-store.js';
 import { isActiveStatus } from '../shared/sources/lifecycle.js';
 import { requeueSource } from '../shared/sources/requeue.js';
+import { settleReport } from '../shared/store/settle-report.js';
 import type { SourceTarget } from '../shared/sources/source-ref.js';
 import { failSite } from './sites/sync-site.js';
 import type { SourceEvents } from './webhooks/events.js';
@@ -39,6 +40,8 @@ export interface ReconcileReport {
   sitesRequeued: number;
   /** Sites discovering whose job kept ending without finishing them, ended `failed/internal`. */
   sitesFailed: number;
+  /** Knowledge bases whose counters did not add up to their sources (a torn commit), counted again. */
+  recounted: number;
 }
 
 /** Knowledge bases read from the active index per round trip. */
@@ -49,6 +52,12 @@ const PAGE = 200;
  * script that adds its sources.
  */
 const UNMARK_AFTER_MS = 60_000;
+/**
+ * Source records one pass may read to recount knowledge bases whose counters
+ * are off. The check itself is one small script per knowledge base; a
+ * knowledge base larger than this is recounted when it is the pass's first.
+ */
+export const RECOUNT_BUDGET = 10_000;
 
 /**
  * Makes sure no source stays `pending` or `processing` forever. It walks only
@@ -68,10 +77,12 @@ const UNMARK_AFTER_MS = 60_000;
  * Redis outage. Running it again could kill more workers; a user's retry can.
  */
 export async function reconcile(deps: ReconcilerDeps, now = Date.now()): Promise<ReconcileReport> {
-  const report: ReconcileReport = { scanned: 0, requeued: 0, timedOut: 0, abandoned: 0, interrupted: 0, repaired: 0, sitesRequeued: 0, sitesFailed: 0 };
+  const report: ReconcileReport = { scanned: 0, requeued: 0, timedOut: 0, abandoned: 0, interrupted: 0, repaired: 0, sitesRequeued: 0, sitesFailed: 0, recounted: 0 };
+  const budget = { sources: RECOUNT_BUDGET };
   for (let cursor = 0; ; cursor += PAGE) {
     const page = await deps.kbs.activeKbs(cursor, PAGE);
     for (const { kbId, markedMs } of page) {
+      await recount(deps, kbId, now, budget, report);
       const active = await reconcileKb(deps, kbId, now, report);
       if (!active && now - markedMs > UNMARK_AFTER_MS) {
         await deps.kbs.unmarkActive(kbId, markedMs);
@@ -81,6 +92,27 @@ export async function reconcile(deps: ReconcilerDeps, now = Date.now()): Promise
     if (page.length < PAGE) break;
   }
   return report;
+}
+
+/**
+ * Counts a knowledge base's sources again when its counters do not add up to
+ * them: a torn write of the API's commit added sources but not their counts.
+ * Sends `knowledge_base.settled` when the recount finds that it had settled.
+ */
+async function recount(deps: ReconcilerDeps, kbId: string, now: number, budget: { sources: number }, report: ReconcileReport): Promise<void> {
+  const maxSources = budget.sources === RECOUNT_BUDGET ? Number.MAX_SAFE_INTEGER : budget.sources;
+  const result = await deps.kbs.recountKb(kbId, maxSources, now);
+  if (result.kind === 'over_budget') {
+    deps.logger.info({ kbId, sources: result.sources }, 'a knowledge base to recount waits for a pass with room');
+    return;
+  }
+  if (result.kind !== 'recounted') return;
+  report.recounted += 1;
+  const settle = settleReport(result.settled, result.counts);
+  budget.sources = Math.max(0, budget.sources - Object.values(settle.sourceCounts).reduce((a, b) => a + b, 0));
+  deps.logger.warn({ kbId, sourceCounts: settle.sourceCounts, listed: result.listed }, 'counted the sources of a knowledge base again: its counters did not add up');
+  const meta = settle.settledSeq === undefined ? null : await deps.kbs.getMeta(kbId);
+  if (meta) await deps.events?.settled?.(meta.workspaceId, kbId, settle);
 }
 
 /** Reconciles one knowledge base; false when it has no active source and no site discovering (or is gone). */
@@ -181,6 +213,8 @@ async function repair(deps: ReconcilerDeps, source: SourceTarget, now: number, r
   const mended = await requeueSource({ kbs: deps.kbs, queue: deps.sourceQueue }, source, 'repair', new Date(now).toISOString());
   if (mended.requeued === null && (mended.outcome === 'active' || mended.outcome === 'gone' || mended.outcome === 'unlisted')) return;
   report.repaired += 1;
+  // The torn write may have taken the settle with it: the recount that mended the counts settles it now.
+  if ('settle' in mended) await deps.events?.settled?.(source.workspaceId, source.kbId, mended.settle);
   const log = { kbId: source.kbId, documentId: source.documentId, outcome: mended.requeued ? 'rerun' : mended.outcome };
   if (mended.requeued) {
     deps.logger.warn(log, 'an ended source left half-written was queued again, and its knowledge base recounted');

@@ -15,7 +15,7 @@ import {
   updateKnowledgeBase,
   type KbDeps,
 } from '../knowledge-base-verbs.js';
-import { QuotaGuard } from '../../shared/quotas.js';
+import { QuotaGuard, intakeOf } from '../../shared/quotas.js';
 import { idSchema, pageQuerySchema, toPage } from '../../shared/schemas/common.js';
 import { chunkPageSchema } from '../../shared/schemas/chunk.js';
 import { knowledgeBaseCreateFormSchema, knowledgeBaseUpdateFormSchema } from '../../shared/schemas/source-form.js';
@@ -31,6 +31,7 @@ import {
 } from '../../shared/schemas/knowledge-base.js';
 import type { AppEnv } from '../context.js';
 import type { AppDeps } from '../deps.js';
+import { createSourceEvents } from '../../worker/webhooks/events.js';
 import { kbChangeRoutes } from './kb-changes.js';
 import { kbSearchRoutes } from './kb-search.js';
 import { kbChunkRoutes } from './kb-chunks.js';
@@ -75,6 +76,7 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
   const app = createRouter();
   const form = createFormReader(deps);
   const quota = new QuotaGuard(deps.config, store.quotas);
+  const events = deps.webhookQueue && createSourceEvents({ kbs: store.kbs, webhooks: store.webhooks, queue: deps.webhookQueue, logger: deps.logger });
   const idempotency = {
     store: store.idempotency,
     limits: { maxKeysPerWorkspace: deps.config.IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE, maxBodyBytes: deps.config.IDEMPOTENCY_MAX_BODY_BYTES },
@@ -134,8 +136,11 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
       run: async (tap) => {
         const kbId = newKbId();
         await quota.assertRoomForKnowledgeBase(ws);
-        const { view, rev } = await form.read(c, { kbId, requireName: true, tap }, async (f) => {
+        // A workspace with no bytes or in-flight room left is refused before its first file is staged.
+        const beforeStaging = () => quota.assertRoomForIntake(ws, { bytes: 1, sources: 1 });
+        const { view, rev } = await form.read(c, { kbId, requireName: true, tap, beforeStaging }, async (f) => {
           await quota.assertRoomForSources(ws, 0, f.sources.length);
+          await quota.assertRoomForIntake(ws, intakeOf(f.sources));
           return createKnowledgeBase(kb, ws, kbId, { ...f, name: f.name! });
         });
         return c.json(view, 201, { Location: `/v1/knowledge-bases/${kbId}`, ETag: etagOf(rev) });
@@ -207,9 +212,13 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
         const ifRev = requiredRevision(c.req.header('if-match'), meta.rev);
         const existing = Object.values(meta.sourceCounts).reduce((a, b) => a + b, 0);
         // A knowledge base already at its quota is refused before a file is staged; the full count follows the parse.
-        const beforeStaging = () => quota.assertRoomForSources(ws, existing, 1);
+        const beforeStaging = async () => {
+          await quota.assertRoomForSources(ws, existing, 1);
+          return quota.assertRoomForIntake(ws, { bytes: 1, sources: 1 });
+        };
         const { view, rev } = await form.read(c, { kbId, requireName: false, tap, beforeStaging }, async (f) => {
           await quota.assertRoomForSources(ws, existing, f.sources.length);
+          await quota.assertRoomForIntake(ws, intakeOf(f.sources));
           return updateKnowledgeBase(kb, ws, kbId, f, ifRev);
         });
         return c.json(view, 200, { ETag: etagOf(rev) });
@@ -319,7 +328,9 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
       const { kbId, documentId } = c.req.valid('param');
       const workspaceId = c.get('principal').workspaceId;
       const ifRev = await ifMatchRevision(c.req.header('if-match'), workspaceId, kbId);
-      await store.kbs.deleteSource({ workspaceId, kbId, documentId }, new Date().toISOString(), ifRev);
+      const settle = await store.kbs.deleteSource({ workspaceId, kbId, documentId }, new Date().toISOString(), ifRev);
+      // The last source in flight deleted: the knowledge base has settled, as if that source had ended.
+      await events?.settled?.(workspaceId, kbId, settle);
       return c.body(null, 204);
     },
   );

@@ -9,6 +9,11 @@ const usageSchema = z
     workspaceId: z.string(),
     knowledgeBases: z.object({ used: z.number().int(), limit }),
     sourcesPerKnowledgeBase: z.object({ limit }),
+    storedBytes: z.object({
+      used: z.number().int().meta({ description: 'Bytes of text, Markdown and chunks, and of uploaded files waiting for or in a run' }),
+      limit,
+    }),
+    sourcesInFlight: z.object({ used: z.number().int().meta({ description: 'Sources pending or processing' }), limit }),
     idempotencyKeys: z.object({
       used: z.number().int().meta({ description: 'Idempotency-Keys held now (running, or replayable for 24 h)' }),
       limit: z.number().int(),
@@ -28,22 +33,25 @@ export function usageRoutes(deps: AppDeps) {
       tags: [TAGS.usage],
       summary: "The workspace's usage and quotas",
       description:
-        "What the key's workspace uses of each quota the operator sets (QUOTA_* defaults, or the workspace's own through the admin CLI). Past a quota, POST and PATCH of knowledge bases answer 409 and change nothing.",
+        "What the key's workspace uses of each quota the operator sets (QUOTA_* defaults, or the workspace's own through the admin CLI). Past a quota, POST and PATCH of knowledge bases change nothing and answer 409 (knowledge bases, sources per knowledge base), 413 (stored bytes) or 429 with Retry-After (sources in flight).",
       security,
       responses: { 200: jsonResponse(usageSchema, 'Usage and quotas'), ...errorResponses(401, 403, 500, 503) },
     }),
     async (c) => {
       const workspaceId = c.get('principal').workspaceId;
-      const [quotas, kbs, keys] = await Promise.all([
+      const [quotas, kbs, keys, held] = await Promise.all([
         quota.quotas(workspaceId),
         deps.store.quotas.knowledgeBaseCount(workspaceId),
         deps.store.idempotency.count(workspaceId),
+        deps.store.quotas.holdings(workspaceId),
       ]);
       return c.json(
         {
           workspaceId,
           knowledgeBases: { used: kbs, limit: quotas.knowledgeBases },
           sourcesPerKnowledgeBase: { limit: quotas.sourcesPerKnowledgeBase },
+          storedBytes: { used: held.storedBytes, limit: quotas.storedBytes },
+          sourcesInFlight: { used: held.sourcesInFlight, limit: quotas.sourcesInFlight },
           idempotencyKeys: { used: keys, limit: deps.config.IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE },
         },
         200,

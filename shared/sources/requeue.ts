@@ -1,5 +1,6 @@
 import { sourceJobInfo, type ExtractSourceJob, type SourceQueue } from '../jobs.js';
 import type { KbStore } from '../store/kb-store.js';
+import { settleReport, type SettleReport } from '../store/settle-report.js';
 import type { SourceTarget } from './source-ref.js';
 
 /** What putting a source back to pending needs. */
@@ -15,8 +16,15 @@ export interface RequeueDeps {
  */
 export type RequeueReason = 'retry' | 'refresh' | 'repair';
 
-/** A source put back under a new run and enqueued, or, for a repair, what the repair did instead. */
-export type RequeueResult = { requeued: ExtractSourceJob } | { requeued: null; outcome: 'active' | 'gone' | 'unlisted' | 'mended' | 'failed' };
+/**
+ * A source put back under a new run and enqueued, or, for a repair, what the
+ * repair did instead; `settle` when it mended or failed the source, with the
+ * settle number when that left its knowledge base with nothing in flight.
+ */
+export type RequeueResult =
+  | { requeued: ExtractSourceJob }
+  | { requeued: null; outcome: 'active' | 'gone' | 'unlisted' }
+  | { requeued: null; outcome: 'mended' | 'failed'; settle: SettleReport };
 
 /**
  * Puts a source back to pending under a new run and enqueues that run: the
@@ -29,6 +37,9 @@ export async function requeueSource(deps: RequeueDeps, target: SourceTarget, rea
   let run: number;
   if (reason === 'repair') {
     const repaired = await deps.kbs.repairSource(target.kbId, target.documentId, now);
+    if (repaired.kind === 'mended' || repaired.kind === 'failed') {
+      return { requeued: null, outcome: repaired.kind, settle: settleReport(repaired.settled, repaired.counts) };
+    }
     if (repaired.kind !== 'rerun') return { requeued: null, outcome: repaired.kind };
     run = repaired.run;
   } else {

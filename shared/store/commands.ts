@@ -10,7 +10,7 @@ import { commitSourcesScript } from './scripts/commit-scripts.js';
 import { deleteKbScript, deleteSourceScript } from './scripts/delete-scripts.js';
 import { setSourceMetadataScript } from './scripts/metadata-scripts.js';
 import { rechunkSourceScript } from './scripts/rechunk-scripts.js';
-import { repairSourceScript, unmarkActiveScript } from './scripts/reconciler-scripts.js';
+import { recountKbScript, repairSourceScript, unmarkActiveScript } from './scripts/reconciler-scripts.js';
 import { refreshSourceScript, retrySourceScript } from './scripts/rerun-scripts.js';
 import { parseReply, scriptArgs, type Reply, type ReplySpec, type ScriptDef } from './scripts/script.js';
 import { acquireHostSlotScript, startHostFetchScript } from './scripts/host-scripts.js';
@@ -65,6 +65,7 @@ export const SCRIPTS = [
   readChangesScript,
   applySearchScript,
   searchKbScript,
+  recountKbScript,
 ] as const;
 
 declare const STORE_COMMANDS: unique symbol;

@@ -6,7 +6,7 @@ import { KbRecordStore } from './kb-records-store.js';
 import type { KeySpace } from './keys.js';
 import { SourceChanges } from './source-changes.js';
 import { SourcePages } from './source-pages.js';
-import { repairSource, type RepairResult } from './source-repair.js';
+import { recountKb, repairSource, type RecountResult, type RepairResult } from './source-repair.js';
 import { SourceTransitions } from './source-transitions.js';
 
 export { KEPT_BYTES_TTL_SECONDS, type FinishReport, type ProgressResult, type TransitionResult } from './source-transitions.js';
@@ -98,5 +98,9 @@ export class KbStore {
   /** See {@link repairSource}. */
   repairSource(kbId: string, documentId: string, now: string): Promise<RepairResult> {
     return repairSource(this.redis, this.keys, kbId, documentId, now);
+  }
+  /** See {@link recountKb}. */
+  recountKb(kbId: string, maxSources: number, nowMs: number): Promise<RecountResult> {
+    return recountKb(this.redis, this.keys, kbId, maxSources, nowMs);
   }
 }

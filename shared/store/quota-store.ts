@@ -1,12 +1,23 @@
 import type { RedisClient } from '../redis.js';
+import { counterField } from '../sources/lifecycle.js';
 import type { KeySpace } from './keys.js';
 
-/** The quotas an operator can set; each a count, absent for the global default. */
-export const QUOTA_NAMES = ['knowledgeBases', 'sourcesPerKnowledgeBase'] as const;
+/** The quotas an operator can set; each a count (bytes for `storedBytes`), absent for the global default. */
+export const QUOTA_NAMES = ['knowledgeBases', 'sourcesPerKnowledgeBase', 'storedBytes', 'sourcesInFlight'] as const;
 export type QuotaName = (typeof QUOTA_NAMES)[number];
 
 /** A workspace's own quotas: a number (0 for unlimited) overrides the global default; absent keeps it. */
 export type QuotaOverrides = Partial<Record<QuotaName, number>>;
+
+/** What a workspace holds now, summed over its knowledge bases. */
+export interface WorkspaceHoldings {
+  /** Text, Markdown, chunks and uploaded files kept for runs (the scripts' `storedBytes`). */
+  storedBytes: number;
+  /** Sources pending or processing. */
+  sourcesInFlight: number;
+}
+
+const HOLDING_FIELDS = ['storedBytes', counterField('pending'), counterField('processing')] as const;
 
 /**
  * Per-workspace quota overrides, set by the operator through the admin CLI.
@@ -41,5 +52,20 @@ export class QuotaStore {
   /** The workspace's number of knowledge bases. */
   async knowledgeBaseCount(workspaceId: string): Promise<number> {
     return this.redis.zcard(this.keys.workspaceKbs(workspaceId));
+  }
+
+  /**
+   * Bytes stored and sources in flight, from each knowledge base's counters:
+   * one read per knowledge base (each on its own slot), sent together.
+   */
+  async holdings(workspaceId: string): Promise<WorkspaceHoldings> {
+    const kbIds = await this.redis.zrange(this.keys.workspaceKbs(workspaceId), 0, -1);
+    const rows = await Promise.all(kbIds.map((kbId) => this.redis.hmget(this.keys.kb(kbId), ...HOLDING_FIELDS)));
+    const out: WorkspaceHoldings = { storedBytes: 0, sourcesInFlight: 0 };
+    for (const [bytes, pending, processing] of rows) {
+      out.storedBytes += Math.max(0, Number(bytes ?? 0));
+      out.sourcesInFlight += Number(pending ?? 0) + Number(processing ?? 0);
+    }
+    return out;
   }
 }

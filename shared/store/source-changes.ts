@@ -9,6 +9,7 @@ import { deleteSourceScript } from './scripts/delete-scripts.js';
 import { setSourceMetadataScript } from './scripts/metadata-scripts.js';
 import { refreshSourceScript, retrySourceScript } from './scripts/rerun-scripts.js';
 import { resultError } from './scripts/result-error.js';
+import { settleReport, type SettleReport } from './settle-report.js';
 
 /** Reads of a source's chunks before a metadata change gives up on runs that keep rewriting them. */
 const METADATA_ATTEMPTS = 5;
@@ -73,9 +74,11 @@ export class SourceChanges {
   }
 
   /** Deletes a source with every key it owns; with `ifRev`, only while its knowledge base is at that revision. */
-  async deleteSource(target: SourceTarget, now: string, ifRev?: number): Promise<void> {
+  /** Deletes a source; reports the knowledge base's settle when it was the last one in flight. */
+  async deleteSource(target: SourceTarget, now: string, ifRev?: number): Promise<SettleReport> {
     const reply = await runScript(this.redis, this.keys, deleteSourceScript, { ...target, now, ifRev });
     if (reply.kind === 'precondition_failed') throw resultError(reply.kind, { rev: reply.rev });
     if (reply.kind !== 'ok') throw resultError(reply.kind, sourceContext(target));
+    return settleReport(reply.settled, reply.counts);
   }
 }

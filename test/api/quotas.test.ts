@@ -72,6 +72,8 @@ describe('workspace quotas', () => {
       workspaceId: 'ws-quota-usage',
       knowledgeBases: { used: 1, limit: 2 },
       sourcesPerKnowledgeBase: { limit: 3 },
+      storedBytes: { used: 0, limit: null },
+      sourcesInFlight: { used: 0, limit: null },
       idempotencyKeys: { used: 0, limit: h.config.IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE },
     });
   });

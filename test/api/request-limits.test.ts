@@ -160,6 +160,34 @@ describe('limits on a whole request', () => {
   });
 });
 
+describe('the name field', () => {
+  let h: Harness;
+  let key: string;
+  beforeAll(async () => {
+    h = await createHarness();
+    key = await h.key('ws-name-field');
+  });
+  afterAll(async () => h.close());
+
+  it.each(['knowledge_base_name', 'name'])('answers 400 once %s passes about 2 KB, while it is still streaming', async (field) => {
+    const kb = await createKb(h, key, 'Long name');
+    const body = handFedBody();
+    const pending = sendHandFed(h, key, kb.kbId, body.stream);
+    body.send(fieldHead(field));
+    // 4 KiB of name, then the client stalls: only a stop at the name's own bound answers.
+    for (let i = 0; i < 4; i++) body.send('n'.repeat(1024));
+    const res = await withDeadline(pending, ANSWER_MS, 'long name field');
+    expectErrorBody(res, 400, KB_PATH, { fields: ['knowledge_base_name'] });
+    expect(res.body.validationErrors.knowledge_base_name).toBe('must be at most 512 characters');
+    body.abort();
+  });
+
+  it('accepts a name of 512 four-byte characters (2,048 bytes)', async () => {
+    const kb = await createKb(h, key, '\u{1F600}'.repeat(512));
+    expect([...kb.name]).toHaveLength(512);
+  });
+});
+
 describe('upload slots and slow bodies', () => {
   let h: Harness;
   let keyA: string;

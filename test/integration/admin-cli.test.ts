@@ -206,19 +206,23 @@ describe('admin CLI errors', () => {
 describe('admin CLI quotas', () => {
   it('set-quota sets a workspace its own quotas, "default" drops one, and show-quota shows what applies', async () => {
     const prefix = freshPrefix();
-    const env = { QUOTA_KNOWLEDGE_BASES: '5' };
-    const set = await admin(prefix, ['set-quota', '--workspace', 'ws_q', '--knowledge-bases', '0', '--sources-per-kb', '100'], env);
+    const env = { QUOTA_KNOWLEDGE_BASES: '5', QUOTA_SOURCES_IN_FLIGHT: '50' };
+    const set = await admin(
+      prefix,
+      ['set-quota', '--workspace', 'ws_q', '--knowledge-bases', '0', '--sources-per-kb', '100', '--stored-bytes', '5000000000'],
+      env,
+    );
     expect(set.code, set.stderr).toBe(0);
     expect(JSON.parse(set.stdout)).toEqual({
       workspaceId: 'ws_q',
-      quotas: { knowledgeBases: null, sourcesPerKnowledgeBase: 100 },
-      overrides: { knowledgeBases: 0, sourcesPerKnowledgeBase: 100 },
+      quotas: { knowledgeBases: null, sourcesPerKnowledgeBase: 100, storedBytes: 5_000_000_000, sourcesInFlight: 50 },
+      overrides: { knowledgeBases: 0, sourcesPerKnowledgeBase: 100, storedBytes: 5_000_000_000 },
     });
-    expect(await storeFor(prefix).quotas.get('ws_q')).toEqual({ knowledgeBases: 0, sourcesPerKnowledgeBase: 100 });
+    expect(await storeFor(prefix).quotas.get('ws_q')).toEqual({ knowledgeBases: 0, sourcesPerKnowledgeBase: 100, storedBytes: 5_000_000_000 });
 
-    await admin(prefix, ['set-quota', '--workspace', 'ws_q', '--knowledge-bases', 'default'], env);
+    await admin(prefix, ['set-quota', '--workspace', 'ws_q', '--knowledge-bases', 'default', '--in-flight', '7'], env);
     const shown = await admin(prefix, ['show-quota', '--workspace', 'ws_q'], env);
-    expect(JSON.parse(shown.stdout).quotas).toEqual({ knowledgeBases: 5, sourcesPerKnowledgeBase: 100 });
+    expect(JSON.parse(shown.stdout).quotas).toEqual({ knowledgeBases: 5, sourcesPerKnowledgeBase: 100, storedBytes: 5_000_000_000, sourcesInFlight: 7 });
   });
 
   it('set-quota refuses a value that is not a count, with exit 2 and nothing written', async () => {

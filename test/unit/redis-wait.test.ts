@@ -108,4 +108,9 @@ describe('isRedisUnavailable', () => {
     expect(isRedisUnavailable(Object.assign(new Error('getaddrinfo EAI_AGAIN redis'), { code: 'EAI_AGAIN' }))).toBe(true);
     expect(isRedisUnavailable(new Error('Redis maxmemory-policy is allkeys-lru; it must be noeviction'))).toBe(false);
   });
+
+  it('counts a command whose cluster redirections ran out while a killed master was replaced as unavailable', () => {
+    // The message ioredis gives when the slot's master is gone and its replica not yet promoted.
+    expect(isRedisUnavailable(new Error('Too many Cluster redirections. Last error: Error: Connection is closed.'))).toBe(true);
+  });
 });

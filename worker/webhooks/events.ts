@@ -12,6 +12,7 @@ import type { WebhookStore } from '../../shared/store/webhook-store.js';
 import type { SourceRef } from '../../shared/sources/source-ref.js';
 import type { SiteOutcome } from '../../shared/store/site-records.js';
 import type { SiteFinish } from '../../shared/store/site-store.js';
+import type { SettleReport } from '../../shared/store/settle-report.js';
 
 /** A source that has just ended, as the processor knows it. */
 export interface FinishedSource extends SourceRef {
@@ -36,6 +37,17 @@ export interface SourceEvents {
   siteDiscovered?(site: DiscoveredSite, outcome: SiteOutcome, finish: SiteFinish): Promise<void>;
   /** After other work wrote to a knowledge base's change feed (a re-chunk): `knowledge_base.changed` with the range. */
   changed?(workspaceId: string, kbId: string, changes: { from: string; to: string }): Promise<void>;
+  /**
+   * `knowledge_base.settled` for a change that settled a knowledge base
+   * without a source ending: a delete of its last source in flight, or the
+   * reconciler's repair or recount after a torn write. Nothing without a settle number.
+   */
+  settled?(workspaceId: string, kbId: string, settle: SettleReport): Promise<void>;
+}
+
+/** The `knowledge_base.settled` event of one settle. */
+export function settledEvent(kbId: string, settledSeq: number, sourceCounts: SourceCounts, now: string): WebhookEvent {
+  return { id: eventId(kbId, 'settled', settledSeq), type: 'knowledge_base.settled', createdAt: now, data: { kbId, sourceCounts } };
 }
 
 /** A site whose discovery run has just ended. */
@@ -151,6 +163,10 @@ export function createSourceEvents(deps: SourceEventsDeps): SourceEvents {
     },
     changed(workspaceId, kbId, changes) {
       return guarded('the change event', { kbId }, () => emit(workspaceId, [changedEvent(kbId, changes, new Date().toISOString())]));
+    },
+    settled(workspaceId, kbId, { settledSeq, sourceCounts }) {
+      if (settledSeq === undefined) return Promise.resolve();
+      return guarded('the settled event', { kbId }, () => emit(workspaceId, [settledEvent(kbId, settledSeq, sourceCounts, new Date().toISOString())]));
     },
     siteDiscovered(site, outcome, finish) {
       return guarded('site events', { kbId: site.kbId, siteId: site.siteId }, () => emit(site.workspaceId, siteEvents(site, outcome, finish, new Date().toISOString())));

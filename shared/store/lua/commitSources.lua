@@ -33,6 +33,7 @@
 --- @include "feed"
 --- @include "hsetTable"
 --- @include "lifecycle"
+--- @include "storedBytes"
 
 local p = cjson.decode(ARGV[1])
 local meta, ids, active, fingerprints, sites = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
@@ -85,6 +86,7 @@ for _, s in ipairs(p.sources) do
     redis.call('ZADD', active, p.nowMs, id)
     redis.call('SET', at.text .. id, s.reuse.text)
     redis.call('SET', at.markdown .. id, s.reuse.markdown)
+    setBytes(meta, record, 'extractedBytes', extractionBytes(s.reuse.text, s.reuse.markdown, {}))
     if s.stageKey then redis.call('DEL', s.stageKey) end
   elseif s.reuse then
     redis.call('HSET', fingerprints, s.fields.fingerprint, id)
@@ -98,6 +100,7 @@ for _, s in ipairs(p.sources) do
       redis.call('RPUSH', at.chunks .. id, unpack(s.reuse.chunks, i, math.min(i + 499, #s.reuse.chunks)))
     end
     feedReplace(p.feed.stream, at.chunkIds .. id, record, id, s.reuse.feed)
+    setBytes(meta, record, 'extractedBytes', extractionBytes(s.reuse.text, s.reuse.markdown, s.reuse.chunks))
     if s.stageKey then redis.call('DEL', s.stageKey) end
   else
     redis.call('HSET', fingerprints, s.fields.fingerprint, id)
@@ -109,6 +112,9 @@ for _, s in ipairs(p.sources) do
       local blob = at.blob .. id
       redis.call('RENAME', s.stageKey, blob)
       redis.call('EXPIRE', blob, p.ttl)
+      setBytes(meta, record, 'inputBytes', redis.call('STRLEN', blob))
+    elseif s.fields.type == 'text' then
+      setBytes(meta, record, 'inputBytes', #s.fields.content)
     end
   end
 end

@@ -14,6 +14,7 @@
 --- @include "checkOwner"
 --- @include "feed"
 --- @include "lifecycle"
+--- @include "storedBytes"
 
 local p = cjson.decode(ARGV[1])
 local meta, ids, active, fingerprints = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
@@ -30,6 +31,7 @@ for _, id in ipairs(redis.call('LRANGE', ids, 0, -1)) do
     local fingerprint = redis.call('HGET', record, 'fingerprint')
     if fingerprint and redis.call('HGET', fingerprints, fingerprint) == id then redis.call('HDEL', fingerprints, fingerprint) end
     moveStatus(meta, record, st, nil)
+    dropBytes(meta, record)
     redis.call('LREM', ids, 0, id)
     redis.call('ZREM', active, id)
     feedDropAll(p.feed.stream, at.chunkIds .. id, id)

@@ -7,12 +7,16 @@
     KEYS[10] chunk ids in the change feed
     ARGV[1] JSON: {workspaceId (the caller's), documentId, now (ISO), ifRev, feed: see the feed include}
             ifRev: delete nothing unless the knowledge base is at this revision (If-Match)
+    settled: the knowledge base's settle number when this deleted its last active source, else 0;
+    counts: the knowledge base's after the delete, in the order of SOURCE_STATUSES.
 
-  Output: {'ok'} | {'missing'} | {'forbidden'} | {'missing_source'} | {'precondition_failed', rev}
+  Output: {'ok', settled, ...counts} | {'missing'} | {'forbidden'} | {'missing_source'} | {'precondition_failed', rev}
 ]]
 --- @include "checkOwner"
 --- @include "feed"
 --- @include "lifecycle"
+--- @include "settle"
+--- @include "storedBytes"
 
 local p = cjson.decode(ARGV[1])
 local meta, record = KEYS[1], KEYS[5]
@@ -25,6 +29,7 @@ if not st then return {'missing_source'} end
 local fingerprint = redis.call('HGET', record, 'fingerprint')
 if fingerprint and redis.call('HGET', KEYS[4], fingerprint) == p.documentId then redis.call('HDEL', KEYS[4], fingerprint) end
 moveStatus(meta, record, st, nil)
+dropBytes(meta, record)
 redis.call('LREM', KEYS[2], 0, p.documentId)
 redis.call('ZREM', KEYS[3], p.documentId)
 feedDropAll(p.feed.stream, KEYS[10], p.documentId)
@@ -32,4 +37,7 @@ feedFinish(p.feed)
 redis.call('DEL', KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9])
 redis.call('HSET', meta, 'updatedAt', p.now)
 redis.call('HINCRBY', meta, 'rev', 1)
-return {'ok'}
+-- Deleting the last source still in flight settles the knowledge base as its end would have.
+local settled, counts = 0, readCounts(meta)
+if ACTIVE_STATUS[st] then settled, counts = settleIfIdle(meta) end
+return {'ok', settled, unpack(counts)}

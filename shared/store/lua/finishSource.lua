@@ -26,6 +26,7 @@
 --- @include "feed"
 --- @include "hsetTable"
 --- @include "lifecycle"
+--- @include "storedBytes"
 
 local p = cjson.decode(ARGV[1])
 local meta, active, record = KEYS[1], KEYS[2], KEYS[3]
@@ -46,10 +47,14 @@ if not p.unchanged then
       redis.call('RPUSH', chunkList, unpack(p.chunks, i, math.min(i + 499, #p.chunks)))
     end
     feedReplace(p.feed.stream, chunkIds, record, p.documentId, p.feedChunks)
+    setBytes(meta, record, 'extractedBytes', extractionBytes(p.text, p.markdown, p.chunks))
   else
     feedDropAll(p.feed.stream, chunkIds, p.documentId)
+    setBytes(meta, record, 'extractedBytes', 0)
   end
 end
+-- A file's blob kept for a retry expires on its own: it is no longer counted (a text stays in its record).
+if redis.call('HGET', record, 'type') == 'file' then setBytes(meta, record, 'inputBytes', 0) end
 if p.keepBlobSeconds > 0 then
   local ttl = redis.call('TTL', blob)
   if ttl == -1 or ttl > p.keepBlobSeconds then redis.call('EXPIRE', blob, p.keepBlobSeconds) end

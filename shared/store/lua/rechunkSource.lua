@@ -5,6 +5,7 @@
 
   Input:
     KEYS[1] meta hash   KEYS[2] source record   KEYS[3] chunk list   KEYS[4] chunk ids in the change feed
+    KEYS[5] text   KEYS[6] Markdown (read for the source's stored bytes)
     ARGV[1] JSON: {documentId, run, chunking (tag the chunks were cut with), defaultChunking (tag when the
                    knowledge base has none), now (ISO), chunks: [entry as JSON string...],
                    feedChunks: the chunks as the change feed shows them, feed: see the feed include}
@@ -14,6 +15,7 @@
     stale: the source ran again since its Markdown was read, or the settings changed meanwhile.
 ]]
 --- @include "feed"
+--- @include "storedBytes"
 
 local p = cjson.decode(ARGV[1])
 local meta, record, chunkList, chunkIds = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
@@ -32,6 +34,7 @@ for i = 1, #p.chunks, 500 do
   redis.call('RPUSH', chunkList, unpack(p.chunks, i, math.min(i + 499, #p.chunks)))
 end
 feedReplace(p.feed.stream, chunkIds, record, p.documentId, p.feedChunks)
+setBytes(meta, record, 'extractedBytes', redis.call('STRLEN', KEYS[5]) + redis.call('STRLEN', KEYS[6]) + extractionBytes('', '', p.chunks))
 redis.call('HSET', record, 'chunkCount', #p.chunks, 'chunking', p.chunking, 'updatedAt', p.now)
 redis.call('HSET', meta, 'updatedAt', p.now)
 redis.call('HINCRBY', meta, 'rev', 1)

@@ -17,7 +17,10 @@
     ARGV[1] JSON: {documentId, now (ISO), nowMs, recordPrefix (of the knowledge base's source records),
                    error (JSON of the error a source gets when it cannot be run again), feed: see the feed include}
 
-  Output: {'active'} | {'gone'} | {'unlisted'} | {'mended'} | {'rerun', run} | {'failed'}
+  Output: {'active'} | {'gone'} | {'unlisted'} | {'mended', settled, ...counts} | {'rerun', run} | {'failed', settled, ...counts}
+    settled: the knowledge base's settle number when the recount leaves nothing in flight
+      (its settle was lost with the torn write), else 0; counts: its counts after the
+      recount, in the order of SOURCE_STATUSES.
     'active': the source is pending or processing, nothing was changed.
     'unlisted': the index no longer lists the source (its end took it out after
       the reconciler read the index), nothing was changed.
@@ -25,6 +28,8 @@
 --- @include "feed"
 --- @include "lifecycle"
 --- @include "newRun"
+--- @include "settle"
+--- @include "storedBytes"
 
 local p = cjson.decode(ARGV[1])
 local meta, active, ids, record = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
@@ -50,6 +55,7 @@ if st == 'ready' then
     and (chunkCount == 0 or redis.call('EXISTS', markdown) == 1)
   if not whole then
     redis.call('DEL', text, markdown, chunkList)
+    setBytes(meta, record, 'extractedBytes', 0)
     feedDropAll(p.feed.stream, KEYS[9], id)
     feedFinish(p.feed)
     if redis.call('HGET', record, 'type') == 'file' and redis.call('EXISTS', blob) == 0 then
@@ -69,4 +75,6 @@ end
 writeCounts(meta, countStatuses(ids, p.recordPrefix))
 redis.call('HSET', meta, 'updatedAt', p.now)
 redis.call('HINCRBY', meta, 'rev', 1)
-return {outcome, run}
+if outcome == 'rerun' then return {outcome, run} end
+local settled, counts = settleIfIdle(meta)
+return {outcome, settled, unpack(counts)}

@@ -40,5 +40,5 @@ export const deleteSourceScript = defineScript({
     },
     args: { workspaceId: i.workspaceId, documentId: i.documentId, now: i.now, ifRev: revArg(i.ifRev), feed: feedArgs(k, i.kbId) },
   }),
-  replies: { ok: {}, missing: {}, forbidden: {}, missing_source: {}, precondition_failed: { rev: 'int' } },
+  replies: { ok: { settled: 'int', counts: 'rest' }, missing: {}, forbidden: {}, missing_source: {}, precondition_failed: { rev: 'int' } },
 });

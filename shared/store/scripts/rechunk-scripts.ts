@@ -19,11 +19,11 @@ export interface RechunkInput extends SourceRef {
 export const rechunkSourceScript = defineScript({
   name: 'kbRechunkSource',
   file: 'rechunkSource',
-  keys: ['meta', 'record', 'chunks', 'chunkIds'],
+  keys: ['meta', 'record', 'chunks', 'chunkIds', 'text', 'markdown'],
   build: (i: RechunkInput, k) => {
-    const { record, chunks, chunkIds } = k.sourceKeys(i.kbId, i.documentId);
+    const { record, chunks, chunkIds, text, markdown } = k.sourceKeys(i.kbId, i.documentId);
     return {
-      keys: { meta: k.kb(i.kbId), record, chunks, chunkIds },
+      keys: { meta: k.kb(i.kbId), record, chunks, chunkIds, text, markdown },
       args: {
         documentId: i.documentId,
         run: String(i.run),

@@ -16,7 +16,26 @@ export const repairSourceScript = defineScript({
     keys: { meta: k.kb(i.kbId), active: k.active(i.kbId), sourceIds: k.sourceIds(i.kbId), ...k.sourceKeys(i.kbId, i.documentId) },
     args: { documentId: i.documentId, now: i.now, nowMs: Date.parse(i.now), recordPrefix: k.sourcePrefix(i.kbId), error: JSON.stringify(UNRECOVERABLE), feed: feedArgs(k, i.kbId) },
   }),
-  replies: { active: {}, gone: {}, unlisted: {}, mended: {}, rerun: { run: 'int' }, failed: {} },
+  replies: {
+    active: {},
+    gone: {},
+    unlisted: {},
+    mended: { settled: 'int', counts: 'rest' },
+    rerun: { run: 'int' },
+    failed: { settled: 'int', counts: 'rest' },
+  },
+});
+
+/** Reconciler: recounts a knowledge base whose counters do not add up to its sources (a torn commit). */
+export const recountKbScript = defineScript({
+  name: 'kbRecountKb',
+  file: 'recountKb',
+  keys: ['meta', 'sourceIds', 'active'],
+  build: (i: { kbId: string; maxSources: number; nowMs: number }, k) => ({
+    keys: { meta: k.kb(i.kbId), sourceIds: k.sourceIds(i.kbId), active: k.active(i.kbId) },
+    args: { recordPrefix: k.sourcePrefix(i.kbId), maxSources: i.maxSources, nowMs: i.nowMs },
+  }),
+  replies: { consistent: {}, gone: {}, over_budget: { sources: 'int' }, recounted: { settled: 'int', listed: 'int', counts: 'rest' } },
 });
 
 /** Reconciler: drops a knowledge base from the active index unless it was marked again since it was read. */

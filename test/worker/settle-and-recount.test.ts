@@ -1,0 +1,100 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bullSourceQueue } from '../../shared/jobs.js';
+import { createLogger } from '../../shared/logger.js';
+import type { SettleReport } from '../../shared/store/settle-report.js';
+import { reconcile } from '../../worker/reconciler.js';
+import { eventId, type SourceEvents } from '../../worker/webhooks/events.js';
+import { call, readySource } from '../api/support.js';
+import { createHarness, type Harness } from '../helpers/app-harness.js';
+import { createKbWith } from '../helpers/worker-harness.js';
+
+const WS = 'ws_settle';
+let h: Harness;
+let key: string;
+
+beforeAll(async () => {
+  h = await createHarness({ URL_FETCH_ALLOW_PRIVATE: 'true' });
+  key = await h.key(WS);
+});
+afterAll(async () => h.close());
+
+const silent = createLogger('silent');
+const counts = async (kbId: string) => (await call(h.app, 'GET', `/v1/knowledge-bases/${kbId}`, { key })).body.sourceCounts;
+
+/** Reconciler deps whose events record each settle they are given. */
+function deps(settles: { kbId: string; settle: SettleReport }[] = []) {
+  const events: SourceEvents = {
+    finished: async () => undefined,
+    replay: async () => undefined,
+    settled: async (_ws, kbId, settle) => void settles.push({ kbId, settle }),
+  };
+  return { redis: h.redis, kbs: h.store.kbs, queue: h.queue, sourceQueue: bullSourceQueue(h.queue, 2, 50), logger: silent, processingDeadlineMs: 60_000, events };
+}
+
+const texts = (items: string[]) => (f: FormData) => f.set('knowledge_base_texts', JSON.stringify(items));
+
+describe('the reconciler recounts a knowledge base whose counters do not add up', () => {
+  it('counts sources a torn commit added without their counts, and lists them again as active', async () => {
+    const { kbId, docs } = await createKbWith(h, key, texts(['one', 'two', 'three']));
+    const k = h.store.keys;
+    // What a torn write of the commit leaves: the sources are listed, two of their counts and one index entry are not.
+    await h.redis.hincrby(k.kb(kbId), 'n:pending', -2);
+    await h.redis.zrem(k.active(kbId), docs[2]!);
+    expect(await counts(kbId)).toEqual({ pending: 1, processing: 0, ready: 0, failed: 0 });
+
+    const report = await reconcile(deps());
+    expect(report.recounted).toBe(1);
+    expect(await counts(kbId)).toEqual({ pending: 3, processing: 0, ready: 0, failed: 0 });
+    expect(await h.redis.zscore(k.active(kbId), docs[2]!)).not.toBeNull();
+    expect((await reconcile(deps())).recounted, 'a second pass finds the counters right').toBe(0);
+  });
+
+  it('settles a knowledge base whose counters showed a source in flight that the recount does not find, sending knowledge_base.settled', async () => {
+    const { kbId, docs } = await createKbWith(h, key, texts(['first', 'second']));
+    for (const d of docs) await readySource(h, kbId, d, 'done');
+    const k = h.store.keys;
+    // A delete torn after the source left the list, before its counter did.
+    await h.redis.hincrby(k.kb(kbId), 'n:processing', 1);
+    await h.redis.zadd(k.activeKbs(), Date.now(), kbId);
+    const settles: { kbId: string; settle: SettleReport }[] = [];
+    expect((await reconcile(deps(settles))).recounted).toBe(1);
+    expect(await counts(kbId)).toEqual({ pending: 0, processing: 0, ready: 2, failed: 0 });
+    expect(settles).toEqual([{ kbId, settle: { settledSeq: 2, sourceCounts: { pending: 0, processing: 0, ready: 2, failed: 0 } } }]);
+  });
+
+  it('sends knowledge_base.settled after a repair that leaves nothing in flight', async () => {
+    const { kbId, docs } = await createKbWith(h, key, texts(['only']));
+    await readySource(h, kbId, docs[0]!, 'only');
+    const k = h.store.keys;
+    // A torn finish: the source ended ready but is still listed active and counted processing.
+    await h.redis.zadd(k.active(kbId), Date.now(), docs[0]!);
+    await h.redis.hincrby(k.kb(kbId), 'n:ready', -1);
+    await h.redis.hincrby(k.kb(kbId), 'n:processing', 1);
+    const settles: { kbId: string; settle: SettleReport }[] = [];
+    expect((await reconcile(deps(settles))).repaired).toBe(1);
+    expect(settles).toEqual([{ kbId, settle: { settledSeq: 2, sourceCounts: { pending: 0, processing: 0, ready: 1, failed: 0 } } }]);
+  });
+});
+
+describe('deleting the last source in flight', () => {
+  it('settles the knowledge base and sends knowledge_base.settled; deleting an ended source does not', async () => {
+    const hook = await call(h.app, 'POST', '/v1/webhooks', {
+      key,
+      body: JSON.stringify({ url: 'http://127.0.0.1:9/settled', events: ['knowledge_base.settled'] }),
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(hook.status, hook.text).toBe(201);
+    const { kbId, docs } = await createKbWith(h, key, texts(['ends ready', 'never runs']));
+    await readySource(h, kbId, docs[0]!, 'ready');
+    const settledEvent = (seq: number) => h.store.webhooks.getEvent(WS, eventId(kbId, 'settled', seq));
+    expect(await settledEvent(1)).toBeNull();
+
+    expect((await call(h.app, 'DELETE', `/v1/knowledge-bases/${kbId}/documents/${docs[1]}`, { key })).status).toBe(204);
+    const event = JSON.parse((await settledEvent(1))!) as { type: string; data: unknown };
+    expect(event).toMatchObject({ type: 'knowledge_base.settled', data: { kbId, sourceCounts: { pending: 0, processing: 0, ready: 1, failed: 0 } } });
+    expect((await call(h.app, 'GET', `/v1/knowledge-bases/${kbId}`, { key })).body.status).toBe('ready');
+
+    expect((await call(h.app, 'DELETE', `/v1/knowledge-bases/${kbId}/documents/${docs[0]}`, { key })).status).toBe(204);
+    expect(await settledEvent(2), 'an ended source leaves nothing to settle').toBeNull();
+  });
+});
