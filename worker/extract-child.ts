@@ -8,7 +8,6 @@
  * starts another. The extractors keep no document data at module level, so
  * nothing of one request is left for the next.
  */
-import { cutStoredMarkdown } from './chunking/cut-request.js';
 import { extractText } from './extractors/index.js';
 import { serveRequests } from './sandbox-protocol.js';
 
@@ -19,12 +18,14 @@ process.setSourceMapsEnabled(false);
 // ranks take up to ~500 ms). Parsers are loaded per format, on first use, and kept: a child
 // that only ever reads PDFs does not hold mammoth, cheerio and the spreadsheet readers as
 // well (loading them all raised a PDF child's peak RSS by tens of MB). A one-off child
-// serves one request and loads only what that request needs.
+// serves one request and loads only what that request needs (not the tokenizer's ranks
+// unless it chunks).
 if (process.argv[3] === 'warm') {
   await Promise.all([import('../shared/detect-type.js'), import('./chunking/chunk-markdown.js')]);
 }
 
 serveRequests(async ({ bytes, opts, pdfRange }) => {
   if (pdfRange) return { pages: await (await import('./extractors/pdf/index.js')).readPdfRange(bytes, pdfRange, opts.maxTextChars) };
-  return { extraction: await (opts.cutOnly ? cutStoredMarkdown(bytes, opts) : extractText(bytes, opts)) };
+  if (opts.cutOnly) return { extraction: (await import('./chunking/cut-request.js')).cutStoredMarkdown(bytes, opts) };
+  return { extraction: await extractText(bytes, opts) };
 });
