@@ -17,8 +17,7 @@ import * as pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
 import * as pdfjsWorker from 'pdfjs-dist/legacy/build/pdf.worker.mjs';
 
 (globalThis as { pdfjsWorker?: unknown }).pdfjsWorker = pdfjsWorker;
-// eslint-disable-next-line no-extend-native -- restores the engine's own function
-Object.defineProperty(Array.prototype, 'push', { value: NATIVE_BUILTINS.push, writable: true, configurable: true, enumerable: false });
+Array.prototype.push = NATIVE_BUILTINS.push;
 JSON.parse = NATIVE_BUILTINS.parse;
 
 export const { getDocument, OPS } = pdfjs;
