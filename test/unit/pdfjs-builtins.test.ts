@@ -8,7 +8,7 @@ describe('pdf.js in a sandbox child', () => {
     expect(Array.prototype.push).toBe(push);
     expect(JSON.parse).toBe(parse);
     expect(Object.keys(Array.prototype)).not.toContain('push');
-    expect(typeof Promise.withResolvers).toBe('function');
+    expect(typeof (Promise as { withResolvers?: unknown }).withResolvers).toBe('function');
     // The worker side is handed over, not loaded later (which would replace push again).
     expect(typeof (globalThis as { pdfjsWorker?: { WorkerMessageHandler?: unknown } }).pdfjsWorker?.WorkerMessageHandler).toBe('function');
     const task = getDocument({ data: new Uint8Array(Buffer.from('%PDF-1.4\n%%EOF\n')), verbosity: 0 });
