@@ -30,7 +30,8 @@ COPY --chown=node:node examples ./examples
 # Sandbox children start under an address-space limit set by util-linux's
 # prlimit, which Debian images carry (util-linux is essential there): fail the
 # build here rather than run workers that only log that the limit is missing.
-RUN prlimit --version
+# Its setpriv gives each child a parent-death signal.
+RUN prlimit --version && setpriv --version
 # Scanned PDF pages and images are read by Tesseract 5 (OCR_LANGUAGES, default eng):
 # add a tesseract-ocr-<lang> package per further language. poppler-utils' pdftoppm
 # renders the pages for it (a quarter of pdf.js's CPU, by npm run bench:ocr).

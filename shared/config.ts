@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CidrAllowList } from './address-policy.js';
 import { parseAcceptedFormats } from './format-policy.js';
+import { LIMIT_DEFAULTS } from './limit-defaults.js';
 import { STEMMER_LANGUAGES } from './search/tokenize.js';
 
 const bool = z
@@ -14,8 +15,7 @@ const int = (min: number, max: number) =>
     .min(min, `must be at least ${min}`)
     .max(max, `must be at most ${max}`);
 
-/** Defaults that code outside this module also falls back on (extractors called directly, in tests and tools). */
-export const LIMIT_DEFAULTS = { HTML_MAX_DEPTH: 4096, DOCX_MAX_UNPACKED_MB: 256 } as const;
+export { LIMIT_DEFAULTS };
 
 /** Below EXTRACT_MEMORY_MB plus this, sandbox children could not even start under SANDBOX_ADDRESS_SPACE_MB. */
 const MIN_ADDRESS_SPACE_HEADROOM_MB = 1536;

@@ -1,5 +1,11 @@
+import { createRequire } from 'node:module';
 import iconv from 'iconv-lite';
-import { detectAll } from 'jschardet';
+
+// The detector is loaded by the first text that is neither UTF-8 nor marked: every sandbox
+// child and the API detect types, few of them ever guess an encoding (its ES module build
+// costs some 60 ms of CPU and 12 MB at start-up, its CommonJS build a third of the time).
+let detector: typeof import('jschardet') | undefined;
+const loadDetector = () => (detector ??= createRequire(import.meta.url)('jschardet') as typeof import('jschardet'));
 
 /** How a run of bytes decodes to text, and how the guess was made. */
 export interface TextEncoding {
@@ -58,7 +64,7 @@ export function sniffTextEncoding(bytes: Uint8Array, complete: boolean): TextEnc
  * "Voilа"; a candidate whose words mix Latin with another script is skipped.
  */
 function guessEncoding(bytes: Uint8Array): TextEncoding | undefined {
-  const candidates = detectAll(bytes.subarray(0, DETECT_BYTES), { minimumThreshold: 0 }).slice(0, MAX_CANDIDATES);
+  const candidates = loadDetector().detectAll(bytes.subarray(0, DETECT_BYTES), { minimumThreshold: 0 }).slice(0, MAX_CANDIDATES);
   let fallback: TextEncoding | undefined;
   for (const candidate of candidates) {
     const encoding = normalizeName(candidate.encoding);

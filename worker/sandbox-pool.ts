@@ -10,6 +10,7 @@ import type { ChunkingOptions } from './extractors/types.js';
 import type { OcrSettings } from './extractors/pdf/ocr/settings.js';
 import type { Extraction } from './extractors/index.js';
 import type { PagesRead } from './extractors/pdf/index.js';
+import { PARENT_DEATH_SIGNAL_ARG, withParentDeathSignal } from './orphan-watch.js';
 import type { ChildMessage, ChildRangesWanted, ChildReply, ChildRequest, ChildResult, RangeRead } from './sandbox-protocol.js';
 
 /** Bounds of one sandboxed extraction. */
@@ -338,7 +339,7 @@ export class SandboxPool {
   }
 
   private spawn(): Child {
-    const argv: [string, ...string[]] = [
+    const node: [string, ...string[]] = [
       process.execPath,
       `--max-old-space-size=${this.limits.memoryMb}`,
       '--expose-gc',
@@ -348,7 +349,9 @@ export class SandboxPool {
       String(this.recycleRssMb),
       this.warm ? 'warm' : 'lazy',
     ];
-    // The wrapper execs node, so the pid is node's and the IPC channel (fd 3) passes through.
+    // With a parent-death signal the kernel ends an orphaned child; without, the child watches its parent itself.
+    const argv = withParentDeathSignal([...node, PARENT_DEATH_SIGNAL_ARG]) ?? node;
+    // The wrappers exec node, so the pid is node's and the IPC channel (fd 3) passes through.
     const { command, args } = (this.addressSpaceMb > 0 && this.limitCommand(this.addressSpaceMb, argv)) || { command: argv[0], args: argv.slice(1) };
     const proc = spawn(command, args, {
       env: { ...CHILD_ENV, ...LIMITED_ENV },

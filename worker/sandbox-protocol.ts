@@ -6,7 +6,7 @@
 import { isAllocationFailure, isSourceError, type SourceErrorCode } from '../shared/source-errors.js';
 import type { SourceProgress } from '../shared/schemas/knowledge-base.js';
 import type { ExtractOptions, Extraction } from './extractors/index.js';
-import { exitWhenOrphaned } from './orphan-watch.js';
+import { exitWhenOrphaned, PARENT_DEATH_SIGNAL_ARG } from './orphan-watch.js';
 import type { PageRange, PagesRead } from './extractors/pdf/index.js';
 
 /**
@@ -57,7 +57,8 @@ export function serveRequests(handle: ExtractHandler): void {
   if (!process.send) return;
   // A parent that died cannot kill us any more; do not outlive it, idle or busy.
   process.once('disconnect', () => process.exit(1));
-  exitWhenOrphaned();
+  // Started under a parent-death signal (argv[4]), the kernel already kills a busy orphan.
+  if (process.argv[4] !== PARENT_DEATH_SIGNAL_ARG) exitWhenOrphaned();
   const collectAboveMb = Number(process.argv[2]) || Number.POSITIVE_INFINITY;
   const ranges = rangeRequests();
   process.on('message', (message: ChildRequest | RangeRead) => {

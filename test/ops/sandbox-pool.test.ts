@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ADDRESS_SPACE_HEADROOM_MB } from '../../worker/address-space.js';
+import { PARENT_DEATH_SIGNAL_ARG } from '../../worker/orphan-watch.js';
 import { SandboxPool, type SandboxLimits, type SandboxPoolOptions, type SandboxStats } from '../../worker/sandbox-pool.js';
 import { buildDocx } from '../fixtures/docx.js';
 import { buildPdf } from '../fixtures/pdf.js';
@@ -227,6 +228,9 @@ describe('SandboxPool', () => {
     const [line] = (await once(parent.stdout!, 'data')) as [Buffer];
     const childPid = Number(line.toString().trim());
     expect(isAlive(childPid)).toBe(true);
+    // Where setpriv is found the kernel ends the child (a parent-death signal), else its watchdog thread does.
+    const args = readFileSync(`/proc/${childPid}/cmdline`, 'utf8').split('\0');
+    expect(args.includes(PARENT_DEATH_SIGNAL_ARG)).toBe(existsSync('/usr/bin/setpriv') || existsSync('/bin/setpriv'));
     parent.kill('SIGKILL');
     await once(parent, 'exit');
     // The child spins for 60 s; the 'disconnect' event alone would wait for the spin to end.

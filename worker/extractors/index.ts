@@ -28,6 +28,11 @@ const FORMATS: Record<SourceFormat, () => Promise<{ extract: FormatExtractor }>>
   image: () => import('./image/index.js'),
 };
 
+/** Loads the extractors of `formats`, as a warm sandbox child does while it waits for its first request. */
+export async function loadExtractors(formats: readonly SourceFormat[]): Promise<void> {
+  await Promise.all(formats.map((format) => FORMATS[format]()));
+}
+
 /**
  * Detects the type of `bytes` from their content and extracts Markdown and
  * the plain text derived from it: paragraphs separated by one blank line,

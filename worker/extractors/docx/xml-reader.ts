@@ -51,6 +51,7 @@ export function readPlainXml(
     text = '';
   };
   let attributes: Array<[string, string]> = [];
+  const names = new QualifiedNames(namespaceMap);
   const source = xml.replace(/\r[\n\u0085]/g, '\n').replace(/[\r\u0085\u2028]/g, '\n');
   const parser = new Parser(
     {
@@ -76,7 +77,7 @@ export function readPlainXml(
         // htmlparser2 calls a self-closed tag's end implied too; any other implied end is a tag closed out of order or never.
         if (isImplied && !(source[parser.endIndex - 1] === '/' && source[parser.endIndex] === '>')) throw new NotPlain();
         if (!open || open.name !== name || stack.length === 0) throw new NotPlain();
-        stack.at(-1)!.children.push(toElement(open, namespaceMap, makeElement));
+        stack.at(-1)!.children.push(toElement(open, names, makeElement));
       },
       ontext(data) {
         if (!inCdata) text += data;
@@ -107,23 +108,60 @@ export function readPlainXml(
   return stack.length === 1 && elements.length === 1 ? elements[0] : undefined;
 }
 
-function toElement(open: Open, namespaceMap: Record<string, string>, makeElement: ElementFactory): MammothElement {
+function toElement(open: Open, names: QualifiedNames, makeElement: ElementFactory): MammothElement {
   const attributes: Record<string, string> = Object.create(null);
-  for (const [qName, value] of open.attributes) {
-    const colon = qName.indexOf(':');
-    const prefix = colon > 0 ? qName.slice(0, colon) : undefined;
-    const local = colon > 0 ? qName.slice(colon + 1) : qName;
-    // Declarations sit in the xmlns namespace; other unprefixed attributes in none.
-    const uri = qName === 'xmlns' || prefix === 'xmlns' ? XMLNS_NS : prefix === undefined ? undefined : resolve(open, prefix);
-    attributes[qualified(uri, local, namespaceMap)] = value;
-  }
-  const colon = open.name.indexOf(':');
-  const uri = colon > 0 ? resolve(open, open.name.slice(0, colon)) : open.namespaces.get('');
-  return makeElement(qualified(uri, colon > 0 ? open.name.slice(colon + 1) : open.name, namespaceMap), attributes, open.children);
+  for (const [qName, value] of open.attributes) attributes[names.attribute(open.namespaces, qName)] = value;
+  return makeElement(names.element(open.namespaces, open.name), attributes, open.children);
 }
 
-function resolve(open: Open, prefix: string): string {
-  const uri = open.namespaces.get(prefix);
+/**
+ * The names elements and attributes get in mammoth's tree, made once per
+ * namespace scope and raw name: a large part repeats a few dozen names
+ * millions of times (`w:r`, `w:val`), and building each anew cost a string
+ * per use, much of the reader's allocation. Most elements share their
+ * parent's scope (see `onopentag`), so the cache stays small.
+ */
+class QualifiedNames {
+  private readonly elements = new WeakMap<Map<string, string | undefined>, Map<string, string>>();
+  private readonly attributes = new WeakMap<Map<string, string | undefined>, Map<string, string>>();
+
+  constructor(private readonly namespaceMap: Record<string, string>) {}
+
+  element(namespaces: Map<string, string | undefined>, qName: string): string {
+    const cache = cacheFor(this.elements, namespaces);
+    let name = cache.get(qName);
+    if (name === undefined) {
+      const colon = qName.indexOf(':');
+      const uri = colon > 0 ? resolve(namespaces, qName.slice(0, colon)) : namespaces.get('');
+      name = qualified(uri, colon > 0 ? qName.slice(colon + 1) : qName, this.namespaceMap);
+      cache.set(qName, name);
+    }
+    return name;
+  }
+
+  attribute(namespaces: Map<string, string | undefined>, qName: string): string {
+    const cache = cacheFor(this.attributes, namespaces);
+    let name = cache.get(qName);
+    if (name === undefined) {
+      const colon = qName.indexOf(':');
+      const prefix = colon > 0 ? qName.slice(0, colon) : undefined;
+      // Declarations sit in the xmlns namespace; other unprefixed attributes in none.
+      const uri = qName === 'xmlns' || prefix === 'xmlns' ? XMLNS_NS : prefix === undefined ? undefined : resolve(namespaces, prefix);
+      name = qualified(uri, colon > 0 ? qName.slice(colon + 1) : qName, this.namespaceMap);
+      cache.set(qName, name);
+    }
+    return name;
+  }
+}
+
+function cacheFor<K extends object>(caches: WeakMap<K, Map<string, string>>, key: K): Map<string, string> {
+  let cache = caches.get(key);
+  if (!cache) caches.set(key, (cache = new Map()));
+  return cache;
+}
+
+function resolve(namespaces: Map<string, string | undefined>, prefix: string): string {
+  const uri = namespaces.get(prefix);
   if (uri === undefined) throw new NotPlain();
   return uri;
 }

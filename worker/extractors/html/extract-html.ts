@@ -7,7 +7,7 @@ import { findMainContent, isPageTool } from './main-content.js';
 import { generatorMain } from './generator-main.js';
 import { SELF_CLOSING, VOID } from './tags.js';
 import type { RawExtraction } from '../types.js';
-import { LIMIT_DEFAULTS } from '../../../shared/config.js';
+import { LIMIT_DEFAULTS } from '../../../shared/limit-defaults.js';
 
 const CHROME = new Set(['nav', 'aside', 'dialog', 'form', 'menu']);
 const EDGE = new Set(['header', 'footer']);

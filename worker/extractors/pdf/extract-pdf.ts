@@ -1,4 +1,4 @@
-import { OPS, type PDFDocumentProxy, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { OPS, type PDFDocumentProxy, type PDFPageProxy } from './pdfjs.js';
 import { isAllocationFailure, SourceError } from '../../../shared/source-errors.js';
 import { documentStyle, joinPagesAtHyphens, pageMarkdown } from './blocks.js';
 import { markOutlineHeadings } from './outline-headings.js';

@@ -1,4 +1,4 @@
-import { OPS } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { OPS } from '../pdfjs.js';
 
 /** What the text layer of one page shows. */
 export interface TextEvidence {

@@ -1,0 +1,24 @@
+/**
+ * pdf.js for this process: the only module that imports it (others take
+ * what they need from here). The legacy build carries core-js, which on
+ * Node 20 (V8 11) replaces `Array.prototype.push` for the whole process with
+ * a JavaScript function (for a length past 2^32 and a non-writable length,
+ * two cases no parser here meets) and `JSON.parse` with one that hands a
+ * reviver the source text. The replacement push made every push of pdf.js
+ * and of the page rebuild several times slower: about a tenth of a PDF's CPU time.
+ * Both are put back once pdf.js and its worker side are loaded; what core-js
+ * only adds (Promise.withResolvers, Uint8Array.fromBase64, ...) stays, as
+ * pdf.js needs it. The worker side is loaded here and handed to pdf.js
+ * (`globalThis.pdfjsWorker`, its own hook for a worker in the same thread),
+ * so it is not loaded later, after the restore.
+ */
+import { NATIVE_BUILTINS } from './native-builtins.js';
+import * as pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
+import * as pdfjsWorker from 'pdfjs-dist/legacy/build/pdf.worker.mjs';
+
+(globalThis as { pdfjsWorker?: unknown }).pdfjsWorker = pdfjsWorker;
+Array.prototype.push = NATIVE_BUILTINS.push;
+JSON.parse = NATIVE_BUILTINS.parse;
+
+export const { getDocument, OPS } = pdfjs;
+export type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
