@@ -133,6 +133,8 @@ export class SandboxPool {
   private readonly children: (Child | undefined)[];
   private readonly free: number[];
   private readonly waiters: Waiter[] = [];
+  /** Children lent to read a page range of another job's PDF, by slot: how to stop that read. */
+  private readonly lent = new Map<number, () => void>();
   private closed = false;
   private abandonRunning = false;
 
@@ -198,8 +200,10 @@ export class SandboxPool {
    * free right now, each under the pool's limits, and sends each result back
    * to it (no pages for a range no child took or could read: the asking
    * child reads those itself). Children busy with other jobs are not waited
-   * for. Returns a function that stops the reads still running, for when the
-   * asking job ends first.
+   * for, and a job that comes while every child is busy takes a lent child
+   * back (see {@link acquire}): ranges only use children nobody else wants,
+   * so one long PDF never holds up the jobs behind it. Returns a function that
+   * stops the reads still running, for when the asking job ends first.
    */
   private lendChildren(asker: Child, request: ChildRequest, wanted: ChildRangesWanted, observe: (stats: SandboxStats) => void): () => void {
     const stops: Array<() => void> = [];
@@ -210,9 +214,16 @@ export class SandboxPool {
       const slot = this.closed ? undefined : this.free.pop();
       if (slot === undefined) return answer();
       const { chunking: _, ...opts } = request.opts;
-      this.runOn(slot, { bytes: request.bytes, opts, pdfRange: range }, observe, undefined, (stop) => stops.push(stop))
+      const onStart = (stop: () => void): void => {
+        stops.push(stop);
+        this.lent.set(slot, stop);
+      };
+      this.runOn(slot, { bytes: request.bytes, opts, pdfRange: range }, observe, undefined, onStart)
         .then((result) => answer('pages' in result ? result.pages : undefined), () => answer())
-        .finally(() => this.release(slot));
+        .finally(() => {
+          this.lent.delete(slot);
+          this.release(slot);
+        });
     });
     return () => stops.forEach((stop) => stop());
   }
@@ -232,11 +243,28 @@ export class SandboxPool {
     await Promise.all(children.map((c) => c.gone));
   }
 
+  /**
+   * A free child's slot, else the next one released. When every child is busy
+   * and one of them only reads a range lent to another job, that read is
+   * stopped (its child replaced; the asking child reads the range itself) and
+   * its slot goes to this job.
+   */
   private acquire(): Promise<number> {
     if (this.closed) return Promise.reject(shuttingDown());
     const slot = this.free.pop();
     if (slot !== undefined) return Promise.resolve(slot);
-    return new Promise((resolve, reject) => this.waiters.push({ resolve, reject }));
+    const waiting = new Promise<number>((resolve, reject) => this.waiters.push({ resolve, reject }));
+    const [lentSlot, stop] = this.lent.entries().next().value ?? [];
+    if (lentSlot !== undefined && stop) {
+      this.lent.delete(lentSlot);
+      stop();
+    }
+    return waiting;
+  }
+
+  /** Children reading a page range lent to another job right now. */
+  get lentChildren(): number {
+    return this.lent.size;
   }
 
   private release(slot: number): void {

@@ -83,6 +83,25 @@ describe('a long PDF read across the pool', () => {
     expect(extraction.pageStarts!.length).toBeLessThan(40);
   }, 600_000);
 
+  it('gives a lent child back to a job that comes while every child is busy, and still reads the whole PDF', async () => {
+    const bytes = report(60);
+    const pool = await warmPool(2);
+    const before = pool.pids;
+    const pdf = extractInPool(pool, bytes);
+    await expect.poll(() => pool.lentChildren, { timeout: 120_000, interval: 10 }).toBe(1);
+    let textStats: SandboxStats | undefined;
+    const text = pool.extract(new TextEncoder().encode('A short note that needs a child now.'), { filename: 'note.txt' }, (s) => (textStats = s));
+    const [{ extraction, stats }, note] = await Promise.all([pdf, text]);
+    expect(note.text).toBe('A short note that needs a child now.');
+    // The text did not wait for the range to end: the lent child was stopped and the text ran on its
+    // successor (a range that ends keeps its child, so waiting would have run it on one of the first two).
+    expect(before).toHaveLength(2);
+    expect(before).not.toContain(textStats?.pid);
+    expect(stats.rangesLent ?? 0).toBe(0);
+    // The PDF's own child read the range it got back.
+    expect(extraction).toEqual(await inProcess(bytes));
+  }, 600_000);
+
   it('reads every range itself when the other children are busy', async () => {
     const bytes = report(60);
     const pool = await warmPool(2);
