@@ -27,8 +27,12 @@ export const OTHER_WORKSPACES = 3;
  * the throughput reference.
  */
 export async function fairnessRun(svc: BenchService, files: { path: string; name: string }[], concurrency: number, others = true): Promise<FairnessRun> {
-  const flood = await svc.keyFor('ws_flood');
-  const otherKeys = await Promise.all(Array.from({ length: OTHER_WORKSPACES }, (_, i) => svc.keyFor(`ws_other_${i}`)));
+  // Fresh workspaces for every run: a second flood in the same workspace would take over the first
+  // one's extractions of the same bytes and cost next to nothing.
+  const run = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+  const floodWorkspace = `ws_flood_${run}`;
+  const flood = await svc.keyFor(floodWorkspace);
+  const otherKeys = await Promise.all(Array.from({ length: OTHER_WORKSPACES }, (_, i) => svc.keyFor(`ws_other_${i}_${run}`)));
   const blobs = await Promise.all(files.map(async (f) => ({ name: f.name, blob: new Blob([await readFile(f.path)]) })));
   const procs = await svc.startWorkers(1, concurrency);
   const queue = new Queue(INGEST_QUEUE, { connection: svc.redis, prefix: queuePrefix(BENCH_PREFIX) });
@@ -60,9 +64,9 @@ export async function fairnessRun(svc: BenchService, files: { path: string; name
     for (const job of done) {
       if (job.processedOn && job.finishedOn) longest = Math.max(longest, (job.finishedOn - job.processedOn) / 1000);
     }
-    const floodStarts = done.filter((j) => j.data.workspaceId === 'ws_flood').map((j) => j.processedOn ?? 0);
+    const floodStarts = done.filter((j) => j.data.workspaceId === floodWorkspace).map((j) => j.processedOn ?? 0);
     const floodJobsBefore = done
-      .filter((j) => j.data.workspaceId !== 'ws_flood')
+      .filter((j) => j.data.workspaceId !== floodWorkspace)
       .map((j) => floodStarts.filter((t) => t < (j.processedOn ?? 0)).length);
     await queue.clean(0, 100_000, 'completed');
     await queue.clean(0, 100_000, 'failed');
