@@ -54,6 +54,8 @@ describe('PDF headings without an outline', () => {
     expect(numberedLevel('Chapter 8 Standard Extension')).toBe(1);
     expect(numberedLevel('Kapitel IV: Grundlagen')).toBe(1);
     expect(numberedLevel('2.5 million people live there.')).toBeUndefined();
+    expect(numberedLevel('1.3 What is Linux?')).toBe(2);
+    expect(numberedLevel('3.2. BUT WHAT ABOUT KNOPPIX, LINUX …')).toBeUndefined();
     expect(numberedLevel('2.5 million people live there')).toBeUndefined();
     expect(numberedLevel('1.2 Programs needed for development 3')).toBeUndefined();
     expect(numberedLevel('chapter 3 describes the rest')).toBeUndefined();

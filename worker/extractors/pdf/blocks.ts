@@ -1,4 +1,4 @@
-import { isChapterLabel, numberedLevel, startsNumbered } from './headings.js';
+import { isChapterLabel, numberedLevel, SIZED_NUMBERED_MAX_CHARS, startsNumbered, startsSectionNumber } from './headings.js';
 import type { PdfLine } from './lines.js';
 import { key } from './outline-headings.js';
 import type { OutlineEntry } from './outline.js';
@@ -139,7 +139,9 @@ function breaksBefore(prev: PdfLine, line: PdfLine, next: PdfLine | undefined, p
   const em = line.size;
   const indented = line.x0 > edge.left + 0.8 * em && line.x0 - prev.x0 > 0.8 * em;
   // A first-line indent: the line after it is back at the left edge.
-  if (indented && !LIST_MARKER.test(prev.text) && next && next.block === line.block && Math.abs(next.x0 - edge.left) < 0.5 * em) return true;
+  // The line after a heading's hanging indent is the next paragraph's, in another size: it tells nothing.
+  if (indented && !LIST_MARKER.test(prev.text) && next && next.block === line.block && round(next.size) === round(line.size)
+    && Math.abs(next.x0 - edge.left) < 0.5 * em) return true;
   // A short line that ends a sentence ends its paragraph.
   const short = edge.count >= 3 && prev.x1 < edge.right - Math.max(4 * em, 0.15 * (edge.right - edge.left));
   return short && /[.!?:;]["')\]\u201d]?$/u.test(prev.text.slice(-2));
@@ -261,7 +263,9 @@ function bodyNumberedLevel(lines: PdfLine[], text: string, style: PdfDocumentSty
 }
 
 function sizeLevel(lines: PdfLine[], text: string, style: PdfDocumentStyle, label = 0): number | undefined {
-  if (lines.length > 2 + label || lines.some((l) => l.cells > 1) || text.length > HEADING_MAX_CHARS || /[.,;:]$/.test(text)) return undefined;
+  const numbered = startsSectionNumber(text);
+  const [maxLines, maxChars] = numbered ? [3, SIZED_NUMBERED_MAX_CHARS] : [2 + label, HEADING_MAX_CHARS];
+  if (lines.length > maxLines || lines.some((l) => l.cells > 1) || text.length > maxChars || /[.,;:]$/.test(text)) return undefined;
   if ((text.match(/\p{L}/gu)?.length ?? 0) < 2) return undefined;
   // A chapter label may be set smaller than its title, even in the body size.
   const levels = lines.map((l, i) => style.headingLevels.get(round(l.size)) ?? (i < label ? Number.POSITIVE_INFINITY : undefined));

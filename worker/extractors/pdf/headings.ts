@@ -15,8 +15,10 @@ const LABELLED = new RegExp(`^(?:\\d{1,3}|[A-Z]|[IVXLC]{1,7})[.:]?\\s+(?=${TITLE
 const NUMBERED = /^((?:\d{1,3}|[A-Z])(?:\.\d{1,3}){1,5})\.?\s+(?=[\p{Lu}\p{Lt}\p{Lo}"“‘'(])/u;
 /** The same before any word, for a line already set in a heading size ("4.4 rules"). */
 const NUMBERED_ANY = /^((?:\d{1,3}|[A-Z])(?:\.\d{1,3}){1,5})\.?\s+(?=[\p{L}"“‘'(])/u;
-// A numbered heading is a short title, never a sentence nor a table of contents entry with its page.
+// A numbered heading is a short title (a longer one when set in a heading size, as questions of a FAQ are),
+// never a sentence nor a table of contents entry with its page.
 const NUMBERED_MAX_CHARS = 100;
+export const SIZED_NUMBERED_MAX_CHARS = 200;
 const PAGE_NUMBER_END = /\s(?:\d{1,4}|[ivxlc]{1,6})$/u;
 
 /** Whether a line holds only a chapter or part label ("Chapter 8"), which the title below it completes. */
@@ -35,11 +37,15 @@ function afterLabelWord(text: string): string | undefined {
  * heading size, so its title may start in lower case (a file or command name).
  */
 export function numberedLevel(text: string, sized = false): number | undefined {
-  if (text.length > NUMBERED_MAX_CHARS || /[.,;:!?]$/.test(text) || PAGE_NUMBER_END.test(text)) return undefined;
+  // A question is a heading (FAQs); a sentence, or a title cut short with an ellipsis (a running header), is not.
+  if (text.length > (sized ? SIZED_NUMBERED_MAX_CHARS : NUMBERED_MAX_CHARS) || /[.,;:…]$/.test(text) || PAGE_NUMBER_END.test(text)) return undefined;
   if (LABELLED.test(afterLabelWord(text) ?? '')) return 1;
   const numbered = (sized ? NUMBERED_ANY : NUMBERED).exec(text);
   return numbered ? Math.min(6, numbered[1]!.split('.').length) : undefined;
 }
+
+/** Whether a paragraph starts with a section number of two parts or more ("3.1.4 …"). */
+export const startsSectionNumber = (text: string): boolean => NUMBERED_ANY.test(text);
 
 /** Whether a paragraph starts with a section number or a chapter label, as a table of contents' entries do. */
 export const startsNumbered = (text: string): boolean => /^(?:\d{1,3}|[A-Z])(?:\.\d{1,3})*\.?\s/u.test(text) || afterLabelWord(text) !== undefined;
