@@ -116,7 +116,7 @@ describe('HTML', () => {
       <aside>Related links</aside><footer>Copyright footer</footer><form>Search box</form></body></html>`;
     const r = await extractText(utf8(html), opts);
     expect(r).toMatchObject({ format: 'html', title: 'The Title' });
-    expect(r.text).toBe('Article heading\n\nFirst paragraph with bold words.\n\nalpha\nbeta\n\nCol A\tCol B\n1\t2');
+    expect(r.text).toBe('The Title\n\nArticle heading\n\nFirst paragraph with bold words.\n\nalpha\nbeta\n\nCol A\tCol B\n1\t2');
   });
 
   it('reads the whole body when there is no main element, without chrome', async () => {
@@ -216,7 +216,7 @@ describe('TXT and common output rules', () => {
 describe('HTML without html or body elements', () => {
   it('extracts a bare fragment with a title', async () => {
     const r = await extractText(Buffer.from('<title>Gate</title><p>through the gate</p>'), { maxTextChars: 1000, maxPdfPages: 10, declaredType: 'text/html' });
-    expect(r).toMatchObject({ format: 'html', title: 'Gate', text: 'through the gate' });
+    expect(r).toMatchObject({ format: 'html', title: 'Gate', text: 'Gate\n\nthrough the gate' });
   });
 });
 
