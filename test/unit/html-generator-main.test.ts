@@ -68,8 +68,9 @@ describe('the page title as the root of the headings', () => {
     expect(r.text).toBe('Install — Guide\n\nInstall\n\nSteps.\n\nLinux\n\nUse apt.');
   });
 
-  it('keeps the headings as they are when the content opens with the title or has no first-level heading', async () => {
+  it('keeps the headings as they are when the content opens with the title or has no first-level heading, and a page without headings as it is', async () => {
     expect((await page('Install', '<main><h1>Install</h1><p>Steps.</p></main>')).markdown).toBe('# Install\n\nSteps.');
+    expect((await page('Hours', '<main><p>Open at nine.</p></main>')).markdown).toBe('Open at nine.');
     expect((await page('Install', '<main><h2>Linux</h2><p>Use apt.</p></main>')).markdown).toBe('# Install\n\n## Linux\n\nUse apt.');
   });
 

@@ -38,7 +38,7 @@ export async function extractHtml(bytes: Uint8Array, maxDepth = MAX_DEPTH): Prom
     const $ = load(source);
     const title = $('title').first().text().replace(/\s+/g, ' ').trim() || undefined;
     const body = $('body').get(0) ?? $.root().get(0);
-    if (!body) return { markdown: title ? `# ${escapeText(title)}` : '', title };
+    if (!body) return { markdown: '', title };
     const chrome = (el: Element, inContent: boolean) => isChrome(el, inContent) || isPageTool(el);
     const named = body.type === 'tag' ? generatorMain($, body) : undefined;
     const main = named || body.type !== 'tag' ? undefined : findMainContent(body, isChrome);
@@ -54,17 +54,18 @@ export async function extractHtml(bytes: Uint8Array, maxDepth = MAX_DEPTH): Prom
 }
 
 /**
- * The page's `<title>` as the root heading of its content, so that every
- * heading path starts at the page: the content's headings go one level down
- * when it has a first-level heading of its own. A content that already
- * opens with the title as its heading is left as it is.
+ * The page's `<title>` as the root heading of a content that has headings,
+ * so that every heading path starts at the page: the content's headings go
+ * one level down when it has a first-level heading of its own. A content
+ * that already opens with the title as its heading, or has no heading (a
+ * page of a few paragraphs), is left as it is.
  */
 function underTitle($: CheerioAPI, nodes: AnyNode[], title: string | undefined,
   render: (headingShift: number) => { markdown: string; text: string }): { markdown: string; text: string } {
   if (!title) return render(0);
   const headings = $(nodes).find('h1, h2, h3, h4, h5, h6').add($(nodes).filter('h1, h2, h3, h4, h5, h6'));
   const first = headings.first();
-  if (first.length && first.text().replace(/\s+/g, ' ').trim() === title) return render(0);
+  if (!first.length || first.text().replace(/\s+/g, ' ').trim() === title) return render(0);
   const { markdown, text } = render(headings.filter('h1').length ? 1 : 0);
   return { markdown: [`# ${escapeText(title)}`, markdown].filter(Boolean).join('\n\n'), text: [title, text].filter(Boolean).join('\n\n') };
 }
