@@ -48,7 +48,7 @@ export function numberedLevel(text: string, sized = false): number | undefined {
 export const startsSectionNumber = (text: string): boolean => NUMBERED_ANY.test(text);
 
 /** Whether a paragraph starts with a section number or a chapter label, as a table of contents' entries do. */
-export const startsNumbered = (text: string): boolean => /^(?:\d{1,3}|[A-Z])(?:\.\d{1,3})*\.?\s/u.test(text) || afterLabelWord(text) !== undefined;
+export const startsNumbered = (text: string): boolean => /^(?:\d{1,3}(?:\.\d{1,3})*\.?|[A-Z](?:\.\d{1,3})+\.?)\s/u.test(text) || afterLabelWord(text) !== undefined;
 
 const ATX = /^(#{1,6}) (?=\S)/;
 
