@@ -103,8 +103,4 @@ const RUNNING_EXCEPTIONS: string[] = [
   // \pgfPT: creating a «Periodic Table»" now takes the outline's title, guillemets included.)
   'big-pgf-PeriodicTableManual.pdf: pgf-PeriodicTable #.#.#',
   'reportlab-userguide.pdf: User Guide',
-  // A known regression of the per-region reading order: the form's row of navigation buttons
-  // is read in two pieces on its first page (and whole on the next), so it counts twice.
-  'pdfplumber-pdffill-demo-form.pdf: First Page',
-  'pdfplumber-pdffill-demo-form.pdf: Previous Page',
 ];

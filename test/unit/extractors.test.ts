@@ -116,7 +116,7 @@ describe('HTML', () => {
       <aside>Related links</aside><footer>Copyright footer</footer><form>Search box</form></body></html>`;
     const r = await extractText(utf8(html), opts);
     expect(r).toMatchObject({ format: 'html', title: 'The Title' });
-    expect(r.text).toBe('Article heading\n\nFirst paragraph with bold words.\n\nalpha\nbeta\n\nCol A\tCol B\n1\t2');
+    expect(r.text).toBe('The Title\n\nArticle heading\n\nFirst paragraph with bold words.\n\nalpha\nbeta\n\nCol A\tCol B\n1\t2');
   });
 
   it('reads the whole body when there is no main element, without chrome', async () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { extractText, type ExtractOptions } from '../../worker/extractors/index.js';
 
 const opts: ExtractOptions = { maxTextChars: 100_000, maxPdfPages: 5, filename: 'page.html' };
+const utf8 = (s: string) => Buffer.from(s, 'utf8');
 const extract = async (html: string) => extractText(Buffer.from(html), opts);
 const LINKS = Array.from({ length: 30 }, (_, i) => `<li><a href="p${i}.html">Chapter ${i} of the manual</a></li>`).join('');
 const PROSE = 'This sentence is the body of the manual page, long enough to count, with commas, clauses, and words. ';
@@ -13,7 +14,7 @@ describe('main content of documentation generators', () => {
       <h2>4.1 Standards conformance</h2><p>Closing remark kept.</p></div></div>
       <div class="sphinxsidebar" role="navigation"><h3>Navigation</h3><ul>${LINKS}</ul></div></body></html>`;
     const r = await extract(html);
-    expect(r.text).toMatch(/^4\. Source packages\n\nShort lead\./);
+    expect(r.text).toMatch(/^Source packages\n\n4\. Source packages\n\nShort lead\./);
     expect(r.markdown).toContain('Chapter 29 of the manual');
     expect(r.markdown).toContain('## 4.1 Standards conformance\n\nClosing remark kept.');
     expect(r.markdown).not.toContain('Navigation');
@@ -39,7 +40,7 @@ describe('main content of documentation generators', () => {
       <div id="content"><div class="sect1"><h2>SYNOPSIS</h2><div class="sectionbody"><p>${PROSE}</p></div></div></div>
       <div id="footer"><div id="footer-text">Last updated 2024</div></div></body></html>`;
     const r = await extract(html);
-    expect(r.markdown).toMatch(/^# git-x\(1\) Manual Page\n\n## NAME\n\ngit-x - do one thing\n\n## SYNOPSIS/);
+    expect(r.markdown).toMatch(/^# git-x\(1\)\n\n## git-x\(1\) Manual Page\n\n### NAME\n\ngit-x - do one thing\n\n### SYNOPSIS/);
     expect(r.markdown).not.toContain('Last updated');
   });
 
@@ -48,12 +49,36 @@ describe('main content of documentation generators', () => {
       <div id="side-nav"><ul>${LINKS}</ul></div><div class="header"><div class="headertitle"><div class="title">Special Commands</div></div></div>
       <div class="contents"><h1>Introduction</h1><p>${PROSE}</p></div></body></html>`;
     const r = await extract(html);
-    expect(r.text).toMatch(/^Special Commands\n\nIntroduction\n\nThis sentence/);
+    expect(r.text).toMatch(/^Doxygen: Special Commands\n\nSpecial Commands\n\nIntroduction\n\nThis sentence/);
     expect(r.text).not.toContain('Chapter 3 of the manual');
   });
 
   it('takes a page\'s <main> whole', async () => {
     const r = await extract(`<html><body><nav><ul>${LINKS}</ul></nav><main><h1>Title</h1><p>One line.</p><ul>${LINKS}</ul></main></body></html>`);
     expect(r.markdown.startsWith('# Title\n\nOne line.\n\n- Chapter 0 of the manual')).toBe(true);
+  });
+});
+
+describe('the page title as the root of the headings', () => {
+  const page = (title: string, body: string) => extractText(utf8(`<html><head><title>${title}</title></head><body>${body}</body></html>`), opts);
+
+  it('puts the content under the title, one level down, so every heading path starts at the page', async () => {
+    const r = await page('Install — Guide', '<main><h1>Install</h1><p>Steps.</p><h2>Linux</h2><p>Use apt.</p></main>');
+    expect(r.markdown).toBe('# Install — Guide\n\n## Install\n\nSteps.\n\n### Linux\n\nUse apt.');
+    expect(r.text).toBe('Install — Guide\n\nInstall\n\nSteps.\n\nLinux\n\nUse apt.');
+  });
+
+  it('keeps the headings as they are when the content opens with the title or has no first-level heading, and a page without headings as it is', async () => {
+    expect((await page('Install', '<main><h1>Install</h1><p>Steps.</p></main>')).markdown).toBe('# Install\n\nSteps.');
+    expect((await page('Hours', '<main><p>Open at nine.</p></main>')).markdown).toBe('Open at nine.');
+    expect((await page('Install', '<main><h2>Linux</h2><p>Use apt.</p></main>')).markdown).toBe('# Install\n\n## Linux\n\nUse apt.');
+  });
+
+  it('gives the chunks of the page heading paths rooted at its title', async () => {
+    const r = await extractText(utf8('<html><head><title>Guide</title></head><body><main><h1>Install</h1><p>Steps to follow.</p></main></body></html>'),
+      { ...opts, chunking: { maxTokens: 200, overlapTokens: 0 } });
+    expect(r.chunks?.length).toBeGreaterThan(0);
+    expect(r.chunks?.[0]?.headings).toEqual(['Guide']);
+    expect(r.chunks?.every((c) => c.headings[0] === 'Guide')).toBe(true);
   });
 });

@@ -5,7 +5,7 @@ import { buildDocx } from '../fixtures/docx.js';
 
 const opts: ExtractOptions = { maxTextChars: 100_000, maxPdfPages: 50 };
 const utf8 = (s: string) => new Uint8Array(Buffer.from(s, 'utf8'));
-const html = (body: string) => extractText(utf8(`<!doctype html><html><head><title>t</title></head><body>${body}</body></html>`), opts);
+const html = (body: string) => extractText(utf8(`<!doctype html><html><head></head><body>${body}</body></html>`), opts);
 const markdown = (source: string) => extractText(utf8(source), { ...opts, filename: 'notes.md' });
 
 describe('HTML to Markdown', () => {

@@ -31,6 +31,11 @@ describe('PDF layout', () => {
     expect(md).toBe('Please treatment carefully');
   });
 
+  it('joins a two-letter word of a letter-spaced line as pdftotext does', async () => {
+    const md = await markdownOf([[{ text: 'Letter spaced words in a title line', x: 72, y: 700, letterSpacing: 2 }]]);
+    expect(md).toBe('Letter spaced words in a title line');
+  });
+
   it('joins pieces of a word drawn in two fonts with no gap, and spaces words a space apart', async () => {
     // Helvetica "Mne" is 23.34 pt wide at 12 pt; "sia" in bold follows it at once, "waits" a space later.
     const md = await markdownOf([[{ text: 'Mne', x: 72, y: 700 }, { text: 'sia', x: 95.34, y: 700, font: 'bold' }, { text: 'waits', x: 115, y: 700 }]]);

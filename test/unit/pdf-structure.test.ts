@@ -15,6 +15,23 @@ const card = (name: string, rows: number): string[][] =>
   Array.from({ length: rows }, (_, i) => [`${name} entry number ${i + 1}`, `${name[0]}cmd${i + 1}`]);
 
 describe('PDF tables and regions', () => {
+  it('reads a row of buttons over a form and a side column as one line before the columns', async () => {
+    const left = ['You can open a PDF or create a blank one here.', 'Here are the drawings this tool has created for you.', 'Please save into a new file to see the effect.',
+      'Goto Page 2: the line tool and its settings.', 'Goto Page 3: the arrow tool and its settings.', 'Goto Page 4: the shapes and their settings.'];
+    const right = ['Print this', 'Online Help', 'Save a copy', 'Send by mail', 'Close form'];
+    const page: PdfRun[] = [
+      { text: 'First Page', x: 60, y: 756, size: 18 }, { text: 'Next Page', x: 200, y: 756, size: 18 }, { text: 'Last Page', x: 460, y: 756, size: 18 },
+      ...left.map((text, i) => ({ text, x: 46, y: 700 - i * 20 })), ...right.map((text, i) => ({ text, x: 460, y: 711 - i * 37, size: 14 })),
+    ];
+    // Read as columns cut apart, and as columns a closing line crosses.
+    const crossing = { text: 'A closing line that runs across the whole width of the page, under both of the columns.', x: 46, y: 540 };
+    for (const runs of [page, [...page, crossing]]) {
+      const md = await markdownOf([runs]);
+      expect(md.split('\n\n')[0]).toBe('First Page Next Page Last Page');
+      expect(md).toContain('Print this Online Help');
+    }
+  });
+
   it('reads three columns of description and command rows column after column, each as a table', async () => {
     // Baselines differ a little from column to column, as on a reference card; nothing lines up across the
     // gutters, and a note in the first column crosses the gap between its descriptions and commands.

@@ -1,7 +1,8 @@
-import { load } from 'cheerio/slim';
+import { load, type CheerioAPI } from 'cheerio/slim';
 import type { AnyNode, Element } from 'domhandler';
 import { isAllocationFailure, SourceError } from '../../../shared/source-errors.js';
 import { decodeText } from '../../text-decode.js';
+import { escapeText } from '../common/escape-markdown.js';
 import { nodesToMarkdownAndText, type MarkdownOptions } from './to-markdown.js';
 import { findMainContent, isPageTool } from './main-content.js';
 import { generatorMain } from './generator-main.js';
@@ -40,15 +41,33 @@ export async function extractHtml(bytes: Uint8Array, maxDepth = MAX_DEPTH): Prom
     if (!body) return { markdown: '', title };
     const chrome = (el: Element, inContent: boolean) => isChrome(el, inContent) || isPageTool(el);
     const named = body.type === 'tag' ? generatorMain($, body) : undefined;
-    if (named) return { ...nodesToMarkdownAndText(named, { skip: (el) => chrome(el, true) || isGeneratorChrome(el) }), title };
-    const main = body.type === 'tag' ? findMainContent(body, isChrome) : undefined;
-    if (main?.nodes) return { ...nodesToMarkdownAndText(main.nodes, { skip: (el) => main.removed.has(el) }), title };
-    return { ...nodesToMarkdownAndText([body], { skip: chrome }), title };
+    const main = named || body.type !== 'tag' ? undefined : findMainContent(body, isChrome);
+    const [nodes, skip]: [AnyNode[], (el: Element, inContent: boolean) => boolean] = named
+      ? [named, (el) => chrome(el, true) || isGeneratorChrome(el)]
+      : main?.nodes ? [main.nodes, (el) => main.removed.has(el)] : [[body], chrome];
+    return { ...underTitle($, nodes, title, (headingShift) => nodesToMarkdownAndText(nodes, { skip, headingShift })), title };
   } catch (err) {
     if (isAllocationFailure(err)) throw err;
     if (err instanceof RangeError) throw new SourceError('too_complex', 'The HTML is nested too deeply to read.');
     throw err;
   }
+}
+
+/**
+ * The page's `<title>` as the root heading of a content that has headings,
+ * so that every heading path starts at the page: the content's headings go
+ * one level down when it has a first-level heading of its own. A content
+ * that already opens with the title as its heading, or has no heading (a
+ * page of a few paragraphs), is left as it is.
+ */
+function underTitle($: CheerioAPI, nodes: AnyNode[], title: string | undefined,
+  render: (headingShift: number) => { markdown: string; text: string }): { markdown: string; text: string } {
+  if (!title) return render(0);
+  const headings = $(nodes).find('h1, h2, h3, h4, h5, h6').add($(nodes).filter('h1, h2, h3, h4, h5, h6'));
+  const first = headings.first();
+  if (!first.length || first.text().replace(/\s+/g, ' ').trim() === title) return render(0);
+  const { markdown, text } = render(headings.filter('h1').length ? 1 : 0);
+  return { markdown: [`# ${escapeText(title)}`, markdown].filter(Boolean).join('\n\n'), text: [title, text].filter(Boolean).join('\n\n') };
 }
 
 // Navigation panels and permalink marks that documentation generators put inside their content.

@@ -8,6 +8,8 @@ import { isHidden, nodesToText, type WalkOptions } from './to-text.js';
 export interface MarkdownOptions extends WalkOptions {
   /** Return true to leave a link (and its text) out, e.g. footnote back-links. */
   dropLink?: (el: Element) => boolean;
+  /** Levels added to every heading (at most `######`), to put them under a title; default 0. */
+  headingShift?: number;
 }
 
 // Deeper structure is flattened to text: marked slows down sharply with list and quote nesting,
@@ -102,7 +104,8 @@ function renderElement(el: Element, name: string, ctx: Ctx): Inline | Block[] {
     const md = join(blocks, false, 'md').replace(/\s*\n\s*/g, ' ').replace(/^#+ /, '').trim();
     const text = join(blocks, false, 'text').replace(/\s*\n\s*/g, ' ').trim();
     // A trailing run of # would read as the heading's closing sequence.
-    return md ? [{ md: `${'#'.repeat(Number(heading[1]))} ${md.replace(/(^|\s)(#+)$/, '$1\\$2')}`, text, kind: 'other' }] : [];
+    const level = Math.min(6, Number(heading[1]) + (ctx.opts.headingShift ?? 0));
+    return md ? [{ md: `${'#'.repeat(level)} ${md.replace(/(^|\s)(#+)$/, '$1\\$2')}`, text, kind: 'other' }] : [];
   }
   if (name === 'ul' || name === 'ol' || name === 'menu') return renderList(el, name === 'ol', ctx);
   if (name === 'pre') return renderPre(el, ctx);

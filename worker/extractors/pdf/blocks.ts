@@ -1,8 +1,9 @@
+import { isChapterLabel, numberedLevel, SIZED_NUMBERED_MAX_CHARS, startsNumbered, startsSectionNumber } from './headings.js';
 import type { PdfLine } from './lines.js';
 import { key } from './outline-headings.js';
 import type { OutlineEntry } from './outline.js';
 import { collapseLeaders, hasLeader } from './leaders.js';
-import { listItem, listLevels } from './lists.js';
+import { isListItem, listItem, listLevels } from './lists.js';
 import { renderTable, splitTables } from './tables.js';
 
 /** What the whole document tells about its lines: body size, heading sizes and its words. */
@@ -16,6 +17,8 @@ export interface PdfDocumentStyle {
    * outline alone makes headings; with one, font sizes add levels below it.
    */
   outlineDepth: number;
+  /** Rounded font size of most of the text. */
+  bodySize: number;
 }
 
 // A heading is set at least this much larger than the body text...
@@ -24,6 +27,8 @@ const HEADING_RATIO = 1.15;
 const HEADING_MAX_SHARE = 0.1;
 const HEADING_MAX_CHARS = 120;
 const HYPHENATED_END = /\p{Ll}[-\u2010\u00ad]$/u;
+// A title of a few words under a chapter label on a line of its own.
+const LABEL_TITLE_MAX_CHARS = 120;
 const LIST_MARKER = /^(?:[•◦▪‣∙●○■□►–]|\(?\d{1,3}[.)]|\(?[a-z][.)]|\(?[ivx]{1,4}\))\s/u;
 const CJK_END = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u3000-\u303f\uff00-\uffef]$/u;
 const CJK_START = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u3000-\u303f\uff00-\uffef]/u;
@@ -52,7 +57,7 @@ export function documentStyle(pages: PdfLine[][], outlineDepth = 0): PdfDocument
     .map(([size]) => size)
     .sort((a, b) => b - a);
   const headingLevels = new Map(headingSizes.map((size, i) => [size, Math.min(3, i + 1)]));
-  return { headingLevels, vocabulary, outlineDepth };
+  return { headingLevels, vocabulary, outlineDepth, bodySize: body };
 }
 
 /**
@@ -122,8 +127,11 @@ function breaksBefore(prev: PdfLine, line: PdfLine, next: PdfLine | undefined, p
   if (line.heading?.entry !== prev.heading?.entry) return true;
   if (line.heading) return false;
   // A word hyphenated at the foot of a column goes on at the top of the next one.
-  if (line.block !== prev.block) return !(HYPHENATED_END.test(prev.text) && /^\p{Ll}/u.test(line.text));
+  const continued = HYPHENATED_END.test(prev.text) && /^\p{Ll}/u.test(line.text);
+  if (line.block !== prev.block) return !continued;
   if (Math.abs(line.size - prev.size) > 0.12 * Math.max(line.size, prev.size)) return true;
+  // The rest of a hyphenated word is never a paragraph (nor a heading) of its own, however wide the spacing.
+  if (continued && prev.y - line.y > 0 && prev.y - line.y < 2.5 * line.size) return false;
   const gap = prev.y - line.y;
   const usual = pitch.get(round(line.size)) ?? 1.25 * line.size;
   if (gap <= 0 || gap > usual * 1.3 + 0.5) return true;
@@ -131,24 +139,54 @@ function breaksBefore(prev: PdfLine, line: PdfLine, next: PdfLine | undefined, p
   const em = line.size;
   const indented = line.x0 > edge.left + 0.8 * em && line.x0 - prev.x0 > 0.8 * em;
   // A first-line indent: the line after it is back at the left edge.
-  if (indented && !LIST_MARKER.test(prev.text) && next && next.block === line.block && Math.abs(next.x0 - edge.left) < 0.5 * em) return true;
+  // The line after a heading's hanging indent is the next paragraph's, in another size: it tells nothing.
+  if (indented && !LIST_MARKER.test(prev.text) && next && next.block === line.block && round(next.size) === round(line.size)
+    && Math.abs(next.x0 - edge.left) < 0.5 * em) return true;
   // A short line that ends a sentence ends its paragraph.
   const short = edge.count >= 3 && prev.x1 < edge.right - Math.max(4 * em, 0.15 * (edge.right - edge.left));
   return short && /[.!?:;]["')\]\u201d]?$/u.test(prev.text.slice(-2));
 }
 
 function renderParagraphs(lines: PdfLine[], style: PdfDocumentStyle): Array<{ y: number; text: string }> {
-  const paras = paragraphs(lines);
+  const paras = joinChapterLabels(paragraphs(lines), style);
   const levels = listLevels(paras);
-  return paras.map((para) => ({ y: para[0]!.y, text: renderParagraph(para, style, levels.get(para)) }));
+  // Where two paragraphs in three start with a number, as in a table of contents, a number makes no heading.
+  const numbered = paras.length < 4 || paras.filter((p) => startsNumbered(p[0]!.text)).length * 3 < paras.length * 2;
+  return paras.map((para) => ({ y: para[0]!.y, text: renderParagraph(para, style, levels.get(para), numbered) }));
+}
+
+/**
+ * A chapter label on a line of its own ("Chapter 8", "Capitolo 1") and the
+ * title under it become one paragraph, so they make one heading; the
+ * outline does this itself when there is one.
+ */
+function joinChapterLabels(paras: PdfLine[][], style: PdfDocumentStyle): PdfLine[][] {
+  if (style.outlineDepth > 1) return paras;
+  const result: PdfLine[][] = [];
+  for (let i = 0; i < paras.length; i++) {
+    const [label, title] = [paras[i]!, paras[i + 1]];
+    if (title && label.length === 1 && !label[0]!.heading && !title[0]!.heading && isChapterLabel(label[0]!.text) && titleLike(title)) {
+      result.push([...label, ...title]);
+      i++;
+    } else {
+      result.push(label);
+    }
+  }
+  return result;
+}
+
+function titleLike(lines: PdfLine[]): boolean {
+  const text = lines.map((l) => l.text).join(' ');
+  return lines.length <= 2 && lines.every((l) => l.cells === 1) && text.length <= LABEL_TITLE_MAX_CHARS
+    && /^[\p{Lu}\p{Lt}\p{Lo}\p{N}"“‘'(]/u.test(text) && !/[.,;:]$/.test(text) && !isListItem(text);
 }
 
 /** A paragraph as a heading, a list item (at `listLevel`, when it starts like one) or plain text. */
-function renderParagraph(lines: PdfLine[], style: PdfDocumentStyle, listLevel?: number): string {
+function renderParagraph(lines: PdfLine[], style: PdfDocumentStyle, listLevel?: number, numbered = true): string {
   let text = lines[0]!.text;
   for (const line of lines.slice(1)) text = joinLines(text, line.text, style.vocabulary);
   text = collapseLeaders(text);
-  const level = headingLevel(lines, text, style);
+  const level = headingLevel(lines, text, style, numbered);
   const named = lines[0]!.heading;
   // The outline's title has the author's characters where the page's fonts may map glyphs oddly; a label it lacks is kept.
   if (named && key(named.title) === key(text)) text = named.title;
@@ -206,17 +244,31 @@ export function joinPagesAtHyphens(pages: string[], vocabulary: Set<string>): st
  * heading size, not ending like a sentence nor starting with the rest of a
  * hyphenated word, is a heading (below the outline's one level, if any).
  */
-function headingLevel(lines: PdfLine[], text: string, style: PdfDocumentStyle): number | undefined {
+function headingLevel(lines: PdfLine[], text: string, style: PdfDocumentStyle, numbered: boolean): number | undefined {
   if (lines[0]!.heading) return lines[0]!.heading.level;
-  if (style.outlineDepth > 1 || /^\p{Ll}+(?:\s|$)/u.test(text)) return undefined;
-  const level = sizeLevel(lines, text, style);
+  // Half a hyphenated word is no heading.
+  if (style.outlineDepth > 1 || /^\p{Ll}+(?:\s|$)/u.test(text) || /[-\u2010\u00ad]$/u.test(text)) return undefined;
+  const label = isChapterLabel(lines[0]!.text) ? 1 : 0;
+  const bySize = sizeLevel(lines, text, style, label);
+  // Numbering tells the level better than sizes, which often set "4.4" and "4.4.1" alike.
+  const level = bySize === undefined ? (numbered ? bodyNumberedLevel(lines, text, style) : undefined) : (numberedLevel(text, true) ?? bySize);
   return level && Math.min(6, level + style.outlineDepth);
 }
 
-function sizeLevel(lines: PdfLine[], text: string, style: PdfDocumentStyle): number | undefined {
-  if (lines.length > 2 || lines.some((l) => l.cells > 1) || text.length > HEADING_MAX_CHARS || /[.,;:]$/.test(text)) return undefined;
+/** A one-line paragraph in the body size or larger numbered like a heading ("1.1 Title", "Chapter 2 Title"). */
+function bodyNumberedLevel(lines: PdfLine[], text: string, style: PdfDocumentStyle): number | undefined {
+  if (lines.length - (isChapterLabel(lines[0]!.text) ? 1 : 0) > 1 || lines.some((l) => l.cells > 1 || round(l.size) < style.bodySize)) return undefined;
+  // Set larger than the body, its title may start in lower case too.
+  return numberedLevel(text, lines.every((l) => round(l.size) > style.bodySize));
+}
+
+function sizeLevel(lines: PdfLine[], text: string, style: PdfDocumentStyle, label = 0): number | undefined {
+  const numbered = startsSectionNumber(text);
+  const [maxLines, maxChars] = numbered ? [3, SIZED_NUMBERED_MAX_CHARS] : [2 + label, HEADING_MAX_CHARS];
+  if (lines.length > maxLines || lines.some((l) => l.cells > 1) || text.length > maxChars || /[.,;:]$/.test(text)) return undefined;
   if ((text.match(/\p{L}/gu)?.length ?? 0) < 2) return undefined;
-  const levels = lines.map((l) => style.headingLevels.get(round(l.size)));
+  // A chapter label may be set smaller than its title, even in the body size.
+  const levels = lines.map((l, i) => style.headingLevels.get(round(l.size)) ?? (i < label ? Number.POSITIVE_INFINITY : undefined));
   if (levels.some((l) => l === undefined)) return undefined;
   return Math.min(...(levels as number[]));
 }

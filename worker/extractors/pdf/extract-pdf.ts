@@ -1,6 +1,7 @@
 import { OPS, type PDFDocumentProxy, type PDFPageProxy } from './pdfjs.js';
 import { isAllocationFailure, SourceError } from '../../../shared/source-errors.js';
 import { documentStyle, joinPagesAtHyphens, pageMarkdown } from './blocks.js';
+import { monotoneHeadings } from './headings.js';
 import { markOutlineHeadings } from './outline-headings.js';
 import { readOutline } from './outline.js';
 import { openPdf } from './open-pdf.js';
@@ -51,7 +52,7 @@ export async function extractPdf(
     const outline = await readOutline(doc, pages);
     const missing = markOutlineHeadings(kept, outline);
     const style = documentStyle(kept, Math.max(0, ...outline.map((e) => e.level)));
-    const bodies = joinPagesAtHyphens(kept.map((pageLines, i) => pageMarkdown(pageLines, style, missing.get(i + 1))), style.vocabulary);
+    const bodies = monotoneHeadings(joinPagesAtHyphens(kept.map((pageLines, i) => pageMarkdown(pageLines, style, missing.get(i + 1))), style.vocabulary));
     const texts = bodies.map((body, i) => [body, fields[i]!.join('\n')].filter(Boolean).join('\n\n'));
     const letters = countLetters(texts, SPARSE_LETTERS_PER_PAGE * pages);
     if (letters === 0) throw ocr?.emptyError() ?? new SourceError('no_text', SCANNED);

@@ -14,6 +14,10 @@ export interface Fragment {
 
 // A gap wider than this splits a row into fragments, so that column gutters show.
 const FRAGMENT_GAP = 1.0;
+// A section number is set a quad or so before its title ("1.2␣␣Programs needed"): one fragment up to this gap.
+const NUMBER_GAP = 2.0;
+// "1.2", "A.3", "2.1.4.": a section number with at least two parts.
+const SECTION_NUMBER = /^(?:\d{1,3}|[A-Z])(?:\.\d{1,3}){1,5}\.?$/;
 
 /** Groups runs into rows by vertical overlap, then splits each row at wide gaps. */
 export function toFragments(runs: Run[]): Fragment[] {
@@ -35,7 +39,9 @@ export function toFragments(runs: Run[]): Fragment[] {
     let current: Run[] = [];
     for (const run of row) {
       const last = current.at(-1);
-      if (last && run.x0 - last.x1 > FRAGMENT_GAP * Math.max(last.size, run.size)) {
+      const gap = last ? run.x0 - last.x1 : 0;
+      const em = Math.max(last?.size ?? 0, run.size);
+      if (last && gap > FRAGMENT_GAP * em && !(gap < NUMBER_GAP * em && numbersTitle(current, run))) {
         fragments.push(fragment(current, index));
         current = [];
       }
@@ -44,6 +50,11 @@ export function toFragments(runs: Run[]): Fragment[] {
     if (current.length) fragments.push(fragment(current, index));
   });
   return fragments;
+}
+
+/** Whether `runs` hold only a section number and `next` starts a word after it. */
+function numbersTitle(runs: Run[], next: Run): boolean {
+  return runs.length === 1 && SECTION_NUMBER.test(runs[0]!.str.trim()) && /^\p{L}/u.test(next.str);
 }
 
 /** Two runs share a row when their spans from descender to ascender overlap by half the smaller one. */

@@ -20,8 +20,14 @@ export function readRegion(fragments: Fragment[], firstBlock: number, depth = 0)
   const gutters = found.filter((g, i) => !betweenCells(fragments, found[i - 1]?.end ?? -Infinity, g, found[i + 1]?.start ?? Infinity));
   const clear = depth < MAX_DEPTH ? gutters.filter((g) => !fragments.some((f) => f.x0 < g.start && f.x1 > g.end)) : [];
   if (clear.length === 0) return readingOrder(fragments, gutters, firstBlock);
+  const slabOf = (f: Fragment) => clear.filter((g) => f.x0 + f.x1 >= g.start + g.end).length;
+  const top = fragments.filter((f) => f.row === fragments[0]!.row);
+  if (standsApart(top, fragments.slice(top.length), slabOf)) {
+    const first = readingOrder(top, [], firstBlock);
+    return [...first, ...readRegion(fragments.slice(top.length), (first.at(-1)?.block ?? firstBlock) + 1, depth)];
+  }
   const slabs: Fragment[][] = clear.map(() => []).concat([[]]);
-  for (const f of fragments) slabs[clear.filter((g) => f.x0 + f.x1 >= g.start + g.end).length]!.push(f);
+  for (const f of fragments) slabs[slabOf(f)]!.push(f);
   const lines: PdfLine[] = [];
   let block = firstBlock;
   for (const slab of slabs) {
@@ -86,7 +92,7 @@ export function readingOrder(fragments: Fragment[], gutters: Gutter[], firstBloc
     const inRow: Fragment[] = [];
     while (i < fragments.length && fragments[i]!.row === row) inRow.push(fragments[i++]!);
     const spanning = inRow.filter((f) => column(f) < 0);
-    if (spanning.length) {
+    if (spanning.length || (band.every((col) => col.length === 0) && standsApart(inRow, fragments.slice(i), column))) {
       flushBand();
       lines.push(...toLines(inRow, block));
       continue;
@@ -95,6 +101,28 @@ export function readingOrder(fragments: Fragment[], gutters: Gutter[], firstBloc
   }
   flushBand();
   return lines;
+}
+
+// A row standing this many of its font sizes clear of the text under it in every column it has pieces in.
+const APART_ROW_GAP = 2;
+
+/**
+ * Whether a row that starts a band has pieces in two or more columns and
+ * stands apart from the text under it in each of them, like a row of
+ * navigation buttons over a form or a header set across the page: it is
+ * read as one line before the columns, not split between them. The first
+ * rows of columns set on one baseline (a reference card's column titles)
+ * are followed by their text at the usual spacing.
+ */
+function standsApart(row: Fragment[], below: Fragment[], column: (f: Fragment) => number): boolean {
+  const columns = new Set(row.map(column));
+  if (columns.size < 2) return false;
+  const y = Math.min(...row.map((f) => f.y));
+  const size = Math.max(...row.map((f) => f.size));
+  return [...columns].every((c) => {
+    const next = below.find((f) => column(f) === c || column(f) < 0);
+    return !next || y - next.y >= APART_ROW_GAP * size;
+  });
 }
 
 /** Fragments (top to bottom) to lines: those of one row join. */

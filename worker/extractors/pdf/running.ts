@@ -7,6 +7,8 @@ const MIN_SHARE = 0.25;
 const MIN_PAGES = 3;
 // A running header naming the chapter, as Texinfo sets them (runningKey form: numbers are "#").
 const CHAPTER_HEADER = /^(?:chapter|appendix|chapitre|annexe|kapitel|anhang|cap[ií]tulo|capitolo|ap[eé]ndice)\s+(?:#|[a-z])\s*:\s+\S/u;
+// A key of a section number alone: "1.2", "4.4.1".
+const SECTION_NUMBER_KEY = /^#(?:\.#)+\.?$/;
 // Pages of one chapter that carry its running header are at most this far apart.
 const RUN_GAP = 2;
 
@@ -80,6 +82,8 @@ function longestRun(pages: number[]): number {
 function splitAtRunning(text: string, running: Set<string>): EdgeText['parts'] | undefined {
   const words = text.split(' ');
   for (const key of running) {
+    // A section number ("1.2") at the edge of many pages starts headings, it is not a page number.
+    if (SECTION_NUMBER_KEY.test(key)) continue;
     const n = key.split(' ').length;
     if (n >= words.length) continue;
     const head = words.slice(0, n).join(' ');

@@ -26,6 +26,8 @@ export interface Run {
   y: number;
   size: number;
   rtl: boolean;
+  /** Letters pdf.js read apart ("t r e a t") and joined here: the line is letter-spaced. */
+  letterSpaced?: boolean;
 }
 
 // A gap wider than this share of the font size is a space: word spaces are about a third
@@ -57,8 +59,9 @@ export function toRun(item: PdfTextItem): Run | undefined {
   const x = e * cos + f * sin;
   const y = -e * sin + f * cos;
   const advance = item.vertical ? item.height : item.width;
-  const str = unspaceLetters(texControlCodes(/\s\s|[^\S ]/.test(item.str) ? item.str.replace(/\s+/g, ' ') : item.str));
-  return { str, x0: x, x1: x + Math.max(0, advance), y, size, rtl: item.dir === 'rtl' };
+  const read = texControlCodes(/\s\s|[^\S ]/.test(item.str) ? item.str.replace(/\s+/g, ' ') : item.str);
+  const str = unspaceLetters(read);
+  return { str, x0: x, x1: x + Math.max(0, advance), y, size, rtl: item.dir === 'rtl', ...(str !== read ? { letterSpaced: true } : {}) };
 }
 
 /**
@@ -77,6 +80,21 @@ export function unspaceLetters(str: string): string {
   return alphabet ? str : str.replace(trimmed, word);
 }
 
+const TWO_LETTERS = /^\p{L} \p{L}$/u;
+
+/**
+ * A two-letter word of a letter-spaced line ("i n") is too short for
+ * {@link unspaceLetters} to tell from two words; beside a letter-spaced run
+ * of the same size, it is one word too.
+ */
+function joinShortSpacedWords(ordered: Run[]): void {
+  ordered.forEach((run, i) => {
+    if (!TWO_LETTERS.test(run.str.trim())) return;
+    const spacedNeighbour = [ordered[i - 1], ordered[i + 1]].some((n) => n?.letterSpaced && Math.abs(n.size - run.size) < 0.1 * run.size);
+    if (spacedNeighbour) ordered[i] = { ...run, str: run.str.replace(/(\p{L}) (\p{L})/u, '$1$2'), letterSpaced: true };
+  });
+}
+
 /**
  * Joins runs in reading order (right to left when most of the text is
  * right-to-left): a space only where the gap is as wide as a space.
@@ -85,6 +103,7 @@ export function joinRuns(runs: Run[]): string {
   const rtlChars = runs.reduce((n, r) => n + (r.rtl ? r.str.length : 0), 0);
   const rtl = rtlChars * 2 > runs.reduce((n, r) => n + r.str.length, 0);
   const ordered = runs.length === 1 ? runs : [...runs].sort(rtl ? (p, q) => q.x1 - p.x1 : (p, q) => p.x0 - q.x0);
+  if (ordered.length > 1) joinShortSpacedWords(ordered);
   let text = '';
   let prev: Run | undefined;
   for (const run of ordered) {

@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { extractText, type ExtractOptions } from '../../worker/extractors/index.js';
+import { monotoneHeadings, numberedLevel } from '../../worker/extractors/pdf/headings.js';
+import { buildPdf, type PdfRun } from '../fixtures/pdf.js';
+
+const opts: ExtractOptions = { maxTextChars: 100_000, maxPdfPages: 50 };
+const markdownOf = async (pages: PdfRun[][]) => (await extractText(buildPdf({ pages }), opts)).markdown;
+const headingsOf = (md: string) => md.split('\n').filter((l) => /^#{1,6} /.test(l));
+
+const body = (top: number, lines: string[]): PdfRun[] => lines.map((text, i) => ({ text, x: 72, y: top - i * 14 }));
+const PROSE = ['This paragraph is plain body text that runs on', 'for a few lines so that the body size is the', 'most common size on the page and in the file.'];
+
+describe('PDF headings without an outline', () => {
+  it('reads the level of a numbered heading from its number, even in the body size', async () => {
+    const md = await markdownOf([[
+      { text: '1 Introduzione', x: 72, y: 740, size: 20 }, ...body(700, PROSE),
+      { text: "1.1 Un po' di storia", x: 72, y: 640 }, ...body(620, PROSE),
+      { text: '1.1.1 Le origini', x: 72, y: 560 }, ...body(540, PROSE),
+    ]]);
+    expect(headingsOf(md)).toEqual(['# 1 Introduzione', "## 1.1 Un po' di storia", '### 1.1.1 Le origini']);
+  });
+
+  it('joins a chapter label and the larger title under it into one first-level heading', async () => {
+    const md = await markdownOf([[
+      { text: 'Capitolo 1', x: 72, y: 740, size: 18 }, { text: 'Cose che bisogna sapere', x: 72, y: 700, size: 24 }, ...body(660, PROSE),
+      { text: '1.1 Prima di cominciare', x: 72, y: 600, size: 14 }, ...body(580, PROSE),
+    ]]);
+    expect(headingsOf(md)).toEqual(['# Capitolo 1 Cose che bisogna sapere', '## 1.1 Prima di cominciare']);
+  });
+
+  it('keeps a section number set a quad before its title in the heading', async () => {
+    const md = await markdownOf([[
+      ...body(740, PROSE), { text: '2.3', x: 72, y: 680, size: 14 }, { text: 'Programs needed', x: 72 + 20 + 16, y: 680, size: 14 }, ...body(660, PROSE),
+    ]]);
+    expect(headingsOf(md)).toEqual(['# 2.3 Programs needed']);
+  });
+
+  it('makes no heading of the numbered entries of a table of contents', async () => {
+    const toc = ['1.1 Getting started', '1.2 Choosing a program', '1.3 Building it', '2.1 Testing it', '2.2 Uploading it'];
+    const md = await markdownOf([[...toc.map((text, i) => ({ text, x: 72, y: 740 - i * 24 })), ...body(600, PROSE)]]);
+    expect(headingsOf(md)).toEqual([]);
+    expect(md).toContain('1.2 Choosing a program');
+  });
+
+  it('never makes a heading of the rest of a hyphenated title', async () => {
+    const md = await markdownOf([[
+      { text: 'Installation in-', x: 72, y: 740, size: 20 }, { text: 'structions', x: 72, y: 700, size: 20 }, ...body(660, PROSE), ...body(600, PROSE),
+    ]]);
+    expect(headingsOf(md)).toEqual(['# Installation instructions']);
+  });
+
+  it('takes a body-size numbered line for a heading only when it reads like a title', () => {
+    expect(numberedLevel('A.2 Managing symbols')).toBe(2);
+    expect(numberedLevel('Chapter 8 Standard Extension')).toBe(1);
+    expect(numberedLevel('Kapitel IV: Grundlagen')).toBe(1);
+    expect(numberedLevel('2.5 million people live there.')).toBeUndefined();
+    expect(numberedLevel('1.3 What is Linux?')).toBe(2);
+    expect(numberedLevel('3.2. BUT WHAT ABOUT KNOPPIX, LINUX …')).toBeUndefined();
+    expect(numberedLevel('2.5 million people live there')).toBeUndefined();
+    expect(numberedLevel('1.2 Programs needed for development 3')).toBeUndefined();
+    expect(numberedLevel('chapter 3 describes the rest')).toBeUndefined();
+    expect(numberedLevel('4.4 rules')).toBeUndefined();
+    expect(numberedLevel('4.4 rules', true)).toBe(2);
+  });
+
+  it('lets heading levels go down one step at a time over the whole document', () => {
+    expect(monotoneHeadings(['### Title\n\ntext', '# One\n\n### One.one\n\n### One.two', '## Label\n\n# Two\n\n\\# not a heading']))
+      .toEqual(['# Title\n\ntext', '# One\n\n## One.one\n\n## One.two', '## Label\n\n# Two\n\n\\# not a heading']);
+  });
+});
