@@ -73,6 +73,7 @@ describe('workspace quotas', () => {
       knowledgeBases: { used: 1, limit: 2 },
       sourcesPerKnowledgeBase: { limit: 3 },
       idempotencyKeys: { used: 0, limit: h.config.IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE },
+      derivedBytes: { changeFeeds: 0, searchIndexes: 0 },
     });
   });
 });

@@ -81,9 +81,9 @@ async function listing(kbId: string): Promise<{ chunks: Chunk[]; changesCursor: 
   return { chunks, changesCursor };
 }
 
-async function settled(kbId: string): Promise<void> {
+async function settled(kbId: string, apiKey = key): Promise<void> {
   await waitFor(`knowledge base ${kbId} to settle`, async () => {
-    const kb = (await call(h.app, 'GET', `/v1/knowledge-bases/${kbId}`, { key })).body;
+    const kb = (await call(h.app, 'GET', `/v1/knowledge-bases/${kbId}`, { key: apiKey })).body;
     return kb.status !== 'in_progress' && kb.files.every((s: { chunkCount?: number; status: string; chunking?: string }) => s.status !== 'ready' || s.chunkCount! > 0);
   });
 }
@@ -182,6 +182,37 @@ describe('GET /v1/knowledge-bases/{kbId}/changes', () => {
     expect(consumer.chunks.size).toBe(0);
     const other = await call(h.app, 'GET', `/v1/knowledge-bases/${kbId}/changes`, { key: await h.key('ws-feed-other') });
     expect(other.status).toBe(403);
+  });
+
+  it("counts the feed and the search index in the workspace's usage, and a deleted knowledge base's feed until it expires", async () => {
+    const own = await h.key('ws-feed-usage');
+    const usage = async () => {
+      const res = await call(h.app, 'GET', '/v1/usage', { key: own });
+      expect(res.status, res.text).toBe(200);
+      return res.body.derivedBytes as { changeFeeds: number; searchIndexes: number };
+    };
+    expect(await usage()).toEqual({ changeFeeds: 0, searchIndexes: 0 });
+    const { kbId } = await createKbWith(h, own, (f) => f.set('knowledge_base_texts', JSON.stringify([note(4, 40)])));
+    await settled(kbId, own);
+    const fed = await usage();
+    expect(fed.changeFeeds).toBeGreaterThan(0);
+    expect(fed.searchIndexes).toBe(0);
+
+    const search = await call(h.app, 'POST', `/v1/knowledge-bases/${kbId}/search`, { key: own, body: JSON.stringify({ query: 'ledger entry' }), headers: { 'Content-Type': 'application/json' } });
+    expect(search.status, search.text).toBe(200);
+    const indexed = await usage();
+    expect(indexed.searchIndexes).toBeGreaterThan(0);
+
+    expect((await call(h.app, 'DELETE', `/v1/knowledge-bases/${kbId}`, { key: own })).status).toBe(204);
+    const deleted = await usage();
+    expect(deleted.searchIndexes).toBe(0);
+    expect(deleted.changeFeeds).toBeGreaterThan(0);
+    const retained = h.store.keys.workspaceRetainedFeeds('ws-feed-usage');
+    const expires = Number(await h.redis.zscore(retained, kbId));
+    expect(expires).toBeGreaterThan(Date.now() + h.config.CHANGES_RETENTION_HOURS * 3_600_000 - 60_000);
+    // Past its retention the feed is gone from Redis and from the usage.
+    await h.redis.zadd(retained, Date.now() - 1, kbId);
+    expect(await usage()).toEqual({ changeFeeds: 0, searchIndexes: 0 });
   });
 
   it('leaves a consumer replaying the feed from the start with exactly the listed chunks after a seeded run of adds, refreshes, re-chunks and deletes', async () => {
