@@ -38,6 +38,7 @@ import { zodFieldErrors } from '../errors.js';
 import { etagOf, notModified, requiredRevision } from '../etag.js';
 import { createFormReader } from '../form-reader.js';
 import { idempotent } from '../idempotency.js';
+import { announceChanges } from '../kb-changed.js';
 import { KbViewCache } from '../kb-view-cache.js';
 import { createRouter, emptyResponse, errorResponses, jsonResponse, security, TAGS } from '../router.js';
 
@@ -72,6 +73,7 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
     refreshCooldownMs: deps.config.REFRESH_COOLDOWN_SECONDS * 1000,
     views: new KbViewCache(deps.config.KB_VIEW_CACHE_MB * 1024 * 1024),
   };
+  const announce = announceChanges(deps);
   const app = createRouter();
   const form = createFormReader(deps);
   const quota = new QuotaGuard(deps.config, store.quotas);
@@ -234,8 +236,9 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
       const { kbId } = c.req.valid('param');
       const workspaceId = c.get('principal').workspaceId;
       const ifRev = await ifMatchRevision(c.req.header('if-match'), workspaceId, kbId);
-      await store.kbs.delete(workspaceId, kbId, ifRev);
+      const changes = await store.kbs.delete(workspaceId, kbId, ifRev);
       await deps.queue.scheduleRefresh({ workspaceId, kbId }, 0);
+      await announce(workspaceId, kbId, changes);
       return c.body(null, 204);
     },
   );
@@ -319,7 +322,8 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
       const { kbId, documentId } = c.req.valid('param');
       const workspaceId = c.get('principal').workspaceId;
       const ifRev = await ifMatchRevision(c.req.header('if-match'), workspaceId, kbId);
-      await store.kbs.deleteSource({ workspaceId, kbId, documentId }, new Date().toISOString(), ifRev);
+      const changes = await store.kbs.deleteSource({ workspaceId, kbId, documentId }, new Date().toISOString(), ifRev);
+      await announce(workspaceId, kbId, changes);
       return c.body(null, 204);
     },
   );

@@ -5,6 +5,7 @@ import type { ActiveIndex } from './active-index.js';
 import { runScript, type StoreRedis } from './commands.js';
 import type { KeySpace } from './keys.js';
 import type { Metadata } from '../schemas/metadata.js';
+import { feedRange, type FeedRange } from '../feed/cursor.js';
 import { deleteSourceScript } from './scripts/delete-scripts.js';
 import { setSourceMetadataScript } from './scripts/metadata-scripts.js';
 import { refreshSourceScript, retrySourceScript } from './scripts/rerun-scripts.js';
@@ -72,10 +73,15 @@ export class SourceChanges {
     return held > 0 ? feedEntries(target.kbId, target.documentId, markdown ?? text ?? '', chunks) : [];
   }
 
-  /** Deletes a source with every key it owns; with `ifRev`, only while its knowledge base is at that revision. */
-  async deleteSource(target: SourceTarget, now: string, ifRev?: number): Promise<void> {
+  /**
+   * Deletes a source with every key it owns; with `ifRev`, only while its
+   * knowledge base is at that revision. Returns the change feed range the
+   * delete wrote (its chunks' chunk.deleted), undefined when it had none.
+   */
+  async deleteSource(target: SourceTarget, now: string, ifRev?: number): Promise<FeedRange | undefined> {
     const reply = await runScript(this.redis, this.keys, deleteSourceScript, { ...target, now, ifRev });
     if (reply.kind === 'precondition_failed') throw resultError(reply.kind, { rev: reply.rev });
     if (reply.kind !== 'ok') throw resultError(reply.kind, sourceContext(target));
+    return feedRange(reply.feedFrom, reply.feedTo);
   }
 }

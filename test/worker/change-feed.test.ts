@@ -5,6 +5,8 @@ import type { ChangeEvent } from '../../shared/schemas/changes.js';
 import type { Chunk } from '../../shared/schemas/chunk.js';
 import type { RunningWorker } from '../../worker/main.js';
 import { SeededRandom } from '../../scripts/lib/seeded-random.js';
+import { decodeCursor } from '../../shared/feed/cursor.js';
+import { eventId } from '../../shared/webhook-events.js';
 import { call, expectErrorBody } from '../api/support.js';
 import { createHarness, type Harness } from '../helpers/app-harness.js';
 import { waitFor } from '../helpers/wait.js';
@@ -213,6 +215,36 @@ describe('GET /v1/knowledge-bases/{kbId}/changes', () => {
     // Past its retention the feed is gone from Redis and from the usage.
     await h.redis.zadd(retained, Date.now() - 1, kbId);
     expect(await usage()).toEqual({ changeFeeds: 0, searchIndexes: 0 });
+  });
+
+  it('announces a deleted source and a deleted knowledge base as knowledge_base.changed with the range they wrote', async () => {
+    const own = await h.key('ws-feed-events');
+    const hook = await call(h.app, 'POST', '/v1/webhooks', {
+      key: own,
+      body: JSON.stringify({ url: urlOf('/hook'), events: ['knowledge_base.changed'] }),
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(hook.status, hook.text).toBe(201);
+    const { kbId, docs } = await createKbWith(h, own, (f) => f.set('knowledge_base_texts', JSON.stringify([note(5, 30), note(6, 30)])));
+    await settled(kbId, own);
+    const consumer = new Consumer();
+    await consumer.follow(kbId, 50, own);
+    const announced = async (before: string) => {
+      const events = await consumer.follow(kbId, 50, own);
+      expect(events.length).toBeGreaterThan(0);
+      const stored = await h.store.webhooks.getEvent('ws-feed-events', eventId(kbId, 'changed', decodeCursor(consumer.cursor!)));
+      expect(stored, 'the event body is stored for its deliveries').not.toBeNull();
+      expect(JSON.parse(stored!)).toMatchObject({ type: 'knowledge_base.changed', data: { kbId, afterCursor: before, toCursor: consumer.cursor } });
+      return events;
+    };
+
+    let before = consumer.cursor!;
+    expect((await call(h.app, 'DELETE', `/v1/knowledge-bases/${kbId}/documents/${docs[0]}`, { key: own })).status).toBe(204);
+    expect((await announced(before)).every((e) => e.type === 'chunk.deleted' && e.documentId === docs[0])).toBe(true);
+
+    before = consumer.cursor!;
+    expect((await call(h.app, 'DELETE', `/v1/knowledge-bases/${kbId}`, { key: own })).status).toBe(204);
+    expect((await announced(before)).every((e) => e.type === 'chunk.deleted' && e.documentId === docs[1])).toBe(true);
   });
 
   it('leaves a consumer replaying the feed from the start with exactly the listed chunks after a seeded run of adds, refreshes, re-chunks and deletes', async () => {

@@ -8,7 +8,8 @@
     ARGV[1] JSON: {workspaceId (the caller's), documentId, now (ISO), ifRev, feed: see the feed include}
             ifRev: delete nothing unless the knowledge base is at this revision (If-Match)
 
-  Output: {'ok'} | {'missing'} | {'forbidden'} | {'missing_source'} | {'precondition_failed', rev}
+  Output: {'ok', feedFrom, feedTo} | {'missing'} | {'forbidden'} | {'missing_source'} | {'precondition_failed', rev}
+    feedFrom, feedTo: the feed position before the first event this wrote, and its last ('' when none).
 ]]
 --- @include "checkOwner"
 --- @include "feed"
@@ -28,8 +29,8 @@ moveStatus(meta, record, st, nil)
 redis.call('LREM', KEYS[2], 0, p.documentId)
 redis.call('ZREM', KEYS[3], p.documentId)
 feedDropAll(p.feed.stream, KEYS[10], p.documentId)
-feedFinish(p.feed)
+local feedFrom, feedTo = feedFinish(p.feed)
 redis.call('DEL', KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9])
 redis.call('HSET', meta, 'updatedAt', p.now)
 redis.call('HINCRBY', meta, 'rev', 1)
-return {'ok'}
+return {'ok', feedFrom, feedTo}
