@@ -55,7 +55,7 @@ if not avgRef then
 end
 
 -- Bytes a chunk's entry and postings take, about: the entry, and per term its id and a score.
-local function entryBytes(id, raw, termCount) return #id + #raw + termCount * (#id + 24) end
+local function entryBytes(id, raw, termCount) return #id + #raw + termCount * (#id + 88) end
 
 local function unindex(id)
   local raw = redis.call('HGET', docs, id)
