@@ -6,10 +6,10 @@ import type { AppDeps } from './deps.js';
 export type AnnounceChanges = (workspaceId: string, kbId: string, changes: FeedRange | undefined) => Promise<void>;
 
 /**
- * `knowledge_base.changed` for the feed events a delete wrote (of a source,
- * a site or the knowledge base), stored and queued on the webhook queue as
+ * `knowledge_base.changed` for the feed events a request wrote (a delete of a
+ * source, a site or the knowledge base, a metadata change), stored and queued on the webhook queue as
  * the worker does for its writes, so the same delivery workers send it. The
- * delete has happened whatever becomes of the event: a failure to queue it
+ * write has happened whatever becomes of the event: a failure to queue it
  * is logged, and the feed still holds the events for a consumer that polls.
  */
 export function announceChanges(deps: AppDeps): AnnounceChanges {

@@ -46,12 +46,13 @@ export class SourceChanges {
    * Replaces a source's metadata (already validated); an empty object removes
    * it. The chunks the feed holds of the source are read first, so that the
    * script can show them again with the new metadata; a run that rewrites
-   * them meanwhile makes it read again.
+   * them meanwhile makes it read again. Returns the change feed range it
+   * wrote, undefined when the metadata was the same or the source has no chunks.
    */
-  async setMetadata(target: SourceTarget, metadata: Metadata, now: string): Promise<void> {
+  async setMetadata(target: SourceTarget, metadata: Metadata, now: string): Promise<FeedRange | undefined> {
     for (let attempt = 0; attempt < METADATA_ATTEMPTS; attempt++) {
       const reply = await runScript(this.redis, this.keys, setSourceMetadataScript, { ...target, metadata, now, entries: await this.feedChunks(target) });
-      if (reply.kind === 'ok') return;
+      if (reply.kind === 'ok') return feedRange(reply.feedFrom, reply.feedTo);
       if (reply.kind !== 'moved') throw resultError(reply.kind, sourceContext(target));
     }
     throw new ConflictError('The document is being rewritten; try again');

@@ -217,7 +217,7 @@ describe('GET /v1/knowledge-bases/{kbId}/changes', () => {
     expect(await usage()).toEqual({ changeFeeds: 0, searchIndexes: 0 });
   });
 
-  it('announces a deleted source and a deleted knowledge base as knowledge_base.changed with the range they wrote', async () => {
+  it('announces a metadata change, a deleted source and a deleted knowledge base as knowledge_base.changed with the range they wrote', async () => {
     const own = await h.key('ws-feed-events');
     const hook = await call(h.app, 'POST', '/v1/webhooks', {
       key: own,
@@ -239,6 +239,12 @@ describe('GET /v1/knowledge-bases/{kbId}/changes', () => {
     };
 
     let before = consumer.cursor!;
+    const patch = (metadata: object) =>
+      call(h.app, 'PATCH', `/v1/knowledge-bases/${kbId}/documents/${docs[1]}`, { key: own, body: JSON.stringify({ metadata }), headers: { 'content-type': 'application/json' } });
+    expect((await patch({ team: 'ops' })).status).toBe(200);
+    expect((await announced(before)).every((e) => e.type === 'chunk.upserted' && e.chunk.metadata?.team === 'ops')).toBe(true);
+
+    before = consumer.cursor!;
     expect((await call(h.app, 'DELETE', `/v1/knowledge-bases/${kbId}/documents/${docs[0]}`, { key: own })).status).toBe(204);
     expect((await announced(before)).every((e) => e.type === 'chunk.deleted' && e.documentId === docs[0])).toBe(true);
 

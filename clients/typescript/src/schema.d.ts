@@ -485,7 +485,7 @@ export interface webhooks {
         put?: never;
         /**
          * The knowledge_base.changed event
-         * @description Chunks of the knowledge base changed (a source became ready, was refreshed with other content, failed, or was re-chunked; a document, a site or the knowledge base was deleted; a site's discovery removed pages): read `GET /v1/knowledge-bases/{kbId}/changes?after=<data.afterCursor>`; `data.toCursor` is the cursor after the last of these events.
+         * @description Chunks of the knowledge base changed (a source became ready, was refreshed with other content, failed, or was re-chunked; a document's metadata changed; a document, a site or the knowledge base was deleted; a site's discovery removed pages): read `GET /v1/knowledge-bases/{kbId}/changes?after=<data.afterCursor>`; `data.toCursor` is the cursor after the last of these events.
          */
         post: operations["onKnowledgeBaseChanged"];
         delete?: never;
