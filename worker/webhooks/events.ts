@@ -65,6 +65,7 @@ export interface SourceEventsDeps {
   retryDelaysMs?: readonly number[];
 }
 
+// Built in shared/ so that the API's writes (deletes, metadata) give their events the same ids.
 export { changedEvent, eventId };
 
 /** The events one finish gives rise to. */
