@@ -9,7 +9,7 @@ const EVENT_DESCRIPTION: Record<EventType, string> = {
   'source.failed': 'A source failed for good: `data.error` carries the code and message.',
   'knowledge_base.settled': 'No source of the knowledge base is pending or processing any more: `data.sourceCounts` counts them by status.',
   'knowledge_base.changed':
-    "Chunks of the knowledge base changed (a source became ready, was refreshed with other content, failed, or was re-chunked): read `GET /v1/knowledge-bases/{kbId}/changes?after=<data.afterCursor>`; `data.toCursor` is the cursor after the last of these events.",
+    "Chunks of the knowledge base changed (a source became ready, was refreshed with other content, failed, or was re-chunked; a document's metadata changed; a document, a site or the knowledge base was deleted; a site's discovery removed pages): read `GET /v1/knowledge-bases/{kbId}/changes?after=<data.afterCursor>`; `data.toCursor` is the cursor after the last of these events.",
   'site.discovered':
     'A discovery of a site source ended: `data.siteId`, `status` (`done` or `failed`), `pagesFound`, `pagesAdded` and `truncated` (maxPages reached); `error` when it failed.',
   'webhook.test': 'Sent by `POST /v1/webhooks/{webhookId}/test` to that webhook only, whatever it subscribes to: `data.webhookId` names it.',

@@ -17,7 +17,7 @@ export async function readSite(deps: SiteDeps, { workspaceId, kbId, siteId }: Si
 }
 
 /** Removes a site with every page its discoveries added; a running discovery adds nothing more. */
-export async function deleteSite(deps: SiteDeps, target: SiteTarget): Promise<number> {
+export async function deleteSite(deps: SiteDeps, target: SiteTarget): ReturnType<SiteStore['delete']> {
   return deps.sites.delete(target, new Date().toISOString());
 }
 

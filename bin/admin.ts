@@ -26,7 +26,8 @@ commands:
       set the workspace's own quotas: a count (bytes for --stored-bytes), 0 for unlimited,
       or "default" for the global QUOTA_* value again; prints the quotas that now apply
   show-quota --workspace W
-      the workspace's quotas (its own where set, else the global defaults) and its overrides
+      the workspace's quotas (its own where set, else the global defaults), its overrides, and
+      the bytes its change feeds and search indexes take (derivedBytes)
   import FILE.json
       load {"workspaceId", "agents", "qaRules", "qaIssues"}; all or nothing
   help
@@ -165,8 +166,11 @@ async function dispatch(command: string | undefined, rest: string[]): Promise<vo
         throw new UsageError(`set-quota needs one of ${Object.values(QUOTA_FLAGS).map((f) => `--${f}`).join(', ')}`);
       }
       const config = loadConfig();
-      const overrides = await withStore((s) => (command === 'set-quota' ? s.quotas.set(workspaceId, changes) : s.quotas.get(workspaceId)));
-      print({ workspaceId, quotas: effectiveQuotas(config, overrides), overrides });
+      const [overrides, derivedBytes] = await withStore(async (s) => [
+        await (command === 'set-quota' ? s.quotas.set(workspaceId, changes) : s.quotas.get(workspaceId)),
+        await s.quotas.derivedBytes(workspaceId),
+      ] as const);
+      print({ workspaceId, quotas: effectiveQuotas(config, overrides), overrides, derivedBytes });
       return;
     }
     case 'import': {

@@ -31,7 +31,6 @@ import {
 } from '../../shared/schemas/knowledge-base.js';
 import type { AppEnv } from '../context.js';
 import type { AppDeps } from '../deps.js';
-import { createSourceEvents } from '../../worker/webhooks/events.js';
 import { kbChangeRoutes } from './kb-changes.js';
 import { kbSearchRoutes } from './kb-search.js';
 import { kbChunkRoutes } from './kb-chunks.js';
@@ -39,6 +38,7 @@ import { zodFieldErrors } from '../errors.js';
 import { etagOf, notModified, requiredRevision } from '../etag.js';
 import { createFormReader } from '../form-reader.js';
 import { idempotent } from '../idempotency.js';
+import { announceChanges, announceSettled } from '../kb-changed.js';
 import { KbViewCache } from '../kb-view-cache.js';
 import { createRouter, emptyResponse, errorResponses, jsonResponse, security, TAGS } from '../router.js';
 
@@ -73,10 +73,11 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
     refreshCooldownMs: deps.config.REFRESH_COOLDOWN_SECONDS * 1000,
     views: new KbViewCache(deps.config.KB_VIEW_CACHE_MB * 1024 * 1024),
   };
+  const announce = announceChanges(deps);
   const app = createRouter();
   const form = createFormReader(deps);
   const quota = new QuotaGuard(deps.config, store.quotas);
-  const events = deps.webhookQueue && createSourceEvents({ kbs: store.kbs, webhooks: store.webhooks, queue: deps.webhookQueue, logger: deps.logger });
+  const announceSettle = announceSettled(deps);
   const idempotency = {
     store: store.idempotency,
     limits: { maxKeysPerWorkspace: deps.config.IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE, maxBodyBytes: deps.config.IDEMPOTENCY_MAX_BODY_BYTES },
@@ -243,8 +244,9 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
       const { kbId } = c.req.valid('param');
       const workspaceId = c.get('principal').workspaceId;
       const ifRev = await ifMatchRevision(c.req.header('if-match'), workspaceId, kbId);
-      await store.kbs.delete(workspaceId, kbId, ifRev);
+      const changes = await store.kbs.delete(workspaceId, kbId, ifRev);
       await deps.queue.scheduleRefresh({ workspaceId, kbId }, 0);
+      await announce(workspaceId, kbId, changes);
       return c.body(null, 204);
     },
   );
@@ -328,9 +330,10 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
       const { kbId, documentId } = c.req.valid('param');
       const workspaceId = c.get('principal').workspaceId;
       const ifRev = await ifMatchRevision(c.req.header('if-match'), workspaceId, kbId);
-      const settle = await store.kbs.deleteSource({ workspaceId, kbId, documentId }, new Date().toISOString(), ifRev);
+      const { changes, settle } = await store.kbs.deleteSource({ workspaceId, kbId, documentId }, new Date().toISOString(), ifRev);
+      await announce(workspaceId, kbId, changes);
       // The last source in flight deleted: the knowledge base has settled, as if that source had ended.
-      await events?.settled?.(workspaceId, kbId, settle);
+      await announceSettle(workspaceId, kbId, settle);
       return c.body(null, 204);
     },
   );

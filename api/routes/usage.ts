@@ -18,6 +18,12 @@ const usageSchema = z
       used: z.number().int().meta({ description: 'Idempotency-Keys held now (running, or replayable for 24 h)' }),
       limit: z.number().int(),
     }),
+    derivedBytes: z
+      .object({
+        changeFeeds: z.number().int().meta({ description: 'Bytes the change feeds take, about: of its knowledge bases, and of deleted ones until their retention ends' }),
+        searchIndexes: z.number().int().meta({ description: 'Bytes the search indexes of its knowledge bases take, about' }),
+      })
+      .meta({ description: 'What the service keeps for the workspace beside its sources, bounded by CHANGES_RETENTION_HOURS and CHANGES_MAX_EVENTS per knowledge base and by its chunks' }),
   })
   .meta({ id: 'Usage' });
 
@@ -39,11 +45,12 @@ export function usageRoutes(deps: AppDeps) {
     }),
     async (c) => {
       const workspaceId = c.get('principal').workspaceId;
-      const [quotas, kbs, keys, held] = await Promise.all([
+      const [quotas, kbs, keys, held, derived] = await Promise.all([
         quota.quotas(workspaceId),
         deps.store.quotas.knowledgeBaseCount(workspaceId),
         deps.store.idempotency.count(workspaceId),
         deps.store.quotas.holdings(workspaceId),
+        deps.store.quotas.derivedBytes(workspaceId),
       ]);
       return c.json(
         {
@@ -53,6 +60,7 @@ export function usageRoutes(deps: AppDeps) {
           storedBytes: { used: held.storedBytes, limit: quotas.storedBytes },
           sourcesInFlight: { used: held.sourcesInFlight, limit: quotas.sourcesInFlight },
           idempotencyKeys: { used: keys, limit: deps.config.IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE },
+          derivedBytes: derived,
         },
         200,
       );

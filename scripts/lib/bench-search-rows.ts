@@ -20,5 +20,6 @@ export async function searchRows(results: Record<string, unknown>): Promise<Row[
     row('change feed read', `${Math.round(r.feedEventsPerSecond)} events/s`),
     row('first search (indexes every chunk from the feed)', `${r.indexSeconds.toFixed(1)} s`),
     row('Redis bytes per chunk: feed / search index', `${Math.round(r.feedBytesPerChunk)} / ${Math.round(r.indexBytesPerChunk)}`),
+    row('workspace usage over Redis bytes: feed / search index', `${r.feedUsageRatio.toFixed(2)} / ${r.indexUsageRatio.toFixed(2)}`),
   ];
 }

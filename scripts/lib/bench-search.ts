@@ -20,6 +20,9 @@ export interface SearchBench {
   /** Redis used_memory per chunk: the feed's events and chunk ids, and the search index. */
   feedBytesPerChunk: number;
   indexBytesPerChunk: number;
+  /** The workspace usage's figures (derivedBytes) over what Redis holds: the feed stream, and the index by used_memory. */
+  feedUsageRatio: number;
+  indexUsageRatio: number;
 }
 
 const WS = 'ws_bench_search';
@@ -98,6 +101,8 @@ export async function searchBench(chunkCount = 10_000, queries = 300, seed = 7):
     await searchKb(deps, WS, kbId, { query: words[0]!, topK: 10 });
     const indexSeconds = (performance.now() - indexStart) / 1000;
     const afterIndex = await usedMemory(redis);
+    const usage = await store.quotas.derivedBytes(WS);
+    const streamBytes = Number(await redis.call('MEMORY', 'USAGE', store.keys.changes(kbId), 'SAMPLES', '0'));
 
     const times: number[] = [];
     for (let q = 0; q < queries; q++) {
@@ -115,6 +120,8 @@ export async function searchBench(chunkCount = 10_000, queries = 300, seed = 7):
       searchP95Ms: times[Math.floor(times.length * 0.95)]!,
       feedBytesPerChunk: feedBytes / chunkCount,
       indexBytesPerChunk: (afterIndex - afterWrite) / chunkCount,
+      feedUsageRatio: usage.changeFeeds / streamBytes,
+      indexUsageRatio: usage.searchIndexes / (afterIndex - afterWrite),
     };
   } finally {
     redis.disconnect();

@@ -19,3 +19,14 @@ export function decodeCursor(cursor: string, field = 'after'): string {
   if (!STREAM_ID.test(id)) throw new ValidationError({ [field]: 'is not a cursor of this change feed' });
   return id;
 }
+
+/** The events one write added to a feed: the position before the first, and the last. */
+export interface FeedRange {
+  from: string;
+  to: string;
+}
+
+/** The range a script reports (`feedTo` empty when it wrote nothing), or undefined. */
+export function feedRange(feedFrom: string, feedTo: string): FeedRange | undefined {
+  return feedTo === '' ? undefined : { from: feedFrom, to: feedTo };
+}

@@ -5,6 +5,7 @@ import { runScript, type StoreRedis } from './commands.js';
 import { newSourceFields, parseMeta, parseSource, type KbMeta, type NewSource, type StoredSource } from './kb-records.js';
 import type { KeySpace } from './keys.js';
 import { commitSourcesScript, type CommitInput } from './scripts/commit-scripts.js';
+import { feedRange, type FeedRange } from '../feed/cursor.js';
 import { deleteKbScript } from './scripts/delete-scripts.js';
 import { resultError } from './scripts/result-error.js';
 import type { SourcePages } from './source-pages.js';
@@ -159,10 +160,20 @@ export class KbRecordStore {
    * with `ifRev`, only while it is at that revision (else a precondition error
    * naming the current one).
    */
-  async delete(workspaceId: string, kbId: string, ifRev?: number): Promise<void> {
+  async delete(workspaceId: string, kbId: string, ifRev?: number): Promise<FeedRange | undefined> {
     const reply = await runScript(this.redis, this.keys, deleteKbScript, { workspaceId, kbId, ifRev });
     if (reply.kind === 'precondition_failed') throw resultError(reply.kind, { rev: reply.rev });
     if (reply.kind !== 'ok') throw resultError(reply.kind, { kbId });
-    await this.redis.zrem(this.keys.workspaceKbs(workspaceId), kbId);
+    // The feed stays for its retention with the deletes in it, and counts against the workspace until it expires.
+    const now = Date.now();
+    const retained = this.keys.workspaceRetainedFeeds(workspaceId);
+    await this.redis
+      .multi()
+      .zrem(this.keys.workspaceKbs(workspaceId), kbId)
+      .zadd(retained, now + this.keys.changeRetention.retentionMs, kbId)
+      .zremrangebyscore(retained, '-inf', now)
+      .pexpire(retained, this.keys.changeRetention.retentionMs)
+      .exec();
+    return feedRange(reply.feedFrom, reply.feedTo);
   }
 }

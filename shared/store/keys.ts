@@ -185,6 +185,11 @@ export class KeySpace {
     return `${this.prefix}:{ws:${workspaceId}}:quotas`;
   }
 
+  /** A workspace's deleted knowledge bases whose change feed is still kept, scored by when it expires (ms). */
+  workspaceRetainedFeeds(workspaceId: string): string {
+    return `${this.prefix}:{ws:${workspaceId}}:retained-feeds`;
+  }
+
   /** Secondary index: a workspace's knowledge bases, scored by creation time. */
   workspaceKbs(workspaceId: string): string {
     return `${this.prefix}:{ws:${workspaceId}}:kbs`;

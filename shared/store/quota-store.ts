@@ -49,6 +49,26 @@ export class QuotaStore {
     return this.get(workspaceId);
   }
 
+  /**
+   * Bytes the workspace's change feeds and search indexes take, about (each
+   * as its knowledge base's scripts last estimated it): its knowledge bases',
+   * and the feeds of deleted ones still kept for their retention.
+   */
+  async derivedBytes(workspaceId: string): Promise<{ changeFeeds: number; searchIndexes: number }> {
+    const retained = this.keys.workspaceRetainedFeeds(workspaceId);
+    const [live, gone] = await Promise.all([
+      this.redis.zrange(this.keys.workspaceKbs(workspaceId), 0, -1),
+      this.redis.zrangebyscore(retained, Date.now(), '+inf'),
+    ]);
+    // One knowledge base's keys at a time share a slot; on Redis Cluster the reads spread over the nodes.
+    const num = (v: string | null) => Number(v ?? 0) || 0;
+    const [feeds, indexes] = await Promise.all([
+      Promise.all([...live, ...gone].map((kbId) => this.redis.hget(this.keys.changesInfo(kbId), 'bytes'))),
+      Promise.all(live.map((kbId) => this.redis.hget(this.keys.searchState(kbId), 'bytes'))),
+    ]);
+    return { changeFeeds: feeds.reduce((a, v) => a + num(v), 0), searchIndexes: indexes.reduce((a, v) => a + num(v), 0) };
+  }
+
   /** The workspace's number of knowledge bases. */
   async knowledgeBaseCount(workspaceId: string): Promise<number> {
     return this.redis.zcard(this.keys.workspaceKbs(workspaceId));

@@ -2,6 +2,7 @@ import { countsFrom, type SourceCounts } from '../sources/lifecycle.js';
 import { runScript, type StoreRedis } from './commands.js';
 import type { KeySpace } from './keys.js';
 import { resultError } from './scripts/result-error.js';
+import { feedRange, type FeedRange } from '../feed/cursor.js';
 import { deleteSiteScript, finishSiteScript, reserveCrawlBudgetScript, restartSiteScript, type SiteTarget } from './scripts/site-scripts.js';
 import { outcomeSiteFields, parseSite, type SiteOutcome, type StoredSite } from './site-records.js';
 
@@ -56,11 +57,11 @@ export class SiteStore {
     return reply.run;
   }
 
-  /** Deletes a site and its pages; returns how many pages went. */
-  async delete(target: SiteTarget, now: string): Promise<number> {
+  /** Deletes a site and its pages; returns how many pages went and the change feed range the delete wrote. */
+  async delete(target: SiteTarget, now: string): Promise<{ removed: number; changes: FeedRange | undefined }> {
     const reply = await runScript(this.redis, this.keys, deleteSiteScript, { ...target, now });
     if (reply.kind !== 'ok') throw resultError(reply.kind, { kbId: target.kbId, siteId: target.siteId });
-    return reply.removed;
+    return { removed: reply.removed, changes: feedRange(reply.feedFrom, reply.feedTo) };
   }
 
   /** Counts one more consecutive miss of a page; returns the count. */

@@ -5,6 +5,7 @@ import type { ActiveIndex } from './active-index.js';
 import { runScript, type StoreRedis } from './commands.js';
 import type { KeySpace } from './keys.js';
 import type { Metadata } from '../schemas/metadata.js';
+import { feedRange, type FeedRange } from '../feed/cursor.js';
 import { deleteSourceScript } from './scripts/delete-scripts.js';
 import { setSourceMetadataScript } from './scripts/metadata-scripts.js';
 import { refreshSourceScript, retrySourceScript } from './scripts/rerun-scripts.js';
@@ -46,12 +47,13 @@ export class SourceChanges {
    * Replaces a source's metadata (already validated); an empty object removes
    * it. The chunks the feed holds of the source are read first, so that the
    * script can show them again with the new metadata; a run that rewrites
-   * them meanwhile makes it read again.
+   * them meanwhile makes it read again. Returns the change feed range it
+   * wrote, undefined when the metadata was the same or the source has no chunks.
    */
-  async setMetadata(target: SourceTarget, metadata: Metadata, now: string): Promise<void> {
+  async setMetadata(target: SourceTarget, metadata: Metadata, now: string): Promise<FeedRange | undefined> {
     for (let attempt = 0; attempt < METADATA_ATTEMPTS; attempt++) {
       const reply = await runScript(this.redis, this.keys, setSourceMetadataScript, { ...target, metadata, now, entries: await this.feedChunks(target) });
-      if (reply.kind === 'ok') return;
+      if (reply.kind === 'ok') return feedRange(reply.feedFrom, reply.feedTo);
       if (reply.kind !== 'moved') throw resultError(reply.kind, sourceContext(target));
     }
     throw new ConflictError('The document is being rewritten; try again');
@@ -73,12 +75,17 @@ export class SourceChanges {
     return held > 0 ? feedEntries(target.kbId, target.documentId, markdown ?? text ?? '', chunks) : [];
   }
 
-  /** Deletes a source with every key it owns; with `ifRev`, only while its knowledge base is at that revision. */
-  /** Deletes a source; reports the knowledge base's settle when it was the last one in flight. */
-  async deleteSource(target: SourceTarget, now: string, ifRev?: number): Promise<SettleReport> {
+  /**
+   * Deletes a source with every key it owns; with `ifRev`, only while its
+   * knowledge base is at that revision. Returns the change feed range the
+   * delete wrote (its chunks' chunk.deleted; undefined when it had none), and
+   * the knowledge base's settle, which has a settle number when this was its
+   * last source in flight.
+   */
+  async deleteSource(target: SourceTarget, now: string, ifRev?: number): Promise<{ changes: FeedRange | undefined; settle: SettleReport }> {
     const reply = await runScript(this.redis, this.keys, deleteSourceScript, { ...target, now, ifRev });
     if (reply.kind === 'precondition_failed') throw resultError(reply.kind, { rev: reply.rev });
     if (reply.kind !== 'ok') throw resultError(reply.kind, sourceContext(target));
-    return settleReport(reply.settled, reply.counts);
+    return { changes: feedRange(reply.feedFrom, reply.feedTo), settle: settleReport(reply.settled, reply.counts) };
   }
 }

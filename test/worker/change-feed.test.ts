@@ -5,6 +5,8 @@ import type { ChangeEvent } from '../../shared/schemas/changes.js';
 import type { Chunk } from '../../shared/schemas/chunk.js';
 import type { RunningWorker } from '../../worker/main.js';
 import { SeededRandom } from '../../scripts/lib/seeded-random.js';
+import { decodeCursor } from '../../shared/feed/cursor.js';
+import { eventId } from '../../shared/webhook-events.js';
 import { call, expectErrorBody } from '../api/support.js';
 import { createHarness, type Harness } from '../helpers/app-harness.js';
 import { waitFor } from '../helpers/wait.js';
@@ -81,9 +83,9 @@ async function listing(kbId: string): Promise<{ chunks: Chunk[]; changesCursor: 
   return { chunks, changesCursor };
 }
 
-async function settled(kbId: string): Promise<void> {
+async function settled(kbId: string, apiKey = key): Promise<void> {
   await waitFor(`knowledge base ${kbId} to settle`, async () => {
-    const kb = (await call(h.app, 'GET', `/v1/knowledge-bases/${kbId}`, { key })).body;
+    const kb = (await call(h.app, 'GET', `/v1/knowledge-bases/${kbId}`, { key: apiKey })).body;
     return kb.status !== 'in_progress' && kb.files.every((s: { chunkCount?: number; status: string; chunking?: string }) => s.status !== 'ready' || s.chunkCount! > 0);
   });
 }
@@ -182,6 +184,73 @@ describe('GET /v1/knowledge-bases/{kbId}/changes', () => {
     expect(consumer.chunks.size).toBe(0);
     const other = await call(h.app, 'GET', `/v1/knowledge-bases/${kbId}/changes`, { key: await h.key('ws-feed-other') });
     expect(other.status).toBe(403);
+  });
+
+  it("counts the feed and the search index in the workspace's usage, and a deleted knowledge base's feed until it expires", async () => {
+    const own = await h.key('ws-feed-usage');
+    const usage = async () => {
+      const res = await call(h.app, 'GET', '/v1/usage', { key: own });
+      expect(res.status, res.text).toBe(200);
+      return res.body.derivedBytes as { changeFeeds: number; searchIndexes: number };
+    };
+    expect(await usage()).toEqual({ changeFeeds: 0, searchIndexes: 0 });
+    const { kbId } = await createKbWith(h, own, (f) => f.set('knowledge_base_texts', JSON.stringify([note(4, 40)])));
+    await settled(kbId, own);
+    const fed = await usage();
+    expect(fed.changeFeeds).toBeGreaterThan(0);
+    expect(fed.searchIndexes).toBe(0);
+
+    const search = await call(h.app, 'POST', `/v1/knowledge-bases/${kbId}/search`, { key: own, body: JSON.stringify({ query: 'ledger entry' }), headers: { 'Content-Type': 'application/json' } });
+    expect(search.status, search.text).toBe(200);
+    const indexed = await usage();
+    expect(indexed.searchIndexes).toBeGreaterThan(0);
+
+    expect((await call(h.app, 'DELETE', `/v1/knowledge-bases/${kbId}`, { key: own })).status).toBe(204);
+    const deleted = await usage();
+    expect(deleted.searchIndexes).toBe(0);
+    expect(deleted.changeFeeds).toBeGreaterThan(0);
+    const retained = h.store.keys.workspaceRetainedFeeds('ws-feed-usage');
+    const expires = Number(await h.redis.zscore(retained, kbId));
+    expect(expires).toBeGreaterThan(Date.now() + h.config.CHANGES_RETENTION_HOURS * 3_600_000 - 60_000);
+    // Past its retention the feed is gone from Redis and from the usage.
+    await h.redis.zadd(retained, Date.now() - 1, kbId);
+    expect(await usage()).toEqual({ changeFeeds: 0, searchIndexes: 0 });
+  });
+
+  it('announces a metadata change, a deleted source and a deleted knowledge base as knowledge_base.changed with the range they wrote', async () => {
+    const own = await h.key('ws-feed-events');
+    const hook = await call(h.app, 'POST', '/v1/webhooks', {
+      key: own,
+      body: JSON.stringify({ url: urlOf('/hook'), events: ['knowledge_base.changed'] }),
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(hook.status, hook.text).toBe(201);
+    const { kbId, docs } = await createKbWith(h, own, (f) => f.set('knowledge_base_texts', JSON.stringify([note(5, 30), note(6, 30)])));
+    await settled(kbId, own);
+    const consumer = new Consumer();
+    await consumer.follow(kbId, 50, own);
+    const announced = async (before: string) => {
+      const events = await consumer.follow(kbId, 50, own);
+      expect(events.length).toBeGreaterThan(0);
+      const stored = await h.store.webhooks.getEvent('ws-feed-events', eventId(kbId, 'changed', decodeCursor(consumer.cursor!)));
+      expect(stored, 'the event body is stored for its deliveries').not.toBeNull();
+      expect(JSON.parse(stored!)).toMatchObject({ type: 'knowledge_base.changed', data: { kbId, afterCursor: before, toCursor: consumer.cursor } });
+      return events;
+    };
+
+    let before = consumer.cursor!;
+    const patch = (metadata: object) =>
+      call(h.app, 'PATCH', `/v1/knowledge-bases/${kbId}/documents/${docs[1]}`, { key: own, body: JSON.stringify({ metadata }), headers: { 'content-type': 'application/json' } });
+    expect((await patch({ team: 'ops' })).status).toBe(200);
+    expect((await announced(before)).every((e) => e.type === 'chunk.upserted' && e.chunk.metadata?.team === 'ops')).toBe(true);
+
+    before = consumer.cursor!;
+    expect((await call(h.app, 'DELETE', `/v1/knowledge-bases/${kbId}/documents/${docs[0]}`, { key: own })).status).toBe(204);
+    expect((await announced(before)).every((e) => e.type === 'chunk.deleted' && e.documentId === docs[0])).toBe(true);
+
+    before = consumer.cursor!;
+    expect((await call(h.app, 'DELETE', `/v1/knowledge-bases/${kbId}`, { key: own })).status).toBe(204);
+    expect((await announced(before)).every((e) => e.type === 'chunk.deleted' && e.documentId === docs[1])).toBe(true);
   });
 
   it('leaves a consumer replaying the feed from the start with exactly the listed chunks after a seeded run of adds, refreshes, re-chunks and deletes', async () => {

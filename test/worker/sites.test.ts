@@ -1,6 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeCursor } from '../../shared/feed/cursor.js';
+import { eventId } from '../../shared/webhook-events.js';
 import { call } from '../api/support.js';
 import { createHarness, type Harness } from '../helpers/app-harness.js';
 import { generatedPages, SiteServer } from '../helpers/site-server.js';
@@ -57,15 +59,15 @@ async function createSiteKb(site: Record<string, unknown>): Promise<KbBody> {
   return res.body as KbBody;
 }
 
-const readKb = async (kbId: string): Promise<KbBody> => (await call(h.app, 'GET', `/v1/knowledge-bases/${kbId}`, { key })).body as KbBody;
+const readKb = async (kbId: string, apiKey = key): Promise<KbBody> => (await call(h.app, 'GET', `/v1/knowledge-bases/${kbId}`, { key: apiKey })).body as KbBody;
 
 /** Waits until the site's discovery has ended and every source has settled. */
-async function settled(kbId: string): Promise<KbBody> {
+async function settled(kbId: string, apiKey = key): Promise<KbBody> {
   let last: KbBody | undefined;
   return waitFor(
     'the site discovered and its pages settled',
     async () => {
-      last = await readKb(kbId);
+      last = await readKb(kbId, apiKey);
       return last.status !== 'in_progress' && last.sites?.every((s) => s.status !== 'discovering') ? last : undefined;
     },
     { timeoutMs: 60_000, describe: () => JSON.stringify({ status: last?.status, sites: last?.sites, files: last?.files.length }) },
@@ -158,6 +160,62 @@ describe('a site kept in sync', () => {
       kb = await settled(created.kbId);
       expect(paths(kb)).toEqual([...pages.keys()].sort());
       expect(kb.sites![0]).toMatchObject({ status: 'done', pagesAdded: 6 });
+    } finally {
+      await site.stop();
+    }
+  });
+
+  it('announces the pages a rediscovery removes and a deleted site as knowledge_base.changed with the range they wrote', async () => {
+    const own = await h.key('ws-site-events');
+    const hook = await call(h.app, 'POST', '/v1/webhooks', {
+      key: own,
+      body: JSON.stringify({ url: 'http://127.0.0.1:9/hook', events: ['knowledge_base.changed'] }),
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(hook.status, hook.text).toBe(201);
+    const pages = generatedPages(3);
+    const site = new SiteServer({ pages, sitemap: [...pages.keys()], robots: [] });
+    await site.start();
+    try {
+      const form = new FormData();
+      form.set('knowledge_base_name', 'announced');
+      form.set('knowledge_base_sites', JSON.stringify([{ url: `${site.origin}/`, sitemap: 'only' }]));
+      const res = await call(h.app, 'POST', '/v1/knowledge-bases', { key: own, body: form });
+      expect(res.status, res.text).toBe(201);
+      const kbId = (res.body as KbBody).kbId;
+      const siteId = (await settled(kbId, own)).sites![0]!.siteId;
+      const feedEnd = async (after?: string): Promise<{ cursor: string; kinds: string[] }> => {
+        const kinds: string[] = [];
+        for (let cursor = after; ; ) {
+          const page = await call(h.app, 'GET', `/v1/knowledge-bases/${kbId}/changes?size=1000${cursor ? `&after=${cursor}` : ''}`, { key: own });
+          expect(page.status, page.text).toBe(200);
+          kinds.push(...page.body.data.map((e: { type: string }) => e.type));
+          cursor = page.body.nextCursor as string;
+          if (!page.body.hasMore) return { cursor, kinds };
+        }
+      };
+      const announced = async (before: string) => {
+        const { cursor, kinds } = await feedEnd(before);
+        expect(kinds.length).toBeGreaterThan(0);
+        expect(kinds.every((k) => k === 'chunk.deleted')).toBe(true);
+        const stored = await h.store.webhooks.getEvent('ws-site-events', eventId(kbId, 'changed', decodeCursor(cursor)));
+        expect(stored, 'the event body is stored for its deliveries').not.toBeNull();
+        expect(JSON.parse(stored!)).toMatchObject({ type: 'knowledge_base.changed', data: { kbId, afterCursor: before, toCursor: cursor } });
+        return cursor;
+      };
+
+      pages.delete('/docs/p0.html');
+      site.spec.sitemap = [...pages.keys()];
+      const refresh = () => call(h.app, 'POST', `/v1/knowledge-bases/${kbId}/sites/${siteId}/refresh`, { key: own });
+      expect((await refresh()).status).toBe(202);
+      await settled(kbId, own);
+      const before = (await feedEnd()).cursor;
+      expect((await refresh()).status).toBe(202);
+      expect(paths(await settled(kbId, own))).toEqual([...pages.keys()].sort());
+      const afterDrop = await announced(before);
+
+      expect((await call(h.app, 'DELETE', `/v1/knowledge-bases/${kbId}/sites/${siteId}`, { key: own })).status).toBe(204);
+      await announced(afterDrop);
     } finally {
       await site.stop();
     }

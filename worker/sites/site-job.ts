@@ -45,6 +45,7 @@ export async function runSiteJob(deps: SiteJobDeps, job: Job, token: string | un
     const done = await syncSite(deps, data, site);
     if (done === 'gone') return { status: 'skipped', reason: 'gone' };
     await deps.events?.siteDiscovered?.(data, done.outcome, done.finish);
+    if (done.changes) await deps.events?.changed?.(data.workspaceId, data.kbId, done.changes);
     return { status: 'ready', reason: `${done.outcome.pagesAdded} pages` };
   } catch (err) {
     const failure = isSourceError(err) ? err : new SourceError('internal', 'Discovery failed unexpectedly; refresh the site to try again', true);

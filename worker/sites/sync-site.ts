@@ -1,5 +1,6 @@
 import type { Config } from '../../shared/config.js';
 import { ConflictError, NotFoundError } from '../../shared/errors.js';
+import type { FeedRange } from '../../shared/feed/cursor.js';
 import { newDocumentId } from '../../shared/ids.js';
 import { sourceJobInfo, type DiscoverSiteJob, type SourceQueue } from '../../shared/jobs.js';
 import type { Logger } from '../../shared/logger.js';
@@ -31,6 +32,8 @@ export interface SiteSyncDeps {
 export interface SiteSyncResult {
   outcome: SiteOutcome;
   finish: SiteFinish;
+  /** The change feed range the pages it removed wrote (their chunk.deleted), when they had chunks. */
+  changes?: FeedRange;
 }
 
 /** The site went away (deleted, or restarted under a newer run) while it was being discovered. */
@@ -100,6 +103,7 @@ export async function syncSite(deps: SiteSyncDeps, job: DiscoverSiteJob, site: S
 
   const now = () => new Date().toISOString();
   let removed = 0;
+  let changes: FeedRange | undefined;
   for (const source of existing.values()) {
     const target = { workspaceId, kbId, documentId: source.documentId };
     if (seenAgain.has(source.documentId)) {
@@ -110,7 +114,8 @@ export async function syncSite(deps: SiteSyncDeps, job: DiscoverSiteJob, site: S
     if (result.truncated && !gone) continue;
     const misses = await deps.sites.addMiss(kbId, siteId, source.documentId);
     if (misses < MISSES_TO_REMOVE) continue;
-    await deps.kbs.deleteSource(target, now()).catch(ignoreMoved);
+    const wrote = (await deps.kbs.deleteSource(target, now()).catch(ignoreMoved))?.changes;
+    if (wrote) changes = { from: changes?.from ?? wrote.from, to: wrote.to };
     await deps.sites.clearMisses(kbId, siteId, [source.documentId]);
     removed += 1;
   }
@@ -122,7 +127,7 @@ export async function syncSite(deps: SiteSyncDeps, job: DiscoverSiteJob, site: S
     truncated: result.truncated,
   };
   deps.logger.info({ kbId, siteId, run, ...outcome, removed, refreshed: run > 1 ? seenAgain.size : 0 }, 'site discovered');
-  return { outcome, finish: await deps.sites.finish(kbId, siteId, run, outcome, now()) };
+  return { outcome, finish: await deps.sites.finish(kbId, siteId, run, outcome, now()), ...(changes && { changes }) };
 }
 
 /** Ends a site's discovery `failed` with the error a user sees. */

@@ -1,11 +1,8 @@
-import { createHash } from 'node:crypto';
 import type { Queue } from 'bullmq';
-import { FairShare } from '../../shared/fair-share.js';
-import { encodeCursor } from '../../shared/feed/cursor.js';
 import type { Logger } from '../../shared/logger.js';
-import { enqueueDeliveries } from '../../shared/webhook-deliveries.js';
+import { changedEvent, eventId, eventOutlet, publishEvents, settledEvent } from '../../shared/webhook-events.js';
 import type { SourceCounts } from '../../shared/schemas/knowledge-base.js';
-import type { WebhookEvent, WebhookEventType } from '../../shared/schemas/webhook.js';
+import type { WebhookEvent } from '../../shared/schemas/webhook.js';
 import type { SourceErrorCode } from '../../shared/source-errors.js';
 import type { FinishReport, KbStore } from '../../shared/store/kb-store.js';
 import type { WebhookStore } from '../../shared/store/webhook-store.js';
@@ -45,11 +42,6 @@ export interface SourceEvents {
   settled?(workspaceId: string, kbId: string, settle: SettleReport): Promise<void>;
 }
 
-/** The `knowledge_base.settled` event of one settle. */
-export function settledEvent(kbId: string, settledSeq: number, sourceCounts: SourceCounts, now: string): WebhookEvent {
-  return { id: eventId(kbId, 'settled', settledSeq), type: 'knowledge_base.settled', createdAt: now, data: { kbId, sourceCounts } };
-}
-
 /** A site whose discovery run has just ended. */
 export interface DiscoveredSite {
   workspaceId: string;
@@ -80,14 +72,8 @@ export interface SourceEventsDeps {
   retryDelaysMs?: readonly number[];
 }
 
-/**
- * Event ids are derived from what the event is about (a source's run, or a
- * knowledge base's settle number), so the same transition always yields the
- * same id and the same delivery job ids: emitting twice queues once.
- */
-export function eventId(...parts: (string | number)[]): string {
-  return `evt_${createHash('sha256').update(parts.join('/')).digest('base64url').slice(0, 32)}`;
-}
+// Built in shared/ so that the API's writes (deletes, metadata) give their events the same ids.
+export { changedEvent, eventId, settledEvent };
 
 /** The events one finish gives rise to. */
 export function finishEvents(source: FinishedSource, sourceCounts: SourceCounts | undefined, settledSeq: number | undefined, now: string): WebhookEvent[] {
@@ -102,29 +88,11 @@ export function finishEvents(source: FinishedSource, sourceCounts: SourceCounts 
   return events;
 }
 
-/** `knowledge_base.changed` for a write to the change feed, its id derived from the range it wrote. */
-export function changedEvent(kbId: string, changes: { from: string; to: string }, now: string): WebhookEvent {
-  const data = { kbId, afterCursor: encodeCursor(changes.from), toCursor: encodeCursor(changes.to) };
-  return { id: eventId(kbId, 'changed', changes.to), type: 'knowledge_base.changed', createdAt: now, data };
-}
-
 /** Builds the emitter the processor uses. */
 export function createSourceEvents(deps: SourceEventsDeps): SourceEvents {
   // Deliveries take turns between workspaces as extraction does: one tenant's backlog of slow receivers waits its turn.
-  const fair = new FairShare(deps.queue);
-
-  async function emit(workspaceId: string, events: WebhookEvent[]): Promise<void> {
-    if (events.length === 0) return;
-    // One read of the workspace's webhooks serves every event of the transition (a ready source has two).
-    const active = await deps.webhooks.active(workspaceId);
-    for (const event of events) {
-      const hooks = active.filter((h) => h.events.includes(event.type as WebhookEventType));
-      if (hooks.length === 0) continue;
-      // The body first: a delivery job never runs without the bytes it signs.
-      await deps.webhooks.saveEvent(workspaceId, event);
-      await enqueueDeliveries(deps.queue, { workspaceId, eventId: event.id, type: event.type, webhookIds: hooks.map((h) => h.webhookId), ...(deps.retryDelaysMs && { retryDelaysMs: deps.retryDelaysMs }) }, fair);
-    }
-  }
+  const outlet = eventOutlet(deps.webhooks, deps.queue, deps.retryDelaysMs);
+  const emit = (workspaceId: string, events: WebhookEvent[]): Promise<void> => publishEvents(outlet, workspaceId, events);
 
   /**
    * An unchanged refresh has no news: no `source.ready`, and

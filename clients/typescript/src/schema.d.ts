@@ -485,7 +485,7 @@ export interface webhooks {
         put?: never;
         /**
          * The knowledge_base.changed event
-         * @description Chunks of the knowledge base changed (a source became ready, was refreshed with other content, failed, or was re-chunked): read `GET /v1/knowledge-bases/{kbId}/changes?after=<data.afterCursor>`; `data.toCursor` is the cursor after the last of these events.
+         * @description Chunks of the knowledge base changed (a source became ready, was refreshed with other content, failed, or was re-chunked; a document's metadata changed; a document, a site or the knowledge base was deleted; a site's discovery removed pages): read `GET /v1/knowledge-bases/{kbId}/changes?after=<data.afterCursor>`; `data.toCursor` is the cursor after the last of these events.
          */
         post: operations["onKnowledgeBaseChanged"];
         delete?: never;
@@ -1297,6 +1297,13 @@ export interface components {
             [key: string]: unknown;
         }) & (components["schemas"]["VoiceTransferCallTool"] | components["schemas"]["OtherTool"]);
         Usage: {
+            /** @description What the service keeps for the workspace beside its sources, bounded by CHANGES_RETENTION_HOURS and CHANGES_MAX_EVENTS per knowledge base and by its chunks */
+            derivedBytes: {
+                /** @description Bytes the change feeds take, about: of its knowledge bases, and of deleted ones until their retention ends */
+                changeFeeds: number;
+                /** @description Bytes the search indexes of its knowledge bases take, about */
+                searchIndexes: number;
+            };
             idempotencyKeys: {
                 limit: number;
                 /** @description Idempotency-Keys held now (running, or replayable for 24 h) */

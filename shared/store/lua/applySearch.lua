@@ -19,6 +19,9 @@
     The indexed chunks hash keeps, per chunk id, 'bodyLength headingLength documentId index' and, after a
     newline, the JSON array of its terms.
 
+    The state's `bytes` estimates the index's size (a chunk's entry, and per term its id and score in the
+    postings), which the workspace's usage counts.
+
   Output: {'ok'} | {'moved', at}
     moved: the index is not at `from` (another replica applied it, or the stemmer or layout changed); at: where it is.
 ]]
@@ -51,11 +54,16 @@ if not avgRef then
   end
 end
 
+-- Bytes a chunk's entry and postings take, about: the entry, and per term its id and a score.
+local function entryBytes(id, raw, termCount) return #id + #raw + termCount * (#id + 88) end
+
 local function unindex(id)
   local raw = redis.call('HGET', docs, id)
   if raw then
     local bl, hl, list = string.match(raw, '^(%d+) (%d+) %S+ %d+\n(.*)$')
-    for _, term in ipairs(cjson.decode(list)) do
+    local termList = cjson.decode(list)
+    redis.call('HINCRBY', state, 'bytes', -entryBytes(id, raw, #termList))
+    for _, term in ipairs(termList) do
       local key = p.postings .. term
       redis.call('ZREM', key, id)
       if redis.call('EXISTS', key) == 0 then redis.call('SREM', terms, term) end
@@ -83,7 +91,9 @@ for _, op in ipairs(p.ops) do
         list[#list + 1] = term
       end
     end
-    redis.call('HSET', docs, op.id, d.b .. ' ' .. d.h .. ' ' .. d.d .. ' ' .. d.i .. '\n' .. (#list > 0 and cjson.encode(list) or '[]'))
+    local raw = d.b .. ' ' .. d.h .. ' ' .. d.d .. ' ' .. d.i .. '\n' .. (#list > 0 and cjson.encode(list) or '[]')
+    redis.call('HSET', docs, op.id, raw)
+    redis.call('HINCRBY', state, 'bytes', entryBytes(op.id, raw, #list))
     redis.call('HINCRBY', state, 'n', 1)
     redis.call('HINCRBY', state, 'bodyLength', d.b)
     redis.call('HINCRBY', state, 'headingLength', d.h)

@@ -13,7 +13,8 @@
             that may still read it.
             The search index goes with the knowledge base.
 
-  Output: {'ok'} | {'missing'} | {'forbidden'} | {'precondition_failed', rev}
+  Output: {'ok', feedFrom, feedTo} | {'missing'} | {'forbidden'} | {'precondition_failed', rev}
+    feedFrom, feedTo: the feed position before the first event this wrote, and its last ('' when none).
 ]]
 --- @include "checkOwner"
 --- @include "feed"
@@ -28,7 +29,7 @@ for _, id in ipairs(redis.call('LRANGE', KEYS[2], 0, -1)) do
   feedDropAll(p.feed.stream, at.chunkIds .. id, id)
   redis.call('DEL', at.record .. id, at.text .. id, at.blob .. id, at.markdown .. id, at.chunks .. id)
 end
-feedFinish(p.feed)
+local feedFrom, feedTo = feedFinish(p.feed)
 if redis.call('EXISTS', p.feed.stream) == 1 then
   redis.call('HSET', p.feed.info, 'workspaceId', p.workspaceId)
   redis.call('EXPIRE', p.feed.info, p.feedTtl)
@@ -42,4 +43,4 @@ for _, id in ipairs(redis.call('LRANGE', KEYS[5], 0, -1)) do
   redis.call('DEL', p.sitePrefix .. id, p.sitePrefix .. id .. ':misses')
 end
 redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5])
-return {'ok'}
+return {'ok', feedFrom, feedTo}

@@ -9,7 +9,8 @@
                    feed: see the feed include}
             a prefix .. documentId is that source's key of that kind
 
-  Output: {'ok', removed} | {'missing'} | {'forbidden'} | {'missing_site'}
+  Output: {'ok', removed, feedFrom, feedTo} | {'missing'} | {'forbidden'} | {'missing_site'}
+    feedFrom, feedTo: the feed position before the first event this wrote, and its last ('' when none).
 ]]
 --- @include "checkOwner"
 --- @include "feed"
@@ -39,7 +40,7 @@ for _, id in ipairs(redis.call('LRANGE', ids, 0, -1)) do
     removed = removed + 1
   end
 end
-feedFinish(p.feed)
+local feedFrom, feedTo = feedFinish(p.feed)
 if state == 'discovering' then
   local left = redis.call('HINCRBY', meta, 'sitesDiscovering', -1)
   if left < 0 then redis.call('HSET', meta, 'sitesDiscovering', 0) end
@@ -48,4 +49,4 @@ redis.call('LREM', KEYS[5], 0, p.siteId)
 redis.call('DEL', KEYS[6], KEYS[7])
 redis.call('HSET', meta, 'updatedAt', p.now)
 redis.call('HINCRBY', meta, 'rev', 1)
-return {'ok', removed}
+return {'ok', removed, feedFrom, feedTo}

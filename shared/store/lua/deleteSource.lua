@@ -10,7 +10,8 @@
     settled: the knowledge base's settle number when this deleted its last active source, else 0;
     counts: the knowledge base's after the delete, in the order of SOURCE_STATUSES.
 
-  Output: {'ok', settled, ...counts} | {'missing'} | {'forbidden'} | {'missing_source'} | {'precondition_failed', rev}
+  Output: {'ok', feedFrom, feedTo, settled, ...counts} | {'missing'} | {'forbidden'} | {'missing_source'} | {'precondition_failed', rev}
+    feedFrom, feedTo: the feed position before the first event this wrote, and its last ('' when none).
 ]]
 --- @include "checkOwner"
 --- @include "feed"
@@ -33,11 +34,11 @@ dropBytes(meta, record)
 redis.call('LREM', KEYS[2], 0, p.documentId)
 redis.call('ZREM', KEYS[3], p.documentId)
 feedDropAll(p.feed.stream, KEYS[10], p.documentId)
-feedFinish(p.feed)
+local feedFrom, feedTo = feedFinish(p.feed)
 redis.call('DEL', KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9])
 redis.call('HSET', meta, 'updatedAt', p.now)
 redis.call('HINCRBY', meta, 'rev', 1)
 -- Deleting the last source still in flight settles the knowledge base as its end would have.
 local settled, counts = 0, readCounts(meta)
 if ACTIVE_STATUS[st] then settled, counts = settleIfIdle(meta) end
-return {'ok', settled, unpack(counts)}
+return {'ok', feedFrom, feedTo, settled, unpack(counts)}

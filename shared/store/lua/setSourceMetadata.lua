@@ -10,7 +10,8 @@
     ARGV[1] JSON: {workspaceId (the caller's), documentId, metadata (JSON text, '' for none), now (ISO),
                    entries: [{i: chunk id, g: digest, j: chunk JSON}], feed: see the feed include}
 
-  Output: {'ok'} | {'missing'} | {'forbidden'} | {'missing_source'} | {'moved'}
+  Output: {'ok', feedFrom, feedTo} | {'missing'} | {'forbidden'} | {'missing_source'} | {'moved'}
+    feedFrom, feedTo: the feed position before the first event this wrote, and its last ('' when none).
 ]]
 --- @include "checkOwner"
 --- @include "feed"
@@ -41,5 +42,5 @@ if before ~= p.metadata and #p.entries > 0 then
   local source = feedSource(record)
   for _, e in ipairs(p.entries) do feedEmit(p.feed.stream, 'u', e.i, p.documentId, e.j, source) end
 end
-feedFinish(p.feed)
-return {'ok'}
+local feedFrom, feedTo = feedFinish(p.feed)
+return {'ok', feedFrom, feedTo}

@@ -22,7 +22,7 @@ export const deleteKbScript = defineScript({
       search: { state: k.searchState(i.kbId), docs: k.searchDocs(i.kbId), terms: k.searchTerms(i.kbId), postings: k.searchPostingsPrefix(i.kbId) },
     },
   }),
-  replies: { ok: {}, missing: {}, forbidden: {}, precondition_failed: { rev: 'int' } },
+  replies: { ok: { feedFrom: 'str', feedTo: 'str' }, missing: {}, forbidden: {}, precondition_failed: { rev: 'int' } },
 });
 
 /** Deletes one source with every key it owns. */
@@ -40,5 +40,5 @@ export const deleteSourceScript = defineScript({
     },
     args: { workspaceId: i.workspaceId, documentId: i.documentId, now: i.now, ifRev: revArg(i.ifRev), feed: feedArgs(k, i.kbId) },
   }),
-  replies: { ok: { settled: 'int', counts: 'rest' }, missing: {}, forbidden: {}, missing_source: {}, precondition_failed: { rev: 'int' } },
+  replies: { ok: { feedFrom: 'str', feedTo: 'str', settled: 'int', counts: 'rest' }, missing: {}, forbidden: {}, missing_source: {}, precondition_failed: { rev: 'int' } },
 });

@@ -19,5 +19,5 @@ export const setSourceMetadataScript = defineScript({
       feed: feedArgs(k, i.kbId),
     },
   }),
-  replies: { ok: {}, missing: {}, forbidden: {}, missing_source: {}, moved: {} },
+  replies: { ok: { feedFrom: 'str', feedTo: 'str' }, missing: {}, forbidden: {}, missing_source: {}, moved: {} },
 });

@@ -15,7 +15,7 @@ export interface SearchScoring {
 }
 
 /** The tag an index keeps of how it was built (scoring and postings layout): an index with another tag is built again. */
-export const searchLayout = (s: SearchScoring) => `impact-1:${s.k1}:${s.b}:${s.weight}`;
+export const searchLayout = (s: SearchScoring) => `impact-2:${s.k1}:${s.b}:${s.weight}`;
 
 export interface ApplySearchInput {
   kbId: string;

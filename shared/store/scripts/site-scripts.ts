@@ -58,7 +58,7 @@ export const deleteSiteScript = defineScript({
     },
     args: { workspaceId: i.workspaceId, siteId: i.siteId, now: i.now, prefixes: k.sourceKeyPrefixes(i.kbId), feed: feedArgs(k, i.kbId) },
   }),
-  replies: { ok: { removed: 'int' }, missing: {}, forbidden: {}, missing_site: {} },
+  replies: { ok: { removed: 'int', feedFrom: 'str', feedTo: 'str' }, missing: {}, forbidden: {}, missing_site: {} },
 });
 
 /** Worker: takes pages of the workspace's discovery budget for one holder, unless that would pass the cap. */

@@ -10,7 +10,9 @@
 
   The payload's `feed` is {stream, info, minId, maxEvents}: minId is the
   oldest event id retention keeps; `info` holds `floor`, the newest event
-  trimmed away, so a cursor before it is known to have missed events.
+  trimmed away, so a cursor before it is known to have missed events, and
+  `bytes`, the stream's size as Redis estimates it after the last write
+  (MEMORY USAGE, sampled), which the workspace's usage counts.
 ]]
 
 local feedBefore, feedFirst, feedLast = nil, nil, nil
@@ -113,6 +115,9 @@ end
 -- After a script's writes: trims the feed when it wrote, and gives the range it wrote:
 -- the position before its first event and its last event ('' and '' for none).
 local function feedFinish(f)
-  if feedLast then feedTrim(f) end
+  if feedLast then
+    feedTrim(f)
+    redis.call('HSET', f.info, 'bytes', redis.call('MEMORY', 'USAGE', f.stream) or 0)
+  end
   return feedBefore or '', feedLast or ''
 end
