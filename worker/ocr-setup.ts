@@ -28,6 +28,6 @@ export async function ocrSettings(config: Config, logger: Logger, candidates?: s
   }
   const renderer = findPageRenderer();
   const imageLister = findImageLister();
-  logger.info({ engine: engine.version, languages: config.OCR_LANGUAGES, renderer: renderer ?? 'pdf.js' }, 'OCR ready');
+  logger.info({ engine: engine.version, languages: config.OCR_LANGUAGES, renderer: renderer ?? 'pdf.js', imageLister: imageLister ?? 'pdf.js' }, 'OCR ready');
   return { ...settings, binary: engine.binary, ...(renderer ? { renderer } : {}), ...(imageLister ? { imageLister } : {}) };
 }
