@@ -18,6 +18,7 @@ const LISTING = `page   num  type   width height color comp bpc  enc interp  obj
    3     2 stencil  1240  1754  -       1   1  ccitt  no         9  0   150   150  30K 1.1%
    3     3 image     100   100  gray    1   8  image  no        10  0   600   600  2K  20%
    4     4 image     100   100  gray    1   8  image  no        11  0     0     0  2K  20%
+   5     5 image    9000  9000  rgb     3   8  image  no        36  0   300   300  440K 0.2%
 `;
 
 describe('the images of a page as pdfimages -list gives them', () => {
@@ -27,6 +28,10 @@ describe('the images of a page as pdfimages -list gives them', () => {
     expect(areas.get(3)).toBeCloseTo((1240 / 150) * 72 * (1754 / 150) * 72 + 12 * 12, 3);
     expect(areas.get(2)).toBeUndefined();
     expect(areas.get(4)).toBeNaN();
+  });
+
+  it('leaves out an image over 16 Mpx, as pdf.js leaves it out of the operator list', () => {
+    expect(parseImageList(LISTING).get(5)).toBeUndefined();
   });
 
   it.skipIf(!existsSync(PDFIMAGES))('lists a scan filling page 1 and nothing on a text page 2', async () => {

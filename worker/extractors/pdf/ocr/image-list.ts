@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { MAX_IMAGE_PIXELS } from '../open-pdf.js';
 
 // One row per image drawn; a listing this long is not a document worth listing.
 const MAX_LIST_BYTES = 8 * 1024 * 1024;
@@ -56,6 +57,7 @@ export function parseImageList(text: string): Map<number, number> {
     const page = Number(cols[0]);
     if (cols.length < 14 || !Number.isInteger(page) || page < 1 || !PAINTED.has(cols[2]!)) continue;
     const [width, height, xPpi, yPpi] = [cols[3], cols[4], cols[12], cols[13]].map(Number) as [number, number, number, number];
+    if (width * height > MAX_IMAGE_PIXELS) continue;
     const area = xPpi > 0 && yPpi > 0 ? ((width / xPpi) * 72 * (height / yPpi) * 72) : Number.NaN;
     areas.set(page, (areas.get(page) ?? 0) + area);
   }
