@@ -34,7 +34,8 @@ COPY --chown=node:node examples ./examples
 RUN prlimit --version && setpriv --version
 # Scanned PDF pages and images are read by Tesseract 5 (OCR_LANGUAGES, default eng):
 # add a tesseract-ocr-<lang> package per further language. poppler-utils' pdftoppm
-# renders the pages for it (a quarter of pdf.js's CPU, by npm run bench:ocr).
+# renders the pages for it (a quarter of pdf.js's CPU, by npm run bench:ocr), and its
+# pdfimages -list tells scanned pages without decoding their images.
 RUN apt-get update \
   && apt-get install -y --no-install-recommends tesseract-ocr tesseract-ocr-eng poppler-utils \
   && rm -rf /var/lib/apt/lists/* \

@@ -1,6 +1,6 @@
 import type { Config } from '../shared/config.js';
 import type { Logger } from '../shared/logger.js';
-import { findOcrEngine, findPageRenderer } from './extractors/pdf/ocr/engine.js';
+import { findImageLister, findOcrEngine, findPageRenderer } from './extractors/pdf/ocr/engine.js';
 import type { OcrSettings } from './extractors/pdf/ocr/settings.js';
 
 // OCR stops starting pages here, leaving the rest of EXTRACT_TIMEOUT_MS for the page under way and the rebuild.
@@ -27,6 +27,7 @@ export async function ocrSettings(config: Config, logger: Logger, candidates?: s
     return { ...settings, unavailable: engine.unavailable };
   }
   const renderer = findPageRenderer();
-  logger.info({ engine: engine.version, languages: config.OCR_LANGUAGES, renderer: renderer ?? 'pdf.js' }, 'OCR ready');
-  return { ...settings, binary: engine.binary, ...(renderer ? { renderer } : {}) };
+  const imageLister = findImageLister();
+  logger.info({ engine: engine.version, languages: config.OCR_LANGUAGES, renderer: renderer ?? 'pdf.js', imageLister: imageLister ?? 'pdf.js' }, 'OCR ready');
+  return { ...settings, binary: engine.binary, ...(renderer ? { renderer } : {}), ...(imageLister ? { imageLister } : {}) };
 }

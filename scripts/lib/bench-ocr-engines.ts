@@ -53,6 +53,22 @@ export async function renderWithPdftoppm(pdf: Uint8Array, pages: number, dpi: nu
   return { wallS: (performance.now() - started) / 1000, cpuS };
 }
 
+/** Every page of `pdf` as `pdftoppm -gray` renders it at `dpi` (the PDF on stdin, a PGM on stdout), as the sandbox child does. */
+export async function pdftoppmImages(binary: string, pdf: Uint8Array, pages: number, dpi: number): Promise<Buffer[]> {
+  const pgms: Buffer[] = [];
+  for (let n = 1; n <= pages; n++) {
+    pgms.push(await new Promise<Buffer>((resolve, reject) => {
+      const proc = spawn(binary, ['-r', String(dpi), '-gray', '-f', String(n), '-l', String(n), '-'], { stdio: ['pipe', 'pipe', 'ignore'] });
+      const out: Buffer[] = [];
+      proc.stdout.on('data', (b: Buffer) => out.push(b));
+      proc.on('error', reject);
+      proc.on('close', (code) => (code === 0 ? resolve(Buffer.concat(out)) : reject(new Error(`pdftoppm exited ${code}`))));
+      proc.stdin.end(pdf);
+    }));
+  }
+  return pgms;
+}
+
 /** Native tesseract on each image, one after the other, one OpenMP thread (as the sandbox runs it). */
 export async function nativeTesseract(images: Buffer[], languages: string, dpi: number): Promise<EngineRun> {
   const started = performance.now();

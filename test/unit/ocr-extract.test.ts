@@ -52,9 +52,10 @@ describe.skipIf(!present)('OCR of scanned PDFs', { timeout: 180_000 }, () => {
     expect(r.warnings?.[0]?.message).toMatch(/^The text of page 2 was read/);
   });
 
-  it.skipIf(!existsSync('/usr/bin/pdftoppm'))('renders the page with pdftoppm when the worker has it, to the same text', async () => {
+  it.skipIf(!existsSync('/usr/bin/pdftoppm') || !existsSync('/usr/bin/pdfimages'))('renders the page with pdftoppm and judges it by pdfimages when the worker has them, to the same text', async () => {
     const [scan] = await scansOf([PAGE_TWO]);
-    const r = await extractText(imagePdf([{ text: 'This page has a text layer of its own, long enough to count.' }, scan!]), opts({ ...OCR, renderer: '/usr/bin/pdftoppm' }));
+    const poppler = { renderer: '/usr/bin/pdftoppm', imageLister: '/usr/bin/pdfimages' };
+    const r = await extractText(imagePdf([{ text: 'This page has a text layer of its own, long enough to count.' }, scan!]), opts({ ...OCR, ...poppler }));
     expect(r.text).toMatch(/\n\nFishing licences are renewed every second year\.$/);
     expect(r.warnings?.[0]?.message).toMatch(/^The text of page 2 was read/);
   });

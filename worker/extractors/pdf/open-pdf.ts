@@ -7,7 +7,7 @@ const PDFJS_DIR = dirname(createRequire(createRequire(import.meta.url).resolve('
 const CMAP_DIR = join(PDFJS_DIR, 'cmaps') + '/';
 const FONT_DIR = join(PDFJS_DIR, 'standard_fonts') + '/';
 // Text extraction never needs bigger images decoded; pdf.js's default is no limit.
-const MAX_IMAGE_PIXELS = 4096 * 4096;
+export const MAX_IMAGE_PIXELS = 4096 * 4096;
 const PDFJS_OPTIONS = {
   cMapUrl: CMAP_DIR,
   cMapPacked: true,

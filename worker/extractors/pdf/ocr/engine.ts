@@ -37,6 +37,11 @@ export function findPageRenderer(candidates = ['/usr/bin/pdftoppm', '/usr/local/
   return candidates.find(isExecutable);
 }
 
+/** Poppler's `pdfimages` (poppler-utils, beside `pdftoppm`), which lists a page's images without decoding them; undefined without it. */
+export function findImageLister(candidates = ['/usr/bin/pdfimages', '/usr/local/bin/pdfimages']): string | undefined {
+  return candidates.find(isExecutable);
+}
+
 function isExecutable(path: string): boolean {
   try {
     accessSync(path, constants.X_OK);

@@ -3,6 +3,7 @@ import { SourceError } from '../../../../shared/source-errors.js';
 import type { ExtractionWarning } from '../../types.js';
 import { pageLines, type PdfLine } from '../lines.js';
 import { garbledPages } from '../quality.js';
+import { listImageAreas } from './image-list.js';
 import { needsPaintEvidence, ocrReason, paintEvidence, type OcrReason } from './needs-ocr.js';
 import { ocrTextItems } from './ocr-lines.js';
 import { OcrTally } from './ocr-tally.js';
@@ -24,6 +25,7 @@ const DEFAULT_DPI = 300;
 export class PdfOcr {
   readonly tally: OcrTally;
   private readonly startedAt = Date.now();
+  private imageAreas?: Promise<Map<number, number> | undefined>;
 
   /** `pdf` is the document's bytes, for `pdftoppm` when the settings name it. */
   constructor(private readonly settings: OcrSettings, private readonly pdf: Uint8Array) {
@@ -32,7 +34,7 @@ export class PdfOcr {
 
   /** The lines page `n` is read as: its text layer's, or OCR's when it needs OCR and OCR found more. */
   async readPage(page: PDFPageProxy, n: number, layer: PdfLine[]): Promise<PdfLine[]> {
-    const reason = await this.reasonFor(page, layer);
+    const reason = await this.reasonFor(page, n, layer);
     if (!reason) return layer;
     const budget = this.remainingMs();
     if (!this.settings.binary || this.tally.used >= this.settings.maxPages || budget <= 0) {
@@ -58,12 +60,28 @@ export class PdfOcr {
     return this.tally.emptyError();
   }
 
-  private async reasonFor(page: PDFPageProxy, layer: PdfLine[]): Promise<OcrReason | undefined> {
+  private async reasonFor(page: PDFPageProxy, n: number, layer: PdfLine[]): Promise<OcrReason | undefined> {
     const text = layer.map((l) => l.text).join('\n');
     const evidence = { letters: letters(text), garbled: garbledPages([text]).length > 0 };
     if (!needsPaintEvidence(evidence)) return ocrReason(evidence);
+    // Images that cover enough of the page decide alone; building the operator list would decode them
+    // (a third of Tesseract's time on a scanned page). Otherwise the paths drawn are needed too.
+    const imageShare = await this.listedImageShare(page, n);
+    const byImages = imageShare === undefined ? undefined : ocrReason(evidence, { imageShare, pathWeight: 0 });
+    if (byImages) return byImages;
     const ops = await page.getOperatorList().catch(() => undefined);
     return ocrReason(evidence, ops && paintEvidence(ops, page.view));
+  }
+
+  /** Share of page `n` covered by images as `pdfimages -list` tells it (one listing per document), or undefined. */
+  private async listedImageShare(page: PDFPageProxy, n: number): Promise<number | undefined> {
+    const { imageLister, pageTimeoutMs } = this.settings;
+    if (!imageLister) return undefined;
+    this.imageAreas ??= listImageAreas(imageLister, this.pdf, pageTimeoutMs);
+    const area = (await this.imageAreas)?.get(n) ?? 0;
+    const [x0 = 0, y0 = 0, x1 = 0, y1 = 0] = page.view;
+    const share = area / (Math.abs((x1 - x0) * (y1 - y0)) || 1);
+    return Number.isFinite(share) ? Math.min(1, share) : undefined;
   }
 
   private async recognizePage(page: PDFPageProxy, n: number, timeoutMs: number) {

@@ -7,6 +7,8 @@ export interface OcrSettings {
   binary?: string;
   /** Absolute path of poppler's `pdftoppm`, which renders PDF pages for OCR when present; otherwise pdf.js on a canvas does. */
   renderer?: string;
+  /** Absolute path of poppler's `pdfimages`, which tells how much of a page images cover without decoding them; otherwise pdf.js's operator list does. */
+  imageLister?: string;
   /** Why OCR cannot run here; pages that need it fail the source as `ocr_unavailable` when nothing else is read. */
   unavailable?: string;
   /** Tesseract languages, `eng` or `eng+deu+fra` (`OCR_LANGUAGES`). */
