@@ -327,8 +327,9 @@ describe('HTML and Markdown parser DoS', () => {
     expect(bytes.length).toBeGreaterThan(5_000_000);
     expect(bytes.length).toBeLessThanOrEqual(config.MAX_FILE_BYTES);
     const run = await runSandboxed('C9 HTML, 5 MB, 250,000 elements', bytes, { filename: 'big.html' });
-    if (run.error) expect(['too_complex', 'timeout']).toContain(run.error.code);
-    else expect(run.value?.text.match(/words/g)).toHaveLength(250_000);
+    // Read whole, in seconds: a lookup quadratic in the body's children once ran it into the time limit.
+    expect(run.error).toBeUndefined();
+    expect(run.value?.text.match(/words/g)).toHaveLength(250_000);
     await expectParentCarriesOn(run);
   }, BOMB_TEST_MS);
 

@@ -63,11 +63,30 @@ export async function extractHtml(bytes: Uint8Array, maxDepth = MAX_DEPTH): Prom
 function underTitle($: CheerioAPI, nodes: AnyNode[], title: string | undefined,
   render: (headingShift: number) => { markdown: string; text: string }): { markdown: string; text: string } {
   if (!title) return render(0);
-  const headings = $(nodes).find('h1, h2, h3, h4, h5, h6').add($(nodes).filter('h1, h2, h3, h4, h5, h6'));
-  const first = headings.first();
-  if (!first.length || first.text().replace(/\s+/g, ' ').trim() === title) return render(0);
-  const { markdown, text } = render(headings.filter('h1').length ? 1 : 0);
+  const headings = headingsIn(nodes);
+  const first = headings[0];
+  if (!first || $(first).text().replace(/\s+/g, ' ').trim() === title) return render(0);
+  const { markdown, text } = render(headings.some((h) => h.name === 'h1') ? 1 : 0);
   return { markdown: [`# ${escapeText(title)}`, markdown].filter(Boolean).join('\n\n'), text: [title, text].filter(Boolean).join('\n\n') };
+}
+
+const HEADING = /^h[1-6]$/;
+
+/**
+ * The headings among `nodes` and inside them, in document order. A walk of
+ * the tree: cheerio's `find` on many nodes first lists their children and
+ * removes those nested in one another, which is quadratic in their number.
+ */
+function headingsIn(nodes: AnyNode[]): Element[] {
+  const found: Element[] = [];
+  const stack = [...nodes].reverse();
+  for (let node = stack.pop(); node; node = stack.pop()) {
+    if (node.type === 'tag' && HEADING.test((node as Element).name)) found.push(node as Element);
+    // Elements, and the document itself when the content is a page without <html> or <body>.
+    const children = 'children' in node ? node.children : [];
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
+  }
+  return found;
 }
 
 // Navigation panels and permalink marks that documentation generators put inside their content.
