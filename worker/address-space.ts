@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
+import { isExecutable } from './executable.js';
 
 /**
  * Address space a sandbox child needs beyond `EXTRACT_MEMORY_MB`, in MB.
@@ -73,13 +73,4 @@ function findWrapper(): Wrapper | null {
     return (mb) => ({ command: SH, args: ['-c', `ulimit -v ${mb * 1024} && exec "$@"`, 'sh'] });
   }
   return null;
-}
-
-function isExecutable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
 }

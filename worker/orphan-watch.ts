@@ -8,8 +8,8 @@
  * own watches the parent pid instead and SIGKILLs the child once it is
  * re-parented (some 9 MB of resident memory and tens of ms of start-up).
  */
-import { accessSync, constants } from 'node:fs';
 import { Worker } from 'node:worker_threads';
+import { isExecutable } from './executable.js';
 
 /** How often the watchdog thread compares the parent pid (ms). */
 export const ORPHAN_POLL_MS = 100;
@@ -28,15 +28,6 @@ let setpriv: string | null | undefined;
 export function withParentDeathSignal(argv: [string, ...string[]]): [string, ...string[]] | undefined {
   setpriv ??= SETPRIV.find(isExecutable) ?? null;
   return setpriv ? [setpriv, '--pdeathsig', 'KILL', '--', ...argv] : undefined;
-}
-
-function isExecutable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 // CommonJS source for an eval worker: no loader, no import of this project's modules.

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
 import { promisify } from 'node:util';
+import { isExecutable } from '../../../executable.js';
 
 const run = promisify(execFile);
 // Where Debian's tesseract-ocr and a source build put the binary. PATH is not consulted: the sandbox child has none.
@@ -40,13 +40,4 @@ export function findPageRenderer(candidates = ['/usr/bin/pdftoppm', '/usr/local/
 /** Poppler's `pdfimages` (poppler-utils, beside `pdftoppm`), which lists a page's images without decoding them; undefined without it. */
 export function findImageLister(candidates = ['/usr/bin/pdfimages', '/usr/local/bin/pdfimages']): string | undefined {
   return candidates.find(isExecutable);
-}
-
-function isExecutable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
 }
