@@ -1,46 +1,38 @@
 import type { FeedRange } from '../shared/feed/cursor.js';
+import type { WebhookEvent } from '../shared/schemas/webhook.js';
 import type { SettleReport } from '../shared/store/settle-report.js';
 import { changedEvent, eventOutlet, publishEvents, settledEvent } from '../shared/webhook-events.js';
 import type { AppDeps } from './deps.js';
 
-/** Announces a change feed range the API wrote; resolves once it is queued (or could not be). */
-export type AnnounceChanges = (workspaceId: string, kbId: string, changes: FeedRange | undefined) => Promise<void>;
+/**
+ * Announces what a request wrote: the change feed range, and the settle when
+ * it settled the knowledge base (a delete of its last source in flight).
+ * Resolves once the events are queued (or could not be).
+ */
+export type AnnounceChanges = (workspaceId: string, kbId: string, changes: FeedRange | undefined, settle?: SettleReport) => Promise<void>;
 
 /**
  * `knowledge_base.changed` for the feed events a request wrote (a delete of a
- * source, a site or the knowledge base, a metadata change), stored and queued on the webhook queue as
- * the worker does for its writes, so the same delivery workers send it. The
- * write has happened whatever becomes of the event: a failure to queue it
- * is logged, and the feed still holds the events for a consumer that polls.
+ * source, a site or the knowledge base, a metadata change), and
+ * `knowledge_base.settled` when the request settled the knowledge base without
+ * a source ending, stored and queued on the webhook queue as the worker does
+ * for its writes, so the same delivery workers send them. The write has
+ * happened whatever becomes of the events: a failure to queue them is logged,
+ * and the feed still holds the changes for a consumer that polls.
  */
 export function announceChanges(deps: AppDeps): AnnounceChanges {
   const outlet = deps.webhookQueue && eventOutlet(deps.store.webhooks, deps.webhookQueue);
-  return async (workspaceId, kbId, changes) => {
-    if (!outlet || !changes) return;
+  return async (workspaceId, kbId, changes, settle) => {
+    const now = new Date().toISOString();
+    const events: WebhookEvent[] = [
+      ...(changes ? [changedEvent(kbId, changes, now)] : []),
+      ...(settle?.settledSeq !== undefined ? [settledEvent(kbId, settle.settledSeq, settle.sourceCounts, now)] : []),
+    ];
+    if (!outlet || events.length === 0) return;
     try {
-      await publishEvents(outlet, workspaceId, [changedEvent(kbId, changes, new Date().toISOString())]);
+      await publishEvents(outlet, workspaceId, events);
     } catch (err) {
-      deps.logger.warn({ kbId, reason: err instanceof Error ? err.message : String(err) }, 'could not emit the change event');
-    }
-  };
-}
-
-/** Announces that a request settled a knowledge base (a delete of its last source in flight). */
-export type AnnounceSettled = (workspaceId: string, kbId: string, settle: SettleReport) => Promise<void>;
-
-/**
- * `knowledge_base.settled` for a request that settled a knowledge base without
- * a source ending, queued like {@link announceChanges}; nothing when the
- * change did not settle it (no settle number).
- */
-export function announceSettled(deps: AppDeps): AnnounceSettled {
-  const outlet = deps.webhookQueue && eventOutlet(deps.store.webhooks, deps.webhookQueue);
-  return async (workspaceId, kbId, { settledSeq, sourceCounts }) => {
-    if (!outlet || settledSeq === undefined) return;
-    try {
-      await publishEvents(outlet, workspaceId, [settledEvent(kbId, settledSeq, sourceCounts, new Date().toISOString())]);
-    } catch (err) {
-      deps.logger.warn({ kbId, reason: err instanceof Error ? err.message : String(err) }, 'could not emit the settled event');
+      deps.logger.warn({ kbId, reason: err instanceof Error ? err.message : String(err) }, 'could not emit the events of a change');
     }
   };
 }

@@ -38,7 +38,7 @@ import { zodFieldErrors } from '../errors.js';
 import { etagOf, notModified, requiredRevision } from '../etag.js';
 import { createFormReader } from '../form-reader.js';
 import { idempotent } from '../idempotency.js';
-import { announceChanges, announceSettled } from '../kb-changed.js';
+import { announceChanges } from '../kb-changed.js';
 import { KbViewCache } from '../kb-view-cache.js';
 import { createRouter, emptyResponse, errorResponses, jsonResponse, security, TAGS } from '../router.js';
 
@@ -77,7 +77,6 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
   const app = createRouter();
   const form = createFormReader(deps);
   const quota = new QuotaGuard(deps.config, store.quotas);
-  const announceSettle = announceSettled(deps);
   const idempotency = {
     store: store.idempotency,
     limits: { maxKeysPerWorkspace: deps.config.IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE, maxBodyBytes: deps.config.IDEMPOTENCY_MAX_BODY_BYTES },
@@ -331,9 +330,8 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
       const workspaceId = c.get('principal').workspaceId;
       const ifRev = await ifMatchRevision(c.req.header('if-match'), workspaceId, kbId);
       const { changes, settle } = await store.kbs.deleteSource({ workspaceId, kbId, documentId }, new Date().toISOString(), ifRev);
-      await announce(workspaceId, kbId, changes);
       // The last source in flight deleted: the knowledge base has settled, as if that source had ended.
-      await announceSettle(workspaceId, kbId, settle);
+      await announce(workspaceId, kbId, changes, settle);
       return c.body(null, 204);
     },
   );

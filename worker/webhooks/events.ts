@@ -58,7 +58,7 @@ export function siteEvents(site: DiscoveredSite, outcome: SiteOutcome, finish: S
   if (outcome.error) data.error = outcome.error;
   const events: WebhookEvent[] = [{ id: eventId(kbId, siteId, run, 'site.discovered'), type: 'site.discovered', createdAt: now, data }];
   if (finish.settledSeq !== undefined) {
-    events.push({ id: eventId(kbId, 'settled', finish.settledSeq), type: 'knowledge_base.settled', createdAt: now, data: { kbId, sourceCounts: finish.sourceCounts } });
+    events.push(settledEvent(kbId, finish.settledSeq, finish.sourceCounts, now));
   }
   return events;
 }
@@ -83,7 +83,7 @@ export function finishEvents(source: FinishedSource, sourceCounts: SourceCounts 
   if (status === 'failed' && source.error) data.error = { code: source.error.code, message: source.error.message };
   const events: WebhookEvent[] = [{ id: eventId(kbId, documentId, run, type), type, createdAt: now, data }];
   if (settledSeq !== undefined && sourceCounts) {
-    events.push({ id: eventId(kbId, 'settled', settledSeq), type: 'knowledge_base.settled', createdAt: now, data: { kbId, sourceCounts } });
+    events.push(settledEvent(kbId, settledSeq, sourceCounts, now));
   }
   return events;
 }
