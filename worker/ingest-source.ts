@@ -10,7 +10,7 @@ import { normalizeText, truncate } from './extractors/common/normalize.js';
 import type { HostLease } from './fetch/host-gate.js';
 import type { ExtractHints } from './sandbox-pool.js';
 import { chunkingTag, type ChunkSettings } from '../shared/chunking/chunk-settings.js';
-import { cutChunks, cutChunksInSandbox } from './chunking/cut-chunks.js';
+import { cutChunks, cutChunksInSandbox, cutContextOf } from './chunking/cut-chunks.js';
 import { firstHeading } from './chunking/segments.js';
 import type { FetchedUrl } from './fetch-url.js';
 import { warningsAfterFetch } from './refresh-outcomes.js';
@@ -119,7 +119,7 @@ async function rechunkOutcome(deps: IngestDeps, kbId: string, source: StoredSour
     status: 'ready',
     text,
     markdown,
-    chunks: await cutChunksInSandbox(deps.extract, markdown, chunking, source.pageStarts),
+    chunks: await cutChunksInSandbox(deps.extract, markdown, chunking, cutContextOf(source)),
     chunking: chunkingTag(chunking),
     // What the finish writes of an extraction is what the reused one said.
     ...(source.pageStarts ? { pageStarts: source.pageStarts } : {}),
@@ -138,11 +138,12 @@ function textOutcome(deps: IngestDeps, source: StoredSource, settings: ChunkSett
   const { text, truncated } = truncate(normalized, deps.config.MAX_TEXT_CHARS);
   const title = source.title || firstHeading(text);
   // A text source is at most 1 MiB, so its chunks are counted here rather than in a sandbox child.
+  // Its title roots their heading paths, as a re-chunk reads it from the record (cutContextOf).
   return {
     status: 'ready',
     text,
     markdown: text,
-    chunks: cutChunks(text, settings),
+    chunks: cutChunks(text, settings, cutContextOf({ type: 'text', ...(title ? { title } : {}) })),
     chunking: chunkingTag(settings),
     ...(title ? { title } : {}),
     mimeType: 'text/plain',

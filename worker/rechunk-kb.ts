@@ -3,7 +3,7 @@ import { chunkingTag, effectiveChunking } from '../shared/chunking/chunk-setting
 import type { RechunkKbJob } from '../shared/jobs.js';
 import type { Logger } from '../shared/logger.js';
 import type { KbStore } from '../shared/store/kb-store.js';
-import { cutChunksInSandbox, type SandboxExtract } from './chunking/cut-chunks.js';
+import { cutChunksInSandbox, cutContextOf, type SandboxExtract } from './chunking/cut-chunks.js';
 import type { SourceEvents } from './webhooks/events.js';
 
 export interface RechunkDeps {
@@ -54,7 +54,7 @@ export async function rechunkKnowledgeBase(deps: RechunkDeps, job: RechunkKbJob)
     }
     let chunks;
     try {
-      chunks = await cutChunksInSandbox(deps.extract, markdown, settings, source.pageStarts);
+      chunks = await cutChunksInSandbox(deps.extract, markdown, settings, cutContextOf(source));
     } catch (err) {
       // The others are still cut; the job then fails and its retry cuts what is left.
       failed.push(source.documentId);

@@ -6,7 +6,7 @@ import type { SourceFormat } from '../shared/formats.js';
 import type { SourceProgress } from '../shared/schemas/knowledge-base.js';
 import { SourceError } from '../shared/source-errors.js';
 import { ADDRESS_SPACE_HEADROOM_MB, LIMITED_ENV, LIMITED_NODE_FLAGS, withAddressSpaceLimit } from './address-space.js';
-import type { ChunkingOptions } from './extractors/types.js';
+import type { ChunkingOptions, ExtractOptions } from './extractors/types.js';
 import type { OcrSettings } from './extractors/pdf/ocr/settings.js';
 import type { Extraction } from './extractors/index.js';
 import type { PagesRead } from './extractors/pdf/index.js';
@@ -45,7 +45,7 @@ export interface ExtractHints {
   /** Overrides the pool's `limits.chunking` for this extraction. */
   chunking?: ChunkingOptions;
   /** Only cut stored Markdown into chunks (see ExtractOptions.cutOnly). */
-  cutOnly?: { pageStarts?: number[] };
+  cutOnly?: ExtractOptions['cutOnly'];
 }
 
 export interface SandboxStats {

@@ -1,6 +1,6 @@
 import type { CutChunk as Chunk } from '../../shared/schemas/chunk.js';
 import { ContinuationIndex, continuables } from './continuations.js';
-import { Level, outline, split, type Heading, type Outline, type Span } from './segments.js';
+import { Level, outline, split, titleHeading, type Heading, type Outline, type Span } from './segments.js';
 import { countTokens } from './tokenizer.js';
 
 /** How {@link chunkMarkdown} cuts a document. */
@@ -11,6 +11,14 @@ export interface ChunkMarkdownOptions {
   overlapTokens?: number;
   /** PDF: where each page begins in the Markdown (see `Extraction.pageStarts`); adds `pageStart`/`pageEnd`. */
   pageStarts?: readonly number[];
+  /**
+   * A text source's title: the root of every chunk's heading path, above the
+   * Markdown's own headings (a level-1 heading included). Left out when the
+   * Markdown already says it: its first heading, or the heading it would be
+   * titled by (see `firstHeading`), equals it once case and spacing are set
+   * aside. Empty or absent: nothing is added.
+   */
+  title?: string;
 }
 
 interface Piece extends Span {
@@ -29,11 +37,11 @@ const CHARS_PER_TOKEN_CEILING = 16;
  * table row is never cut unless it alone is too long). `text` is exactly
  * `markdown.slice(charStart, charEnd)`; the chunks cover every non-blank
  * character in order; `headings` is the heading path in force where the
- * chunk's own text starts (after any overlap). A chunk that starts inside a
- * fenced code block or a table carries `prefix`, the fence line or the header
- * and delimiter rows, so that `prefix + text` reads on its own; `text` stays
- * the exact slice, and `prefix + text` is within `maxTokens` as well. Pure and
- * synchronous.
+ * chunk's own text starts (after any overlap), under `title` when given. A
+ * chunk that starts inside a fenced code block or a table carries `prefix`,
+ * the fence line or the header and delimiter rows, so that `prefix + text`
+ * reads on its own; `text` stays the exact slice, and `prefix + text` is
+ * within `maxTokens` as well. Pure and synchronous.
  */
 export function chunkMarkdown(markdown: string, opts: ChunkMarkdownOptions): Chunk[] {
   const max = Math.floor(opts.maxTokens);
@@ -42,7 +50,7 @@ export function chunkMarkdown(markdown: string, opts: ChunkMarkdownOptions): Chu
   const o = outline(markdown);
   const leads = new ContinuationIndex(continuables(markdown, max));
   const spans = pack(markdown, o, max, leads);
-  const path = headingPaths(o.headings);
+  const path = headingPaths(o.headings, rootTitle(opts.title, markdown, o.headings));
   return spans.map((span, index): Chunk => {
     const start = index > 0 && overlap > 0 ? overlapStart(markdown, spans[index - 1]!, span, overlap, max, leads) : span.start;
     const text = markdown.slice(start, span.end);
@@ -144,8 +152,17 @@ function overlapStart(md: string, prev: Span, span: Piece, overlap: number, max:
   return span.start;
 }
 
-/** A function from a position to the heading path in force there; positions must not go backwards. */
-function headingPaths(headings: readonly Heading[]): (pos: number) => string[] {
+/** The title to put above the Markdown's own headings, unless the Markdown already opens with it. */
+function rootTitle(title: string | undefined, md: string, headings: readonly Heading[]): string | undefined {
+  const root = title?.replace(/\s+/g, ' ').trim();
+  if (!root) return undefined;
+  const key = (s: string) => s.replace(/\s+/g, ' ').trim().toLowerCase();
+  const own = [headings[0], titleHeading(md, headings)];
+  return own.some((h) => h !== undefined && key(h.text) === key(root)) ? undefined : root;
+}
+
+/** A function from a position to the heading path in force there (under `root`, if any); positions must not go backwards. */
+function headingPaths(headings: readonly Heading[], root?: string): (pos: number) => string[] {
   const stack: Heading[] = [];
   let next = 0;
   return (pos) => {
@@ -154,7 +171,8 @@ function headingPaths(headings: readonly Heading[]): (pos: number) => string[] {
       while (stack.length > 0 && stack[stack.length - 1]!.level >= h.level) stack.pop();
       stack.push(h);
     }
-    return stack.map((h) => h.text);
+    const path = stack.map((h) => h.text);
+    return root === undefined ? path : [root, ...path];
   };
 }
 

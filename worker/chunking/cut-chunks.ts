@@ -1,16 +1,40 @@
 import type { ChunkSettings } from '../../shared/chunking/chunk-settings.js';
 import { toStoredChunks, type StoredChunk } from '../../shared/schemas/chunk.js';
+import type { StoredSource } from '../../shared/store/kb-records.js';
 import type { Extraction } from '../extractors/types.js';
 import type { ExtractHints } from '../sandbox-pool.js';
 import { chunkMarkdown } from './chunk-markdown.js';
+
+/** What a source tells the cut of its Markdown besides the settings. */
+export interface CutContext {
+  /** PDF: where each page begins in the Markdown (see `Extraction.pageStarts`). */
+  pageStarts?: readonly number[];
+  /** The root of every heading path (see `ChunkMarkdownOptions.title`). */
+  title?: string;
+}
+
+/**
+ * The context a stored source's Markdown is cut in, the same for its first
+ * run and every re-chunk: its pages, and for a text source its title as the
+ * root of the heading paths. A file's or a page's title is not added: it may
+ * be only the file name or host (nothing records which), a metadata title
+ * is often a generator's leftover, and an HTML `<title>` is already the
+ * first heading of a page's Markdown when the page has headings.
+ */
+export function cutContextOf(source: Pick<StoredSource, 'type' | 'title' | 'pageStarts'>): CutContext {
+  return {
+    ...(source.pageStarts ? { pageStarts: source.pageStarts } : {}),
+    ...(source.type === 'text' && source.title ? { title: source.title } : {}),
+  };
+}
 
 /**
  * Cuts Markdown into chunks as stored (with byte offsets), in this process:
  * for a text source, at most 1 MiB (a few seconds at worst). Longer stored
  * Markdown goes through {@link cutChunksInSandbox}.
  */
-export function cutChunks(markdown: string, settings: ChunkSettings, pageStarts?: readonly number[]): StoredChunk[] {
-  const chunks = chunkMarkdown(markdown, { maxTokens: settings.maxTokens, overlapTokens: settings.overlapTokens, ...(pageStarts ? { pageStarts } : {}) });
+export function cutChunks(markdown: string, settings: ChunkSettings, context: CutContext = {}): StoredChunk[] {
+  const chunks = chunkMarkdown(markdown, { maxTokens: settings.maxTokens, overlapTokens: settings.overlapTokens, ...context });
   return toStoredChunks(markdown, chunks);
 }
 
@@ -21,7 +45,7 @@ export type SandboxExtract = (bytes: Uint8Array, hints: ExtractHints) => Promise
  * {@link cutChunks} in a sandbox child, for Markdown of any size: the cut
  * of a long document would hold the worker's event loop for seconds.
  */
-export async function cutChunksInSandbox(extract: SandboxExtract, markdown: string, settings: ChunkSettings, pageStarts?: number[]): Promise<StoredChunk[]> {
-  const result = await extract(Buffer.from(markdown, 'utf8'), { chunking: settings, cutOnly: pageStarts ? { pageStarts } : {} });
+export async function cutChunksInSandbox(extract: SandboxExtract, markdown: string, settings: ChunkSettings, context: CutContext = {}): Promise<StoredChunk[]> {
+  const result = await extract(Buffer.from(markdown, 'utf8'), { chunking: settings, cutOnly: context });
   return toStoredChunks(markdown, result.chunks ?? []);
 }

@@ -11,11 +11,11 @@ import { chunkMarkdown } from './chunk-markdown.js';
 export function cutStoredMarkdown(bytes: Uint8Array, opts: ExtractOptions): Extraction {
   if (!opts.chunking) throw new Error('a cut-only request needs chunking settings');
   const markdown = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
-  const pageStarts = opts.cutOnly?.pageStarts;
+  const { pageStarts, title } = opts.cutOnly ?? {};
   return {
     markdown,
     text: '',
-    chunks: chunkMarkdown(markdown, { ...opts.chunking, ...(pageStarts ? { pageStarts } : {}) }),
+    chunks: chunkMarkdown(markdown, { ...opts.chunking, ...(pageStarts ? { pageStarts } : {}), ...(title ? { title } : {}) }),
     truncated: false,
     format: 'markdown',
     mimeType: 'text/markdown',

@@ -98,9 +98,12 @@ export function outline(md: string): Outline {
  * upload is titled), else a heading of any level on its first line.
  */
 export function firstHeading(md: string): string | undefined {
-  const { headings } = outline(md);
-  const first = headings.find((h) => h.level === 1) ?? (headings[0] && md.slice(0, headings[0].start).trim() === '' ? headings[0] : undefined);
-  return first?.text || undefined;
+  return titleHeading(md, outline(md).headings)?.text || undefined;
+}
+
+/** The heading {@link firstHeading} reads, among the `headings` of `md`'s outline. */
+export function titleHeading(md: string, headings: readonly Heading[]): Heading | undefined {
+  return headings.find((h) => h.level === 1) ?? (headings[0] && md.slice(0, headings[0].start).trim() === '' ? headings[0] : undefined);
 }
 
 function plainHeading(text: string): string {
