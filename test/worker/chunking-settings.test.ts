@@ -154,3 +154,61 @@ describe('chunking settings per knowledge base', () => {
     expect(maxTokens(chunks)).toBeLessThanOrEqual(64);
   });
 });
+
+describe("a text source's title in its chunks", () => {
+  const CODE = `## 4. Script\n\n\`\`\`sh\n${Array.from({ length: 40 }, (_, i) => `book-visit --slot ${i} --room ${i % 5}`).join('\n')}\n\`\`\``;
+  const TABLE = `## 5. Fees\n\n| Visit | Fee |\n| --- | --- |\n${Array.from({ length: 40 }, (_, i) => `| visit kind ${i} | ${10 + i} euros |`).join('\n')}`;
+
+  it('roots every chunk at the title on the first run and after a re-chunk, never twice, with code blocks and tables reopened', async () => {
+    const { kbId, docs } = await createKbWith(h, key, (f) => {
+      f.set('chunk_max_tokens', '64');
+      f.set('knowledge_base_texts', JSON.stringify([
+        { title: 'Clinic rules', text: `${MARKDOWN}\n\n${CODE}\n\n${TABLE}` },
+        // The text already opens with its title (in other case): it is not repeated.
+        { title: '1. PARKING', text: MARKDOWN },
+      ]));
+    });
+    const [titled, opening] = docs as [string, string];
+    for (const doc of [titled, opening]) expect((await waitForDocument(h, key, kbId, doc)).status).toBe('ready');
+
+    const check = (chunks: Chunk[]): void => {
+      expect(chunks.length).toBeGreaterThan(10);
+      expect(chunks[0]!.headings).toEqual(['Clinic rules', '1. Parking']);
+      for (const c of chunks) expect(c.headings[0]).toBe('Clinic rules');
+      expect(chunks.find((c) => c.text.startsWith('## 2. Opening hours'))?.headings).toEqual(['Clinic rules', '2. Opening hours']);
+      const inside = chunks.filter((c) => c.text.startsWith('book-visit'));
+      expect(inside.length).toBeGreaterThan(1);
+      for (const c of inside) {
+        expect(c.prefix).toBe('```sh\n');
+        expect(c.headings).toEqual(['Clinic rules', '4. Script']);
+      }
+      const rows = chunks.filter((c) => c.text.startsWith('| visit kind'));
+      expect(rows.length).toBeGreaterThan(1);
+      for (const c of rows) {
+        expect(c.prefix).toBe('| Visit | Fee |\n| --- | --- |\n');
+        expect(c.headings).toEqual(['Clinic rules', '5. Fees']);
+      }
+    };
+    const before = await allChunks(kbId, titled);
+    check(before);
+    const plain = await allChunks(kbId, opening);
+    expect(plain[0]!.headings).toEqual(['1. Parking']);
+    // The text's own sections, each alone in its path: no title above them.
+    const ownPaths = (chunks: Chunk[]) => [...new Set(chunks.map((c) => JSON.stringify(c.headings)))];
+    expect(ownPaths(plain)).toEqual(['["1. Parking"]', '["2. Opening hours"]', '["3. Payments"]']);
+
+    const form = new FormData();
+    form.set('chunk_max_tokens', '96');
+    expect((await call(h.app, 'PATCH', `/v1/knowledge-bases/${kbId}`, { key, body: form })).status).toBe(200);
+    const after = await waitFor('the text source to be re-chunked', async () => {
+      const chunks = await allChunks(kbId, titled);
+      return chunks.length < before.length && Math.max(...chunks.map((c) => c.tokens)) > 64 ? chunks : undefined;
+    });
+    check(after);
+    const replain = await waitFor('the other text source to be re-chunked', async () => {
+      const chunks = await allChunks(kbId, opening);
+      return chunks.length < plain.length ? chunks : undefined;
+    });
+    expect(ownPaths(replain)).toEqual(ownPaths(plain));
+  });
+});
