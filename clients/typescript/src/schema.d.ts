@@ -678,7 +678,7 @@ export interface components {
             documentId: string;
             /** @description File sources: the file name */
             filename?: string;
-            /** @description The heading path in force where the chunk starts, outermost first */
+            /** @description The heading path in force where the chunk starts, outermost first; a text source's title heads it unless the text opens with it */
             headings: string[];
             /**
              * @description Stable id from the knowledge base, the source and the text: an unchanged chunk keeps it across refresh, re-extraction and re-chunking
@@ -751,7 +751,7 @@ export interface components {
                 documentId: string;
                 /** @description File sources: the file name */
                 filename?: string;
-                /** @description The heading path in force where the chunk starts, outermost first */
+                /** @description The heading path in force where the chunk starts, outermost first; a text source's title heads it unless the text opens with it */
                 headings: string[];
                 /**
                  * @description Stable id from the knowledge base, the source and the text: an unchanged chunk keeps it across refresh, re-extraction and re-chunking
