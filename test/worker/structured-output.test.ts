@@ -65,7 +65,7 @@ describe('structured extraction end to end', () => {
     expect(chunks.map((c) => c.text).join(' ').replace(/\s+/g, ' ')).toBe(text.trim().replace(/\s+/g, ' '));
   });
 
-  it('titles a text source without a title by its first heading, which heads its chunks', async () => {
+  it('titles a text source without a title by its first heading, which heads its chunks; a given title heads the text\'s own headings', async () => {
     const body = 'Refunds are paid within ten days of the request. '.repeat(8);
     const texts = [`Refund policy\n=============\n\n${body}`, { title: 'Given title', text: `# Returns\n\n${body}` }];
     const { kbId, docs } = await createKbWith(h, key, (f) => f.set('knowledge_base_texts', JSON.stringify(texts)));
@@ -76,7 +76,7 @@ describe('structured extraction end to end', () => {
     const chunks = await allChunks(kbId, docs[0]!);
     expect(chunks.length).toBeGreaterThan(1);
     for (const c of chunks) expect(c.headings).toEqual(['Refund policy']);
-    for (const c of await allChunks(kbId, docs[1]!)) expect(c.headings).toEqual(['Returns']);
+    for (const c of await allChunks(kbId, docs[1]!)) expect(c.headings).toEqual(['Given title', 'Returns']);
   });
 
   it('reuses the extraction of the same file bytes in the workspace: the new source is ready at once, with no job', async () => {
