@@ -155,22 +155,6 @@ export function createProcessor(deps: ProcessorDeps) {
     }
     const source = start.source;
     if (!source) return { status: 'skipped', reason: 'gone' };
-    if (!lease && source.type === 'url' && deps.hosts) {
-      // A job whose name did not say URL: its host's slot is taken now, and a busy host
-      // hands the job back with the source processing under this run, as a redirect does.
-      let late: HostLease | undefined;
-      try {
-        late = await takeHostSlot(deps, source, run);
-      } catch (err) {
-        if (err instanceof HostBusyError) return handBack(job, token, err, log);
-        throw err;
-      }
-      try {
-        return await processSource(job, token, data, log, late, source, effectiveChunking(start.chunking, chunkDefaults));
-      } finally {
-        await late?.release();
-      }
-    }
     return processSource(job, token, data, log, lease, source, effectiveChunking(start.chunking, chunkDefaults));
   }
 
@@ -186,9 +170,14 @@ export function createProcessor(deps: ProcessorDeps) {
     const { workspaceId, kbId, documentId, run } = data;
     const ref: SourceRef = { kbId, documentId, run };
     const claim = token ?? '';
+    let late: HostLease | undefined;
     const started = performance.now();
     try {
-      const fetch: ProcessorDeps['fetch'] = (url, _lease, conditional) => deps.fetch(url, lease, conditional);
+      // A URL job whose name did not say so takes its host's slot now: a busy host hands it back, and
+      // an unavailable limiter fails the attempt, with the source processing, as during a redirect.
+      if (!lease && deps.hosts && source.type === 'url') late = await takeHostSlot(deps, source, run);
+      const slot = lease ?? late;
+      const fetch: ProcessorDeps['fetch'] = (url, _lease, conditional) => deps.fetch(url, slot, conditional);
       const outcome = await ingestSource({ ...deps, fetch }, kbId, source, chunking, progressWriter(deps, ref, claim));
       // Sent beside the finish, so the events after it wait on no further round trip.
       const hooks = deps.events?.readHooks?.(workspaceId);
@@ -244,6 +233,8 @@ export function createProcessor(deps: ProcessorDeps) {
         await deps.events?.finished({ workspaceId, kbId, documentId, run, status: 'failed', error }, report);
       }
       throw new UnrecoverableError(`${failure.code}: ${failure.message}`);
+    } finally {
+      await late?.release();
     }
   }
 }
