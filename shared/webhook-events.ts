@@ -4,7 +4,7 @@ import { FairShare } from './fair-share.js';
 import { encodeCursor, type FeedRange } from './feed/cursor.js';
 import type { SourceCounts } from './schemas/knowledge-base.js';
 import type { WebhookEvent, WebhookEventType } from './schemas/webhook.js';
-import type { WebhookStore } from './store/webhook-store.js';
+import type { StoredWebhook, WebhookStore } from './store/webhook-store.js';
 import { enqueueDeliveries } from './webhook-deliveries.js';
 
 /**
@@ -46,11 +46,14 @@ export function eventOutlet(webhooks: WebhookStore, queue: Queue, retryDelaysMs?
 /**
  * Stores each event that a webhook of the workspace subscribes to and queues
  * its deliveries; an event nobody subscribes to is neither kept nor queued.
+ * `prefetched`, the workspace's active webhooks read by the caller (undefined
+ * when that read failed: they are read again).
  */
-export async function publishEvents(outlet: EventOutlet, workspaceId: string, events: WebhookEvent[]): Promise<void> {
+export async function publishEvents(outlet: EventOutlet, workspaceId: string, events: WebhookEvent[], prefetched?: Promise<StoredWebhook[] | undefined>): Promise<void> {
   if (events.length === 0) return;
-  // One read of the workspace's webhooks serves every event of the transition (a ready source has two).
-  const active = await outlet.webhooks.active(workspaceId);
+  // One read of the workspace's webhooks serves every event of the transition (a ready source has two);
+  // a caller may have started it beside the write the events are about.
+  const active = (await prefetched) ?? (await outlet.webhooks.active(workspaceId));
   for (const event of events) {
     const hooks = active.filter((h) => h.events.includes(event.type as WebhookEventType));
     if (hooks.length === 0) continue;

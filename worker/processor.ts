@@ -103,20 +103,23 @@ export function createProcessor(deps: ProcessorDeps) {
     const { workspaceId, kbId, documentId, run } = ref;
     const log = deps.logger.child({ jobId: job.id, kbId, documentId, run, attempt: job.attemptsMade + 1 });
 
-    // The job names a workspace; a job added by hand (Bull Board) that does
-    // not match the knowledge base's owner is refused, never processed.
-    // The record is read beside the meta (one round trip) for the host slot; the claim reads it again.
-    const [meta, unclaimed] = await Promise.all([deps.kbs.getMeta(kbId), deps.hosts ? deps.kbs.getSource(kbId, documentId) : null]);
-    if (!meta || meta.workspaceId !== workspaceId) return { status: 'skipped', reason: 'gone' };
+    // A URL source takes its host's slot before it is claimed, so it reads its record first;
+    // any other source is claimed at once, the claim replying with what the job needs.
     let lease: HostLease | undefined;
-    try {
-      lease = await takeHostSlot(deps, unclaimed, run);
-    } catch (err) {
-      if (err instanceof HostBusyError) return handBack(job, token, err, log);
-      throw err; // the limiter is unavailable: this attempt fails before the claim, as with any Redis outage
+    if (deps.hosts && (parsed.data.jobType === undefined || parsed.data.jobType === 'url')) {
+      // The job names a workspace; a job added by hand (Bull Board) that does
+      // not match the knowledge base's owner is refused, never processed.
+      const [meta, unclaimed] = await Promise.all([deps.kbs.getMeta(kbId), deps.kbs.getSource(kbId, documentId)]);
+      if (!meta || meta.workspaceId !== workspaceId) return { status: 'skipped', reason: 'gone' };
+      try {
+        lease = await takeHostSlot(deps, unclaimed, run);
+      } catch (err) {
+        if (err instanceof HostBusyError) return handBack(job, token, err, log);
+        throw err; // the limiter is unavailable: this attempt fails before the claim, as with any Redis outage
+      }
     }
     try {
-      return await processClaimed(job, token, ref, log, lease, effectiveChunking(meta.chunking, chunkDefaults));
+      return await processClaimed(job, token, ref, log, lease);
     } finally {
       await lease?.release();
     }
@@ -136,32 +139,48 @@ export function createProcessor(deps: ProcessorDeps) {
     await deps.queue.rechunk({ workspaceId, kbId, ...now }).catch((err: unknown) => log.warn({ err }, 'could not queue a re-chunk'));
   }
 
-  async function processClaimed(
-    job: Job,
-    token: string | undefined,
-    data: ExtractSourceJob,
-    log: Logger,
-    lease: HostLease | undefined,
-    chunking: ChunkSettings,
-  ): Promise<JobResult> {
+  async function processClaimed(job: Job, token: string | undefined, data: ExtractSourceJob, log: Logger, lease: HostLease | undefined): Promise<JobResult> {
     const { workspaceId, kbId, documentId, run } = data;
     const ref: SourceRef = { kbId, documentId, run };
     const claim = token ?? '';
-    // Sent together, so one round trip: Redis runs the claim, then the read, in the order
-    // one connection sent them, so the record read is the one the claim left.
-    const [claimed, source] = await Promise.all([deps.kbs.startSource(ref, { now: new Date().toISOString(), claim }), deps.kbs.getSource(kbId, documentId)]);
+    // One script claims the source for this attempt (refused for another workspace's
+    // knowledge base) and replies with the record and the chunking settings the job goes on with.
+    const start = await deps.kbs.startSourceReport(ref, { now: new Date().toISOString(), claim, workspaceId });
+    const claimed = start.result;
     if (claimed !== 'ok') {
       // This very run already finished: its events may not have been queued before a crash.
       if (isFinalStatus(claimed)) await deps.events?.replay(workspaceId, ref);
       log.info({ claimed }, 'nothing to do');
       return { status: 'skipped', reason: claimed };
     }
+    const source = start.source;
     if (!source) return { status: 'skipped', reason: 'gone' };
+    return processSource(job, token, data, log, lease, source, effectiveChunking(start.chunking, chunkDefaults));
+  }
 
+  async function processSource(
+    job: Job,
+    token: string | undefined,
+    data: ExtractSourceJob,
+    log: Logger,
+    lease: HostLease | undefined,
+    source: StoredSource,
+    chunking: ChunkSettings,
+  ): Promise<JobResult> {
+    const { workspaceId, kbId, documentId, run } = data;
+    const ref: SourceRef = { kbId, documentId, run };
+    const claim = token ?? '';
+    let late: HostLease | undefined;
     const started = performance.now();
     try {
-      const fetch: ProcessorDeps['fetch'] = (url, _lease, conditional) => deps.fetch(url, lease, conditional);
+      // A URL job whose name did not say so takes its host's slot now: a busy host hands it back, and
+      // an unavailable limiter fails the attempt, with the source processing, as during a redirect.
+      if (!lease && deps.hosts && source.type === 'url') late = await takeHostSlot(deps, source, run);
+      const slot = lease ?? late;
+      const fetch: ProcessorDeps['fetch'] = (url, _lease, conditional) => deps.fetch(url, slot, conditional);
       const outcome = await ingestSource({ ...deps, fetch }, kbId, source, chunking, progressWriter(deps, ref, claim));
+      // Sent beside the finish, so the events after it wait on no further round trip.
+      const hooks = deps.events?.readHooks?.(workspaceId);
       const report = await deps.kbs.finishSourceReport(ref, outcome, { now: new Date().toISOString(), claim });
       const res = report.result;
       const seconds = (performance.now() - started) / 1000;
@@ -179,7 +198,7 @@ export function createProcessor(deps: ProcessorDeps) {
       const unchanged = outcome.unchanged === true && isRefreshOfReady(source);
       // Independent of each other: sent together.
       await Promise.all([
-        deps.events?.finished({ workspaceId, kbId, documentId, run, status: 'ready', ...(unchanged && { unchanged }) }, report),
+        deps.events?.finished({ workspaceId, kbId, documentId, run, status: 'ready', ...(unchanged && { unchanged }) }, report, hooks),
         rechunkIfChanged(workspaceId, kbId, outcome.unchanged ? source.chunking : chunkingTag(chunking), report.chunking, log),
       ]);
       return { status: 'ready' };
@@ -214,6 +233,8 @@ export function createProcessor(deps: ProcessorDeps) {
         await deps.events?.finished({ workspaceId, kbId, documentId, run, status: 'failed', error }, report);
       }
       throw new UnrecoverableError(`${failure.code}: ${failure.message}`);
+    } finally {
+      await late?.release();
     }
   }
 }

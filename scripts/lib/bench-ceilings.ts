@@ -9,7 +9,7 @@ import { pairedRuns } from './bench-pairs.js';
 import { startNode, stopProcess } from './bench-util.js';
 
 /** Seconds for a bare BullMQ worker to complete `count` no-op jobs on the same Redis (the queue's ceiling), and their cost to Redis. */
-export async function bareBullmq(redisUrl: string, count: number, concurrency: number): Promise<{ seconds: number; redis: RedisCost }> {
+export async function bareBullmq(redisUrl: string, count: number, concurrency: number): Promise<{ seconds: number; redis: RedisCost; cpuMsPerJob: number }> {
   const name = `noop-${Date.now()}`;
   const prefix = 'benchnoop';
   const connections = [new Redis(redisUrl, { maxRetriesPerRequest: null }), new Redis(redisUrl, { maxRetriesPerRequest: null })] as const;
@@ -19,16 +19,20 @@ export async function bareBullmq(redisUrl: string, count: number, concurrency: n
   let done = 0;
   const finished = new Promise<void>((resolve) => worker.on('completed', () => ++done === count && resolve()));
   const before = await redisCounters(connections[0]);
+  const cpuBefore = process.cpuUsage();
   const started = performance.now();
   await queue.addBulk(Array.from({ length: count }, (_, i) => ({ name: 'noop', data: { i } })));
   await finished;
   const seconds = (performance.now() - started) / 1000;
+  // The queue's add and the worker share this process: an upper bound of the worker's own CPU.
+  const cpu = process.cpuUsage(cpuBefore);
+  const cpuMsPerJob = (cpu.user + cpu.system) / 1000 / count;
   const redis = costPerJob(before, await redisCounters(connections[0]), count);
   await worker.close();
   await queue.obliterate({ force: true });
   await queue.close();
   for (const c of connections) c.disconnect();
-  return { seconds, redis };
+  return { seconds, redis, cpuMsPerJob };
 }
 
 export interface HttpFigures {

@@ -5,7 +5,7 @@ import { Redis } from 'ioredis';
 import { createStore, type Store } from '../../shared/store/index.js';
 import { freePort, startRedisServer, type RedisServerHandle } from '../../test/helpers/redis-server.js';
 import { costPerJob, redisCounters, type RedisCost } from './bench-redis-cost.js';
-import { rssSampler, startNode, stopProcess, waitFor } from './bench-util.js';
+import { processCpuSeconds, rssSampler, startNode, stopProcess, waitFor } from './bench-util.js';
 
 /** The key prefix of the service under benchmark. */
 export const BENCH_PREFIX = 'bench';
@@ -171,6 +171,8 @@ export async function filesEndToEnd(
 /** A text run: the end-to-end figures and what the jobs cost Redis. */
 export interface TextRun extends EndToEndRun {
   redis: RedisCost;
+  /** CPU time of the worker process per text job (user and system, from /proc), ms. */
+  workerCpuMsPerJob: number;
 }
 
 /** The texts of a text run, as one PATCH of at most 1,000 sends them. */
@@ -194,6 +196,8 @@ export async function textsEndToEnd(svc: BenchService, count: number, concurrenc
     const kbId = await svc.createKb(apiKey);
     const sampler = rssSampler(() => procs.flatMap((p) => (p.pid ? [p.pid] : [])));
     const before = await redisCounters(svc.redis);
+    const workerCpu = (): number => procs.reduce((sum, p) => sum + (p.pid ? processCpuSeconds(p.pid) : 0), 0);
+    const cpuBefore = workerCpu();
     const started = performance.now();
     for (let offset = 0; offset < count; offset += 1000) {
       const texts = benchTexts(offset, Math.min(1000, count - offset));
@@ -201,8 +205,9 @@ export async function textsEndToEnd(svc: BenchService, count: number, concurrenc
     }
     const counts = await svc.settled(kbId, count);
     const seconds = (performance.now() - started) / 1000;
+    const workerCpuMsPerJob = ((workerCpu() - cpuBefore) * 1000) / count;
     const redis = costPerJob(before, await redisCounters(svc.redis), count);
-    return { seconds, ...counts, peakWorkerRssMb: sampler.stop(), redis };
+    return { seconds, ...counts, peakWorkerRssMb: sampler.stop(), redis, workerCpuMsPerJob };
   } finally {
     await svc.stopWorkers(procs);
   }

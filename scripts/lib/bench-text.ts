@@ -41,7 +41,10 @@ export async function textSection(svc: BenchService, o: TextSectionOptions): Pro
     { onRun: (r) => o.say(`text ${r.side}: ${fmt(r.value)} s (load ${fmt(r.loadBefore, 1)})`) },
   );
   const ours = paired.runs.filter((r) => r.side === 'ours').map((r) => r.detail as TextRun);
-  const bare = paired.runs.filter((r) => r.side === 'reference').map((r) => (r.detail as { redis: RedisCost }).redis);
+  const bareRuns = paired.runs.filter((r) => r.side === 'reference').map((r) => r.detail as { redis: RedisCost; cpuMsPerJob: number });
+  const bare = bareRuns.map((r) => r.redis);
+  const workerCpu = median(ours.map((r) => r.workerCpuMsPerJob));
+  const bareCpu = median(bareRuns.map((r) => r.cpuMsPerJob));
   const ourCost = medianCost(ours.map((r) => r.redis));
   const bareCost = medianCost(bare);
   const chunks = await chunkCost(o.distDir, benchTexts(0, Math.min(o.count, 2000)));
@@ -66,6 +69,14 @@ export async function textSection(svc: BenchService, o: TextSectionOptions): Pro
       target: '',
     },
     {
+      measurement: 'worker CPU per text source (user and system, median of the runs)',
+      result: `${fmt(workerCpu, 3)} ms (the worker process, from /proc)`,
+      reference: 'bare BullMQ no-op job',
+      referenceResult: `${fmt(bareCpu, 3)} ms (the bench process: queue add and worker together)`,
+      ratio: workerCpu / bareCpu,
+      target: '',
+    },
+    {
       measurement: `tokenizer and chunker per text (compiled, ${chunks.texts} bench texts, median of 5 passes)`,
       result: `normalize ${fmt(chunks.normalizeUs, 1)} µs, countTokens ${fmt(chunks.countTokensUs, 1)} µs, cutChunks ${fmt(chunks.cutChunksUs, 1)} µs`,
       reference: '',
@@ -74,5 +85,5 @@ export async function textSection(svc: BenchService, o: TextSectionOptions): Pro
       target: '',
     },
   ];
-  return { rows, result: { count: o.count, paired, redisCost: { ours: ourCost, bare: bareCost }, chunkCost: chunks } };
+  return { rows, result: { count: o.count, paired, redisCost: { ours: ourCost, bare: bareCost }, cpuMsPerJob: { worker: workerCpu, bare: bareCpu }, chunkCost: chunks } };
 }

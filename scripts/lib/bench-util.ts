@@ -42,6 +42,17 @@ export function treeRssMb(pid: number): number {
   return kb / 1024;
 }
 
+/** CPU time (user and system) a process has used so far, in seconds, from /proc; 0 once it is gone. */
+export function processCpuSeconds(pid: number): number {
+  try {
+    // The fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
 /** Samples the peak tree RSS of some processes every 100 ms until stopped. */
 export function rssSampler(pids: () => number[]): { stop(): number } {
   let peak = 0;

@@ -9,7 +9,7 @@ import { SourcePages } from './source-pages.js';
 import { recountKb, repairSource, type RecountResult, type RepairResult } from './source-repair.js';
 import { SourceTransitions } from './source-transitions.js';
 
-export { KEPT_BYTES_TTL_SECONDS, type FinishReport, type ProgressResult, type TransitionResult } from './source-transitions.js';
+export { KEPT_BYTES_TTL_SECONDS, type FinishReport, type StartReport, type ProgressResult, type TransitionResult } from './source-transitions.js';
 export type { AddSourcesInput, CreateKbInput } from './kb-records-store.js';
 export type { RepairResult } from './source-repair.js';
 
@@ -74,6 +74,7 @@ export class KbStore {
 
   // The worker's transitions.
   startSource: SourceTransitions['startSource'] = (...a) => this.transitions.startSource(...a);
+  startSourceReport: SourceTransitions['startSourceReport'] = (...a) => this.transitions.startSourceReport(...a);
   setProgress: SourceTransitions['setProgress'] = (...a) => this.transitions.setProgress(...a);
   finishSource: SourceTransitions['finishSource'] = (...a) => this.transitions.finishSource(...a);
   finishSourceReport: SourceTransitions['finishSourceReport'] = (...a) => this.transitions.finishSourceReport(...a);

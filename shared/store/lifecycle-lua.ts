@@ -38,8 +38,10 @@ end
 
 -- The knowledge base's counts, in SOURCE_STATUSES order.
 local function readCounts(metaKey)
-  local out = {}
-  for i, s in ipairs(SOURCE_STATUSES) do out[i] = tonumber(redis.call('HGET', metaKey, counterField(s)) or '0') end
+  local fields = {}
+  for i, s in ipairs(SOURCE_STATUSES) do fields[i] = counterField(s) end
+  local out = redis.call('HMGET', metaKey, unpack(fields))
+  for i = 1, #fields do out[i] = tonumber(out[i] or '0') end
   return out
 end
 

@@ -4,7 +4,7 @@ import type { SourceProgress } from '../schemas/knowledge-base.js';
 import { countsFrom, type SourceCounts } from '../sources/lifecycle.js';
 import type { SourceRef } from '../sources/source-ref.js';
 import { runScript, type StoreRedis } from './commands.js';
-import { outcomeFields, type SourceOutcome } from './kb-records.js';
+import { outcomeFields, parseSource, type SourceOutcome, type StoredSource } from './kb-records.js';
 import type { KeySpace } from './keys.js';
 import type { Reply } from './scripts/script.js';
 import { rechunkSourceScript, type RechunkInput } from './scripts/rechunk-scripts.js';
@@ -42,6 +42,20 @@ export interface FinishReport {
   chunking?: ChunkSettings;
 }
 
+/** What a claim did, and when it took the source: the record after it and the knowledge base's chunking settings. */
+export interface StartReport {
+  result: TransitionResult;
+  /** The source's record as the claim left it (status `processing`, claimed by this attempt). */
+  source?: StoredSource;
+  /** The knowledge base's own chunking settings, undefined when it uses the deployment's. */
+  chunking?: ChunkSettings;
+}
+
+/** The knowledge base's own chunking settings as a script replies them ('' when it has none). */
+function chunkingFrom(max: string, overlap: string): ChunkSettings | undefined {
+  return max ? { maxTokens: Number(max), overlapTokens: Number(overlap || 0) } : undefined;
+}
+
 export type { TransitionAt };
 
 /**
@@ -61,7 +75,24 @@ export class SourceTransitions {
    * claims the source anew.
    */
   async startSource(ref: SourceRef, at: TransitionAt): Promise<TransitionResult> {
-    return (await runScript(this.redis, this.keys, startSourceScript, { ...ref, ...at })).kind;
+    return (await this.startSourceReport(ref, at)).result;
+  }
+
+  /**
+   * {@link startSource}, also giving what the job goes on with, read in the
+   * same script after the claim: the source's record and the knowledge
+   * base's chunking settings. With `workspaceId`, a knowledge base owned by
+   * another workspace is 'gone' and nothing is written (a job added by hand
+   * that names the wrong workspace).
+   */
+  async startSourceReport(ref: SourceRef, at: TransitionAt & { workspaceId?: string }): Promise<StartReport> {
+    const reply = await runScript(this.redis, this.keys, startSourceScript, { ...ref, ...at });
+    if (reply.kind !== 'ok') return { result: reply.kind };
+    const fields: Record<string, string> = {};
+    for (let i = 0; i + 1 < reply.record.length; i += 2) fields[reply.record[i]!] = reply.record[i + 1]!;
+    const source = parseSource(fields);
+    const chunking = chunkingFrom(reply.chunkMax, reply.chunkOverlap);
+    return { result: 'ok', ...(source && { source }), ...(chunking && { chunking }) };
   }
 
   /** How far a processing source's extraction has got; written only while this run (and attempt) owns it. */
@@ -112,7 +143,8 @@ export class SourceTransitions {
     const report: FinishReport = { result: 'ok', sourceCounts: countsFrom(reply.counts) };
     if (reply.settled > 0) report.settledSeq = reply.settled;
     if (reply.feedTo) report.changes = { from: reply.feedFrom, to: reply.feedTo };
-    if (reply.chunkMax) report.chunking = { maxTokens: Number(reply.chunkMax), overlapTokens: Number(reply.chunkOverlap || 0) };
+    const chunking = chunkingFrom(reply.chunkMax, reply.chunkOverlap);
+    if (chunking) report.chunking = chunking;
     return report;
   }
 }

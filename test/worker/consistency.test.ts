@@ -12,6 +12,7 @@ import { guardStubs, startCanary, type Canary } from '../helpers/canary-server.j
 import { waitFor } from '../helpers/wait.js';
 import { createKbWith, startFailingConsumer, startTestWorker, waitForDocument, waitForJobState } from '../helpers/worker-harness.js';
 import { fetchUrl } from '../../worker/fetch-url.js';
+import { toStoredChunks } from '../../shared/schemas/chunk.js';
 import type { FinishReport } from '../../shared/store/kb-store.js';
 import type { SourceEvents } from '../../worker/webhooks/events.js';
 
@@ -126,6 +127,56 @@ describe('idempotent and conditional write-back', () => {
     const forged = fakeJob({ workspaceId: 'ws_other', kbId, documentId: docs[0]!, run: 1 });
     expect(await processor()(forged)).toEqual({ status: 'skipped', reason: 'gone' });
     expect((await h.store.kbs.getSource(kbId, docs[0]!))?.status).toBe('pending');
+  });
+
+  it('claims a source in one script that replies with its record and the chunking settings, and refuses another workspace without writing', async () => {
+    const { kbId, docs } = await createKbWith(h, key, (f) => {
+      f.set('knowledge_base_texts', JSON.stringify(['claimed and read']));
+      f.set('chunk_max_tokens', '100');
+      f.set('chunk_overlap_tokens', '10');
+    });
+    const ref = { kbId, documentId: docs[0]!, run: 1 };
+    const now = new Date().toISOString();
+    const revBefore = (await h.store.kbs.getMeta(kbId))?.rev;
+    expect(await h.store.kbs.startSourceReport(ref, { now, claim: 'lock-x', workspaceId: 'ws_other' })).toEqual({ result: 'gone' });
+    expect((await h.store.kbs.getSource(kbId, docs[0]!))?.status).toBe('pending');
+    expect((await h.store.kbs.getMeta(kbId))?.rev).toBe(revBefore);
+
+    const start = await h.store.kbs.startSourceReport(ref, { now, claim: 'lock-x', workspaceId: 'ws_consistency' });
+    expect(start.result).toBe('ok');
+    expect(start.chunking).toEqual({ maxTokens: 100, overlapTokens: 10 });
+    expect(start.source).toEqual(await h.store.kbs.getSource(kbId, docs[0]!));
+    expect(start.source).toMatchObject({ documentId: docs[0], type: 'text', content: 'claimed and read', status: 'processing', updatedAt: now, run: 1 });
+    expect(await h.redis.hget(h.store.keys.source(kbId, docs[0]!), 'claim')).toBe('lock-x');
+    // A run that has ended is refused with its status, and its record is not sent.
+    await h.store.kbs.finishSource(ref, { status: 'ready', text: 'done', truncated: false }, { now, claim: 'lock-x' });
+    expect(await h.store.kbs.startSourceReport(ref, { now, claim: 'lock-y', workspaceId: 'ws_consistency' })).toEqual({ result: 'ready' });
+  });
+
+  it('trims change feed events past retention on a finish, keeping the newest dropped as the floor, and trims nothing within it', async () => {
+    const { kbId, docs } = await createKbWith(h, key, (f) => f.set('knowledge_base_texts', JSON.stringify(['first of three', 'second of three', 'third of three'])));
+    const { createStore } = await import('../../shared/store/index.js');
+    const store = createStore(h.redis, { prefix: h.prefix, blobTtlSeconds: 60, changes: { retentionMs: 300, maxEvents: 1000 } });
+    const finish = async (documentId: string): Promise<void> => {
+      const ref = { kbId, documentId, run: 1 };
+      const now = new Date().toISOString();
+      expect(await store.kbs.startSource(ref, { now })).toBe('ok');
+      const chunks = toStoredChunks('hello', [{ index: 0, text: 'hello', charStart: 0, charEnd: 5, tokens: 2, headings: [] }]);
+      expect(await store.kbs.finishSource(ref, { status: 'ready', text: 'hello', chunks, truncated: false }, { now })).toBe('ok');
+    };
+    const stream = h.store.keys.changes(kbId);
+    const ids = async (): Promise<string[]> => ((await h.redis.xrange(stream, '-', '+')) as [string, string[]][]).map(([id]) => id);
+    await finish(docs[0]!);
+    await finish(docs[1]!);
+    const kept = await ids();
+    expect(kept).toHaveLength(2);
+    expect(await h.redis.hget(h.store.keys.changesInfo(kbId), 'floor')).toBeNull();
+    await new Promise((r) => setTimeout(r, 350));
+    await finish(docs[2]!);
+    const after = await ids();
+    expect(after).toHaveLength(1);
+    expect(after[0]! > kept[1]!).toBe(true);
+    expect(await h.redis.hget(h.store.keys.changesInfo(kbId), 'floor')).toBe(kept[1]);
   });
 
   it('writes nothing and leaves no key when the knowledge base is deleted mid-flight', async () => {

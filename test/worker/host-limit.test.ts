@@ -155,6 +155,36 @@ describe('when the per-host limiter cannot be asked', () => {
   });
 });
 
+describe('a URL job named as another type', () => {
+  it('still asks the limiter for its host, after the claim, and never fetches without a slot', async () => {
+    const site = await origin(0);
+    const { kbId, docs } = await addUrls([site.url('/named-text')]);
+    const documentId = docs[0]!;
+    let asked = 0;
+    const unreachable = { tryAcquire: () => (asked++, Promise.reject(new Error('Connection is closed.'))) } as unknown as HostSlots;
+    let fetched = 0;
+    const processor = createProcessor({
+      config: h.config,
+      kbs: h.store.kbs,
+      logger: createLogger('silent'),
+      queue: { enqueue: () => Promise.resolve(), rechunk: () => Promise.resolve(), discover: () => Promise.resolve(), scheduleRefresh: () => Promise.resolve() },
+      hosts: new HostGate(unreachable, { maxPerHost: 2, leaseMs: 60_000, spacingMs: 0 }),
+      fetch: () => (fetched++, Promise.reject(new Error('must not fetch'))),
+      extract: () => Promise.reject(new Error('must not extract')),
+    });
+    // Named `text` (a job added by hand): the claim comes first, the slot right after it.
+    const data: ExtractSourceJob = { workspaceId: 'ws_hosts', kbId, documentId, run: 1, jobType: 'text' };
+    const job = { id: extractSourceJobId(data), data, attemptsMade: 0, opts: { attempts: 1 } } as unknown as Job;
+    await expect(processor(job)).rejects.toThrow(/internal/);
+    expect(asked).toBeGreaterThan(0);
+    expect(fetched).toBe(0);
+    expect(site.starts).toEqual([]);
+    // The last attempt ends the source failed, retryable, as a limiter lost during a redirect does.
+    expect((await h.store.kbs.getSource(kbId, documentId))).toMatchObject({ status: 'failed', error: { code: 'internal' } });
+    await (await h.queue.getJob(extractSourceJobId(data)))?.remove();
+  });
+});
+
 describe('URL fetches per host, across worker replicas', { timeout: 90_000 }, () => {
   beforeAll(startReplicas);
 

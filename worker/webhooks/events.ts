@@ -5,7 +5,7 @@ import type { SourceCounts } from '../../shared/schemas/knowledge-base.js';
 import type { WebhookEvent } from '../../shared/schemas/webhook.js';
 import type { SourceErrorCode } from '../../shared/source-errors.js';
 import type { FinishReport, KbStore } from '../../shared/store/kb-store.js';
-import type { WebhookStore } from '../../shared/store/webhook-store.js';
+import type { StoredWebhook, WebhookStore } from '../../shared/store/webhook-store.js';
 import type { SourceRef } from '../../shared/sources/source-ref.js';
 import type { SiteOutcome } from '../../shared/store/site-records.js';
 import type { SiteFinish } from '../../shared/store/site-store.js';
@@ -22,8 +22,17 @@ export interface FinishedSource extends SourceRef {
 
 /** What the processor calls to emit completion events. Never throws: ingestion does not wait on webhooks. */
 export interface SourceEvents {
-  /** After a finish that wrote: `source.ready`/`source.failed`, and `knowledge_base.settled` when it settled the knowledge base. */
-  finished(source: FinishedSource, report: FinishReport): Promise<void>;
+  /**
+   * After a finish that wrote: `source.ready`/`source.failed`, and `knowledge_base.settled` when it settled the knowledge base.
+   * `hooks`, from {@link SourceEvents.readHooks} started beside the finish, saves the read of the workspace's webhooks after it.
+   */
+  finished(source: FinishedSource, report: FinishReport, hooks?: WebhookRead): Promise<void>;
+  /**
+   * Starts reading the workspace's active webhooks, to send beside a finish
+   * (one round trip for both). Never rejects: a failed read resolves
+   * undefined, and the events read them again.
+   */
+  readHooks?(workspaceId: string): WebhookRead;
   /**
    * For a job that finds its own run already finished: the worker may have
    * stopped between the finish and the events, so they are emitted again
@@ -41,6 +50,9 @@ export interface SourceEvents {
    */
   settled?(workspaceId: string, kbId: string, settle: SettleReport): Promise<void>;
 }
+
+/** The workspace's active webhooks, read ahead; undefined when the read failed. */
+export type WebhookRead = Promise<StoredWebhook[] | undefined>;
 
 /** A site whose discovery run has just ended. */
 export interface DiscoveredSite {
@@ -92,7 +104,7 @@ export function finishEvents(source: FinishedSource, sourceCounts: SourceCounts 
 export function createSourceEvents(deps: SourceEventsDeps): SourceEvents {
   // Deliveries take turns between workspaces as extraction does: one tenant's backlog of slow receivers waits its turn.
   const outlet = eventOutlet(deps.webhooks, deps.queue, deps.retryDelaysMs);
-  const emit = (workspaceId: string, events: WebhookEvent[]): Promise<void> => publishEvents(outlet, workspaceId, events);
+  const emit = (workspaceId: string, events: WebhookEvent[], hooks?: WebhookRead): Promise<void> => publishEvents(outlet, workspaceId, events, hooks);
 
   /**
    * An unchanged refresh has no news: no `source.ready`, and
@@ -121,13 +133,20 @@ export function createSourceEvents(deps: SourceEventsDeps): SourceEvents {
   }
 
   return {
-    finished(source, report) {
+    finished(source, report, hooks) {
       return guarded('completion events', { kbId: source.kbId, documentId: source.documentId }, async () =>
-        emit(source.workspaceId, [
-          ...(source.unchanged ? await unchangedEvents(source, report) : finishEvents(source, report.sourceCounts, report.settledSeq, new Date().toISOString())),
-          ...(report.changes ? [changedEvent(source.kbId, report.changes, new Date().toISOString())] : []),
-        ]),
+        emit(
+          source.workspaceId,
+          [
+            ...(source.unchanged ? await unchangedEvents(source, report) : finishEvents(source, report.sourceCounts, report.settledSeq, new Date().toISOString())),
+            ...(report.changes ? [changedEvent(source.kbId, report.changes, new Date().toISOString())] : []),
+          ],
+          hooks,
+        ),
       );
+    },
+    readHooks(workspaceId) {
+      return deps.webhooks.active(workspaceId).catch(() => undefined);
     },
     changed(workspaceId, kbId, changes) {
       return guarded('the change event', { kbId }, () => emit(workspaceId, [changedEvent(kbId, changes, new Date().toISOString())]));

@@ -7,7 +7,7 @@
     KEYS[3] source record   KEYS[4] text   KEYS[5] blob   KEYS[6] Markdown   KEYS[7] chunk list
     KEYS[8] chunk ids in the change feed
     ARGV[1] JSON: {documentId, run, claim, now (ISO), status: 'ready' | 'failed', fields: {...},
-                   text, markdown, chunks: [entry as JSON string...] (ready only),
+                   text, markdown (left out when it equals text), chunks: [entry as JSON string...] (ready only),
                    unchanged: a refresh found the content unchanged, so text, Markdown and chunks stay,
                    keepBlobSeconds: how long the blob stays for a later retry (0 drops it),
                    feedChunks: the chunks as the change feed shows them, feed: see the feed include}
@@ -31,23 +31,25 @@
 local p = cjson.decode(ARGV[1])
 local meta, active, record = KEYS[1], KEYS[2], KEYS[3]
 local text, blob, markdown, chunkList, chunkIds = KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8]
+-- A Markdown equal to the text (a text source's) is not sent twice.
+local md = p.markdown or p.text
 local st, refused = checkRun(meta, record, p.run, p.claim)
 if not st then return {refused} end
 moveStatus(meta, record, st, p.status)
 redis.call('HDEL', record, 'error', 'refreshFrom', 'progress', 'claim')
+p.fields.updatedAt = p.now
 hsetTable(record, p.fields)
-redis.call('HSET', record, 'updatedAt', p.now)
 if not p.unchanged then
   redis.call('DEL', text, markdown, chunkList)
   if p.status == 'ready' then
     redis.call('SET', text, p.text)
-    redis.call('SET', markdown, p.markdown)
+    redis.call('SET', markdown, md)
     -- RPUSH in slices: unpack() of a very long list would overflow the Lua stack.
     for i = 1, #p.chunks, 500 do
       redis.call('RPUSH', chunkList, unpack(p.chunks, i, math.min(i + 499, #p.chunks)))
     end
     feedReplace(p.feed.stream, chunkIds, record, p.documentId, p.feedChunks)
-    setBytes(meta, record, 'extractedBytes', extractionBytes(p.text, p.markdown, p.chunks))
+    setBytes(meta, record, 'extractedBytes', extractionBytes(p.text, md, p.chunks))
   else
     feedDropAll(p.feed.stream, chunkIds, p.documentId)
     setBytes(meta, record, 'extractedBytes', 0)

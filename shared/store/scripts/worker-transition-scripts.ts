@@ -18,16 +18,21 @@ export interface TransitionAt {
   claim?: string;
 }
 
-/** Worker: marks a pending source processing if this run still owns it, and records the claiming attempt. */
+/**
+ * Worker: marks a pending source processing if this run still owns it, and
+ * records the claiming attempt; replies with the source's record and the
+ * knowledge base's chunking settings, read after the claim. With
+ * `workspaceId`, a knowledge base of another workspace is 'gone'.
+ */
 export const startSourceScript = defineScript({
   name: 'kbStartSource',
   file: 'startSource',
   keys: ['meta', 'active', 'record'],
-  build: (i: SourceRef & TransitionAt, k) => ({
+  build: (i: SourceRef & TransitionAt & { workspaceId?: string }, k) => ({
     keys: { meta: k.kb(i.kbId), active: k.active(i.kbId), record: k.source(i.kbId, i.documentId) },
-    args: { documentId: i.documentId, run: String(i.run), claim: i.claim ?? '', now: i.now, nowMs: Date.parse(i.now) },
+    args: { documentId: i.documentId, run: String(i.run), claim: i.claim ?? '', now: i.now, nowMs: Date.parse(i.now), workspaceId: i.workspaceId ?? '' },
   }),
-  replies: { ok: {}, ...REFUSALS },
+  replies: { ok: { chunkMax: 'str', chunkOverlap: 'str', record: 'rest' }, ...REFUSALS },
 });
 
 /** What a finish writes, flattened for the script. */
@@ -60,7 +65,7 @@ export const finishSourceScript = defineScript({
         status: i.status,
         fields: i.fields,
         text: i.text,
-        markdown: i.markdown,
+        ...(i.markdown !== i.text && { markdown: i.markdown }),
         chunks: i.chunks,
         unchanged: i.unchanged,
         keepBlobSeconds: i.keepBlobSeconds,

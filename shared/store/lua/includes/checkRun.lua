@@ -13,13 +13,11 @@
 ]]
 local function checkRun(metaKey, recordKey, run, claim)
   if redis.call('EXISTS', metaKey) == 0 then return nil, 'gone' end
-  local st = redis.call('HGET', recordKey, 'status')
+  local v = redis.call('HMGET', recordKey, 'status', 'run', 'claim')
+  local st = v[1]
   if not st then return nil, 'gone' end
-  if redis.call('HGET', recordKey, 'run') ~= run then return nil, 'stale' end
+  if v[2] ~= run then return nil, 'stale' end
   if FINAL_STATUS[st] then return nil, st end
-  if claim and claim ~= '' then
-    local holder = redis.call('HGET', recordKey, 'claim')
-    if holder and holder ~= claim then return nil, 'stale' end
-  end
+  if claim and claim ~= '' and v[3] and v[3] ~= claim then return nil, 'stale' end
   return st
 end

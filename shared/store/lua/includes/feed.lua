@@ -98,8 +98,11 @@ end
 -- Drops events past retention and past the count cap, remembering the newest one dropped.
 local function feedTrim(f)
   local floor = nil
-  local old = redis.call('XREVRANGE', f.stream, '(' .. f.minId, '-', 'COUNT', 1)
-  if old[1] then
+  -- The oldest event first: a reverse scan from minId walks a whole node of events back
+  -- to the stream's start when none is that old, which is what nearly every write finds.
+  local first = redis.call('XRANGE', f.stream, '-', '+', 'COUNT', 1)
+  if first[1] and feedCompare(first[1][1], f.minId) < 0 then
+    local old = redis.call('XREVRANGE', f.stream, '(' .. f.minId, '-', 'COUNT', 1)
     floor = old[1][1]
     redis.call('XTRIM', f.stream, 'MINID', f.minId)
   end
