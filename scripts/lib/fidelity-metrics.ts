@@ -35,8 +35,37 @@ export function headingKey(heading: string): string {
     .trim();
 }
 
-/** Markdown ATX headings' text. */
-export const markdownHeadings = (md: string): string[] => [...md.matchAll(/^#{1,6}[ \t]+(.+?)[ \t#]*$/gm)].map((m) => m[1]!);
+/** Markdown ATX headings' text, outside fenced code (where `# comment` lines are code). */
+export function markdownHeadings(md: string): string[] {
+  const found: string[] = [];
+  let fence: string | undefined;
+  for (const line of md.split('\n')) {
+    const mark = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1];
+    if (fence) {
+      if (mark && mark[0] === fence[0] && mark.length >= fence.length && /^ {0,3}[`~]+\s*$/.test(line)) fence = undefined;
+      continue;
+    }
+    if (mark) {
+      fence = mark;
+      continue;
+    }
+    const heading = /^#{1,6}[ \t]+(.+?)[ \t#]*$/.exec(line);
+    if (heading) found.push(heading[1]!);
+  }
+  return found;
+}
+
+/**
+ * The level-1 heading a page's Markdown opens with when it names the page: the `<title>`, or
+ * the title's own part of it ("Install" of "Install — Guide 1.0"); undefined otherwise.
+ */
+export function titleRoot(md: string, title: string | undefined): string | undefined {
+  // Compared as text: escapes and code-span ticks off, no-break spaces as spaces.
+  const first = /^# (.+)/.exec(md)?.[1]?.replace(/\\([\\`*_{}[\]()#+\-.!<>|~])|`/g, '$1').replace(/\s+/g, ' ').trim();
+  title = title?.replace(/\s+/g, ' ').trim();
+  if (!title || !first) return undefined;
+  return first === title || title.startsWith(`${first} `) || title.endsWith(` ${first}`) ? first : undefined;
+}
 
 /** Recall of `reference` headings among `found`, and precision of `found`; undefined when there is nothing to compare. */
 export function headingScores(reference: string[], found: string[]): { recall?: number; precision?: number } {
