@@ -63,9 +63,20 @@ describe('the page title as the root of the headings', () => {
   const page = (title: string, body: string) => extractText(utf8(`<html><head><title>${title}</title></head><body>${body}</body></html>`), opts);
 
   it('puts the content under the title, one level down, so every heading path starts at the page', async () => {
-    const r = await page('Install — Guide', '<main><h1>Install</h1><p>Steps.</p><h2>Linux</h2><p>Use apt.</p></main>');
-    expect(r.markdown).toBe('# Install — Guide\n\n## Install\n\nSteps.\n\n### Linux\n\nUse apt.');
-    expect(r.text).toBe('Install — Guide\n\nInstall\n\nSteps.\n\nLinux\n\nUse apt.');
+    const r = await page('Guide', '<main><h1>Install</h1><p>Steps.</p><h2>Linux</h2><p>Use apt.</p></main>');
+    expect(r.markdown).toBe('# Guide\n\n## Install\n\nSteps.\n\n### Linux\n\nUse apt.');
+    expect(r.text).toBe('Guide\n\nInstall\n\nSteps.\n\nLinux\n\nUse apt.');
+  });
+
+  it('keeps one root heading when the h1 is the page\'s part of the title, before or after the site\'s name', async () => {
+    const sphinx = await page('4. Source packages — Debian Policy Manual v4.6.2.0',
+      '<div role="main"><h1>4. Source packages<a class="headerlink" href="#s">¶</a></h1><p>Text.</p><h2>4.1 Conformance</h2><p>More.</p></div>');
+    expect(sphinx.markdown).toBe('# 4\\. Source packages\n\nText.\n\n## 4.1 Conformance\n\nMore.');
+    expect(sphinx.title).toBe('4. Source packages — Debian Policy Manual v4.6.2.0');
+    expect((await page('Configuration - MkDocs', '<main><h1>Configuration</h1><p>Text.</p></main>')).markdown).toBe('# Configuration\n\nText.');
+    expect((await page('Site | Install', '<main><h1>Install</h1><p>Text.</p></main>')).markdown).toBe('# Install\n\nText.');
+    // A heading that only begins the title's words is not the page's part of it.
+    expect((await page('Install notes — Guide', '<main><h1>Install</h1><p>Text.</p></main>')).markdown).toBe('# Install notes — Guide\n\n## Install\n\nText.');
   });
 
   it('keeps the headings as they are when the content opens with the title or has no first-level heading, and a page without headings as it is', async () => {
