@@ -82,9 +82,10 @@ export function headingScores(reference: string[], found: string[]): { recall?: 
 /** Markdown list items (bullets and numbered). */
 export const listItems = (md: string): number => md.match(/^[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+\S/gm)?.length ?? 0;
 
-/** Table rows: GFM pipe rows other than the delimiter row, and HTML `<tr>`s. */
+/** Table rows: GFM pipe rows other than the delimiter row, and HTML `<tr>`s that hold text (not a rule or a spacer). */
 export const tableRows = (md: string): number =>
-  (md.match(/^[ \t]*\|.*\|[ \t]*$/gm)?.filter((l) => !/^[\s|:-]+$/.test(l)).length ?? 0) + (md.match(/<tr[\s>]/gi)?.length ?? 0);
+  (md.match(/^[ \t]*\|.*\|[ \t]*$/gm)?.filter((l) => !/^[\s|:-]+$/.test(l)).length ?? 0)
+  + (md.match(/<tr[\s>][\s\S]*?<\/tr>/gi)?.filter((row) => /[^\s\u00a0]/.test(row.replace(/^<tr[^>]*>|<[^>]*>|&nbsp;|&#160;/gi, ''))).length ?? 0);
 
 /** Spacing accents standing apart from their letter ("Br¨oker", "Bezi´ er"). */
 export const detachedAccents = (text: string): number => text.match(/[\u00a8\u00b4\u02c6\u02dc\u02c7\u02d8\u02d9\u02da\u00b8\u02dd\u00af]/g)?.length ?? 0;

@@ -3,6 +3,7 @@ import { escapeText } from '../common/escape-markdown.js';
 import { cleanInline, cleanText, codeClass, codeSpan, firstText, indent, inlineSpace, join, lastText, tableRows, type Block, type Inline } from './markdown-blocks.js';
 import { BLOCK, CODE, CONTAINER, EMPHASIS, HEADING, LINE_CONTAINER, SKIPPED, STRONG } from './tags.js';
 import { isHidden, nodesToText, type WalkOptions } from './to-text.js';
+import { isJumpTable, tableBlocks } from './table-blocks.js';
 
 /** How {@link nodesToMarkdown} reads a tree. */
 export interface MarkdownOptions extends WalkOptions {
@@ -23,7 +24,8 @@ interface Ctx { opts: MarkdownOptions; depth: number; nesting: number; pre: bool
  * Converts DOM nodes to Markdown: `h1`–`h6` as `#` headings, lists with their
  * markers and start numbers (nested by indentation), simple tables as GFM
  * tables (merged cells spread over the columns they cover, paragraphs in a
- * cell joined by `<br>`, layout tables as their blocks),
+ * cell joined by `<br>`, rules, spacers and heading rows taken apart, layout
+ * tables as their blocks, a bar of in-page links left out; see `table-blocks.ts`),
  * `pre` as fenced code, block quotes, bold/italic/code spans; links keep their
  * text only; images only their `alt` when `imageAlt` is set. Blocks are
  * separated by one blank line.
@@ -233,41 +235,8 @@ function renderPre(el: Element, ctx: Ctx): Block[] {
 
 function renderTable(el: Element, ctx: Ctx): Block[] {
   const rows = tableRows(el);
+  if (isJumpTable(rows)) return [];
+  const caption = ((el.children ?? []) as AnyNode[]).find((c) => c.type === 'tag' && (c as Element).name.toLowerCase() === 'caption') as Element | undefined;
   const cells = rows.map((row) => row.map((cell) => renderNodes((cell.children ?? []) as AnyNode[], ctx)));
-  const width = Math.max(0, ...rows.map((r) => r.reduce((n, c) => n + span(c, 'colspan'), 0)));
-  // One column, cells holding tables or code, or a cell as long as a page: a layout table, read as its blocks.
-  const layout = width <= 1 || cells.some((row) => row.some((c) => c.some((b) => b.kind === 'other') || c.reduce((n, b) => n + b.text.length, 0) > MAX_CELL));
-  if (layout) return cells.flat(2);
-  // Paragraphs and list items inside a cell (DOCX cells often hold several) are kept apart by <br>.
-  const flat = (c: Block[], key: 'md' | 'text') => c.flatMap((b) => b[key].split('\n')).map((l) => l.trim()).filter(Boolean).join(key === 'md' ? '<br>' : ' ');
-  const md = grid(rows, cells.map((row) => row.map((c) => flat(c, 'md'))), width);
-  const text = grid(rows, cells.map((row) => row.map((c) => flat(c, 'text'))), width);
-  if (text.every((row) => row.every((c) => c === ''))) return [];
-  const line = (row: string[]) => `| ${row.map((c) => c.replace(/\|/g, '\\|')).join(' | ')} |`;
-  const [head, ...body] = md;
-  return [{ md: [line(head!), `|${' --- |'.repeat(width)}`, ...body.map(line)].join('\n'), text: text.map((row) => row.join('\t').replace(/\t+$/, '')).join('\n'), kind: 'other' }];
-}
-
-// Past this many characters a cell is a page region of a layout table, not a value.
-const MAX_CELL = 2000;
-
-const span = (cell: Element, attr: 'colspan' | 'rowspan') => Math.max(1, Math.min(1000, Math.floor(Number(cell.attribs?.[attr] ?? 1)) || 1));
-
-/** Lays cells out on a `width`-column grid: a merged cell's text in its first slot, the slots it covers empty. */
-function grid(rows: Element[][], values: string[][], width: number): string[][] {
-  const out: string[][] = rows.map(() => Array<string>(width).fill(''));
-  const taken = rows.map(() => Array<boolean>(width).fill(false));
-  rows.forEach((row, r) => {
-    let col = 0;
-    row.forEach((cell, i) => {
-      while (col < width && taken[r]![col]) col++;
-      if (col >= width) return;
-      out[r]![col] = values[r]![i]!;
-      for (let dr = 0; dr < span(cell, 'rowspan') && r + dr < rows.length; dr++) {
-        for (let dc = 0; dc < span(cell, 'colspan') && col + dc < width; dc++) taken[r + dr]![col + dc] = true;
-      }
-      col += span(cell, 'colspan');
-    });
-  });
-  return out;
+  return [...(caption ? renderNodes([caption], ctx) : []), ...tableBlocks(rows, cells)];
 }
