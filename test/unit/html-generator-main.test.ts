@@ -53,6 +53,105 @@ describe('main content of documentation generators', () => {
     expect(r.text).not.toContain('Chapter 3 of the manual');
   });
 
+  it('keeps a Texinfo page whole, from its title to its index', async () => {
+    const html = `<html><head><title>GNU Hello</title><meta name="Generator" content="makeinfo"></head><body lang="en">
+      <h1 class="settitle">GNU Hello</h1><div class="contents"><h2 class="contents-heading">Table of Contents</h2><ul class="no-bullet">${LINKS}</ul></div>
+      <div class="chapter" id="Overview"><div class="header"><p>Next: <a href="#Usage" accesskey="n" rel="next">Usage</a></p></div>
+      <h2 class="chapter">1 Overview</h2><p>Short lead.</p><p>${PROSE.repeat(3)}</p><h3 class="section">1.1 Options</h3><p>Closing remark kept.</p></div></body></html>`;
+    const r = await extract(html);
+    expect(r.markdown).toMatch(/^# GNU Hello\n\n## Table of Contents\n\n- Chapter 0 of the manual/);
+    expect(r.markdown).toContain('## 1 Overview\n\nShort lead.');
+    expect(r.markdown).toMatch(/### 1\.1 Options\n\nClosing remark kept\.$/);
+  });
+
+  it('keeps the role="main" column of an MkDocs page, its link lists included, and drops the navbar and the table of contents', async () => {
+    const html = `<html><head><title>Configuration - MkDocs</title></head><body>
+      <div class="navbar fixed-top navbar-expand-lg"><div class="container"><a class="navbar-brand" href="..">MkDocs</a><ul class="nav navbar-nav">${LINKS}</ul></div></div>
+      <div class="container"><div class="row"><div class="col-md-3"><div class="navbar-expand-md bs-sidebar hidden-print affix" role="complementary"><ul class="nav flex-column">${LINKS}</ul></div></div>
+      <div class="col-md-9" role="main"><h1 id="configuration">Configuration</h1><p>Guide to all settings.</p><h2 id="introduction">Introduction</h2><ul>${LINKS}</ul>
+      <p>${PROSE.repeat(3)}</p><h3 id="site_name">site_name</h3><p>This is a <strong>required setting</strong>.</p></div></div></div>
+      <footer class="col-md-12"><p>Documentation built with MkDocs.</p></footer></body></html>`;
+    const r = await extract(html);
+    expect(r.markdown).toMatch(/^# Configuration\n\nGuide to all settings\.\n\n## Introduction\n\n- Chapter 0 of the manual/);
+    expect(r.markdown).toMatch(/### site_name\n\nThis is a \*\*required setting\*\*\.$/);
+    expect(r.markdown).not.toMatch(/MkDocs|built with/);
+  });
+
+  it('keeps Material for MkDocs\' article inside <main> and drops its navigation sidebars', async () => {
+    const html = `<html><head><title>Setup - Material</title><meta name="generator" content="mkdocs-1.5.3, mkdocs-material-9.4.6"></head><body>
+      <header class="md-header"><nav class="md-header__inner">Material</nav></header><div class="md-container"><main class="md-main" data-md-component="main"><div class="md-main__inner md-grid">
+      <div class="md-sidebar md-sidebar--primary" data-md-component="sidebar" data-md-type="navigation"><div class="md-sidebar__scrollwrap"><div class="md-sidebar__inner"><nav class="md-nav md-nav--primary"><ul>${LINKS}</ul></nav></div></div></div>
+      <div class="md-content" data-md-component="content"><article class="md-content__inner md-typeset"><h1>Setup</h1><p>Short lead.</p><ul>${LINKS}</ul><p>${PROSE}</p></article></div>
+      </div></main><footer class="md-footer"><p>Made with Material</p></footer></div></body></html>`;
+    const r = await extract(html);
+    expect(r.markdown).toMatch(/^# Setup\n\nShort lead\.\n\n- Chapter 0 of the manual/);
+    expect(r.markdown.match(/Chapter 0 of the manual/g)).toHaveLength(1);
+    expect(r.markdown).not.toContain('Material');
+  });
+
+  it('keeps rustdoc\'s #main-content with its heading, and an older rustdoc page\'s #main, without the sidebar', async () => {
+    const sidebar = `<nav class="sidebar"><div class="sidebar-elems"><section><ul class="block">${LINKS}</ul></section></div></nav>`;
+    const item = '<h1>Struct <a class="struct" href="#">Vec</a></h1></div><details class="toggle top-doc" open><summary class="hideme"><span>Expand description</span></summary>'
+      + `<div class="docblock"><p>A growable array.</p><ul>${LINKS}</ul></div></details><h2 id="implementations" class="section-header">Implementations<a href="#implementations" class="anchor">§</a></h2><p>Short.</p>`;
+    const current = await extract(`<html><head><title>Vec in std::vec - Rust</title><meta name="generator" content="rustdoc"></head><body class="rustdoc struct">${sidebar}
+      <main><div class="width-limiter"><nav class="sub"><form class="search-form"><input class="search-input" name="search"></form></nav>
+      <section id="main-content" class="content"><div class="main-heading">${item}</section></div></main></body></html>`);
+    expect(current.markdown).toMatch(/^# Vec in std::vec - Rust\n\n## Struct Vec\n\nExpand description\n\nA growable array\.\n\n- Chapter 0 of the manual/);
+    expect(current.markdown).toMatch(/### Implementations§?\n\nShort\.$/);
+    expect(current.markdown.match(/Chapter 0 of the manual/g)).toHaveLength(1);
+    const older = await extract(`<html><head><title>Vec in std::vec - Rust</title><meta name="generator" content="rustdoc"></head><body class="rustdoc struct">${sidebar}
+      <section id="main" class="content"><div class="main-heading">${item}</section><section id="search" class="content hidden"></section></body></html>`);
+    expect(older.markdown).toBe(current.markdown);
+  });
+
+  it('reads a Javadoc 8 page, named only by its head comment, from its header to its member details', async () => {
+    const html = `<html lang="en"><head><!-- Generated by javadoc (1.8.0_292) on Mon Jan 01 --><title>Widget (Lib API)</title></head><body>
+      <div class="topNav"><a name="navbar.top"></a><ul class="navList" title="Navigation">${LINKS}</ul></div><div class="subNav"><ul class="navList"><li>Prev Class</li></ul></div>
+      <div class="header"><div class="subTitle">org.example</div><h2 title="Class Widget" class="title">Class Widget</h2></div>
+      <div class="contentContainer"><div class="description"><div class="block">A widget.</div></div><div class="summary"><ul class="blockList"><li class="blockList">
+      <h3>Method Summary</h3><ul>${LINKS}</ul></li></ul></div><div class="details"><h3>Method Detail</h3><h4>size</h4><pre>public&nbsp;int&nbsp;size()</pre><div class="block">${PROSE}</div></div></div>
+      <div class="bottomNav"><ul class="navList">${LINKS}</ul></div><p class="legalCopy"><small>Copyright 2024.</small></p></body></html>`;
+    const r = await extract(html);
+    expect(r.markdown).toMatch(/^# Widget \(Lib API\)\n\norg\.example\n\n## Class Widget\n\nA widget\.\n\n### Method Summary\n\n- Chapter 0 of the manual/);
+    expect(r.markdown).toContain('#### size\n\n```\npublic\u00a0int\u00a0size()\n```');
+    expect(r.markdown.match(/Chapter 0 of the manual/g)).toHaveLength(1);
+    expect(r.markdown).not.toMatch(/Prev Class|Copyright/);
+  });
+
+  it('reads a Javadoc 17 page from its <main>, the header with the class title included', async () => {
+    const html = `<html lang="en"><head><title>Widget (Lib API)</title><meta name="generator" content="javadoc/ClassWriterImpl"></head><body class="class-declaration-page">
+      <div class="flex-box"><header role="banner" class="flex-header"><nav role="navigation"><ul id="navbar-top-firstrow" class="nav-list">${LINKS}</ul></nav></header>
+      <div class="flex-content"><main role="main"><div class="header"><div class="sub-title">Package org.example</div><h1 title="Class Widget" class="title">Class Widget</h1></div>
+      <section class="class-description"><div class="block">A widget.</div></section><section class="summary"><h2>Method Summary</h2><ul>${LINKS}</ul></section></main>
+      <footer role="contentinfo"><p class="legal-copy">Copyright 2024.</p></footer></div></div></body></html>`;
+    const r = await extract(html);
+    expect(r.markdown).toMatch(/^# Widget \(Lib API\)\n\nPackage org\.example\n\n## Class Widget\n\nA widget\.\n\n### Method Summary\n\n- Chapter 0 of the manual/);
+    expect(r.markdown.match(/Chapter 0 of the manual/g)).toHaveLength(1);
+    expect(r.markdown).not.toContain('Copyright');
+  });
+
+  it('finds a DocBook division inside a site\'s template, and a Sphinx body without role="main" by the Docutils generator', async () => {
+    const docbook = await extract(`<html><head><title>Chapter 2. Setup</title><meta name="generator" content="DocBook XSL Stylesheets V1.79.2"></head><body>
+      <div id="site-menu"><ul>${LINKS}</ul></div><div id="site-content"><div class="navheader"><a href="a.html">Prev</a></div>
+      <div class="chapter"><div class="titlepage"><div><div><h2 class="title"><a name="setup"></a>Chapter 2. Setup</h2></div></div></div><p>Short lead.</p><p>${PROSE}</p></div></div></body></html>`);
+    expect(docbook.markdown).toMatch(/^## Chapter 2\. Setup\n\nShort lead\./);
+    expect(docbook.markdown).not.toMatch(/Chapter 0 of the manual|Prev/);
+    const sphinx = await extract(`<html><head><title>Usage — Tool 1.0 documentation</title><meta name="generator" content="Docutils 0.19: https://docutils.sourceforge.io/"></head><body>
+      <div class="related"><ul>${LINKS}</ul></div><div class="document"><div class="documentwrapper"><div class="bodywrapper"><div class="body">
+      <h1>Usage</h1><p>Short lead.</p><ul>${LINKS}</ul></div></div></div><div class="sphinxsidebar"><h3>Navigation</h3><p>${PROSE}</p></div></div></body></html>`);
+    expect(sphinx.markdown).toMatch(/^# Usage\n\nShort lead\.\n\n- Chapter 0 of the manual/);
+    expect(sphinx.markdown.match(/Chapter 0 of the manual/g)).toHaveLength(1);
+    expect(sphinx.markdown).not.toContain('Navigation');
+  });
+
+  it('takes an element with role="main" whole on a page of no known generator', async () => {
+    const r = await extract(`<html><head><title>Notes</title></head><body><div id="menu"><ul>${LINKS}</ul></div><div id="page"><div role="main"><h2>Notes</h2><p>Short lead.</p><ul>${LINKS}</ul></div>
+      <div class="sidebar"><p>${PROSE.repeat(4)}</p></div></div></body></html>`);
+    expect(r.markdown).toMatch(/^## Notes\n\nShort lead\.\n\n- Chapter 0 of the manual/);
+    expect(r.markdown.match(/Chapter 0 of the manual/g)).toHaveLength(1);
+    expect(r.markdown).not.toContain('This sentence');
+  });
+
   it('takes a page\'s <main> whole', async () => {
     const r = await extract(`<html><body><nav><ul>${LINKS}</ul></nav><main><h1>Title</h1><p>One line.</p><ul>${LINKS}</ul></main></body></html>`);
     expect(r.markdown.startsWith('# Title\n\nOne line.\n\n- Chapter 0 of the manual')).toBe(true);

@@ -195,6 +195,9 @@ function renderList(el: Element, ordered: boolean, ctx: Ctx): Block[] {
   let number = ordered ? Number.parseInt(el.attribs?.start ?? '1', 10) : 0;
   if (!Number.isFinite(number)) number = 1;
   const items: Inline[] = [];
+  // A list whose items hold headings lays out sections (Javadoc's blockList): read as its blocks.
+  const sections: Block[] = [];
+  let headed = false;
   let loose = false;
   for (const child of (el.children ?? []) as AnyNode[]) {
     const isItem = child.type === 'tag' && (child as Element).name === 'li';
@@ -204,6 +207,8 @@ function renderList(el: Element, ordered: boolean, ctx: Ctx): Block[] {
       if (ordered && Number.isFinite(value)) number = value;
     }
     const blocks = renderNodes(isItem ? ((child as Element).children as AnyNode[]) : [child], inner);
+    for (const b of blocks) sections.push(b);
+    if (blocks.some((b) => b.kind === 'other' && /^#{1,6} /.test(b.md))) headed = true;
     const body = join(blocks, true, 'md');
     const text = join(blocks, true, 'text');
     if (!isItem && body === '') continue;
@@ -220,6 +225,7 @@ function renderList(el: Element, ordered: boolean, ctx: Ctx): Block[] {
     const pad = ctx.nesting >= MAX_NESTING ? '' : ' '.repeat(marker.length + 1);
     items.push({ md: `${marker} ${indent(body, pad)}`.trimEnd(), text: `${ordered ? `${marker} ` : ''}${indent(text, '  ')}`.trimEnd() });
   }
+  if (headed) return sections;
   if (items.length === 0) return [];
   return [{ md: items.map((i) => i.md).join(loose ? '\n\n' : '\n'), text: items.map((i) => i.text).join('\n'), kind: 'list' }];
 }
