@@ -21,6 +21,16 @@ describe('main content of documentation generators', () => {
     expect(r.markdown).not.toContain('¶');
   });
 
+  it('keeps the footnotes that Docutils writes as <aside> elements, and drops an aside that is a sidebar', async () => {
+    const html = `<html><head><title>Pkgs</title></head><body><div class="body" role="main"><h1>Pkgs</h1><p>${PROSE}<a class="footnote-reference brackets" href="#id7">1</a></p>
+      <aside class="sidebar"><p class="sidebar-title">See also</p><p>Other pages.</p></aside>
+      <aside class="footnote-list brackets"><aside class="footnote brackets" id="id7" role="note"><span class="label"><span class="fn-bracket">[</span><a role="doc-backlink" href="#id1">1</a><span class="fn-bracket">]</span></span>
+      <p>In the past, such uploads used the third-level number.</p></aside></aside></div></body></html>`;
+    const r = await extract(html);
+    expect(r.markdown).toMatch(/\[1\]\n\nIn the past, such uploads used the third-level number\.$/);
+    expect(r.markdown).not.toContain('Other pages');
+  });
+
   it('keeps a DocBook chapter from its title page to its end and drops the navigation headers', async () => {
     const html = `<html><head><title>Chapter 4. Required files</title><meta name="generator" content="DocBook XSL Stylesheets V1.79.2"></head><body>
       <div class="navheader"><table><tr><td><a href="a.html">Prev</a></td><td>Next</td></tr></table></div>

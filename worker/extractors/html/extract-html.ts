@@ -15,6 +15,7 @@ const CHROME = new Set(['nav', 'aside', 'dialog', 'form', 'menu']);
 const EDGE = new Set(['header', 'footer']);
 const CHROME_ROLES = new Set(['navigation', 'complementary', 'search', 'dialog', 'alertdialog', 'menu', 'menubar']);
 const EDGE_ROLES = new Set(['banner', 'contentinfo']);
+const NOTE_ROLES = new Set(['note', 'doc-footnote', 'doc-endnote', 'doc-endnotes']);
 const BANNER = /(?:^|[\s_-])(?:cookie|consent|gdpr)(?:$|[\s_-])/i;
 // parse5 and htmlparser2 slow down quadratically with depth (100000 nested divs take
 // over a minute); real pages stay under a few hundred levels and Blink caps the tree at 512.
@@ -134,6 +135,8 @@ function isChrome(el: Element, inContent: boolean): boolean {
   if (el.type !== 'tag') return false;
   const name = el.name.toLowerCase();
   const role = el.attribs.role?.toLowerCase();
+  // Docutils 0.18 and later write footnotes as <aside class="footnote" role="note">: content, not a sidebar.
+  if (name === 'aside' && (NOTE_ROLES.has(role ?? '') || /(?:^|\s)(?:footnote|footnote-list|citation|citation-list)(?:\s|$)/.test(el.attribs.class ?? ''))) return false;
   if (CHROME.has(name) || (role !== undefined && CHROME_ROLES.has(role))) return true;
   if (!inContent && (EDGE.has(name) || (role !== undefined && EDGE_ROLES.has(role)))) return true;
   if (name === 'main' || name === 'article' || name === 'body') return false;
