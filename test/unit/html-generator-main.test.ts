@@ -154,6 +154,24 @@ describe('main content of documentation generators', () => {
     expect(sphinx.markdown).not.toContain('Navigation');
   });
 
+  it('reads an older DocBook (DSSSL) page, whose classes are upper-case, from its title page, and a libxml2 devhelp page whole', async () => {
+    const dsssl = await extract(`<HTML><HEAD><TITLE>Shared MIME-info Database</TITLE><META NAME="GENERATOR" CONTENT="Modular DocBook HTML Stylesheet Version 1.79"></HEAD>
+      <BODY CLASS="article"><DIV CLASS="NAVHEADER"><A HREF="a.html">Prev</A></DIV><DIV CLASS="ARTICLE"><DIV CLASS="TITLEPAGE"><H1 CLASS="title">Shared MIME-info Database</H1>
+      <H3 CLASS="author">Thomas Leonard</H3><HR></DIV><DIV CLASS="TOC"><DL><DT><B>Table of Contents</B></DT><DT>1. <A HREF="#i">Introduction</A></DT></DL></DIV>
+      <DIV CLASS="sect1"><H2 CLASS="sect1"><A NAME="i">1. Introduction</A></H2><P>${PROSE.repeat(4)}</P></DIV></DIV></BODY></HTML>`);
+    expect(dsssl.markdown).toMatch(/^# Shared MIME-info Database\n\n### Thomas Leonard\n\n---\n\n\*\*Table of Contents\*\*/);
+    expect(dsssl.markdown).not.toContain('Prev');
+    const devhelp = await extract(`<html><head><title>preproc: precomputing stylesheets</title><meta name="generator" content="Libxml2 devhelp stylesheet"/></head><body>
+      <table class="navigation" width="100%" summary="Navigation header"><tr valign="middle"><td><a accesskey="p" href="a.html"><img src="left.png" alt="Prev"/></a></td><th>libxslt Reference Manual</th></tr></table>
+      <h2><span class="refentrytitle">preproc</span></h2><p>preproc - precomputing stylesheets</p><p>Author(s): Daniel Veillard </p>
+      <div class="refsynopsisdiv"><h2>Synopsis</h2><pre class="synopsis">void\t<a href="#f">xsltFreeStylePreComps</a>\t(xsltStylesheetPtr style);</pre></div>
+      <div class="refsect1" lang="en"><h2>Details</h2><div class="refsect2" lang="en"><h3><a name="f"></a>xsltFreeStylePreComps ()</h3><pre class="programlisting">void\txsltFreeStylePreComps (xsltStylesheetPtr style);</pre>
+      <p>${PROSE.repeat(4)}</p></div><hr/><div class="refsect2" lang="en"><h3>xsltStylePreCompute ()</h3><pre class="programlisting">void\txsltStylePreCompute (xsltStylesheetPtr style);</pre><p>Precompute an XSLT stylesheet element.</p></div></div></body></html>`);
+    expect(devhelp.markdown).toMatch(/^## preproc\n\npreproc - precomputing stylesheets\n\nAuthor\(s\): Daniel Veillard\n\n## Synopsis/);
+    expect(devhelp.markdown).toMatch(/Precompute an XSLT stylesheet element\.$/);
+    expect(devhelp.markdown).not.toContain('libxslt Reference Manual');
+  });
+
   it('takes an element with role="main" whole on a page of no known generator', async () => {
     const r = await extract(`<html><head><title>Notes</title></head><body><div id="menu"><ul>${LINKS}</ul></div><div id="page"><div role="main"><h2>Notes</h2><p>Short lead.</p><ul>${LINKS}</ul></div>
       <div class="sidebar"><p>${PROSE.repeat(4)}</p></div></div></body></html>`);
@@ -165,6 +183,19 @@ describe('main content of documentation generators', () => {
   it('takes a page\'s <main> whole', async () => {
     const r = await extract(`<html><body><nav><ul>${LINKS}</ul></nav><main><h1>Title</h1><p>One line.</p><ul>${LINKS}</ul></main></body></html>`);
     expect(r.markdown.startsWith('# Title\n\nOne line.\n\n- Chapter 0 of the manual')).toBe(true);
+  });
+});
+
+describe('pages that no generator names', () => {
+  it('keeps the text of a page laid out in nested tables whose article the clean-up would empty, menu column included', async () => {
+    const menu = `<table width="100%"><tr><td><b>Main Menu</b></td></tr><tr><td><form action="s.php"><input name="q"></form><ul>${LINKS}</ul></td></tr></table>`;
+    const r = await extract(`<html><head><title>Documentation</title></head><body><table width="100%"><tr><td><h1>The EXSLT C library</h1><h2>Documentation</h2></td></tr></table>
+      <table border="0" width="100%"><tr><td><table width="100%"><tr><td valign="top" width="200">${menu}</td><td valign="top"><table width="100%"><tr><td>
+      <p>There are some on-line resources about using libexslt:</p><ol><li>Check the <a href="api.html">API documentation</a>, extracted from code comments.</li>
+      <li>Look at the <a href="http://mail.example/">mailing-list archive</a>.</li></ol><p><a href="bugs.html">Daniel Veillard</a></p></td></tr></table></td></tr></table></td></tr></table></body></html>`);
+    expect(r.text).toContain('There are some on-line resources about using libexslt:');
+    expect(r.text).toContain('1. Check the API documentation, extracted from code comments.');
+    expect(r.markdown).not.toMatch(/^\|/m);
   });
 });
 

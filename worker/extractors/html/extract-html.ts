@@ -105,7 +105,7 @@ function headingsIn(nodes: AnyNode[]): Element[] {
 }
 
 // Navigation panels and permalink marks that documentation generators put inside their content.
-const GENERATOR_CHROME = /(?:^|\s)(?:headerlink|navheader|navfooter|nav-panel|navigation|related|sphinxsidebar|toc-backref)(?:\s|$)/;
+const GENERATOR_CHROME = /(?:^|\s)(?:headerlink|navheader|navfooter|nav-panel|navigation|related|sphinxsidebar|toc-backref)(?:\s|$)/i;
 
 function isGeneratorChrome(el: Element): boolean {
   return GENERATOR_CHROME.test(el.attribs.class ?? '');

@@ -9,9 +9,9 @@ import type { AnyNode, Element } from 'domhandler';
  * keeps a menu.
  */
 
-// DocBook's XSL wraps a page's content in one division named after its kind.
-const DOCBOOK = /^(?:book|part|chapter|appendix|preface|article|sect[1-5]|section|refentry|reference|glossary|index|bibliography|colophon|set|dedication)$/;
-const DOCBOOK_CHROME = /(?:^|\s)(?:navheader|navfooter)(?:\s|$)/;
+// DocBook's XSL wraps a page's content in one division named after its kind (upper-case in the older DSSSL stylesheets).
+const DOCBOOK = /^(?:book|part|chapter|appendix|preface|article|sect[1-5]|section|refentry|reference|glossary|index|bibliography|colophon|set|dedication)$/i;
+const DOCBOOK_CHROME = /(?:^|\s)(?:navheader|navfooter)(?:\s|$)/i;
 
 // Each rule: which generator, and the containers of its content in document order.
 const RULES: Array<{ generator?: RegExp; containers: string[] }> = [
@@ -43,10 +43,10 @@ export function generatorMain($: CheerioAPI, body: Element): Element[] | undefin
     if (outer.length && textLength($, outer) > 0) return outer;
   }
   // Texinfo names its divisions as DocBook does (div.chapter, div.section): its pages are told apart first.
-  if (/makeinfo|texi2any/i.test(generator)) return [body];
+  if (/makeinfo|texi2any|devhelp/i.test(generator)) return [body];
   const docbook = $(body).children('div').toArray().filter((el) => (el.attribs.class ?? '').split(/\s+/).some((c) => DOCBOOK.test(c)));
   // Without the generator's name, a division is DocBook's when it opens with DocBook's title page.
-  const titled = docbook.some((el) => el.children.some((c) => c.type === 'tag' && /(?:^|\s)titlepage(?:\s|$)/.test((c as Element).attribs.class ?? '')));
+  const titled = docbook.some((el) => el.children.some((c) => c.type === 'tag' && /(?:^|\s)titlepage(?:\s|$)/i.test((c as Element).attribs.class ?? '')));
   if (/docbook/i.test(generator) || (titled && !docbook.some((el) => DOCBOOK_CHROME.test(el.attribs.class ?? '')))) {
     if (docbook.length) return docbook;
     // A site's template around the DocBook page: its outermost division, wherever it is.

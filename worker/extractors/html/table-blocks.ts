@@ -75,8 +75,10 @@ const isHeading = (b: Block) => b.kind === 'other' && /^#{1,6} /.test(b.md);
 function dataTable(rows: Element[][], cells: Block[][][]): Block[] {
   const kept = cells.map((row) => row.map((c) => c.filter((b) => !isRule(b))));
   let width = Math.max(0, ...rows.map((r) => r.reduce((n, c) => n + span(c, 'colspan'), 0)));
-  // One column, cells holding tables, code or headings, or a cell as long as a page: a layout table, read as its blocks.
-  const layout = width <= 1 || kept.some((row) => row.some((c) => c.some((b) => b.kind === 'other') || c.reduce((n, b) => n + b.text.length, 0) > MAX_CELL));
+  // One column, cells holding tables, code or headings, a cell as long as a page, or one row whose
+  // cells hold lists (a page's menu column beside its text): a layout table, read as its blocks.
+  const layout = width <= 1 || kept.some((row) => row.some((c) => c.some((b) => b.kind === 'other') || c.reduce((n, b) => n + b.text.length, 0) > MAX_CELL))
+    || (kept.length === 1 && kept[0]!.some((c) => c.some((b) => b.kind === 'list')));
   if (layout) return kept.flat(2);
   // Paragraphs and list items inside a cell (DOCX cells often hold several) are kept apart by <br>.
   const flat = (c: Block[], key: 'md' | 'text') => c.flatMap((b) => b[key].split('\n')).map((l) => l.trim()).filter(Boolean).join(key === 'md' ? '<br>' : ' ');
