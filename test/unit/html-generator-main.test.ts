@@ -21,6 +21,13 @@ describe('main content of documentation generators', () => {
     expect(r.markdown).not.toContain('¶');
   });
 
+  it('keeps the text of a Docutils heading that links back to the table of contents', async () => {
+    const r = await extract(`<html><head><title>cmake-policies(7)</title></head><body><div class="body" role="main"><h1>cmake-policies(7)</h1>
+      <div class="contents topic"><p class="topic-title">Contents</p><ul><li><a class="reference internal" href="#p324" id="id4">Policies Introduced by CMake 3.24</a></li></ul></div>
+      <section id="p324"><h2><a class="toc-backref" href="#id4">Policies Introduced by CMake 3.24</a><a class="headerlink" href="#p324">¶</a></h2><p>${PROSE}</p></section></div></body></html>`);
+    expect(r.markdown).toContain('## Policies Introduced by CMake 3.24\n\nThis sentence');
+  });
+
   it('keeps the footnotes that Docutils writes as <aside> elements, and drops an aside that is a sidebar', async () => {
     const html = `<html><head><title>Pkgs</title></head><body><div class="body" role="main"><h1>Pkgs</h1><p>${PROSE}<a class="footnote-reference brackets" href="#id7">1</a></p>
       <aside class="sidebar"><p class="sidebar-title">See also</p><p>Other pages.</p></aside>

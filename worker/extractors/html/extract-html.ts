@@ -105,7 +105,8 @@ function headingsIn(nodes: AnyNode[]): Element[] {
 }
 
 // Navigation panels and permalink marks that documentation generators put inside their content.
-const GENERATOR_CHROME = /(?:^|\s)(?:headerlink|navheader|navfooter|nav-panel|navigation|related|sphinxsidebar|toc-backref)(?:\s|$)/i;
+// (Docutils' `toc-backref` is not one: it is the link a heading's own text is wrapped in.)
+const GENERATOR_CHROME = /(?:^|\s)(?:headerlink|navheader|navfooter|nav-panel|navigation|related|sphinxsidebar)(?:\s|$)/i;
 
 function isGeneratorChrome(el: Element): boolean {
   return GENERATOR_CHROME.test(el.attribs.class ?? '');
