@@ -41,7 +41,7 @@ async function main(): Promise<void> {
     const ours = m.markdownHeadings(out.markdown);
     // The <title> put before an HTML page's content as its root is not one of the container's headings.
     const root = entry.format === 'html' ? m.titleRoot(out.markdown, ref.title) : undefined;
-    const scored = root === ref.title && !ref.headings?.includes(root!) ? ours.slice(1) : ours;
+    const scored = root !== undefined && root === ref.title?.replace(/\s+/g, ' ').trim() && !ref.headings?.includes(root) ? ours.slice(1) : ours;
     const heads = ref.headings ? m.headingScores(ref.headings, scored) : {};
     const { recall, precision } = m.recallPrecision(ref.text, out.text);
     const row: Row = {
