@@ -70,6 +70,19 @@ describe('tables that documentation generators write', () => {
     expect(r.text).toContain('int\tsize() Returns the size.');
   });
 
+  it('reads the div grid of a Javadoc 17 member summary as a table', async () => {
+    const r = await extract(`<main role="main"><section class="method-summary" id="method-summary"><h2>Method Summary</h2><div id="method-summary-table">
+      <div class="table-tabs" role="tablist"><button id="t0" role="tab" class="active-table-tab">All Methods</button><button id="t2" role="tab" class="table-tab">Instance Methods</button></div>
+      <div id="method-summary-table.tabpanel" role="tabpanel"><div class="summary-table three-column-summary" aria-labelledby="t0">
+      <div class="table-header col-first">Modifier and Type</div><div class="table-header col-second">Method</div><div class="table-header col-last">Description</div>
+      <div class="col-first even-row-color method-summary-table"><code>int</code></div><div class="col-second even-row-color method-summary-table"><code><a href="#size()" class="member-name-link">size</a>()</code></div>
+      <div class="col-last even-row-color method-summary-table"><div class="block">Returns the size.</div></div>
+      <div class="col-first odd-row-color method-summary-table"><code>void</code></div><div class="col-second odd-row-color method-summary-table"><code><a href="#clear()" class="member-name-link">clear</a>()</code></div>
+      <div class="col-last odd-row-color method-summary-table">&nbsp;</div></div></div></div></section></main>`, '<title>Widget</title><meta name="generator" content="javadoc/ClassWriterImpl">');
+    expect(r.markdown).toBe('# Widget\n\n## Method Summary\n\n| Modifier and Type | Method | Description |\n| --- | --- | --- |\n| `int` | `size()` | Returns the size. |\n| `void` | `clear()` |  |');
+    expect(r.text).toContain('int\tsize()\tReturns the size.');
+  });
+
   it('reads a one-cell wrapper as its blocks and keeps the cells of a layout table apart', async () => {
     const r = await extract('<main><table><tr><td><p>Only a wrapper.</p></td></tr></table><table><tr><td><pre>code</pre></td><td>beside</td></tr></table></main>');
     expect(r.markdown).toBe('Only a wrapper.\n\n```\ncode\n```\n\nbeside');

@@ -64,6 +64,26 @@ export function isJumpTable(rows: Element[][]): boolean {
   return links >= 3;
 }
 
+const SUMMARY_TABLE = /(?:^|\s)summary-table(?:\s|$)/;
+const SUMMARY_WIDTH: Record<string, number> = { two: 2, three: 3, four: 4 };
+
+/**
+ * The rows of a table that Javadoc 16 and later write as a CSS grid of
+ * divs (`div.summary-table.three-column-summary`, its cells the grid's
+ * children, the header cells first), or undefined for any other div.
+ */
+export function divGridRows(el: Element): Element[][] | undefined {
+  const cls = el.attribs.class ?? '';
+  if (!SUMMARY_TABLE.test(cls)) return undefined;
+  const width = SUMMARY_WIDTH[/(?:^|\s)(two|three|four)-column-summary(?:\s|$)/.exec(cls)?.[1] ?? ''];
+  if (!width) return undefined;
+  const cells = (el.children as AnyNode[]).filter((c): c is Element => c.type === 'tag' && (c as Element).name === 'div');
+  if (cells.length < width || cells.length % width !== 0) return undefined;
+  const rows: Element[][] = [];
+  for (let i = 0; i < cells.length; i += width) rows.push(cells.slice(i, i + width));
+  return rows;
+}
+
 // Past this many characters a cell is a page region of a layout table, not a value.
 const MAX_CELL = 2000;
 

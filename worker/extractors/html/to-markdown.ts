@@ -3,7 +3,7 @@ import { escapeText } from '../common/escape-markdown.js';
 import { cleanInline, cleanText, codeClass, codeSpan, firstText, indent, inlineSpace, join, lastText, tableRows, type Block, type Inline } from './markdown-blocks.js';
 import { BLOCK, CODE, CONTAINER, EMPHASIS, HEADING, LINE_CONTAINER, SKIPPED, STRONG } from './tags.js';
 import { isHidden, nodesToText, type WalkOptions } from './to-text.js';
-import { isJumpTable, tableBlocks } from './table-blocks.js';
+import { divGridRows, isJumpTable, tableBlocks } from './table-blocks.js';
 
 /** How {@link nodesToMarkdown} reads a tree. */
 export interface MarkdownOptions extends WalkOptions {
@@ -120,6 +120,8 @@ function renderElement(el: Element, name: string, ctx: Ctx): Inline | Block[] {
     return [{ md: inner.split('\n').map((l) => (l ? `> ${l}` : '>')).join('\n'), text, kind: 'other' }];
   }
   if (name === 'table') return renderTable(el, ctx);
+  const grid = name === 'div' ? divGridRows(el) : undefined;
+  if (grid) return tableBlocks(grid, grid.map((row) => row.map((cell) => renderNodes((cell.children ?? []) as AnyNode[], ctx))));
   if (name === 'a' && ctx.opts.dropLink?.(el)) return NOTHING;
   if (CONTAINER.has(name)) {
     const blocks = renderNodes(children, ctx);
