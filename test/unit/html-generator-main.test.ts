@@ -222,6 +222,7 @@ describe('the page title as the root of the headings', () => {
     expect(sphinx.title).toBe('4. Source packages — Debian Policy Manual v4.6.2.0');
     expect((await page('Configuration - MkDocs', '<main><h1>Configuration</h1><p>Text.</p></main>')).markdown).toBe('# Configuration\n\nText.');
     expect((await page('Site | Install', '<main><h1>Install</h1><p>Text.</p></main>')).markdown).toBe('# Install\n\nText.');
+    expect((await page('Site :: Install', '<main><h1>Install</h1><p>Text.</p></main>')).markdown).toBe('# Install\n\nText.');
     // A heading that only begins the title's words is not the page's part of it.
     expect((await page('Install notes — Guide', '<main><h1>Install</h1><p>Text.</p></main>')).markdown).toBe('# Install notes — Guide\n\n## Install\n\nText.');
   });

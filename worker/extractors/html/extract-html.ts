@@ -75,7 +75,7 @@ function underTitle(nodes: AnyNode[], title: string | undefined, skip: (el: Elem
 }
 
 // What sets a page's own name apart from the site's in a <title>: "Page — Site 1.0", "Site | Page", "Site: Page".
-const TITLE_PARTS = /\s+[—–|·-]\s+|:\s+/;
+const TITLE_PARTS = /\s+(?:[—–|·•»«-]|::)\s+|:\s+/;
 
 /** True when `heading` is the page's title or the page's part of it, before or after the site's name. */
 function namesPage(heading: string, title: string): boolean {
