@@ -187,6 +187,12 @@ describe('main content of documentation generators', () => {
     expect(r.markdown).not.toContain('This sentence');
   });
 
+  it('keeps the TeX of a formula drawn as an image, and not the alt of other images', async () => {
+    const r = await extract(`<html><head><title>Configuration</title><meta name="generator" content="Doxygen 1.9.4"></head><body><div class="contents">
+      <p>The cache size is <img class="formulaInl" alt="$2^{16}$" src="form_13.png"/> symbols, shown for <img class="formulaInl" alt="$\\mbox{\\LaTeX}$" src="form_12.png"/> too.<img src="logo.png" alt="Project logo"/></p></div></body></html>`);
+    expect(r.text).toBe('The cache size is $2^{16}$ symbols, shown for $\\mbox{\\LaTeX}$ too.');
+  });
+
   it('takes a page\'s <main> whole', async () => {
     const r = await extract(`<html><body><nav><ul>${LINKS}</ul></nav><main><h1>Title</h1><p>One line.</p><ul>${LINKS}</ul></main></body></html>`);
     expect(r.markdown.startsWith('# Title\n\nOne line.\n\n- Chapter 0 of the manual')).toBe(true);

@@ -2,7 +2,7 @@ import type { AnyNode, Element } from 'domhandler';
 import { escapeText } from '../common/escape-markdown.js';
 import { cleanInline, cleanText, codeClass, codeSpan, firstText, indent, inlineSpace, join, lastText, tableRows, type Block, type Inline } from './markdown-blocks.js';
 import { BLOCK, CODE, CONTAINER, EMPHASIS, HEADING, LINE_CONTAINER, SKIPPED, STRONG } from './tags.js';
-import { isHidden, nodesToText, type WalkOptions } from './to-text.js';
+import { isFormula, isHidden, nodesToText, type WalkOptions } from './to-text.js';
 import { divGridRows, isJumpTable, tableBlocks } from './table-blocks.js';
 
 /** How {@link nodesToMarkdown} reads a tree. */
@@ -96,7 +96,7 @@ function renderElement(el: Element, name: string, ctx: Ctx): Inline | Block[] {
   const children = (el.children ?? []) as AnyNode[];
   if (name === 'br') return inlineOf('\n');
   if (name === 'img') {
-    const alt = ctx.opts.imageAlt ? el.attribs?.alt?.replace(/\s+/g, ' ').trim() : undefined;
+    const alt = ctx.opts.imageAlt || isFormula(el) ? el.attribs?.alt?.replace(/\s+/g, ' ').trim() : undefined;
     return alt ? inlineOf(` ${escapeText(alt)} `, ` ${alt} `) : NOTHING;
   }
   if (name === 'hr') return [{ md: '---', text: '', kind: 'other' }];
