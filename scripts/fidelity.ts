@@ -39,7 +39,10 @@ async function main(): Promise<void> {
     outlines?.hide(false);
     const ms = performance.now() - started;
     const ours = m.markdownHeadings(out.markdown);
-    const heads = ref.headings ? m.headingScores(ref.headings, ours) : {};
+    // The <title> put before an HTML page's content as its root is not one of the container's headings.
+    const root = entry.format === 'html' ? m.titleRoot(out.markdown, ref.title) : undefined;
+    const scored = root !== undefined && root === ref.title?.replace(/\s+/g, ' ').trim() && !ref.headings?.includes(root) ? ours.slice(1) : ours;
+    const heads = ref.headings ? m.headingScores(ref.headings, scored) : {};
     const { recall, precision } = m.recallPrecision(ref.text, out.text);
     const row: Row = {
       words: entry.format === 'html' ? undefined : m.wordJaccard(out.text, ref.text),
@@ -61,7 +64,7 @@ async function main(): Promise<void> {
       refHyphens: m.per10k(m.splitHyphenations(ref.text).length, ref.text),
       angleLost: m.angleWordsLost(out.markdown, out.text),
       broken: entry.format === 'pdf' ? m.brokenHeadings(ours) : undefined,
-      titleRoot: entry.format === 'html' ? Number(ref.title !== undefined && out.markdown.startsWith(`# ${ref.title}`)) : undefined,
+      titleRoot: entry.format === 'html' ? Number(root !== undefined) : undefined,
       ms,
     };
     if (perFile) console.log(`${entry.name.padEnd(32)} ${show(row)}`);

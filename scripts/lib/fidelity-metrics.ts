@@ -35,8 +35,37 @@ export function headingKey(heading: string): string {
     .trim();
 }
 
-/** Markdown ATX headings' text. */
-export const markdownHeadings = (md: string): string[] => [...md.matchAll(/^#{1,6}[ \t]+(.+?)[ \t#]*$/gm)].map((m) => m[1]!);
+/** Markdown ATX headings' text, outside fenced code (where `# comment` lines are code). */
+export function markdownHeadings(md: string): string[] {
+  const found: string[] = [];
+  let fence: string | undefined;
+  for (const line of md.split('\n')) {
+    const mark = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1];
+    if (fence) {
+      if (mark && mark[0] === fence[0] && mark.length >= fence.length && /^ {0,3}[`~]+\s*$/.test(line)) fence = undefined;
+      continue;
+    }
+    if (mark) {
+      fence = mark;
+      continue;
+    }
+    const heading = /^#{1,6}[ \t]+(.+?)[ \t#]*$/.exec(line);
+    if (heading) found.push(heading[1]!);
+  }
+  return found;
+}
+
+/**
+ * The level-1 heading a page's Markdown opens with when it names the page: the `<title>`, or
+ * the title's own part of it ("Install" of "Install — Guide 1.0"); undefined otherwise.
+ */
+export function titleRoot(md: string, title: string | undefined): string | undefined {
+  // Compared as text: escapes and code-span ticks off, no-break spaces as spaces.
+  const first = /^# (.+)/.exec(md)?.[1]?.replace(/\\([\\`*_{}[\]()#+\-.!<>|~])|`/g, '$1').replace(/\s+/g, ' ').trim();
+  title = title?.replace(/\s+/g, ' ').trim();
+  if (!title || !first) return undefined;
+  return first === title || title.startsWith(`${first} `) || title.endsWith(` ${first}`) ? first : undefined;
+}
 
 /** Recall of `reference` headings among `found`, and precision of `found`; undefined when there is nothing to compare. */
 export function headingScores(reference: string[], found: string[]): { recall?: number; precision?: number } {
@@ -53,9 +82,10 @@ export function headingScores(reference: string[], found: string[]): { recall?: 
 /** Markdown list items (bullets and numbered). */
 export const listItems = (md: string): number => md.match(/^[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+\S/gm)?.length ?? 0;
 
-/** Table rows: GFM pipe rows other than the delimiter row, and HTML `<tr>`s. */
+/** Table rows: GFM pipe rows other than the delimiter row, and HTML `<tr>`s that hold text (not a rule or a spacer). */
 export const tableRows = (md: string): number =>
-  (md.match(/^[ \t]*\|.*\|[ \t]*$/gm)?.filter((l) => !/^[\s|:-]+$/.test(l)).length ?? 0) + (md.match(/<tr[\s>]/gi)?.length ?? 0);
+  (md.match(/^[ \t]*\|.*\|[ \t]*$/gm)?.filter((l) => !/^[\s|:-]+$/.test(l)).length ?? 0)
+  + (md.match(/<tr[\s>][\s\S]*?<\/tr>/gi)?.filter((row) => /[^\s\u00a0]/.test(row.replace(/^<tr[^>]*>|<[^>]*>|&nbsp;|&#160;/gi, ''))).length ?? 0);
 
 /** Spacing accents standing apart from their letter ("Br¨oker", "Bezi´ er"). */
 export const detachedAccents = (text: string): number => text.match(/[\u00a8\u00b4\u02c6\u02dc\u02c7\u02d8\u02d9\u02da\u00b8\u02dd\u00af]/g)?.length ?? 0;

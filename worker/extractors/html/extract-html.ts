@@ -1,4 +1,4 @@
-import { load, type CheerioAPI } from 'cheerio/slim';
+import { load } from 'cheerio/slim';
 import type { AnyNode, Element } from 'domhandler';
 import { isAllocationFailure, SourceError } from '../../../shared/source-errors.js';
 import { decodeText } from '../../text-decode.js';
@@ -7,6 +7,7 @@ import { nodesToMarkdownAndText, type MarkdownOptions } from './to-markdown.js';
 import { findMainContent, isPageTool } from './main-content.js';
 import { generatorMain } from './generator-main.js';
 import { SELF_CLOSING, VOID } from './tags.js';
+import { nodesToText } from './to-text.js';
 import type { RawExtraction } from '../types.js';
 import { LIMIT_DEFAULTS } from '../../../shared/limit-defaults.js';
 
@@ -14,6 +15,7 @@ const CHROME = new Set(['nav', 'aside', 'dialog', 'form', 'menu']);
 const EDGE = new Set(['header', 'footer']);
 const CHROME_ROLES = new Set(['navigation', 'complementary', 'search', 'dialog', 'alertdialog', 'menu', 'menubar']);
 const EDGE_ROLES = new Set(['banner', 'contentinfo']);
+const NOTE_ROLES = new Set(['note', 'doc-footnote', 'doc-endnote', 'doc-endnotes']);
 const BANNER = /(?:^|[\s_-])(?:cookie|consent|gdpr)(?:$|[\s_-])/i;
 // parse5 and htmlparser2 slow down quadratically with depth (100000 nested divs take
 // over a minute); real pages stay under a few hundred levels and Blink caps the tree at 512.
@@ -45,7 +47,7 @@ export async function extractHtml(bytes: Uint8Array, maxDepth = MAX_DEPTH): Prom
     const [nodes, skip]: [AnyNode[], (el: Element, inContent: boolean) => boolean] = named
       ? [named, (el) => chrome(el, true) || isGeneratorChrome(el)]
       : main?.nodes ? [main.nodes, (el) => main.removed.has(el)] : [[body], chrome];
-    return { ...underTitle($, nodes, title, (headingShift) => nodesToMarkdownAndText(nodes, { skip, headingShift })), title };
+    return { ...underTitle(nodes, title, skip, (headingShift) => nodesToMarkdownAndText(nodes, { skip, headingShift })), title };
   } catch (err) {
     if (isAllocationFailure(err)) throw err;
     if (err instanceof RangeError) throw new SourceError('too_complex', 'The HTML is nested too deeply to read.');
@@ -57,17 +59,30 @@ export async function extractHtml(bytes: Uint8Array, maxDepth = MAX_DEPTH): Prom
  * The page's `<title>` as the root heading of a content that has headings,
  * so that every heading path starts at the page: the content's headings go
  * one level down when it has a first-level heading of its own. A content
- * that already opens with the title as its heading, or has no heading (a
- * page of a few paragraphs), is left as it is.
+ * that already opens with the title as its heading, or with the title's own
+ * part of it ("Install" under "Install — Guide 1.0"), keeps that heading as
+ * the root (one heading, not two); a content without headings (a page of a
+ * few paragraphs) is left as it is.
  */
-function underTitle($: CheerioAPI, nodes: AnyNode[], title: string | undefined,
+function underTitle(nodes: AnyNode[], title: string | undefined, skip: (el: Element, inContent: boolean) => boolean,
   render: (headingShift: number) => { markdown: string; text: string }): { markdown: string; text: string } {
   if (!title) return render(0);
   const headings = headingsIn(nodes);
   const first = headings[0];
-  if (!first || $(first).text().replace(/\s+/g, ' ').trim() === title) return render(0);
+  if (!first || namesPage(nodesToText([first], { skip }).replace(/\s+/g, ' ').trim(), title)) return render(0);
   const { markdown, text } = render(headings.some((h) => h.name === 'h1') ? 1 : 0);
   return { markdown: [`# ${escapeText(title)}`, markdown].filter(Boolean).join('\n\n'), text: [title, text].filter(Boolean).join('\n\n') };
+}
+
+// What sets a page's own name apart from the site's in a <title>: "Page — Site 1.0", "Site | Page", "Site: Page".
+const TITLE_PARTS = /\s+(?:[—–|·•»«-]|::)\s+|:\s+/;
+
+/** True when `heading` is the page's title or the page's part of it, before or after the site's name. */
+function namesPage(heading: string, title: string): boolean {
+  if (heading === '') return false;
+  if (heading === title) return true;
+  const parts = title.split(TITLE_PARTS);
+  return parts.length > 1 && (parts[0] === heading || parts.at(-1) === heading);
 }
 
 const HEADING = /^h[1-6]$/;
@@ -90,7 +105,8 @@ function headingsIn(nodes: AnyNode[]): Element[] {
 }
 
 // Navigation panels and permalink marks that documentation generators put inside their content.
-const GENERATOR_CHROME = /(?:^|\s)(?:headerlink|navheader|navfooter|nav-panel|navigation|related|sphinxsidebar|toc-backref)(?:\s|$)/;
+// (Docutils' `toc-backref` is not one: it is the link a heading's own text is wrapped in.)
+const GENERATOR_CHROME = /(?:^|\s)(?:headerlink|navheader|navfooter|nav-panel|navigation|related|sphinxsidebar)(?:\s|$)/i;
 
 function isGeneratorChrome(el: Element): boolean {
   return GENERATOR_CHROME.test(el.attribs.class ?? '');
@@ -120,6 +136,8 @@ function isChrome(el: Element, inContent: boolean): boolean {
   if (el.type !== 'tag') return false;
   const name = el.name.toLowerCase();
   const role = el.attribs.role?.toLowerCase();
+  // Docutils 0.18 and later write footnotes as <aside class="footnote" role="note">: content, not a sidebar.
+  if (name === 'aside' && (NOTE_ROLES.has(role ?? '') || /(?:^|\s)(?:footnote|footnote-list|citation|citation-list)(?:\s|$)/.test(el.attribs.class ?? ''))) return false;
   if (CHROME.has(name) || (role !== undefined && CHROME_ROLES.has(role))) return true;
   if (!inContent && (EDGE.has(name) || (role !== undefined && EDGE_ROLES.has(role)))) return true;
   if (name === 'main' || name === 'article' || name === 'body') return false;

@@ -79,8 +79,9 @@ export function findMainContent(body: Element, chrome: (el: Element, inContent: 
   top = climb(commonAncestor(top, ranked, body), body, scores, stats);
 
   const nodes = withSiblings(top, scores, stats, best);
-  for (const node of nodes) clean(node, stats, removed);
-  const length = nodes.reduce((n, el) => n + (removed.has(el) ? 0 : (stats.get(el)?.text ?? 0)), 0);
+  // What is left once the clean-up took link lists out: a layout table that holds the whole page can lose all of it.
+  let length = nodes.reduce((n, el) => n + (stats.get(el)?.text ?? 0), 0);
+  for (const node of nodes) length -= clean(node, stats, removed);
   if (length < MIN_ARTICLE && length < total * MIN_SHARE) return { removed };
   return { nodes, removed };
 }
@@ -269,8 +270,9 @@ function withSiblings(top: Element, scores: Map<Element, number>, stats: Map<Ele
   return nodes;
 }
 
-/** Marks link lists, share bars, image strips and form remnants inside the article as removed. */
-function clean(root: Element, stats: Map<Element, Stats>, removed: Set<Element>): void {
+/** Marks link lists, share bars, image strips and form remnants inside the article as removed; returns the length of their text. */
+function clean(root: Element, stats: Map<Element, Stats>, removed: Set<Element>): number {
+  let dropped = 0;
   const stack: Element[] = [root];
   while (stack.length > 0) {
     const el = stack.pop()!;
@@ -278,10 +280,12 @@ function clean(root: Element, stats: Map<Element, Stats>, removed: Set<Element>)
     if (!s || removed.has(el)) continue;
     if (el !== root && shouldDrop(el, s)) {
       removed.add(el);
+      dropped += s.text;
       continue;
     }
     for (const child of el.children as AnyNode[]) if (child.type === 'tag') stack.push(child as Element);
   }
+  return dropped;
 }
 
 function shouldDrop(el: Element, s: Stats): boolean {

@@ -2,7 +2,8 @@ import type { AnyNode, Element } from 'domhandler';
 import { escapeText } from '../common/escape-markdown.js';
 import { cleanInline, cleanText, codeClass, codeSpan, firstText, indent, inlineSpace, join, lastText, tableRows, type Block, type Inline } from './markdown-blocks.js';
 import { BLOCK, CODE, CONTAINER, EMPHASIS, HEADING, LINE_CONTAINER, SKIPPED, STRONG } from './tags.js';
-import { isHidden, nodesToText, type WalkOptions } from './to-text.js';
+import { isFormula, isHidden, nodesToText, type WalkOptions } from './to-text.js';
+import { divGridRows, isJumpTable, tableBlocks } from './table-blocks.js';
 
 /** How {@link nodesToMarkdown} reads a tree. */
 export interface MarkdownOptions extends WalkOptions {
@@ -23,7 +24,8 @@ interface Ctx { opts: MarkdownOptions; depth: number; nesting: number; pre: bool
  * Converts DOM nodes to Markdown: `h1`–`h6` as `#` headings, lists with their
  * markers and start numbers (nested by indentation), simple tables as GFM
  * tables (merged cells spread over the columns they cover, paragraphs in a
- * cell joined by `<br>`, layout tables as their blocks),
+ * cell joined by `<br>`, rules, spacers and heading rows taken apart, layout
+ * tables as their blocks, a bar of in-page links left out; see `table-blocks.ts`),
  * `pre` as fenced code, block quotes, bold/italic/code spans; links keep their
  * text only; images only their `alt` when `imageAlt` is set. Blocks are
  * separated by one blank line.
@@ -94,7 +96,7 @@ function renderElement(el: Element, name: string, ctx: Ctx): Inline | Block[] {
   const children = (el.children ?? []) as AnyNode[];
   if (name === 'br') return inlineOf('\n');
   if (name === 'img') {
-    const alt = ctx.opts.imageAlt ? el.attribs?.alt?.replace(/\s+/g, ' ').trim() : undefined;
+    const alt = ctx.opts.imageAlt || isFormula(el) ? el.attribs?.alt?.replace(/\s+/g, ' ').trim() : undefined;
     return alt ? inlineOf(` ${escapeText(alt)} `, ` ${alt} `) : NOTHING;
   }
   if (name === 'hr') return [{ md: '---', text: '', kind: 'other' }];
@@ -118,6 +120,8 @@ function renderElement(el: Element, name: string, ctx: Ctx): Inline | Block[] {
     return [{ md: inner.split('\n').map((l) => (l ? `> ${l}` : '>')).join('\n'), text, kind: 'other' }];
   }
   if (name === 'table') return renderTable(el, ctx);
+  const grid = name === 'div' ? divGridRows(el) : undefined;
+  if (grid) return tableBlocks(grid, grid.map((row) => row.map((cell) => renderNodes((cell.children ?? []) as AnyNode[], ctx))));
   if (name === 'a' && ctx.opts.dropLink?.(el)) return NOTHING;
   if (CONTAINER.has(name)) {
     const blocks = renderNodes(children, ctx);
@@ -193,6 +197,9 @@ function renderList(el: Element, ordered: boolean, ctx: Ctx): Block[] {
   let number = ordered ? Number.parseInt(el.attribs?.start ?? '1', 10) : 0;
   if (!Number.isFinite(number)) number = 1;
   const items: Inline[] = [];
+  // A list whose items hold headings lays out sections (Javadoc's blockList): read as its blocks.
+  const sections: Block[] = [];
+  let headed = false;
   let loose = false;
   for (const child of (el.children ?? []) as AnyNode[]) {
     const isItem = child.type === 'tag' && (child as Element).name === 'li';
@@ -202,6 +209,8 @@ function renderList(el: Element, ordered: boolean, ctx: Ctx): Block[] {
       if (ordered && Number.isFinite(value)) number = value;
     }
     const blocks = renderNodes(isItem ? ((child as Element).children as AnyNode[]) : [child], inner);
+    for (const b of blocks) sections.push(b);
+    if (blocks.some((b) => b.kind === 'other' && /^#{1,6} /.test(b.md))) headed = true;
     const body = join(blocks, true, 'md');
     const text = join(blocks, true, 'text');
     if (!isItem && body === '') continue;
@@ -218,6 +227,7 @@ function renderList(el: Element, ordered: boolean, ctx: Ctx): Block[] {
     const pad = ctx.nesting >= MAX_NESTING ? '' : ' '.repeat(marker.length + 1);
     items.push({ md: `${marker} ${indent(body, pad)}`.trimEnd(), text: `${ordered ? `${marker} ` : ''}${indent(text, '  ')}`.trimEnd() });
   }
+  if (headed) return sections;
   if (items.length === 0) return [];
   return [{ md: items.map((i) => i.md).join(loose ? '\n\n' : '\n'), text: items.map((i) => i.text).join('\n'), kind: 'list' }];
 }
@@ -233,41 +243,8 @@ function renderPre(el: Element, ctx: Ctx): Block[] {
 
 function renderTable(el: Element, ctx: Ctx): Block[] {
   const rows = tableRows(el);
+  if (isJumpTable(rows)) return [];
+  const caption = ((el.children ?? []) as AnyNode[]).find((c) => c.type === 'tag' && (c as Element).name.toLowerCase() === 'caption') as Element | undefined;
   const cells = rows.map((row) => row.map((cell) => renderNodes((cell.children ?? []) as AnyNode[], ctx)));
-  const width = Math.max(0, ...rows.map((r) => r.reduce((n, c) => n + span(c, 'colspan'), 0)));
-  // One column, cells holding tables or code, or a cell as long as a page: a layout table, read as its blocks.
-  const layout = width <= 1 || cells.some((row) => row.some((c) => c.some((b) => b.kind === 'other') || c.reduce((n, b) => n + b.text.length, 0) > MAX_CELL));
-  if (layout) return cells.flat(2);
-  // Paragraphs and list items inside a cell (DOCX cells often hold several) are kept apart by <br>.
-  const flat = (c: Block[], key: 'md' | 'text') => c.flatMap((b) => b[key].split('\n')).map((l) => l.trim()).filter(Boolean).join(key === 'md' ? '<br>' : ' ');
-  const md = grid(rows, cells.map((row) => row.map((c) => flat(c, 'md'))), width);
-  const text = grid(rows, cells.map((row) => row.map((c) => flat(c, 'text'))), width);
-  if (text.every((row) => row.every((c) => c === ''))) return [];
-  const line = (row: string[]) => `| ${row.map((c) => c.replace(/\|/g, '\\|')).join(' | ')} |`;
-  const [head, ...body] = md;
-  return [{ md: [line(head!), `|${' --- |'.repeat(width)}`, ...body.map(line)].join('\n'), text: text.map((row) => row.join('\t').replace(/\t+$/, '')).join('\n'), kind: 'other' }];
-}
-
-// Past this many characters a cell is a page region of a layout table, not a value.
-const MAX_CELL = 2000;
-
-const span = (cell: Element, attr: 'colspan' | 'rowspan') => Math.max(1, Math.min(1000, Math.floor(Number(cell.attribs?.[attr] ?? 1)) || 1));
-
-/** Lays cells out on a `width`-column grid: a merged cell's text in its first slot, the slots it covers empty. */
-function grid(rows: Element[][], values: string[][], width: number): string[][] {
-  const out: string[][] = rows.map(() => Array<string>(width).fill(''));
-  const taken = rows.map(() => Array<boolean>(width).fill(false));
-  rows.forEach((row, r) => {
-    let col = 0;
-    row.forEach((cell, i) => {
-      while (col < width && taken[r]![col]) col++;
-      if (col >= width) return;
-      out[r]![col] = values[r]![i]!;
-      for (let dr = 0; dr < span(cell, 'rowspan') && r + dr < rows.length; dr++) {
-        for (let dc = 0; dc < span(cell, 'colspan') && col + dc < width; dc++) taken[r + dr]![col + dc] = true;
-      }
-      col += span(cell, 'colspan');
-    });
-  });
-  return out;
+  return [...(caption ? renderNodes([caption], ctx) : []), ...tableBlocks(rows, cells)];
 }

@@ -63,7 +63,7 @@ export function nodesToText(roots: readonly AnyNode[], opts: WalkOptions = {}): 
     }
     if (SKIPPED.has(name) || isHidden(el) || opts.skip?.(el, frame.content)) continue;
     if (name === 'img') {
-      const alt = opts.imageAlt ? el.attribs?.alt?.replace(/\s+/g, ' ').trim() : undefined;
+      const alt = opts.imageAlt || isFormula(el) ? el.attribs?.alt?.replace(/\s+/g, ' ').trim() : undefined;
       if (alt) emit(lastSpace ? `${alt} ` : ` ${alt} `);
       continue;
     }
@@ -89,6 +89,14 @@ export function nodesToText(roots: readonly AnyNode[], opts: WalkOptions = {}): 
 function closeBlock(name: string, brk: (n: number) => void): void {
   if (PARAGRAPH_BLOCK.has(name)) brk(2);
   else if (LINE_BLOCK.has(name)) brk(1);
+}
+
+// Formulas drawn as images, their TeX in `alt` (Doxygen's formulaInl and formulaDsp, MediaWiki's tex and latex).
+const FORMULA = /(?:^|\s)(?:formulaInl|formulaDsp|tex|latex|mwe-math-fallback-image-inline|mwe-math-fallback-image-display)(?:\s|$)/i;
+
+/** An image of a formula, whose `alt` (its TeX) is part of the text even where other images' alts are not. */
+export function isFormula(el: Element): boolean {
+  return FORMULA.test(el.attribs?.class ?? '');
 }
 
 /** Hidden by the `hidden` attribute, `aria-hidden="true"` or an inline `display:none` / `visibility:hidden`. */
