@@ -1,8 +1,11 @@
 import { SourceError } from '../../../shared/source-errors.js';
 import { OfficePackage, type OrderedNode } from '../office/office-package.js';
-import { attrOf, childrenOf, path, tagOf, textIn } from '../office/ordered-xml.js';
+import { attrOf, childrenOf, path, tagOf } from '../office/ordered-xml.js';
 import { DEFAULT_TABLE_CAPS, gfmTable, looksLikeHeader, TableBudget, type TableCaps } from '../table/gfm-table.js';
 import type { ExtractionWarning, RawExtraction } from '../types.js';
+import { NumberStyles } from './number-styles.js';
+import { Workbook } from './recalc.js';
+import { decimalSeparator, readSheet, type SheetRead } from './sheet-grid.js';
 
 /** Limits of one spreadsheet's extraction. */
 export interface OdsOptions {
@@ -17,27 +20,35 @@ export interface OdsOptions {
  * Extracts an OpenDocument spreadsheet (ODS) as XLSX is: one `## <sheet
  * name>` section per sheet in order, its used range as a GFM table. Cells
  * hold the text the sheet displays (ODF stores it beside the value), so
- * numbers and dates read as shown and formulas never appear. Repeated rows
- * and columns are expanded only while they hold text, within the caps.
+ * numbers and dates read as shown and formulas never appear; the formula
+ * cells LibreOffice computes again on opening are computed here too, within
+ * bounds (see `recalc.ts`). Repeated rows and columns are expanded only
+ * while they hold text, within the caps.
  */
 export async function extractOds(bytes: Uint8Array, opts: OdsOptions): Promise<RawExtraction> {
   const pkg = await OfficePackage.open(bytes, 'ODS', opts.maxUnpackedBytes);
   if (/encryption-data/.test(pkg.text('META-INF/manifest.xml') ?? '')) {
     throw new SourceError('encrypted', 'The OpenDocument file is protected by a password.');
   }
-  const sheetRoot = path(pkg.orderedXml('content.xml'), 'document-content', 'body', 'spreadsheet');
-  if (!sheetRoot) throw new SourceError('corrupt', 'The ODS has no spreadsheet body: it is damaged or not a spreadsheet.');
+  const content = pkg.orderedXml('content.xml');
+  const sheetRoot = path(content, 'document-content', 'body', 'spreadsheet');
+  if (!content || !sheetRoot) throw new SourceError('corrupt', 'The ODS has no spreadsheet body: it is damaged or not a spreadsheet.');
   const caps = opts.caps ?? DEFAULT_TABLE_CAPS;
+  const tables = childrenOf(sheetRoot).filter((n) => tagOf(n) === 'table');
+  const sheets = tables.map((t): [string, SheetRead] => [attrOf(t, 'name') ?? '', readSheet(t, caps)]);
+  const decimal = decimalSeparator(sheets.map(([, s]) => s));
+  const workbook = new Workbook(new Map(sheets.map(([name, s]) => [name, s.grid])), new NumberStyles(styleRoots(pkg, content), decimal), decimal);
   const budget = new TableBudget(caps, opts.maxTextChars);
   const sections: string[] = [];
   let left = 0;
-  for (const table of childrenOf(sheetRoot).filter((n) => tagOf(n) === 'table')) {
+  for (const [name, sheet] of sheets) {
     if (budget.exhausted || budget.cut) {
       left += 1;
       continue;
     }
-    const rows = budget.take(usedRange(sheetRows(table, caps)));
-    const heading = `## ${(attrOf(table, 'name') ?? 'Sheet').replace(/\s+/g, ' ').trim()}`;
+    const shown = sheet.rows.map((cells, i) => trimEnd(cells.map((c, col) => (c ? workbook.display(name, col, sheet.rowIndex[i]!, c) : ''))));
+    const rows = budget.take(usedRange(shown));
+    const heading = `## ${(name || 'Sheet').replace(/\s+/g, ' ').trim()}`;
     sections.push(rows.length > 0 ? `${heading}\n\n${gfmTable(rows, looksLikeHeader(rows))}` : heading);
   }
   const partial = budget.cut || left > 0;
@@ -45,34 +56,19 @@ export async function extractOds(bytes: Uint8Array, opts: OdsOptions): Promise<R
   return { markdown: sections.join('\n\n'), ...(partial ? { truncated: true, warnings } : {}) };
 }
 
-/** Rows of displayed text, repeats expanded while they hold text; trailing empty rows and cells dropped. */
-function sheetRows(table: OrderedNode, caps: TableCaps): string[][] {
-  const rows: string[][] = [];
-  const visit = (nodes: readonly OrderedNode[]) => {
-    for (const node of nodes) {
-      const tag = tagOf(node);
-      if (tag === 'table-row') {
-        const cells = rowCells(node, caps.maxColumns + 1);
-        const repeat = cells.length === 0 ? 1 : Math.min(Number(attrOf(node, 'number-rows-repeated') ?? 1), caps.maxRows + 1);
-        for (let i = 0; i < repeat && rows.length <= caps.maxRows; i++) rows.push(cells);
-      } else if (tag === 'table-header-rows' || tag === 'table-rows' || tag === 'table-row-group') visit(childrenOf(node));
-    }
-  };
-  visit(childrenOf(table));
-  while (rows.length > 0 && rows[rows.length - 1]!.length === 0) rows.pop();
-  return rows;
+/** Where number and cell styles live: the automatic styles of `content.xml`, the common and automatic ones of `styles.xml`. */
+function styleRoots(pkg: OfficePackage, content: OrderedNode[]): OrderedNode[] {
+  const roots = [path(content, 'document-content', 'automatic-styles')];
+  try {
+    const styles = pkg.orderedXml('styles.xml');
+    roots.push(path(styles, 'document-styles', 'styles'), path(styles, 'document-styles', 'automatic-styles'));
+  } catch {
+    // Unreadable styles only cost the number formats of recalculated cells.
+  }
+  return roots.filter((r): r is OrderedNode => r !== undefined);
 }
 
-function rowCells(row: OrderedNode, maxColumns: number): string[] {
-  const cells: string[] = [];
-  for (const cell of childrenOf(row)) {
-    if (tagOf(cell) !== 'table-cell' && tagOf(cell) !== 'covered-table-cell') continue;
-    const text = childrenOf(cell).filter((n) => tagOf(n) === 'p').map((p) => textIn(childrenOf(p)).replace(/\s+/g, ' ').trim()).join(' ');
-    const repeat = text === '' ? Number(attrOf(cell, 'number-columns-repeated') ?? 1) : Math.min(Number(attrOf(cell, 'number-columns-repeated') ?? 1), maxColumns);
-    // Empty repeats (often 1024 columns of nothing) are only counted, never built.
-    if (text === '' && cells.length + repeat > maxColumns) break;
-    for (let i = 0; i < repeat && cells.length < maxColumns; i++) cells.push(text);
-  }
+function trimEnd(cells: string[]): string[] {
   while (cells.length > 0 && cells[cells.length - 1] === '') cells.pop();
   return cells;
 }

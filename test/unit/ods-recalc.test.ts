@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import { extractText } from '../../worker/extractors/index.js';
+import { buildOds, odsCell as cell, odsSheet } from '../fixtures/ods.js';
+
+const OPTS = { maxTextChars: 5_000_000, maxPdfPages: 10, acceptedFormats: ['ods'] as const };
+
+/** Every table row of a section's GFM table, as its cells. */
+function tableRows(markdown: string, sheet: string): string[][] {
+  const section = markdown.split(/^## /m).find((s) => s.startsWith(`${sheet}\n`)) ?? '';
+  const lines = section.split('\n').filter((l) => l.startsWith('|') && !/^\|(?:\s*-+\s*\|)+$/.test(l));
+  // A table without a header row gets an empty one.
+  return lines.map((l) => l.slice(1, -1).split(' | ').map((c) => c.trim())).filter((r) => r.some((c) => c !== ''));
+}
+
+const column = (markdown: string, sheet: string) => tableRows(markdown, sheet).map((r) => r[0] ?? '');
+
+// Number styles: two decimals, a percentage with one, scientific with two, and a cell style without a number format.
+const STYLES = '<number:number-style style:name="N2"><number:number number:decimal-places="2" number:min-decimal-places="2" number:min-integer-digits="1"/></number:number-style>'
+  + '<number:percentage-style style:name="N3"><number:number number:decimal-places="1" number:min-decimal-places="1" number:min-integer-digits="1"/><number:text>%</number:text></number:percentage-style>'
+  + '<number:number-style style:name="N4"><number:scientific-number number:decimal-places="2" number:min-decimal-places="2" number:min-integer-digits="1" number:min-exponent-digits="2"/></number:number-style>'
+  + '<style:style style:name="ce1" style:family="table-cell" style:data-style-name="N2"/><style:style style:name="ce2" style:family="table-cell" style:data-style-name="N3"/>'
+  + '<style:style style:name="ce3" style:family="table-cell" style:data-style-name="N4"/><style:style style:name="ce0" style:family="table-cell"/>';
+
+describe('ODS formulas recalculated as LibreOffice does on opening', () => {
+  it('computes the cells LibreOffice computes (errors, missing values, unstyled numbers) and keeps the others', async () => {
+    // Each expectation is what LibreOffice 7.4 shows for the same cell after opening the file (CSV export "as shown").
+    const rows = [
+      [cell('1', { type: 'float', value: 1 })],
+      [cell('#NUM!', { formula: '1/0', type: 'error' })], // a stored error: computed again
+      [cell('0', { formula: 'ISERROR([.A2])', type: 'float', value: 0 })], // a number without a style: computed for its format
+      [cell('10', { formula: '[.A3]+10', type: 'float', value: 10 })],
+      [cell('99', { formula: '[.A1]*2', type: 'float', value: 99 })],
+      [cell('', { formula: '[.A1]*3' })], // no stored value
+      [cell('', { formula: '[.A1]+5', type: 'float', value: 0 })], // a 0 shown as nothing
+      [cell('stale', { formula: '"x"&[.A1]', type: 'string' })], // a text result is kept
+      [cell('99', { formula: '[.A1]*2', type: 'float', value: 99, style: 'ce0' })], // a style of its own: kept
+      [cell('0.00', { formula: '[.A2]', type: 'float', value: 0, style: 'ce1' })], // kept, though it reads an error
+      [cell('', { formula: '[.A1]/3', style: 'ce2' })],
+      [cell('', { formula: '[.A1]/3', style: 'ce3' })],
+      [cell('', { formula: '[.A1]*3', style: 'ce1' })],
+      [cell('99', { formula: '[.A1]/3', type: 'float', value: 99 })],
+      [cell('99', { formula: '[.A1]*1234567.5', type: 'float', value: 99 })],
+      [cell('5', { formula: '0.3-0.2-0.1', type: 'float', value: 5 })],
+    ];
+    const r = await extractText(buildOds(odsSheet('S', rows), { automaticStyles: STYLES }), OPTS);
+    expect(column(r.markdown, 'S')).toEqual(['1', '#DIV/0!', 'TRUE', '11', '2', '3', '6', 'stale', '99', '0.00', '33.3%', '3.33E-01', '3.00', '0.333333333333333', '1234567.5', '0']);
+  });
+
+  it('reads other sheets, ranges, text and logic functions, and writes numbers with the file\'s decimal comma', async () => {
+    const data = odsSheet('My data', [
+      [cell('Ada', { type: 'string' }), cell('2,5', { type: 'float', value: 2.5 })],
+      [cell('Bob', { type: 'string' }), cell('4', { type: 'float', value: 4 })],
+    ]);
+    const formulas = [
+      'SUM([\'My data\'.B1:.B2])', 'UPPER(LEFT([\'My data\'.A1];2))&LEN([$\'My data\'.A2])', 'ROUND(2.675;2)', 'AVERAGE([\'My data\'.$B$1:.$B$2])',
+      'COUNTA([\'My data\'.A1:.B9])', 'MOD(-7;3)', 'AND([\'My data\'.B1]>1;NOT([\'My data\'.B2]<1))', 'TRIM("  a   b ")&"."',
+      'IF([\'My data\'.B2]>3;"big";"small")', 'MID("spreadsheet";7;5)', 'CONCATENATE("n=";[\'My data\'.B1])', 'MAX([\'My data\'.B1:.B2];7)+MIN(3;[\'My data\'.B2])',
+      'ERROR.TYPE([.A14])', '1/0', 'IFERROR(1/0;"none")', '"a"<"B"', '-2^2',
+    ];
+    const r = await extractText(buildOds(data + odsSheet('Calc', formulas.map((f) => [cell('', { formula: f })]))), OPTS);
+    expect(column(r.markdown, 'Calc')).toEqual(['6,5', 'AD3', '2,68', '3,25', '4', '2', 'TRUE', 'a b.', 'big', 'sheet', 'n=2,5', '10', '2', '#DIV/0!', 'none', 'TRUE', '4']);
+  });
+
+  it('keeps the stored text of formulas it cannot compute: unknown functions, named ranges, cycles', async () => {
+    const rows = [
+      [cell('kept 1', { formula: 'VLOOKUP(1;[.B1:.C2];2;0)' })],
+      [cell('kept 2', { formula: 'SUM(Prices)' })],
+      [cell('5', { formula: '[.A4]+1', type: 'float', value: 5 })],
+      [cell('6', { formula: '[.A3]+1', type: 'float', value: 6 })],
+      [cell('kept 3', { formula: 'SUM([.B1:.B2])+[Nowhere.A1]' })],
+    ];
+    const r = await extractText(buildOds(odsSheet('S', rows)), OPTS);
+    expect(column(r.markdown, 'S')).toEqual(['kept 1', 'kept 2', '5', '6', '#REF!']);
+  });
+
+  it('stays bounded on deep, long, cyclic and self-doubling formulas', async () => {
+    const n = 3000;
+    // A chain pointing down the sheet: each cell needs the next one first, deeper than the recursion bound.
+    const down = Array.from({ length: n }, (_, i) => [i === n - 1 ? cell('1', { type: 'float', value: 1 }) : cell('0', { formula: `[.A${i + 2}]+1`, type: 'float', value: 0 })]);
+    // A chain pointing up, as running totals do: computed in order, each from the one before.
+    const up = Array.from({ length: n }, (_, i) => [i === 0 ? cell('1', { type: 'float', value: 1 }) : cell('0', { formula: `[.A${i}]+1`, type: 'float', value: 0 })]);
+    const doubling = [[cell('xxxxxxxxxx', { type: 'string' })], ...Array.from({ length: 40 }, (_, i) => [cell('', { formula: `[.A${i + 1}]&[.A${i + 1}]` })])];
+    const other = [
+      [cell('long', { formula: Array.from({ length: 400 }, () => '1').join('+') })],
+      [cell('nested', { formula: `${'('.repeat(100)}1${')'.repeat(100)}` })],
+      [cell('', { formula: 'SUM([.B1:.B1048576])' }), cell('2', { type: 'float', value: 2 })],
+    ];
+    const started = process.hrtime.bigint();
+    const r = await extractText(buildOds(odsSheet('Down', down) + odsSheet('Up', up) + odsSheet('Doubling', doubling) + odsSheet('Other', other)), OPTS);
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    expect(seconds).toBeLessThan(5);
+    expect(column(r.markdown, 'Up').slice(-2)).toEqual([String(n - 1), String(n)]);
+    // Deeper than the recursion bound: computed a stretch at a time from its far end.
+    expect(column(r.markdown, 'Down')[0]).toBe(String(n));
+    const doubled = column(r.markdown, 'Doubling');
+    expect(doubled[3]).toBe('x'.repeat(80));
+    expect(Math.max(...doubled.map((c) => c.length))).toBeLessThanOrEqual(32_767);
+    expect(column(r.markdown, 'Other')).toEqual(['long', 'nested', '2']);
+  });
+});
