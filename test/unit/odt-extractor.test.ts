@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { extractText } from '../../worker/extractors/index.js';
 import { extractOdt } from '../../worker/extractors/odt/odt.js';
+import { odfChartXml } from '../fixtures/chart.js';
 import { buildOdt } from '../fixtures/odt.js';
 
 const OPTS = { maxTextChars: 5_000_000, maxPdfPages: 10, acceptedFormats: ['odt'] as const };
@@ -46,6 +47,16 @@ describe('ODT', () => {
       { extra: [{ name: 'Object 1/content.xml', data: formula }] },
     ), OPTS);
     expect(r.markdown).toBe('Energy: E = m c² + x₁₀ + e^(i π) as said.');
+  });
+
+  it('writes a chart object\'s title, subtitle, axis titles, series names and hand-written data labels after its paragraph', async () => {
+    const chart = odfChartXml({ title: 'Sales', subtitle: 'By month', axes: ['Month', 'Units'], series: ['North', 'South'], labelCells: ['local-table.$B$1', 'local-table.$C$1'], dataLabel: 'Record' });
+    const frame = (n: number) => `<draw:frame draw:name="Object${n}"><draw:object xlink:href="./Object ${n}" xlink:type="simple"/></draw:frame>`;
+    const r = await extractText(buildOdt(
+      `<text:p>Before the chart.${frame(1)}</text:p><text:p>After it.</text:p>${frame(2)}`,
+      { extra: [{ name: 'Object 1/content.xml', data: chart }, { name: 'Object 2/content.xml', data: odfChartXml({ title: 'Second' }) }] },
+    ), OPTS);
+    expect(r.markdown).toBe('Before the chart.\n\nSales\n\n- By month\n- Month\n- Units\n- Record\n- North\n- South\n\nAfter it.\n\nSecond');
   });
 
   it('fails a password-protected file as encrypted', async () => {

@@ -1,6 +1,8 @@
 import { SourceError } from '../../../shared/source-errors.js';
 import { OfficePackage, type OrderedNode } from '../office/office-package.js';
-import { attrOf, childrenOf, path, tagOf } from '../office/ordered-xml.js';
+import { chartMarkdown } from '../office/chart-text.js';
+import { odfChartText } from '../office/odf-chart-text.js';
+import { attrOf, childrenOf, descendants, path, tagOf } from '../office/ordered-xml.js';
 import { DEFAULT_TABLE_CAPS, gfmTable, looksLikeHeader, TableBudget, type TableCaps } from '../table/gfm-table.js';
 import type { ExtractionWarning, RawExtraction } from '../types.js';
 import { NumberStyles } from './number-styles.js';
@@ -23,7 +25,8 @@ export interface OdsOptions {
  * numbers and dates read as shown and formulas never appear; the formula
  * cells LibreOffice computes again on opening are computed here too, within
  * bounds (see `recalc.ts`). Repeated rows and columns are expanded only
- * while they hold text, within the caps.
+ * while they hold text, within the caps. The title, axis titles and series
+ * names of the charts drawn on a sheet follow its table, as for XLSX.
  */
 export async function extractOds(bytes: Uint8Array, opts: OdsOptions): Promise<RawExtraction> {
   const pkg = await OfficePackage.open(bytes, 'ODS', opts.maxUnpackedBytes);
@@ -35,13 +38,13 @@ export async function extractOds(bytes: Uint8Array, opts: OdsOptions): Promise<R
   if (!content || !sheetRoot) throw new SourceError('corrupt', 'The ODS has no spreadsheet body: it is damaged or not a spreadsheet.');
   const caps = opts.caps ?? DEFAULT_TABLE_CAPS;
   const tables = childrenOf(sheetRoot).filter((n) => tagOf(n) === 'table');
-  const sheets = tables.map((t): [string, SheetRead] => [attrOf(t, 'name') ?? '', readSheet(t, caps)]);
+  const sheets = tables.map((t): [string, SheetRead, OrderedNode] => [attrOf(t, 'name') ?? '', readSheet(t, caps), t]);
   const decimal = decimalSeparator(sheets.map(([, s]) => s));
   const workbook = new Workbook(new Map(sheets.map(([name, s]) => [name, s.grid])), new NumberStyles(styleRoots(pkg, content), decimal), decimal);
   const budget = new TableBudget(caps, opts.maxTextChars);
   const sections: string[] = [];
   let left = 0;
-  for (const [name, sheet] of sheets) {
+  for (const [name, sheet, table] of sheets) {
     if (budget.exhausted || budget.cut) {
       left += 1;
       continue;
@@ -49,7 +52,8 @@ export async function extractOds(bytes: Uint8Array, opts: OdsOptions): Promise<R
     const shown = sheet.rows.map((cells, i) => trimEnd(cells.map((c, col) => (c ? workbook.display(name, col, sheet.rowIndex[i]!, c) : ''))));
     const rows = budget.take(usedRange(shown));
     const heading = `## ${(name || 'Sheet').replace(/\s+/g, ' ').trim()}`;
-    sections.push(rows.length > 0 ? `${heading}\n\n${gfmTable(rows, looksLikeHeader(rows))}` : heading);
+    const charts = descendants(childrenOf(table), 'object').map((o) => odfChartText(pkg, attrOf(o, 'href'))).filter((c) => c !== undefined);
+    sections.push([heading, rows.length > 0 ? gfmTable(rows, looksLikeHeader(rows)) : '', ...charts.map(chartMarkdown)].filter(Boolean).join('\n\n'));
   }
   const partial = budget.cut || left > 0;
   const warnings: ExtractionWarning[] = partial ? [{ code: 'partial_text', message: 'Only part of the spreadsheet was extracted: it has more rows, columns or cells than the limits.' }] : [];
