@@ -55,6 +55,11 @@ export interface Args {
   scalar(i: number): Value;
   /** Every value of every argument, ranges flattened; `fromRange` tells cells of a range from direct arguments. */
   each(visit: (v: Value, fromRange: boolean) => void): void;
+  /**
+   * Argument `i` as a rectangle of values, row by row (a single value is a
+   * 1×1 one); every cell of it costs a step, empty ones included.
+   */
+  grid(i: number): Value[][];
   /** The decimal separator numbers are written with when a function turns one into text. */
   readonly decimal: string;
 }
@@ -119,6 +124,18 @@ export class Evaluator {
       nodes,
       decimal: this.decimal,
       scalar: (i) => (nodes[i] === undefined ? null : this.evaluate(nodes[i]!, sheet)),
+      grid: (i) => {
+        const node = nodes[i];
+        if (node?.k !== 'ref') return [[node === undefined ? null : this.evaluate(node, sheet)]];
+        const name = node.ref.sheet ?? sheet;
+        if (!this.source.has(name)) return [[new FormulaError('#REF!')]];
+        const { col, row, col2, row2 } = node.ref;
+        const area = (col2 - col + 1) * (row2 - row + 1);
+        // A rectangle larger than the steps left is refused whole, so it does not spend them for every formula after it.
+        if (area > this.budget.steps) throw new Unsupported('range too large');
+        this.budget.step(area);
+        return Array.from({ length: row2 - row + 1 }, (_, r) => Array.from({ length: col2 - col + 1 }, (_, c) => this.source.value(name, col + c, row + r)));
+      },
       each: (visit) => {
         for (const node of nodes) {
           if (node.k === 'ref' && (node.ref.col !== node.ref.col2 || node.ref.row !== node.ref.row2)) {
