@@ -76,6 +76,8 @@ export class Evaluator {
     private readonly budget: Budget,
     /** The decimal separator of the document's locale, for numbers turned into text. */
     readonly decimal: string,
+    /** `table:case-sensitive` of the document's calculation settings (ODF's default: true). */
+    private readonly caseSensitive = true,
   ) {}
 
   evaluate(node: Node, sheet: string): Value {
@@ -101,7 +103,7 @@ export class Evaluator {
         const b = this.evaluate(node.b, sheet);
         if (node.op === '&') return a instanceof FormulaError ? a : b instanceof FormulaError ? b : joined(this.text(a), this.text(b));
         if ('+-*/^'.includes(node.op)) return arithmetic(node.op, a, b);
-        return compare(node.op, a, b);
+        return compare(node.op, a, b, this.caseSensitive);
       }
       case 'call': {
         const fn = FUNCTIONS[node.name];
@@ -159,21 +161,35 @@ export class Evaluator {
 /** A value as `&` and the text functions see it. */
 export function textOf(v: Value, decimal: string): string {
   if (v === null) return '';
-  if (typeof v === 'boolean') return v ? 'TRUE' : 'FALSE';
+  // LibreOffice's booleans are numbers shown as TRUE or FALSE: joined to text they are 1 and 0.
+  if (typeof v === 'boolean') return v ? '1' : '0';
   if (typeof v === 'number') return generalNumber(v, decimal);
   if (v instanceof FormulaError) return v.code;
   return v;
 }
 
-/** A number as LibreOffice's general format writes it: up to 15 significant digits, exponent past 1E15 or below 1E-5. */
+/**
+ * A number as LibreOffice's general format writes it (checked against
+ * LibreOffice 7.4): whole numbers up to 2^53 in full; others to 15
+ * significant digits, fixed while that takes at most 20 characters and the
+ * number is at least 1E-9 and below 1E15, else as `1.5E-10` or `1.5E+016`
+ * (positive exponents with three digits, negative ones with two).
+ */
 export function generalNumber(n: number, decimal: string): string {
   if (n === 0) return '0';
   const abs = Math.abs(n);
-  let text: string;
-  if (abs >= 1e15 || abs < 1e-5) {
+  let text: string | undefined;
+  if (Number.isInteger(n) && abs <= 2 ** 53) text = String(n);
+  else if (abs < 1e15 && abs >= 1e-9) {
+    const rounded = Number(n.toPrecision(15));
+    const fixed = rounded.toFixed(Math.min(100, Math.max(0, 14 - Math.floor(Math.log10(Math.abs(rounded)))))).replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '');
+    if (fixed.replace('-', '').length <= 20) text = fixed;
+  }
+  if (text === undefined) {
     const [mantissa, exp] = n.toExponential(14).split('e');
-    text = `${mantissa!.replace(/\.?0+$/, '')}E${Number(exp) < 0 ? '-' : '+'}${String(Math.abs(Number(exp))).padStart(2, '0')}`;
-  } else text = String(Number(n.toPrecision(15)));
+    const e = Number(exp);
+    text = `${mantissa!.replace(/\.?0+$/, '')}E${e < 0 ? '-' : '+'}${String(Math.abs(e)).padStart(e < 0 ? 2 : 3, '0')}`;
+  }
   return decimal === '.' ? text : text.replace('.', decimal);
 }
 
@@ -194,8 +210,9 @@ function joined(a: string, b: string): string {
   return a + b;
 }
 
-/** A finite result, or `#NUM!` for an overflow or a result that is not a number. */
+/** A finite result: `#NUM!` for an overflow, LibreOffice's `Err:502` (invalid argument) for a result that is not a number (`SQRT(-1)`). */
 export function finite(n: number): number | FormulaError {
+  if (Number.isNaN(n)) return new FormulaError('Err:502');
   return Number.isFinite(n) ? n : new FormulaError('#NUM!');
 }
 
@@ -222,10 +239,10 @@ export function approxAdd(x: number, y: number): number {
   return x + y;
 }
 
-function compare(op: string, a: Value, b: Value): Value {
+function compare(op: string, a: Value, b: Value, caseSensitive: boolean): Value {
   if (a instanceof FormulaError) return a;
   if (b instanceof FormulaError) return b;
-  const order = compareValues(a, b);
+  const order = compareValues(a, b, caseSensitive);
   switch (op) {
     case '=': return order === 0;
     case '<>': return order !== 0;
@@ -236,8 +253,8 @@ function compare(op: string, a: Value, b: Value): Value {
   }
 }
 
-/** Numbers (and booleans as numbers) below text; text without case; empty equal to 0 and to "". */
-function compareValues(a: Exclude<Value, FormulaError>, b: Exclude<Value, FormulaError>): number {
+/** Numbers (and booleans as numbers) below text; text with or without case; empty equal to 0 and to "". */
+function compareValues(a: Exclude<Value, FormulaError>, b: Exclude<Value, FormulaError>, caseSensitive: boolean): number {
   const kind = (v: typeof a) => (typeof v === 'string' ? 1 : 0);
   const x = a === null ? (typeof b === 'string' ? '' : 0) : a;
   const y = b === null ? (typeof a === 'string' ? '' : 0) : b;
@@ -245,7 +262,8 @@ function compareValues(a: Exclude<Value, FormulaError>, b: Exclude<Value, Formul
   if (typeof x === 'string') {
     const p = x.toLowerCase();
     const q = (y as string).toLowerCase();
-    return p < q ? -1 : p > q ? 1 : 0;
+    if (p !== q || !caseSensitive) return p < q ? -1 : p > q ? 1 : 0;
+    return x < (y as string) ? -1 : x > (y as string) ? 1 : 0;
   }
   return Number(x) - Number(y);
 }

@@ -1,3 +1,4 @@
+import { conditional, pairs } from './formula-criteria.js';
 import { Unsupported } from './formula-parse.js';
 import { approxAdd, finite, FormulaError, textOf, toNumber, type Args, type Value } from './formula-eval.js';
 
@@ -18,7 +19,7 @@ export const FUNCTIONS: Record<string, Fn> = {
   COUNT: (a) => {
     let n = 0;
     a.each((v, fromRange) => {
-      if (typeof v === 'number' || (!fromRange && (typeof v === 'boolean' || (typeof v === 'string' && !(toNumber(v) instanceof FormulaError))))) n++;
+      if (typeof v === 'number' || typeof v === 'boolean' || (!fromRange && typeof v === 'string' && !(toNumber(v) instanceof FormulaError))) n++;
     });
     return n;
   },
@@ -71,7 +72,8 @@ export const FUNCTIONS: Record<string, Fn> = {
   POWER: (a) => binary(a, (x, y) => (x === 0 && y < 0 ? new FormulaError('#DIV/0!') : finite(x ** y))),
   MOD: (a) => binary(a, (x, y) => (y === 0 ? new FormulaError('#DIV/0!') : finite(x - y * Math.floor(x / y)))),
   LEN: (a) => text(a, (s) => [...s].length),
-  UPPER: (a) => text(a, (s) => s.toUpperCase()),
+  // LibreOffice upper-cases ß to ẞ, keeping the length.
+  UPPER: (a) => text(a, (s) => s.replace(/ß/g, 'ẞ').toUpperCase()),
   LOWER: (a) => text(a, (s) => s.toLowerCase()),
   TRIM: (a) => text(a, (s) => s.replace(/ +/g, ' ').trim()),
   LEFT: (a) => slice(a, (chars, n) => chars.slice(0, n)),
@@ -115,7 +117,7 @@ export const FUNCTIONS: Record<string, Fn> = {
         for (const g of grids) {
           const v = g[r]![c]!;
           if (v instanceof FormulaError) return v;
-          product *= typeof v === 'number' ? v : 0;
+          product *= typeof v === 'number' || typeof v === 'boolean' ? Number(v) : 0;
         }
         products.push(product);
       }
@@ -147,68 +149,8 @@ export const MAX_TEXT = 32_767;
 
 const ERROR_TYPES = ['#NULL!', '#DIV/0!', '#VALUE!', '#REF!', '#NAME?', '#NUM!', '#N/A'];
 
-/** The (range, criterion) argument pairs of a *IFS function, from argument `from` on. */
-function pairs(a: Args, from: number): [number, number][] {
-  const out: [number, number][] = [];
-  for (let i = from; i + 1 < a.nodes.length; i += 2) out.push([i, i + 1]);
-  return out;
-}
-
-/**
- * SUMIF, COUNTIF, AVERAGEIF and their *IFS forms: the cells where every
- * criterion holds (a number or text for equality, or `<`, `<=`, `>`, `>=`,
- * `<>`, `=` before one), of ranges of one shape. Criteria with wildcards or
- * regular expressions (which a file's settings may turn on) are unsupported.
- */
-function conditional(a: Args, kind: 'sum' | 'count' | 'average', tests: [number, number][], target: number | undefined): Value {
-  const grids = tests.map(([range]) => a.grid(range));
-  const criteria = tests.map(([, c]) => criterion(a.scalar(c)));
-  const values = target === undefined ? undefined : a.grid(target);
-  const [first] = grids;
-  if (!first || [...grids, ...(values ? [values] : [])].some((g) => g.length !== first.length || g[0]!.length !== first[0]!.length)) return new FormulaError('#VALUE!');
-  for (const c of criteria) if (c instanceof FormulaError) return c;
-  const picked: number[] = [];
-  let count = 0;
-  for (let r = 0; r < first.length; r++) {
-    for (let c = 0; c < first[0]!.length; c++) {
-      if (!criteria.every((test, i) => (test as (v: Value) => boolean)(grids[i]![r]![c]!))) continue;
-      count += 1;
-      const v = values?.[r]![c]!;
-      if (v instanceof FormulaError) return v;
-      if (typeof v === 'number') picked.push(v);
-    }
-  }
-  if (kind === 'count') return count;
-  if (kind === 'sum') return finite(sum(picked));
-  return picked.length ? finite(sum(picked) / picked.length) : new FormulaError('#DIV/0!');
-}
-
-function criterion(v: Value): ((cell: Value) => boolean) | FormulaError {
-  if (v instanceof FormulaError) return v;
-  if (typeof v === 'number' || typeof v === 'boolean') return (cell) => typeof cell === 'number' && cell === Number(v);
-  const m = /^(<=|>=|<>|<|>|=)?(.*)$/s.exec(v ?? '')!;
-  const op = m[1] ?? '=';
-  const operand = m[2]!;
-  if (/[*?~]/.test(operand)) throw new Unsupported('wildcard criterion');
-  const n = operand.trim() === '' ? NaN : Number(operand);
-  if (!Number.isNaN(n)) {
-    return (cell) => {
-      if (typeof cell !== 'number') return op === '<>';
-      return op === '=' ? cell === n : op === '<>' ? cell !== n : op === '<' ? cell < n : op === '<=' ? cell <= n : op === '>' ? cell > n : cell >= n;
-    };
-  }
-  const text = operand.toLowerCase();
-  if (op === '=') return (cell) => (text === '' ? cell === null || cell === '' : typeof cell === 'string' && cell.toLowerCase() === text);
-  if (op === '<>') return (cell) => (text === '' ? !(cell === null || cell === '') : !(typeof cell === 'string' && cell.toLowerCase() === text));
-  return (cell) => {
-    if (typeof cell !== 'string') return false;
-    const t = cell.toLowerCase();
-    return op === '<' ? t < text : op === '<=' ? t <= text : op === '>' ? t > text : t >= text;
-  };
-}
-
 /** A compensated (Neumaier) sum, as LibreOffice's SUM has been since 7.2: the last digit shown matches it. */
-function sum(xs: readonly number[]): number {
+export function sum(xs: readonly number[]): number {
   let total = 0;
   let carry = 0;
   for (const x of xs) {
@@ -219,19 +161,20 @@ function sum(xs: readonly number[]): number {
   return approxAdd(total, carry);
 }
 
-/** Numbers of every argument: range cells that are not numbers are skipped, direct arguments converted. */
+/**
+ * Numbers of every argument: booleans count as 1 and 0 (LibreOffice's are
+ * numbers), text and empty cells of ranges are skipped, text given directly
+ * is `#VALUE!`; no argument at all is `Err:511` (missing argument).
+ */
 function aggregate(a: Args, reduce: (xs: number[]) => number | FormulaError): Value {
+  if (a.nodes.length === 0) return new FormulaError('Err:511');
   const xs: number[] = [];
   let error: FormulaError | undefined;
   a.each((v, fromRange) => {
     if (error) return;
     if (v instanceof FormulaError) error = v;
-    else if (typeof v === 'number') xs.push(v);
-    else if (!fromRange) {
-      const n = toNumber(v);
-      if (n instanceof FormulaError) error = n;
-      else xs.push(n);
-    }
+    else if (typeof v === 'number' || typeof v === 'boolean') xs.push(Number(v));
+    else if (!fromRange && v !== null) error = new FormulaError('#VALUE!');
   });
   if (error) return error;
   const result = reduce(xs);

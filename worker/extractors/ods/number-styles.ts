@@ -28,6 +28,7 @@ export class NumberStyles {
 
   /** `roots`: the `office:automatic-styles` and `office:styles` elements of both parts. */
   constructor(roots: readonly OrderedNode[], private readonly decimal: string) {
+    this.dataStyles.set(PERCENT, { kind: 'percentage', parts: [{ k: 'number', decimals: 2, minDecimals: 2, minInt: 1, grouping: false }, { k: 'text', text: '%' }], maps: [] });
     for (const root of roots) {
       for (const node of childrenOf(root)) {
         const tag = tagOf(node);
@@ -105,6 +106,9 @@ export class NumberStyles {
     return frac ? `${int}${this.decimal}${frac}` : int;
   }
 }
+
+/** The format LibreOffice gives a formula without a style that ends in a percent sign (`=5%`): 0.00%. */
+export const PERCENT = '\u0000percent';
 
 const DATA_KINDS = new Map<string, DataStyle['kind']>([['number-style', 'number'], ['percentage-style', 'percentage'], ['currency-style', 'currency'], ['boolean-style', 'boolean'], ['text-style', 'text']]);
 

@@ -40,7 +40,9 @@ export async function extractOds(bytes: Uint8Array, opts: OdsOptions): Promise<R
   const tables = childrenOf(sheetRoot).filter((n) => tagOf(n) === 'table');
   const sheets = tables.map((t): [string, SheetRead, OrderedNode] => [attrOf(t, 'name') ?? '', readSheet(t, caps), t]);
   const decimal = decimalSeparator(sheets.map(([, s]) => s));
-  const workbook = new Workbook(new Map(sheets.map(([name, s]) => [name, s.grid])), new NumberStyles(styleRoots(pkg, content), decimal), decimal);
+  // ODF compares text with case unless the document says otherwise (LibreOffice writes `false` for its default).
+  const caseSensitive = attrOf(path(content, 'document-content', 'body', 'spreadsheet', 'calculation-settings'), 'case-sensitive') !== 'false';
+  const workbook = new Workbook(new Map(sheets.map(([name, s]) => [name, s.grid])), new NumberStyles(styleRoots(pkg, content), decimal), { decimal, caseSensitive });
   const budget = new TableBudget(caps, opts.maxTextChars);
   const sections: string[] = [];
   let left = 0;

@@ -1,6 +1,6 @@
 import { Budget, Evaluator, Exhausted, FormulaError, type CellSource, type Value } from './formula-eval.js';
 import { parseFormula, Unsupported, type Node, type Ref } from './formula-parse.js';
-import type { NumberStyles } from './number-styles.js';
+import { PERCENT, type NumberStyles } from './number-styles.js';
 
 /** One stored cell of an ODS sheet: what the file says it shows and holds. */
 export interface SheetCell {
@@ -74,9 +74,9 @@ export class Workbook implements CellSource {
   constructor(
     private readonly sheets: ReadonlyMap<string, SheetGrid>,
     private readonly styles: NumberStyles,
-    decimal: string,
+    settings: { decimal: string; caseSensitive: boolean },
   ) {
-    this.evaluator = new Evaluator(this, this.budget, decimal);
+    this.evaluator = new Evaluator(this, this.budget, settings.decimal, settings.caseSensitive);
   }
 
   has(sheet: string): boolean {
@@ -88,7 +88,7 @@ export class Workbook implements CellSource {
     if (!needsRecalc(cell)) return cell.text;
     try {
       const tree = this.tree(cell);
-      const dataStyle = this.styles.dataStyleOf(cell.style ?? cell.columnStyle) ?? (cell.style === undefined ? this.inferredStyle(tree, sheet) : undefined);
+      const dataStyle = this.styles.dataStyleOf(cell.style ?? cell.columnStyle) ?? (cell.style === undefined ? (tree.k === 'pct' ? PERCENT : this.inferredStyle(tree, sheet)) : undefined);
       if (!this.styles.supported(dataStyle)) return cell.text;
       return this.styles.format(this.settle(sheet, col, row), dataStyle);
     } catch (err) {
@@ -176,7 +176,8 @@ export class Workbook implements CellSource {
   /**
    * The number format LibreOffice gives a formula cell without a style: that
    * of the first cell it reads through arithmetic or an aggregate (`=B2*2`
-   * shows as B2 does); functions that count, measure text or compare give none.
+   * shows as B2 does); functions that count, measure text or compare give
+   * none. A formula ending in a percent sign (`=5%`) shows 0.00% instead.
    */
   private inferredStyle(node: Node, sheet: string): string | undefined {
     switch (node.k) {
