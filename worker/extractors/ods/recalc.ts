@@ -92,7 +92,8 @@ export class Workbook implements CellSource {
       if (!this.styles.supported(dataStyle)) return cell.text;
       return this.styles.format(this.settle(sheet, col, row), dataStyle);
     } catch (err) {
-      if (err instanceof Unsupported) return cell.text;
+      // A stack overflow despite the bounds (a very deep formula on a small stack) costs this cell's recalculation only.
+      if (err instanceof Unsupported || err instanceof RangeError) return cell.text;
       throw err;
     }
   }
@@ -165,10 +166,18 @@ export class Workbook implements CellSource {
     if (!grid) return;
     for (let i = firstAtLeast(grid.rows, ref.row); i < grid.rows.length && grid.rows[i]! <= ref.row2; i++) {
       const row = grid.rows[i]!;
-      for (const col of grid.cells.get(row)!.keys()) {
-        if (col < ref.col || col > ref.col2) continue;
-        budget.step();
-        yield this.value(sheet, col, row);
+      const cells = grid.cells.get(row)!;
+      // Each cell looked at costs a step, so a narrow range over wide rows reads only its columns.
+      if (ref.col2 - ref.col + 1 < cells.size) {
+        for (let col = ref.col; col <= ref.col2; col++) {
+          budget.step();
+          if (cells.has(col)) yield this.value(sheet, col, row);
+        }
+      } else {
+        for (const col of cells.keys()) {
+          budget.step();
+          if (col >= ref.col && col <= ref.col2) yield this.value(sheet, col, row);
+        }
       }
     }
   }
@@ -179,19 +188,20 @@ export class Workbook implements CellSource {
    * shows as B2 does); functions that count, measure text or compare give
    * none. A formula ending in a percent sign (`=5%`) shows 0.00% instead.
    */
-  private inferredStyle(node: Node, sheet: string): string | undefined {
+  private inferredStyle(node: Node, sheet: string, depth = 0): string | undefined {
+    if (depth > 64) return undefined;
     switch (node.k) {
       case 'ref': {
         const cell = this.sheets.get(node.ref.sheet ?? sheet)?.cells.get(node.ref.row)?.get(node.ref.col);
         return cell ? this.styles.dataStyleOf(cell.style ?? cell.columnStyle) : undefined;
       }
-      case 'neg': return this.inferredStyle(node.a, sheet);
-      case 'bin': return '+-*/^'.includes(node.op) ? (this.inferredStyle(node.a, sheet) ?? this.inferredStyle(node.b, sheet)) : undefined;
+      case 'neg': return this.inferredStyle(node.a, sheet, depth + 1);
+      case 'bin': return '+-*/^'.includes(node.op) ? (this.inferredStyle(node.a, sheet, depth + 1) ?? this.inferredStyle(node.b, sheet, depth + 1)) : undefined;
       case 'call': {
         if (!FORMAT_PASSING.has(node.name)) return undefined;
         const args = node.name === 'IF' ? node.args.slice(1) : node.args;
         for (const a of args) {
-          const style = this.inferredStyle(a, sheet);
+          const style = this.inferredStyle(a, sheet, depth + 1);
           if (style) return style;
         }
         return undefined;
