@@ -102,6 +102,24 @@ describe('ODS formulas recalculated as LibreOffice does on opening', () => {
     expect(expected.map(([f], i) => [f, shown[i]])).toEqual(expected);
   });
 
+  it('writes recalculated results in their number styles as LibreOffice shows them: grouping, currency, conditions, literal text', async () => {
+    const styles = '<number:number-style style:name="N5"><number:number number:decimal-places="0" number:min-integer-digits="1" number:grouping="true"/></number:number-style>'
+      + '<number:currency-style style:name="N6P0"><number:number number:decimal-places="2" number:min-decimal-places="2" number:min-integer-digits="1" number:grouping="true"/><number:text> </number:text><number:currency-symbol>€</number:currency-symbol></number:currency-style>'
+      + '<number:currency-style style:name="N6"><number:text>-</number:text><number:number number:decimal-places="2" number:min-decimal-places="2" number:min-integer-digits="1" number:grouping="true"/><number:text> </number:text><number:currency-symbol>€</number:currency-symbol><style:map style:condition="value()&gt;=0" style:apply-style-name="N6P0"/></number:currency-style>'
+      + '<number:percentage-style style:name="N7"><number:number number:decimal-places="0" number:min-integer-digits="1"/><number:text>%</number:text></number:percentage-style>'
+      + '<number:number-style style:name="N8"><number:number number:decimal-places="3" number:min-decimal-places="1" number:min-integer-digits="0"/></number:number-style>'
+      + '<number:number-style style:name="N9"><number:text>n = </number:text><number:number number:decimal-places="1" number:min-decimal-places="1" number:min-integer-digits="1"/><number:text> kg</number:text></number:number-style>'
+      + ['N5', 'N6', 'N7', 'N8', 'N9'].map((n, i) => `<style:style style:name="c${i}" style:family="table-cell" style:data-style-name="${n}"/>`).join('');
+    // Formula, cell style, and what LibreOffice 7.4 shows for a cell with no stored result.
+    const expected: [string, string, string][] = [
+      ['1234567.4', 'c0', '1,234,567'], ['-1234.5', 'c0', '-1,235'], ['1234.567', 'c1', '1,234.57 €'], ['-1234.567', 'c1', '-1,234.57 €'],
+      ['0.256', 'c2', '26%'], ['-0.005', 'c2', '-1%'], ['0.5', 'c3', '.5'], ['0.12345', 'c3', '.123'], ['2', 'c3', '2.0'],
+      ['-3.25', 'c4', '-n = 3.3 kg'], ['1/0', 'c1', '#DIV/0!'],
+    ];
+    const r = await extractText(buildOds(odsSheet('S', expected.map(([f, style]) => [cell('', { formula: f, style })])), { automaticStyles: styles }), OPTS);
+    expect(column(r.markdown, 'S')).toEqual(expected.map(([, , shown]) => shown));
+  });
+
   it('keeps the stored text of formulas it cannot compute: unknown functions, named ranges, cycles', async () => {
     const rows = [
       [cell('kept 1', { formula: 'VLOOKUP(1;[.B1:.C2];2;0)' })],

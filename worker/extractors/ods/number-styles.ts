@@ -74,21 +74,23 @@ export class NumberStyles {
     return generalNumber(value, this.decimal);
   }
 
-  /** `mapped`: the style was chosen by a condition, so it writes the sign itself (a negative style shows `-` as text or not at all). */
+  /**
+   * `mapped`: the style was chosen by a condition. A style chosen by one, or
+   * one with conditions (the last section of a format code), writes the sign
+   * itself, as text or not at all; any other puts `-` before everything, its
+   * literal text included (`-n = 3.3 kg`), as LibreOffice does.
+   */
   private write(n: number, style: DataStyle, mapped: boolean): string {
     if (style.kind === 'boolean') return n !== 0 ? 'TRUE' : 'FALSE';
     const scaled = style.kind === 'percentage' ? n * 100 : n;
     let out = '';
-    let signed = mapped;
     for (const part of style.parts) {
       if (part.k === 'text') out += part.text;
       else if (part.k === 'value') out += generalNumber(n, this.decimal);
-      else {
-        out += `${!signed && scaled < 0 ? '-' : ''}${this.number(Math.abs(scaled), part)}`;
-        signed = true;
-      }
+      else out += this.number(Math.abs(scaled), part);
     }
-    return out;
+    const negative = scaled < 0 && !mapped && style.maps.length === 0 && /[1-9]/.test(out);
+    return negative ? `-${out}` : out;
   }
 
   private number(n: number, part: Extract<Part, { k: 'number' }>): string {
@@ -98,7 +100,10 @@ export class NumberStyles {
       return `${mantissa!.replace('.', this.decimal)}E${e < 0 ? '-' : '+'}${String(Math.abs(e)).padStart(part.exponent, '0')}`;
     }
     if (part.decimals === undefined) return generalNumber(n, this.decimal);
-    let [int = '0', frac = ''] = n.toFixed(Math.min(part.decimals, 20)).split('.');
+    // Rounded half away from zero on the decimal digits (1.005 to 1.01), not on the binary value as toFixed does.
+    const places = Math.min(part.decimals, 20);
+    const rounded = Number(`${Math.round(Number(`${n}e${places}`))}e-${places}`);
+    let [int = '0', frac = ''] = (Number.isFinite(rounded) ? rounded : n).toFixed(places).split('.');
     while (frac.length > part.minDecimals && frac.endsWith('0')) frac = frac.slice(0, -1);
     if (int === '0' && part.minInt === 0) int = '';
     int = int.padStart(part.minInt, '0');
