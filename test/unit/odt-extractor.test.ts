@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { extractText } from '../../worker/extractors/index.js';
 import { extractOdt } from '../../worker/extractors/odt/odt.js';
 import { odfChartXml } from '../fixtures/chart.js';
+import { odsCell, odsSheet } from '../fixtures/ods.js';
 import { buildOdt } from '../fixtures/odt.js';
 
 const OPTS = { maxTextChars: 5_000_000, maxPdfPages: 10, acceptedFormats: ['odt'] as const };
@@ -57,6 +58,21 @@ describe('ODT', () => {
       { extra: [{ name: 'Object 1/content.xml', data: chart }, { name: 'Object 2/content.xml', data: odfChartXml({ title: 'Second' }) }] },
     ), OPTS);
     expect(r.markdown).toBe('Before the chart.\n\nSales\n\n- By month\n- Month\n- Units\n- Record\n- North\n- South\n\nAfter it.\n\nSecond');
+  });
+
+  it('writes an embedded spreadsheet as a table after its paragraph, its formulas recalculated as in an ODS', async () => {
+    const ns = 'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" xmlns:calcext="urn:org:documentfoundation:names:experimental:calc:xmlns:calcext:1.0"';
+    const sheet = odsSheet('Sheet1', [
+      [odsCell('Number'), odsCell('Name')],
+      [odsCell('1', { type: 'float', value: 1 }), odsCell('one embedded')],
+      [odsCell('9', { formula: '[.A2]+1', type: 'float', value: 9 }), odsCell('two embedded')],
+    ]);
+    const object = `<?xml version="1.0" encoding="UTF-8"?><office:document-content ${ns}><office:body><office:spreadsheet>${sheet}</office:spreadsheet></office:body></office:document-content>`;
+    const r = await extractText(buildOdt(
+      '<text:p>See the table.<draw:frame><draw:object xlink:href="./Object 1"/></draw:frame></text:p><text:p>Done.</text:p>',
+      { extra: [{ name: 'Object 1/content.xml', data: object }] },
+    ), OPTS);
+    expect(r.markdown).toBe('See the table.\n\n| Number | Name |\n| --- | --- |\n| 1 | one embedded |\n| 2 | two embedded |\n\nDone.');
   });
 
   it('fails a password-protected file as encrypted', async () => {

@@ -1,8 +1,9 @@
 import { SourceError } from '../../../shared/source-errors.js';
 import { OfficePackage, textOf, type OrderedNode, type XmlNode } from '../office/office-package.js';
 import { attrOf, childrenOf, path, tagOf } from '../office/ordered-xml.js';
-import { chartMarkdown, type ChartText } from '../office/chart-text.js';
+import { chartMarkdown } from '../office/chart-text.js';
 import { odfChartText } from '../office/odf-chart-text.js';
+import { embeddedSheetTables } from '../ods/spreadsheet.js';
 import { escapeLineStart, escapeText } from '../common/escape-markdown.js';
 import { gfmTable } from '../table/gfm-table.js';
 import { formulaText } from './formula-text.js';
@@ -18,16 +19,20 @@ export interface OdtOptions {
 interface Walk {
   blocks: string[];
   notes: string[];
-  /** What the whole document shares: the package (for formula and chart objects), its list styles, and the charts met in the paragraph being read. */
-  doc: { pkg: OfficePackage; lists: Map<string, ListLevel[]>; lastNumber: Map<string, number>; charts: ChartText[] };
+  /**
+   * What the whole document shares: the package (for embedded objects), its
+   * list styles, and the blocks of the charts and sheets met in the paragraph
+   * being read, which follow it.
+   */
+  doc: { pkg: OfficePackage; lists: Map<string, ListLevel[]>; lastNumber: Map<string, number>; objects: string[] };
 }
 
 /**
  * Extracts an OpenDocument text (ODT): headings at their outline level,
  * paragraphs, nested lists, tables as GFM tables, sections and frames in
  * place, and footnotes and endnotes as a numbered list at the end, as for
- * DOCX; a chart object's title, axis titles and series names after the
- * paragraph that anchors it. A package whose manifest lists `encryption-data` fails `encrypted`.
+ * DOCX; a chart object's title, axis titles and series names, and an
+ * embedded spreadsheet's tables, after the paragraph that anchors them. A package whose manifest lists `encryption-data` fails `encrypted`.
  * The ZIP gets the DOCX bomb checks and no part with a DOCTYPE is parsed.
  */
 export async function extractOdt(bytes: Uint8Array, opts: OdtOptions = {}): Promise<RawExtraction> {
@@ -38,7 +43,7 @@ export async function extractOdt(bytes: Uint8Array, opts: OdtOptions = {}): Prom
   const content = pkg.orderedXml('content.xml');
   const body = path(content, 'document-content', 'body', 'text');
   if (!content || !body) throw new SourceError('corrupt', 'The ODT has no text body: it is damaged or not a text document.');
-  const walk: Walk = { blocks: [], notes: [], doc: { pkg, lists: listStyles(pkg, content), lastNumber: new Map(), charts: [] } };
+  const walk: Walk = { blocks: [], notes: [], doc: { pkg, lists: listStyles(pkg, content), lastNumber: new Map(), objects: [] } };
   blocks(childrenOf(body), walk, 0);
   const notes = walk.notes.map((n, i) => `${i + 1}. ${n}`).join('\n');
   const markdown = [...walk.blocks, ...(notes ? [notes] : [])].join('\n\n');
@@ -54,13 +59,13 @@ function blocks(nodes: readonly OrderedNode[], walk: Walk, listDepth: number): v
         const text = inline(childrenOf(node), walk);
         const level = Math.min(Math.max(Number(attrOf(node, 'outline-level') ?? 1), 1), 6);
         if (text) walk.blocks.push(`${'#'.repeat(level)} ${text}`);
-        flushCharts(walk);
+        flushObjects(walk);
         break;
       }
       case 'p': {
         const text = inline(childrenOf(node), walk);
         if (text) walk.blocks.push(escapeLineStart(text));
-        flushCharts(walk);
+        flushObjects(walk);
         break;
       }
       case 'list':
@@ -71,9 +76,9 @@ function blocks(nodes: readonly OrderedNode[], walk: Walk, listDepth: number): v
         break;
       case 'object': {
         // A frame anchored to the page sits among the paragraphs, not inside one.
-        const chart = odfChartText(walk.doc.pkg, attrOf(node, 'href'));
-        const formula = chart ? '' : formulaText(walk.doc.pkg, attrOf(node, 'href'));
-        if (chart) walk.blocks.push(chartMarkdown(chart));
+        const blocks = objectBlocks(walk, attrOf(node, 'href'));
+        const formula = blocks ? '' : formulaText(walk.doc.pkg, attrOf(node, 'href'));
+        if (blocks) walk.blocks.push(...blocks);
         else if (formula) walk.blocks.push(escapeLineStart(escapeText(formula)));
         break;
       }
@@ -87,11 +92,26 @@ function blocks(nodes: readonly OrderedNode[], walk: Walk, listDepth: number): v
   }
 }
 
-/** The charts of the paragraph just read, after it: the title as a paragraph, axis titles and series names as a list. */
-function flushCharts(walk: Walk): void {
-  walk.blocks.push(...walk.doc.charts.map(chartMarkdown));
-  walk.doc.charts.length = 0;
+/** The charts and sheets of the paragraph just read, after it. */
+function flushObjects(walk: Walk): void {
+  walk.blocks.push(...walk.doc.objects);
+  walk.doc.objects.length = 0;
 }
+
+/**
+ * The blocks of a chart object (its title as a paragraph, axis titles and
+ * series names as a list) or of an embedded spreadsheet (its sheets' used
+ * ranges as tables); undefined for any other object.
+ */
+function objectBlocks(walk: Walk, href: string | undefined): string[] | undefined {
+  const chart = odfChartText(walk.doc.pkg, href);
+  if (chart) return [chartMarkdown(chart)];
+  const tables = embeddedSheetTables(walk.doc.pkg, href, MAX_OBJECT_TEXT);
+  return tables.length > 0 ? tables : undefined;
+}
+
+/** Bound on the table text of one embedded spreadsheet. */
+const MAX_OBJECT_TEXT = 1_000_000;
 
 /** Where a list sits: the indentation of its items, its nesting depth and the list style it inherits. */
 interface ListPlace {
@@ -168,8 +188,8 @@ function inline(nodes: readonly OrderedNode[], walk: Walk): string {
       // Ruby annotations, comments, deleted text and a drawing's own name and description are not the text.
       case 'ruby-text': case 'annotation': case 'tracked-changes': case 'title': case 'desc': break;
       case 'object': {
-        const chart = odfChartText(walk.doc.pkg, attrOf(n, 'href'));
-        if (chart) walk.doc.charts.push(chart);
+        const blocks = objectBlocks(walk, attrOf(n, 'href'));
+        if (blocks) walk.doc.objects.push(...blocks);
         else text += ` ${formulaText(walk.doc.pkg, attrOf(n, 'href'))} `;
         break;
       }
