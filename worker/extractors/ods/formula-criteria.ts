@@ -12,15 +12,19 @@ export function pairs(a: Args, from: number): [number, number][] {
 /**
  * SUMIF, COUNTIF, AVERAGEIF and their *IFS forms: the cells where every
  * criterion holds (a number or text for equality, or `<`, `<=`, `>`, `>=`,
- * `<>`, `=` before one), of ranges of one shape. Criteria with wildcards or
- * regular expressions (which a file's settings may turn on) are unsupported.
+ * `<>`, `=` before one), of ranges of one shape. Text criteria that could be
+ * wildcard patterns or regular expressions (which a file's settings turn
+ * on) are unsupported.
  */
 export function conditional(a: Args, kind: 'sum' | 'count' | 'average', tests: [number, number][], target: number | undefined): Value {
   const grids = tests.map(([range]) => a.grid(range));
   const criteria = tests.map(([, c]) => criterion(a.scalar(c)));
   const values = target === undefined ? undefined : a.grid(target);
   const [first] = grids;
-  if (!first || [...grids, ...(values ? [values] : [])].some((g) => g.length !== first.length || g[0]!.length !== first[0]!.length)) return new FormulaError('#VALUE!');
+  const sameShape = (g: Value[][]) => g.length === first!.length && g[0]!.length === first![0]!.length;
+  if (!first || !grids.every(sameShape)) return new FormulaError('#VALUE!');
+  // SUMIF and AVERAGEIF with a sum range of another shape take the range's shape from its corner; not done here.
+  if (values && !sameShape(values)) throw new Unsupported('sum range of another shape');
   for (const c of criteria) if (c instanceof FormulaError) return c;
   const picked: number[] = [];
   let count = 0;
@@ -44,7 +48,8 @@ function criterion(v: Value): ((cell: Value) => boolean) | FormulaError {
   const m = /^(<=|>=|<>|<|>|=)?(.*)$/s.exec(v ?? '')!;
   const op = m[1] ?? '=';
   const operand = m[2]!;
-  if (/[*?~]/.test(operand)) throw new Unsupported('wildcard criterion');
+  // Text may be a wildcard pattern or a regular expression, as the file's settings say (ODF's default: regular expressions).
+  if (Number.isNaN(Number(operand)) && /[*?~.[\]()+^$|\\{}]/.test(operand)) throw new Unsupported('pattern criterion');
   const n = operand.trim() === '' ? NaN : Number(operand);
   if (!Number.isNaN(n)) {
     return (cell) => {
