@@ -148,7 +148,7 @@ describe('ODS formulas recalculated as LibreOffice does on opening', () => {
     const started = process.hrtime.bigint();
     const r = await extractText(buildOds(odsSheet('Down', down) + odsSheet('Up', up) + odsSheet('Doubling', doubling) + odsSheet('Other', other)), OPTS);
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-    // About a second on the shared 2-core machine; unbounded, the doubling alone would never end.
+    // About a second on the shared 2-core machine; unbounded, the doubling alone would build text of gigabytes.
     expect(seconds).toBeLessThan(15);
     expect(column(r.markdown, 'Up').slice(-2)).toEqual([String(n - 1), String(n)]);
     // Deeper than the recursion bound: computed a stretch at a time from its far end.
