@@ -51,7 +51,7 @@ describe('ODT', () => {
   });
 
   it('writes a chart object\'s title, subtitle, axis titles, series names and hand-written data labels after its paragraph', async () => {
-    const chart = odfChartXml({ title: 'Sales', subtitle: 'By month', axes: ['Month', 'Units'], series: ['North', 'South'], labelCells: ['local-table.$B$1', 'local-table.$C$1'], dataLabel: 'Record' });
+    const chart = odfChartXml({ title: 'Sales', subtitle: 'By<text:line-break/>month', axes: ['Month', 'Units'], series: ['North', 'South'], labelCells: ['local-table.$B$1', 'local-table.$C$1'], dataLabel: 'Record' });
     const frame = (n: number) => `<draw:frame draw:name="Object${n}"><draw:object xlink:href="./Object ${n}" xlink:type="simple"/></draw:frame>`;
     const r = await extractText(buildOdt(
       `<text:p>Before the chart.${frame(1)}</text:p><text:p>After it.</text:p>${frame(2)}`,

@@ -48,6 +48,8 @@ export function odfChartText(pkg: OfficePackage, href: string | undefined): Char
     if (name === 'table' && scan.attrs(['name']).name === 'local-table') inLocal = stack.length + 1;
     if (scan.empty) {
       if (inLocal && current === undefined && name === 'table-cell') localRows[localRows.length - 1]?.push('');
+      // A space, tab or line break inside the text read, and the text after it.
+      if (current) current.text += ` ${scan.text()}`;
       continue;
     }
     stack.push(name);
