@@ -36,4 +36,9 @@ describe('ODS', () => {
     const r = await extractText(buildOdsWith(sheet, { extra: [{ name: 'Object 1/content.xml', data: chart }] }), OPTS);
     expect(r.markdown).toBe('## Sales\n\n| Month | North | South |\n| --- | --- | --- |\n| Jan | 41.5 | 40 |\n\nUnits sold\n\n- Month\n- Units\n- North\n- South');
   });
+
+  it('reads spaces, tabs and line breaks inside a cell as spaces between its words', async () => {
+    const r = await extractText(buildOdsWith(odsSheet('S', [[odsCell('line one<text:line-break/>line two<text:tab/>x<text:s text:c="2"/>y <text:span>z</text:span>')]])), OPTS);
+    expect(r.markdown).toBe('## S\n\n|  |\n| --- |\n| line one line two x y z |');
+  });
 });

@@ -1,5 +1,5 @@
 import type { OrderedNode } from '../office/office-package.js';
-import { attrOf, childrenOf, tagOf, textIn } from '../office/ordered-xml.js';
+import { attrOf, childrenOf, tagOf } from '../office/ordered-xml.js';
 import type { TableCaps } from '../table/gfm-table.js';
 import type { SheetCell, SheetGrid } from './recalc.js';
 
@@ -81,7 +81,7 @@ function rowCells(row: OrderedNode, maxColumns: number, columnStyles: readonly (
 
 /** A cell's stored content, undefined when it has neither text nor a formula. */
 function readCell(node: OrderedNode, columnStyle: string | undefined, repeated: boolean): SheetCell | undefined {
-  const text = childrenOf(node).filter((n) => tagOf(n) === 'p').map((p) => textIn(childrenOf(p)).replace(/\s+/g, ' ').trim()).join(' ');
+  const text = childrenOf(node).filter((n) => tagOf(n) === 'p').map((p) => paragraphText(childrenOf(p)).replace(/\s+/g, ' ').trim()).join(' ');
   const formula = attrOf(node, 'formula');
   if (text === '' && !formula) return undefined;
   // `office:value-type` and LibreOffice's `calcext:value-type` read as one name without their prefixes; they differ only for an error.
@@ -98,6 +98,17 @@ function readCell(node: OrderedNode, columnStyle: string | undefined, repeated: 
   if (columnStyle !== undefined) cell.columnStyle = columnStyle;
   if (repeated) cell.repeated = true;
   return cell;
+}
+
+/** A cell paragraph's text: spaces, tabs and line breaks (`text:s`, `text:tab`, `text:line-break`) as spaces, spans and links as their text. */
+function paragraphText(nodes: readonly OrderedNode[]): string {
+  let text = '';
+  for (const n of nodes) {
+    if ('#text' in n) text += String(n['#text']);
+    else if (tagOf(n) === 's' || tagOf(n) === 'tab' || tagOf(n) === 'line-break') text += ' ';
+    else if (tagOf(n) !== 'annotation') text += paragraphText(childrenOf(n));
+  }
+  return text;
 }
 
 /** The decimal separator the file's displayed numbers use: `,` when a stored fraction is shown with one, else `.`. */
