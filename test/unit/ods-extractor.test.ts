@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { extractText } from '../../worker/extractors/index.js';
+import { odfChartXml } from '../fixtures/chart.js';
+import { buildOds as buildOdsWith, odsCell, odsSheet } from '../fixtures/ods.js';
 import { buildZip } from '../fixtures/zip.js';
 
 const OPTS = { maxTextChars: 5_000_000, maxPdfPages: 10, acceptedFormats: ['ods'] as const };
@@ -25,5 +27,18 @@ describe('ODS', () => {
     ), OPTS);
     expect(r.format).toBe('ods');
     expect(r.markdown).toBe('## Prices\n\n| Item | Price |\n| --- | --- |\n| Tea | 1,50 € |\n| same | x |\n| same | x |\n\n## Empty');
+  });
+
+  it('writes the title, axis titles and series names of the charts drawn on a sheet after its table', async () => {
+    const frame = '<table:shapes><draw:frame draw:name="Chart 1"><draw:object xlink:href="./Object 1"/></draw:frame></table:shapes>';
+    const sheet = odsSheet('Sales', [[odsCell('Month'), odsCell('North'), odsCell('South')], [odsCell('Jan'), odsCell('41.5', { type: 'float', value: 41.5 }), odsCell('40', { type: 'float', value: 40 })]]).replace('<table:table-row>', `${frame}<table:table-row>`);
+    const chart = odfChartXml({ title: 'Units sold', axes: ['Month', 'Units'], series: ['North', 'South'] });
+    const r = await extractText(buildOdsWith(sheet, { extra: [{ name: 'Object 1/content.xml', data: chart }] }), OPTS);
+    expect(r.markdown).toBe('## Sales\n\n| Month | North | South |\n| --- | --- | --- |\n| Jan | 41.5 | 40 |\n\nUnits sold\n\n- Month\n- Units\n- North\n- South');
+  });
+
+  it('reads spaces, tabs and line breaks inside a cell as spaces between its words', async () => {
+    const r = await extractText(buildOdsWith(odsSheet('S', [[odsCell('line one<text:line-break/>line two<text:tab/>x<text:s text:c="2"/>y <text:span>z</text:span>')]])), OPTS);
+    expect(r.markdown).toBe('## S\n\n|  |\n| --- |\n| line one line two x y z |');
   });
 });

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { extractText } from '../../worker/extractors/index.js';
 import { extractOdt } from '../../worker/extractors/odt/odt.js';
+import { odfChartXml } from '../fixtures/chart.js';
+import { odsCell, odsSheet } from '../fixtures/ods.js';
 import { buildOdt } from '../fixtures/odt.js';
 
 const OPTS = { maxTextChars: 5_000_000, maxPdfPages: 10, acceptedFormats: ['odt'] as const };
@@ -46,6 +48,31 @@ describe('ODT', () => {
       { extra: [{ name: 'Object 1/content.xml', data: formula }] },
     ), OPTS);
     expect(r.markdown).toBe('Energy: E = m c² + x₁₀ + e^(i π) as said.');
+  });
+
+  it('writes a chart object\'s title, subtitle, axis titles, series names and hand-written data labels after its paragraph', async () => {
+    const chart = odfChartXml({ title: 'Sales', subtitle: 'By<text:line-break/>month', axes: ['Month', 'Units'], series: ['North', 'South'], labelCells: ['local-table.$B$1', 'local-table.$C$1'], dataLabel: 'Record' });
+    const frame = (n: number) => `<draw:frame draw:name="Object${n}"><draw:object xlink:href="./Object ${n}" xlink:type="simple"/></draw:frame>`;
+    const r = await extractText(buildOdt(
+      `<text:p>Before the chart.${frame(1)}</text:p><text:p>After it.</text:p>${frame(2)}`,
+      { extra: [{ name: 'Object 1/content.xml', data: chart }, { name: 'Object 2/content.xml', data: odfChartXml({ title: 'Second' }) }] },
+    ), OPTS);
+    expect(r.markdown).toBe('Before the chart.\n\nSales\n\n- By month\n- Month\n- Units\n- Record\n- North\n- South\n\nAfter it.\n\nSecond');
+  });
+
+  it('writes an embedded spreadsheet as a table after its paragraph, its formulas recalculated as in an ODS', async () => {
+    const ns = 'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" xmlns:calcext="urn:org:documentfoundation:names:experimental:calc:xmlns:calcext:1.0"';
+    const sheet = odsSheet('Sheet1', [
+      [odsCell('Number'), odsCell('Name')],
+      [odsCell('1', { type: 'float', value: 1 }), odsCell('one embedded')],
+      [odsCell('9', { formula: '[.A2]+1', type: 'float', value: 9 }), odsCell('two embedded')],
+    ]);
+    const object = `<?xml version="1.0" encoding="UTF-8"?><office:document-content ${ns}><office:body><office:spreadsheet>${sheet}</office:spreadsheet></office:body></office:document-content>`;
+    const r = await extractText(buildOdt(
+      '<text:p>See the table.<draw:frame><draw:object xlink:href="./Object 1"/></draw:frame></text:p><text:p>Done.</text:p>',
+      { extra: [{ name: 'Object 1/content.xml', data: object }] },
+    ), OPTS);
+    expect(r.markdown).toBe('See the table.\n\n| Number | Name |\n| --- | --- |\n| 1 | one embedded |\n| 2 | two embedded |\n\nDone.');
   });
 
   it('fails a password-protected file as encrypted', async () => {

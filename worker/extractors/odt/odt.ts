@@ -1,6 +1,9 @@
 import { SourceError } from '../../../shared/source-errors.js';
 import { OfficePackage, textOf, type OrderedNode, type XmlNode } from '../office/office-package.js';
 import { attrOf, childrenOf, path, tagOf } from '../office/ordered-xml.js';
+import { chartMarkdown } from '../office/chart-text.js';
+import { odfChartText } from '../office/odf-chart-text.js';
+import { embeddedSheetTables } from '../ods/spreadsheet.js';
 import { escapeLineStart, escapeText } from '../common/escape-markdown.js';
 import { gfmTable } from '../table/gfm-table.js';
 import { formulaText } from './formula-text.js';
@@ -16,15 +19,20 @@ export interface OdtOptions {
 interface Walk {
   blocks: string[];
   notes: string[];
-  /** What the whole document shares: the package (for formula objects) and its list styles. */
-  doc: { pkg: OfficePackage; lists: Map<string, ListLevel[]>; lastNumber: Map<string, number> };
+  /**
+   * What the whole document shares: the package (for embedded objects), its
+   * list styles, and the blocks of the charts and sheets met in the paragraph
+   * being read, which follow it.
+   */
+  doc: { pkg: OfficePackage; lists: Map<string, ListLevel[]>; lastNumber: Map<string, number>; objects: string[] };
 }
 
 /**
  * Extracts an OpenDocument text (ODT): headings at their outline level,
  * paragraphs, nested lists, tables as GFM tables, sections and frames in
  * place, and footnotes and endnotes as a numbered list at the end, as for
- * DOCX. A package whose manifest lists `encryption-data` fails `encrypted`.
+ * DOCX; a chart object's title, axis titles and series names, and an
+ * embedded spreadsheet's tables, after the paragraph that anchors them. A package whose manifest lists `encryption-data` fails `encrypted`.
  * The ZIP gets the DOCX bomb checks and no part with a DOCTYPE is parsed.
  */
 export async function extractOdt(bytes: Uint8Array, opts: OdtOptions = {}): Promise<RawExtraction> {
@@ -35,7 +43,7 @@ export async function extractOdt(bytes: Uint8Array, opts: OdtOptions = {}): Prom
   const content = pkg.orderedXml('content.xml');
   const body = path(content, 'document-content', 'body', 'text');
   if (!content || !body) throw new SourceError('corrupt', 'The ODT has no text body: it is damaged or not a text document.');
-  const walk: Walk = { blocks: [], notes: [], doc: { pkg, lists: listStyles(pkg, content), lastNumber: new Map() } };
+  const walk: Walk = { blocks: [], notes: [], doc: { pkg, lists: listStyles(pkg, content), lastNumber: new Map(), objects: [] } };
   blocks(childrenOf(body), walk, 0);
   const notes = walk.notes.map((n, i) => `${i + 1}. ${n}`).join('\n');
   const markdown = [...walk.blocks, ...(notes ? [notes] : [])].join('\n\n');
@@ -51,11 +59,13 @@ function blocks(nodes: readonly OrderedNode[], walk: Walk, listDepth: number): v
         const text = inline(childrenOf(node), walk);
         const level = Math.min(Math.max(Number(attrOf(node, 'outline-level') ?? 1), 1), 6);
         if (text) walk.blocks.push(`${'#'.repeat(level)} ${text}`);
+        flushObjects(walk);
         break;
       }
       case 'p': {
         const text = inline(childrenOf(node), walk);
         if (text) walk.blocks.push(escapeLineStart(text));
+        flushObjects(walk);
         break;
       }
       case 'list':
@@ -64,6 +74,14 @@ function blocks(nodes: readonly OrderedNode[], walk: Walk, listDepth: number): v
       case 'table':
         walk.blocks.push(table(node, walk));
         break;
+      case 'object': {
+        // A frame anchored to the page sits among the paragraphs, not inside one.
+        const blocks = objectBlocks(walk, attrOf(node, 'href'));
+        const formula = blocks ? '' : formulaText(walk.doc.pkg, attrOf(node, 'href'));
+        if (blocks) walk.blocks.push(...blocks);
+        else if (formula) walk.blocks.push(escapeLineStart(escapeText(formula)));
+        break;
+      }
       case 'section': case 'frame': case 'text-box': case 'g': case 'index-body':
       case 'table-of-content': case 'alphabetical-index': case 'illustration-index':
         blocks(childrenOf(node), walk, listDepth);
@@ -73,6 +91,27 @@ function blocks(nodes: readonly OrderedNode[], walk: Walk, listDepth: number): v
     }
   }
 }
+
+/** The charts and sheets of the paragraph just read, after it. */
+function flushObjects(walk: Walk): void {
+  walk.blocks.push(...walk.doc.objects);
+  walk.doc.objects.length = 0;
+}
+
+/**
+ * The blocks of a chart object (its title as a paragraph, axis titles and
+ * series names as a list) or of an embedded spreadsheet (its sheets' used
+ * ranges as tables); undefined for any other object.
+ */
+function objectBlocks(walk: Walk, href: string | undefined): string[] | undefined {
+  const chart = odfChartText(walk.doc.pkg, href);
+  if (chart) return [chartMarkdown(chart)];
+  const tables = embeddedSheetTables(walk.doc.pkg, href, MAX_OBJECT_TEXT);
+  return tables.length > 0 ? tables : undefined;
+}
+
+/** Bound on the table text of one embedded spreadsheet. */
+const MAX_OBJECT_TEXT = 1_000_000;
 
 /** Where a list sits: the indentation of its items, its nesting depth and the list style it inherits. */
 interface ListPlace {
@@ -148,7 +187,12 @@ function inline(nodes: readonly OrderedNode[], walk: Walk): string {
       case 'tab': case 'line-break': text += ' '; break;
       // Ruby annotations, comments, deleted text and a drawing's own name and description are not the text.
       case 'ruby-text': case 'annotation': case 'tracked-changes': case 'title': case 'desc': break;
-      case 'object': text += ` ${formulaText(walk.doc.pkg, attrOf(n, 'href'))} `; break;
+      case 'object': {
+        const blocks = objectBlocks(walk, attrOf(n, 'href'));
+        if (blocks) walk.doc.objects.push(...blocks);
+        else text += ` ${formulaText(walk.doc.pkg, attrOf(n, 'href'))} `;
+        break;
+      }
       case 'note': {
         const noteBody = childrenOf(childrenOf(n).find((c) => tagOf(c) === 'note-body'));
         const inner: Walk = { blocks: [], notes: walk.notes, doc: walk.doc };
