@@ -1,3 +1,4 @@
+import { attachAccentRuns } from './accents.js';
 import { composeAccents, joinTexLogos, texControlCodes } from './glyphs.js';
 
 /**
@@ -97,9 +98,11 @@ function joinShortSpacedWords(ordered: Run[]): void {
 
 /**
  * Joins runs in reading order (right to left when most of the text is
- * right-to-left): a space only where the gap is as wide as a space.
+ * right-to-left): a space only where the gap is as wide as a space. Lone
+ * accent glyphs are first put on the letter they sit over (`accents.ts`).
  */
-export function joinRuns(runs: Run[]): string {
+export function joinRuns(lineRuns: Run[]): string {
+  const runs = attachAccentRuns(lineRuns);
   const rtlChars = runs.reduce((n, r) => n + (r.rtl ? r.str.length : 0), 0);
   const rtl = rtlChars * 2 > runs.reduce((n, r) => n + r.str.length, 0);
   const ordered = runs.length === 1 ? runs : [...runs].sort(rtl ? (p, q) => q.x1 - p.x1 : (p, q) => p.x0 - q.x0);
