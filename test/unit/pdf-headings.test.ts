@@ -67,4 +67,26 @@ describe('PDF headings without an outline', () => {
     expect(monotoneHeadings(['### Title\n\ntext', '# One\n\n### One.one\n\n### One.two', '## Label\n\n# Two\n\n\\# not a heading']))
       .toEqual(['# Title\n\ntext', '# One\n\n## One.one\n\n## One.two', '## Label\n\n# Two\n\n\\# not a heading']);
   });
+
+  it('takes a short bold line standing alone over body text for a heading, under the sized ones', async () => {
+    const md = await markdownOf([[
+      { text: 'Using the tools', x: 72, y: 740, size: 20 }, ...body(710, PROSE),
+      { text: 'Before you start', x: 72, y: 652, font: 'bold' }, ...body(638, PROSE),
+      { text: '2.4 Getting the sources', x: 72, y: 580, font: 'bold' }, ...body(566, PROSE),
+    ]]);
+    expect(headingsOf(md)).toEqual(['# Using the tools', '## Before you start', '## 2.4 Getting the sources']);
+    expect(md).toContain('## Before you start\n\nThis paragraph is plain body text');
+  });
+
+  it('makes no heading of bold words in a sentence, a bold label, nor a run of bold terms', async () => {
+    const md = await markdownOf([[
+      ...body(740, PROSE),
+      { text: 'Note:', x: 72, y: 680, font: 'bold' }, ...body(666, PROSE),
+      { text: 'Option one', x: 72, y: 610, font: 'bold' }, { text: 'Option two', x: 72, y: 596, font: 'bold' }, { text: 'Option three', x: 72, y: 582, font: 'bold' },
+      ...body(560, PROSE),
+      { text: 'This line has', x: 72, y: 500 }, { text: 'bold words', x: 147, y: 500, font: 'bold' }, { text: 'in the middle of it and goes on.', x: 210, y: 500 },
+      ...body(486, PROSE),
+    ]]);
+    expect(headingsOf(md)).toEqual([]);
+  });
 });

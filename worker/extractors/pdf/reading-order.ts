@@ -140,8 +140,21 @@ function toLines(fragments: Fragment[], block: number): PdfLine[] {
     if (text === '') continue;
     const main = dominant(runs);
     const cells = pieces.length > 1 ? pieces.map((f) => ({ text: joinRuns(f.runs), x0: f.x0 })).filter((c) => c.text !== '') : [];
-    lines.push({ text, x0: runs[0]!.x0, x1: Math.max(...runs.map((r) => r.x1)), y: main.y, size: main.size, block, cells: pieces.length,
+    lines.push({ text, x0: runs[0]!.x0, x1: Math.max(...runs.map((r) => r.x1)), y: main.y, size: main.size, block, cells: pieces.length, ...(mostlyBold(runs) ? { bold: true } : {}),
       ...(pieces.length > 1 ? { parts: cells.map((c) => c.text), partsX: cells.map((c) => c.x0) } : {}) });
   }
   return lines;
+}
+
+/** Whether bold runs carry most of the letters of a line. */
+function mostlyBold(runs: Run[]): boolean {
+  if (!runs.some((r) => r.bold)) return false;
+  let bold = 0;
+  let all = 0;
+  for (const r of runs) {
+    const n = r.str.replace(/[^\p{L}\p{N}]/gu, '').length;
+    all += n;
+    if (r.bold) bold += n;
+  }
+  return bold * 4 > all * 3;
 }

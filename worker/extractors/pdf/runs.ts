@@ -17,6 +17,8 @@ export interface PdfTextItem {
   vertical?: boolean;
   /** pdf.js's reading of the direction of the text. */
   dir?: string;
+  /** Set in a bold font (see `fonts.ts`). */
+  bold?: boolean;
 }
 
 /** A text item in its own frame: x along the line, y across it (upwards). */
@@ -29,6 +31,7 @@ export interface Run {
   rtl: boolean;
   /** Letters pdf.js read apart ("t r e a t") and joined here: the line is letter-spaced. */
   letterSpaced?: boolean;
+  bold?: boolean;
 }
 
 // A gap wider than this share of the font size is a space: word spaces are about a third
@@ -62,7 +65,7 @@ export function toRun(item: PdfTextItem): Run | undefined {
   const advance = item.vertical ? item.height : item.width;
   const read = texControlCodes(/\s\s|[^\S ]/.test(item.str) ? item.str.replace(/\s+/g, ' ') : item.str);
   const str = unspaceLetters(read);
-  return { str, x0: x, x1: x + Math.max(0, advance), y, size, rtl: item.dir === 'rtl', ...(str !== read ? { letterSpaced: true } : {}) };
+  return { str, x0: x, x1: x + Math.max(0, advance), y, size, rtl: item.dir === 'rtl', ...(str !== read ? { letterSpaced: true } : {}), ...(item.bold ? { bold: true } : {}) };
 }
 
 /**
