@@ -1,6 +1,6 @@
 import { boldBreaks, isBoldHeading, isChapterLabel, numberedLevel, SIZED_NUMBERED_MAX_CHARS, startsNumbered, startsSectionNumber } from './headings.js';
 import type { PdfLine } from './lines.js';
-import { key } from './outline-headings.js';
+import { namedHeadingText } from './outline-headings.js';
 import type { OutlineEntry } from './outline.js';
 import { collapseLeaders, hasLeader } from './leaders.js';
 import { isListItem, listItem, listLevels } from './lists.js';
@@ -197,8 +197,7 @@ function renderParagraph(lines: PdfLine[], style: PdfDocumentStyle, listLevel?: 
   text = collapseLeaders(text);
   const level = headingLevel(lines, text, style, numbered, next);
   const named = lines[0]!.heading;
-  // The outline's title has the author's characters where the page's fonts may map glyphs oddly; a label it lacks is kept.
-  if (named && key(named.title) === key(text)) text = named.title;
+  if (named) text = namedHeadingText(text, named.title);
   // "<index>" in a manual is text, which Markdown would read as a tag.
   text = text.replace(/<(?=[\p{L}/!?])/gu, '\\<');
   // Text that starts like a Markdown heading is not one.
