@@ -1,18 +1,25 @@
-import type { PDFPageProxy } from './pdfjs.js';
+import type { PDFDocumentProxy, PDFPageProxy } from './pdfjs.js';
 
 /**
  * Which of a document's fonts are bold, for heading detection. pdf.js names
  * a font in its text items only by an id ("g_d0_f4"); the font's own name
  * ("ABCDEF+CMBX12", "Times-Bold") reaches the page's `commonObjs` only when
- * the page's painting list is built. That list is built for a page only when
- * it shows a font not met before, so a document costs one build per page
- * that introduces fonts (most fonts appear in the first pages), with a cap.
+ * the page's painting list is built, which costs about as much as reading
+ * the page's text. So fonts are named only where bold can make a heading (a
+ * document without an outline of two levels or more, which makes headings
+ * alone), and only from a light page where a new font sets a line that
+ * could be a heading, on a few pages at most (most fonts appear in the
+ * first pages: title, contents, first chapter).
  */
 
 // Bold, black, heavy, semibold and demi weights; URW's "Medi"; TeX's bold extended fonts (CMBX, CMSSBX, cm-super SFBX, EC).
 const BOLD_NAME = /bold|black|heavy|semibold|demi|-medi(?:um)?$|^(?:cmbx|cmssbx|cmb\d|sfbx|sfsx|ecbx|ecsx|eusb|lmbx)/i;
 // Pages whose painting list is built to name fonts, per document read.
-const MAX_NAMING_PAGES = 12;
+const MAX_NAMING_PAGES = 4;
+// A page with more text items than this is dense (a reference card) and its painting list dear: its fonts wait for a lighter page.
+const MAX_NAMING_ITEMS = 400;
+// An item that could be a heading by itself: a few words starting with a capital or a number, not ending a sentence.
+const TITLE_ITEM = /^[\p{Lu}\p{N}][^.,;:]{1,79}$/u;
 
 /** A font named by pdf.js: its PostScript name and its bold flag (set for the standard 14 fonts). */
 interface LoadedFont {
@@ -29,7 +36,13 @@ export function isBoldFontName(name: string): boolean {
 /** The bold fonts of one document, learnt page by page. */
 export class FontWeights {
   readonly #bold = new Map<string, boolean>();
+  readonly #doc: PDFDocumentProxy;
+  #wanted?: Promise<boolean>;
   #namingPages = 0;
+
+  constructor(doc: PDFDocumentProxy) {
+    this.#doc = doc;
+  }
 
   /** Whether the font of this id is bold; false for a font not named (yet). */
   isBold(fontName: string): boolean {
@@ -37,13 +50,16 @@ export class FontWeights {
   }
 
   /**
-   * Names the fonts of `fontNames` not met before, from the page that shows
-   * them. A page whose painting list fails leaves its fonts unnamed (not bold).
+   * Names the fonts of `items` not met before, from the page that shows
+   * them. A font left unnamed (no heading-like line of its own on the page,
+   * the cap reached, a painting list that fails) is taken as not bold.
    */
-  async learn(page: PDFPageProxy, fontNames: Iterable<string>): Promise<void> {
-    const unknown = [...new Set(fontNames)].filter((n) => !this.#bold.has(n));
-    if (unknown.length === 0) return;
-    if (this.#namingPages < MAX_NAMING_PAGES) {
+  async learn(page: PDFPageProxy, items: ReadonlyArray<{ str: string; fontName: string }>): Promise<void> {
+    const unknown = [...new Set(items.map((i) => i.fontName))].filter((n) => !this.#bold.has(n));
+    if (unknown.length === 0 || this.#namingPages >= MAX_NAMING_PAGES || items.length > MAX_NAMING_ITEMS) return;
+    if (!items.some((i) => TITLE_ITEM.test(i.str.trim()) && !this.#bold.has(i.fontName))) return;
+    this.#wanted ??= this.#doc.getOutline().then((outline) => !outline?.some((entry) => entry.items.length > 0), () => true);
+    if (await this.#wanted) {
       this.#namingPages++;
       await page.getOperatorList().catch(() => undefined);
     }

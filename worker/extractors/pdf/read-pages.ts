@@ -36,7 +36,7 @@ export async function readPages(
   ocr?: PdfOcr,
 ): Promise<PagesRead> {
   const read: PagesRead = { lines: [], fields: [] };
-  const weights = new FontWeights();
+  const weights = new FontWeights(doc);
   let chars = 0;
   for (let n = range.from; n <= range.to && chars <= maxChars; n++) {
     const page = await doc.getPage(n);
@@ -46,7 +46,7 @@ export async function readPages(
       const items = content.items.filter((item) => 'str' in item && item.str !== '') as Array<PdfTextItem & { fontName: string }>;
       const vertical = new Set(Object.keys(content.styles).filter((name) => content.styles[name]?.vertical));
       if (vertical.size) for (const item of items) item.vertical = vertical.has(item.fontName);
-      await weights.learn(page, items.map((item) => item.fontName));
+      await weights.learn(page, items);
       for (const item of items) if (weights.isBold(item.fontName)) item.bold = true;
       const layer = pageLines(items, page.view);
       const pageText = ocr ? await ocr.readPage(page, n, layer) : layer;
