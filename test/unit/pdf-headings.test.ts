@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { extractText, type ExtractOptions } from '../../worker/extractors/index.js';
-import { monotoneHeadings, numberedLevel } from '../../worker/extractors/pdf/headings.js';
+import { boldBreaks, monotoneHeadings, numberedLevel } from '../../worker/extractors/pdf/headings.js';
+import type { PdfLine } from '../../worker/extractors/pdf/lines.js';
 import { buildPdf, type PdfRun } from '../fixtures/pdf.js';
 
 const opts: ExtractOptions = { maxTextChars: 100_000, maxPdfPages: 50 };
@@ -88,5 +89,14 @@ describe('PDF headings without an outline', () => {
       ...body(486, PROSE),
     ]]);
     expect(headingsOf(md)).toEqual([]);
+  });
+
+  it('breaks a paragraph where bold starts or stops on a title line, not before a line that goes on in lower case', () => {
+    const line = (text: string, bold: boolean): PdfLine => ({ text, bold, x0: 72, x1: 300, y: 700, size: 12, block: 0, cells: 1 });
+    expect(boldBreaks(line('The text before it ends here', false), line('Before you start', true))).toBe(true);
+    expect(boldBreaks(line('Before you start', true), line('This paragraph follows the title', false))).toBe(true);
+    // A two-line title whose first line mixes in code words, so it is not mostly bold.
+    expect(boldBreaks(line('7.11 What is meant by unknown, install, remove, purge and hold in', false), line('the package status?', true))).toBe(false);
+    expect(boldBreaks(line('Some bold words set in a long sentence that runs on past the width.', true), line('And the text after it', false))).toBe(false);
   });
 });

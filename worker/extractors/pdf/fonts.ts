@@ -8,16 +8,17 @@ import type { PDFDocumentProxy, PDFPageProxy } from './pdfjs.js';
  * the page's text. So fonts are named only where bold can make a heading (a
  * document without an outline of two levels or more, which makes headings
  * alone), and only from a light page where a new font sets a line that
- * could be a heading, on a few pages at most (most fonts appear in the
- * first pages: title, contents, first chapter).
+ * could be a heading, on a few pages at most (heading fonts appear on a
+ * title page or a chapter's first page).
  */
 
 // Bold, black, heavy, semibold and demi weights; URW's "Medi"; TeX's bold extended fonts (CMBX, CMSSBX, cm-super SFBX, EC).
 const BOLD_NAME = /bold|black|heavy|semibold|demi|-medi(?:um)?$|^(?:cmbx|cmssbx|cmb\d|sfbx|sfsx|ecbx|ecsx|eusb|lmbx)/i;
 // Pages whose painting list is built to name fonts, per document read.
-const MAX_NAMING_PAGES = 4;
-// A page with more text items than this is dense (a reference card) and its painting list dear: its fonts wait for a lighter page.
-const MAX_NAMING_ITEMS = 400;
+const MAX_NAMING_PAGES = 3;
+// A page with more text items than this costs too much to paint (pdf.js builds every glyph's path, as fonts are not
+// loaded as font faces here): its fonts wait for a light page (a title page, a chapter's first page).
+const MAX_NAMING_ITEMS = 80;
 // An item that could be a heading by itself: a few words starting with a capital or a number, not ending a sentence.
 const TITLE_ITEM = /^[\p{Lu}\p{N}][^.,;:]{1,79}$/u;
 

@@ -61,8 +61,13 @@ const BOLD_TITLE = /^[\p{Lu}\p{Lt}\p{Lo}\p{N}"“‘'(]/u;
 /** Whether a bold line could be (part of) a heading: short, and not ending like a sentence or a label ("Note:"). */
 const boldTitleLine = (line: PdfLine): boolean => Boolean(line.bold) && line.cells === 1 && line.text.length <= BOLD_MAX_CHARS && !/[.,;:]$/.test(line.text);
 
-/** Whether a paragraph ends between `prev` and `line` because one is a bold title line and the other is not bold. */
-export const boldBreaks = (prev: PdfLine, line: PdfLine): boolean => Boolean(prev.bold) !== Boolean(line.bold) && (boldTitleLine(prev) || boldTitleLine(line));
+/**
+ * Whether a paragraph ends between `prev` and `line` because one is a bold
+ * title line and the other is not bold; a line starting in lower case goes
+ * on with the one before (a title whose first line mixes in other fonts).
+ */
+export const boldBreaks = (prev: PdfLine, line: PdfLine): boolean =>
+  Boolean(prev.bold) !== Boolean(line.bold) && (boldTitleLine(prev) || boldTitleLine(line)) && !/^\p{Ll}/u.test(line.text);
 
 /**
  * Whether a paragraph is a heading set in bold, in the body size or larger:
