@@ -80,4 +80,12 @@ describe('PDF headings without an outline', () => {
     expect(headingsOf(md)).toEqual(['# Reading the configuration file']);
     expect(md).toContain('Reading the log');
   });
+
+  it('takes both lines of a title set over two, not the first alone as the title with its last word lost', async () => {
+    const outline = [{ title: 'How does one pronounce Debian and what does this word mean?', page: 0, top: 700 }];
+    const md = await markdownOf([[...body(740, PROSE), { text: 'How does one pronounce Debian and what does this word', x: 72, y: 690, size: 14 },
+      { text: 'mean?', x: 72, y: 672, size: 14 }, ...body(640, PROSE)]], outline);
+    expect(headingsOf(md)).toEqual(['# How does one pronounce Debian and what does this word mean?']);
+    expect(md).not.toMatch(/^mean\?$/m);
+  });
 });

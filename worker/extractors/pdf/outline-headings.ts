@@ -55,12 +55,15 @@ const unlabelled = (text: string) => text.replace(NUMBER_LABEL, '');
  * lost: a TeX font whose partial ToUnicode map leaves the ligatures ("ﬁ",
  * "ﬂ") to pdf.js as control codes it reads as spaces, or an underscore drawn
  * as a rule ("glp_read_graph" on the page is "glp read graph"). The page's
- * letters, spaces left out, must appear in order in the title's.
+ * letters, spaces left out, must appear in order in the title's, starting
+ * and ending with the same letter.
  */
 export function lossyMatch(page: string, title: string): boolean {
   const p = page.replace(/ /g, '');
   const t = title.replace(/ /g, '');
   if (t.length < LOSSY_MIN_CHARS || p.length > t.length || t.length - p.length > Math.max(2, LOSSY_SHARE * t.length)) return false;
+  // Both ends present: the first line of a title over two is not the title with its last word lost.
+  if (p[0] !== t[0] || p.at(-1) !== t.at(-1)) return false;
   let i = 0;
   for (let j = 0; j < t.length && i < p.length; j++) if (t[j] === p[i]) i++;
   return i === p.length;
