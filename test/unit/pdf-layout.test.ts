@@ -70,6 +70,16 @@ describe('PDF layout', () => {
     for (const mixed of [/Alpha[^\n]*Beta/, /Beta[^\n]*Gamma/, /Delta[^\n]*Omega/]) expect(text).not.toMatch(mixed);
   });
 
+  it('reads two columns over three short ones at the foot of the page column by column, not across', async () => {
+    const card = (x: number, name: string, top: number, n: number): PdfRun[] =>
+      Array.from({ length: n }, (_, i) => ({ text: `${name} entry ${i + 1} of the card`, x, y: top - i * 11, size: 9 }));
+    const wide = (x: number, name: string, top: number, n: number): PdfRun[] =>
+      Array.from({ length: n }, (_, i) => ({ text: `${name} line ${i + 1} runs on across the width of the part`, x, y: top - i * 11, size: 9 }));
+    const runs = [...wide(36, 'Delta', 740, 12), ...wide(316, 'Omega', 740, 12), ...card(36, 'Alpha', 580, 4), ...card(236, 'Beta', 580, 4), ...card(436, 'Gamma', 580, 4)];
+    const paragraphs = (await extractText(buildPdf({ pages: [runs] }), opts)).text.split('\n\n').map((p) => p.split(' ')[0]);
+    expect(paragraphs).toEqual(['Delta', 'Omega', 'Alpha', 'Beta', 'Gamma']);
+  });
+
   it('reads columns that go on past a gap across the page column by column', async () => {
     // Both columns break a paragraph at the same height: the same gutter above and below, so no part of its own.
     const md = await markdownOf([[...column(72, LEFT, 700), ...column(72, LEFT, 600), ...column(330, RIGHT, 700), ...column(330, RIGHT, 600)]]);
