@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { extractText, type ExtractOptions } from '../../worker/extractors/index.js';
-import { monotoneHeadings, numberedLevel } from '../../worker/extractors/pdf/headings.js';
+import { boldBreaks, monotoneHeadings, numberedLevel } from '../../worker/extractors/pdf/headings.js';
+import type { PdfLine } from '../../worker/extractors/pdf/lines.js';
 import { buildPdf, type PdfRun } from '../fixtures/pdf.js';
 
 const opts: ExtractOptions = { maxTextChars: 100_000, maxPdfPages: 50 };
@@ -66,5 +67,36 @@ describe('PDF headings without an outline', () => {
   it('lets heading levels go down one step at a time over the whole document', () => {
     expect(monotoneHeadings(['### Title\n\ntext', '# One\n\n### One.one\n\n### One.two', '## Label\n\n# Two\n\n\\# not a heading']))
       .toEqual(['# Title\n\ntext', '# One\n\n## One.one\n\n## One.two', '## Label\n\n# Two\n\n\\# not a heading']);
+  });
+
+  it('takes a short bold line standing alone over body text for a heading, under the sized ones', async () => {
+    const md = await markdownOf([[
+      { text: 'Using the tools', x: 72, y: 740, size: 20 }, ...body(710, PROSE),
+      { text: 'Before you start', x: 72, y: 652, font: 'bold' }, ...body(638, PROSE),
+      { text: '2.4 Getting the sources', x: 72, y: 580, font: 'bold' }, ...body(566, PROSE),
+    ]]);
+    expect(headingsOf(md)).toEqual(['# Using the tools', '## Before you start', '## 2.4 Getting the sources']);
+    expect(md).toContain('## Before you start\n\nThis paragraph is plain body text');
+  });
+
+  it('makes no heading of bold words in a sentence, a bold label, nor a run of bold terms', async () => {
+    const md = await markdownOf([[
+      ...body(740, PROSE),
+      { text: 'Note:', x: 72, y: 680, font: 'bold' }, ...body(666, PROSE),
+      { text: 'Option one', x: 72, y: 610, font: 'bold' }, { text: 'Option two', x: 72, y: 596, font: 'bold' }, { text: 'Option three', x: 72, y: 582, font: 'bold' },
+      ...body(560, PROSE),
+      { text: 'This line has', x: 72, y: 500 }, { text: 'bold words', x: 147, y: 500, font: 'bold' }, { text: 'in the middle of it and goes on.', x: 210, y: 500 },
+      ...body(486, PROSE),
+    ]]);
+    expect(headingsOf(md)).toEqual([]);
+  });
+
+  it('breaks a paragraph where bold starts or stops on a title line, not before a line that goes on in lower case', () => {
+    const line = (text: string, bold: boolean): PdfLine => ({ text, bold, x0: 72, x1: 300, y: 700, size: 12, block: 0, cells: 1 });
+    expect(boldBreaks(line('The text before it ends here', false), line('Before you start', true))).toBe(true);
+    expect(boldBreaks(line('Before you start', true), line('This paragraph follows the title', false))).toBe(true);
+    // A two-line title whose first line mixes in code words, so it is not mostly bold.
+    expect(boldBreaks(line('7.11 What is meant by unknown, install, remove, purge and hold in', false), line('the package status?', true))).toBe(false);
+    expect(boldBreaks(line('Some bold words set in a long sentence that runs on past the width.', true), line('And the text after it', false))).toBe(false);
   });
 });

@@ -54,6 +54,39 @@ describe('PDF layout', () => {
     expect(md.indexOf(LEFT[5]!)).toBeLessThan(md.indexOf(RIGHT[0]!));
   });
 
+  it('finds the columns of each region of a page: three at the top, two under them with gutters elsewhere', async () => {
+    const card = (x: number, name: string, top: number, n: number): PdfRun[] =>
+      Array.from({ length: n }, (_, i) => ({ text: `${name} entry ${i + 1} of the card`, x, y: top - i * 11, size: 9 }));
+    const wide = (x: number, name: string, top: number, n: number): PdfRun[] =>
+      Array.from({ length: n }, (_, i) => ({ text: `${name} line ${i + 1} runs on across the width of the part`, x, y: top - i * 11, size: 9 }));
+    const runs = [...card(36, 'Alpha', 740, 10), ...card(236, 'Beta', 740, 10), ...card(436, 'Gamma', 740, 10),
+      ...wide(36, 'Delta', 600, 6), ...wide(316, 'Omega', 600, 6)];
+    const text = (await extractText(buildPdf({ pages: [runs] }), opts)).text;
+    const order = ['Alpha entry 1', 'Alpha entry 10', 'Beta entry 1', 'Beta entry 10', 'Gamma entry 1', 'Gamma entry 10',
+      'Delta line 1', 'Delta line 6', 'Omega line 1', 'Omega line 6'].map((s) => text.indexOf(`${s} `));
+    expect(order.every((at) => at >= 0)).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+    // No paragraph holds two columns' text.
+    for (const mixed of [/Alpha[^\n]*Beta/, /Beta[^\n]*Gamma/, /Delta[^\n]*Omega/]) expect(text).not.toMatch(mixed);
+  });
+
+  it('reads two columns over three short ones at the foot of the page column by column, not across', async () => {
+    const card = (x: number, name: string, top: number, n: number): PdfRun[] =>
+      Array.from({ length: n }, (_, i) => ({ text: `${name} entry ${i + 1} of the card`, x, y: top - i * 11, size: 9 }));
+    const wide = (x: number, name: string, top: number, n: number): PdfRun[] =>
+      Array.from({ length: n }, (_, i) => ({ text: `${name} line ${i + 1} runs on across the width of the part`, x, y: top - i * 11, size: 9 }));
+    const runs = [...wide(36, 'Delta', 740, 12), ...wide(316, 'Omega', 740, 12), ...card(36, 'Alpha', 580, 4), ...card(236, 'Beta', 580, 4), ...card(436, 'Gamma', 580, 4)];
+    const paragraphs = (await extractText(buildPdf({ pages: [runs] }), opts)).text.split('\n\n').map((p) => p.split(' ')[0]);
+    expect(paragraphs).toEqual(['Delta', 'Omega', 'Alpha', 'Beta', 'Gamma']);
+  });
+
+  it('reads columns that go on past a gap across the page column by column', async () => {
+    // Both columns break a paragraph at the same height: the same gutter above and below, so no part of its own.
+    const md = await markdownOf([[...column(72, LEFT, 700), ...column(72, LEFT, 600), ...column(330, RIGHT, 700), ...column(330, RIGHT, 600)]]);
+    const at = (s: string, from = 0) => md.indexOf(s, from);
+    expect(at(LEFT[5]!, at(LEFT[5]!) + 1)).toBeLessThan(at(RIGHT[0]!));
+  });
+
   it('joins the lines of a paragraph and breaks paragraphs at a wider line gap', async () => {
     const md = await markdownOf([[...column(72, ['One paragraph has', 'two lines.']), ...column(72, ['The next one', 'starts lower.'], 660)]]);
     expect(md).toBe('One paragraph has two lines.\n\nThe next one starts lower.');

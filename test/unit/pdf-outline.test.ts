@@ -64,4 +64,28 @@ describe('PDF headings without an outline', () => {
     const md = await markdownOf([[{ text: 'Getting started', x: 72, y: 740, size: 18 }, ...body(700, PROSE)]]);
     expect(headingsOf(md)).toEqual(['# Getting started']);
   });
+
+  it('finds the heading an outline entry names when the page lost a few of its letters, and shows the outline title', async () => {
+    // A font that reads its ligatures as spaces and draws underscores as rules: "glp_read_graph ... file" shows as "glp read graph ... le".
+    const outline = [{ title: 'Routines', page: 0, top: 760, children: [{ title: 'glp_read_graph - read graph from text file', page: 0, top: 660 }] }];
+    const md = await markdownOf([[{ text: 'Routines', x: 72, y: 740, size: 20 }, ...body(710, PROSE),
+      { text: '1.4.1 glp read graph - read graph from text le', x: 72, y: 650, size: 14 }, ...body(620, PROSE)]], outline);
+    expect(headingsOf(md)).toEqual(['# Routines', '## 1.4.1 glp_read_graph - read graph from text file']);
+    expect(md).not.toContain('text le');
+  });
+
+  it('does not take a different title with letters in common for the one an entry names', async () => {
+    const outline = [{ title: 'Reading the configuration file', page: 0, top: 660 }];
+    const md = await markdownOf([[...body(740, PROSE), { text: 'Reading the log', x: 72, y: 650 }, ...body(620, PROSE)]], outline);
+    expect(headingsOf(md)).toEqual(['# Reading the configuration file']);
+    expect(md).toContain('Reading the log');
+  });
+
+  it('takes both lines of a title set over two, not the first alone as the title with its last word lost', async () => {
+    const outline = [{ title: 'How does one pronounce Debian and what does this word mean?', page: 0, top: 700 }];
+    const md = await markdownOf([[...body(740, PROSE), { text: 'How does one pronounce Debian and what does this word', x: 72, y: 690, size: 14 },
+      { text: 'mean?', x: 72, y: 672, size: 14 }, ...body(640, PROSE)]], outline);
+    expect(headingsOf(md)).toEqual(['# How does one pronounce Debian and what does this word mean?']);
+    expect(md).not.toMatch(/^mean\?$/m);
+  });
 });

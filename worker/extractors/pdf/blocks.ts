@@ -1,6 +1,6 @@
-import { isChapterLabel, numberedLevel, SIZED_NUMBERED_MAX_CHARS, startsNumbered, startsSectionNumber } from './headings.js';
+import { boldBreaks, isBoldHeading, isChapterLabel, numberedLevel, SIZED_NUMBERED_MAX_CHARS, startsNumbered, startsSectionNumber } from './headings.js';
 import type { PdfLine } from './lines.js';
-import { key } from './outline-headings.js';
+import { namedHeadingText } from './outline-headings.js';
 import type { OutlineEntry } from './outline.js';
 import { collapseLeaders, hasLeader } from './leaders.js';
 import { isListItem, listItem, listLevels } from './lists.js';
@@ -19,6 +19,8 @@ export interface PdfDocumentStyle {
   outlineDepth: number;
   /** Rounded font size of most of the text. */
   bodySize: number;
+  /** Short bold lines met three times or more ("Examples", "Returns"): labels of a pattern, not headings of the outline. */
+  boldLabels: Set<string>;
 }
 
 // A heading is set at least this much larger than the body text...
@@ -27,6 +29,9 @@ const HEADING_RATIO = 1.15;
 const HEADING_MAX_SHARE = 0.1;
 const HEADING_MAX_CHARS = 120;
 const HYPHENATED_END = /\p{Ll}[-\u2010\u00ad]$/u;
+// A short bold line repeated this many times in a document is a label.
+const BOLD_LABEL_REPEATS = 3;
+const BOLD_LABEL_MAX_CHARS = 40;
 // A title of a few words under a chapter label on a line of its own.
 const LABEL_TITLE_MAX_CHARS = 120;
 const LIST_MARKER = /^(?:[•◦▪‣∙●○■□►–]|\(?\d{1,3}[.)]|\(?[a-z][.)]|\(?[ivx]{1,4}\))\s/u;
@@ -39,11 +44,13 @@ const round = (n: number) => Math.round(n * 2) / 2;
 export function documentStyle(pages: PdfLine[][], outlineDepth = 0): PdfDocumentStyle {
   const charsBySize = new Map<number, number>();
   const vocabulary = new Set<string>();
+  const boldLines = new Map<string, number>();
   let total = 0;
   for (const lines of pages) {
     for (const line of lines) {
       const n = line.text.length;
       total += n;
+      if (line.bold && n <= BOLD_LABEL_MAX_CHARS) boldLines.set(line.text, (boldLines.get(line.text) ?? 0) + 1);
       charsBySize.set(round(line.size), (charsBySize.get(round(line.size)) ?? 0) + n);
       if (!line.text.includes('-') && !line.text.includes('\u2010')) continue;
       for (const w of line.text.toLowerCase().match(/[\p{L}\p{N}]+(?:[-\u2010][\p{L}\p{N}]+)+[-\u2010]?/gu) ?? []) {
@@ -57,7 +64,8 @@ export function documentStyle(pages: PdfLine[][], outlineDepth = 0): PdfDocument
     .map(([size]) => size)
     .sort((a, b) => b - a);
   const headingLevels = new Map(headingSizes.map((size, i) => [size, Math.min(3, i + 1)]));
-  return { headingLevels, vocabulary, outlineDepth, bodySize: body };
+  const boldLabels = new Set([...boldLines].filter(([, n]) => n >= BOLD_LABEL_REPEATS).map(([text]) => text));
+  return { headingLevels, vocabulary, outlineDepth, bodySize: body, boldLabels };
 }
 
 /**
@@ -130,6 +138,7 @@ function breaksBefore(prev: PdfLine, line: PdfLine, next: PdfLine | undefined, p
   const continued = HYPHENATED_END.test(prev.text) && /^\p{Ll}/u.test(line.text);
   if (line.block !== prev.block) return !continued;
   if (Math.abs(line.size - prev.size) > 0.12 * Math.max(line.size, prev.size)) return true;
+  if (boldBreaks(prev, line)) return true;
   // The rest of a hyphenated word is never a paragraph (nor a heading) of its own, however wide the spacing.
   if (continued && prev.y - line.y > 0 && prev.y - line.y < 2.5 * line.size) return false;
   const gap = prev.y - line.y;
@@ -152,7 +161,7 @@ function renderParagraphs(lines: PdfLine[], style: PdfDocumentStyle): Array<{ y:
   const levels = listLevels(paras);
   // Where two paragraphs in three start with a number, as in a table of contents, a number makes no heading.
   const numbered = paras.length < 4 || paras.filter((p) => startsNumbered(p[0]!.text)).length * 3 < paras.length * 2;
-  return paras.map((para) => ({ y: para[0]!.y, text: renderParagraph(para, style, levels.get(para), numbered) }));
+  return paras.map((para, i) => ({ y: para[0]!.y, text: renderParagraph(para, style, levels.get(para), numbered, paras[i + 1]) }));
 }
 
 /**
@@ -182,14 +191,13 @@ function titleLike(lines: PdfLine[]): boolean {
 }
 
 /** A paragraph as a heading, a list item (at `listLevel`, when it starts like one) or plain text. */
-function renderParagraph(lines: PdfLine[], style: PdfDocumentStyle, listLevel?: number, numbered = true): string {
+function renderParagraph(lines: PdfLine[], style: PdfDocumentStyle, listLevel?: number, numbered = true, next?: PdfLine[]): string {
   let text = lines[0]!.text;
   for (const line of lines.slice(1)) text = joinLines(text, line.text, style.vocabulary);
   text = collapseLeaders(text);
-  const level = headingLevel(lines, text, style, numbered);
+  const level = headingLevel(lines, text, style, numbered, next);
   const named = lines[0]!.heading;
-  // The outline's title has the author's characters where the page's fonts may map glyphs oddly; a label it lacks is kept.
-  if (named && key(named.title) === key(text)) text = named.title;
+  if (named) text = namedHeadingText(text, named.title);
   // "<index>" in a manual is text, which Markdown would read as a tag.
   text = text.replace(/<(?=[\p{L}/!?])/gu, '\\<');
   // Text that starts like a Markdown heading is not one.
@@ -244,15 +252,21 @@ export function joinPagesAtHyphens(pages: string[], vocabulary: Set<string>): st
  * heading size, not ending like a sentence nor starting with the rest of a
  * hyphenated word, is a heading (below the outline's one level, if any).
  */
-function headingLevel(lines: PdfLine[], text: string, style: PdfDocumentStyle, numbered: boolean): number | undefined {
+function headingLevel(lines: PdfLine[], text: string, style: PdfDocumentStyle, numbered: boolean, next?: PdfLine[]): number | undefined {
   if (lines[0]!.heading) return lines[0]!.heading.level;
   // Half a hyphenated word is no heading.
   if (style.outlineDepth > 1 || /^\p{Ll}+(?:\s|$)/u.test(text) || /[-\u2010\u00ad]$/u.test(text)) return undefined;
   const label = isChapterLabel(lines[0]!.text) ? 1 : 0;
   const bySize = sizeLevel(lines, text, style, label);
   // Numbering tells the level better than sizes, which often set "4.4" and "4.4.1" alike.
-  const level = bySize === undefined ? (numbered ? bodyNumberedLevel(lines, text, style) : undefined) : (numberedLevel(text, true) ?? bySize);
+  const level = bySize === undefined ? (numbered ? bodyNumberedLevel(lines, text, style) ?? boldLevel(lines, text, style, next) : undefined) : (numberedLevel(text, true) ?? bySize);
   return level && Math.min(6, level + style.outlineDepth);
+}
+
+/** A bold heading in a size of no heading level: its numbering's level, or one under the levels of heading sizes. */
+function boldLevel(lines: PdfLine[], text: string, style: PdfDocumentStyle, next?: PdfLine[]): number | undefined {
+  if (style.boldLabels.has(text) || !isBoldHeading(lines, text, next, style.bodySize)) return undefined;
+  return numberedLevel(text, true) ?? Math.min(6, Math.max(0, ...style.headingLevels.values()) + 1);
 }
 
 /** A one-line paragraph in the body size or larger numbered like a heading ("1.1 Title", "Chapter 2 Title"). */

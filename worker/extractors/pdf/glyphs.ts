@@ -23,7 +23,7 @@ export function texControlCodes(str: string): string {
 }
 
 // TeX draws an accent as a glyph of its own before the letter it sits on; pdf.js reads it as a spacing accent.
-const COMBINING: Record<string, string> = {
+export const COMBINING: Record<string, string> = {
   '\u00a8': '\u0308', '\u00b4': '\u0301', '\u02cb': '\u0300', '\u02c6': '\u0302', '\u02dc': '\u0303', '\u02c7': '\u030c',
   '\u02d8': '\u0306', '\u02d9': '\u0307', '\u02da': '\u030a', '\u02dd': '\u030b', '\u00af': '\u0304',
 };

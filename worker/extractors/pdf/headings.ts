@@ -1,8 +1,11 @@
+import type { PdfLine } from './lines.js';
+
 /**
  * Headings of a PDF without an outline, beyond font sizes: section numbers
  * ("1.1", "A.2") and chapter labels ("Chapter 8", "Capitolo 1") name a
  * heading and its level; a label on a line of its own and the title under it
- * are one heading; levels go down one step at a time.
+ * are one heading; a short bold line standing alone over body text is one;
+ * levels go down one step at a time.
  */
 
 const LABEL_WORDS = 'chapter|chapitre|cap[ií]tulo|capitolo|kapitel|appendix|annexe|anhang|ap[eé]ndice|appendice|part|partie|parte|teil|lesson|lecci[oó]n|lektion';
@@ -49,6 +52,34 @@ export const startsSectionNumber = (text: string): boolean => NUMBERED_ANY.test(
 
 /** Whether a paragraph starts with a section number or a chapter label, as a table of contents' entries do. */
 export const startsNumbered = (text: string): boolean => /^(?:\d{1,3}(?:\.\d{1,3})*\.?|[A-Z](?:\.\d{1,3})+\.?)\s/u.test(text) || afterLabelWord(text) !== undefined;
+
+// A bold heading is a title of a few words, in one or two lines.
+const BOLD_MAX_CHARS = 80;
+const BOLD_MAX_LINES = 2;
+const BOLD_TITLE = /^[\p{Lu}\p{Lt}\p{Lo}\p{N}"“‘'(]/u;
+
+/** Whether a bold line could be (part of) a heading: short, and not ending like a sentence or a label ("Note:"). */
+const boldTitleLine = (line: PdfLine): boolean => Boolean(line.bold) && line.cells === 1 && line.text.length <= BOLD_MAX_CHARS && !/[.,;:]$/.test(line.text);
+
+/**
+ * Whether a paragraph ends between `prev` and `line` because one is a bold
+ * title line and the other is not bold; a line starting in lower case goes
+ * on with the one before (a title whose first line mixes in other fonts).
+ */
+export const boldBreaks = (prev: PdfLine, line: PdfLine): boolean =>
+  Boolean(prev.bold) !== Boolean(line.bold) && (boldTitleLine(prev) || boldTitleLine(line)) && !/^\p{Ll}/u.test(line.text);
+
+/**
+ * Whether a paragraph is a heading set in bold, in the body size or larger:
+ * one or two bold lines, a short title starting with a capital or a number,
+ * followed by text that is not bold (a run of bold lines is a list of terms
+ * or a table, not headings). `next` is the paragraph after it, if any.
+ */
+export function isBoldHeading(lines: PdfLine[], text: string, next: PdfLine[] | undefined, bodySize: number): boolean {
+  if (lines.length > BOLD_MAX_LINES || text.length > BOLD_MAX_CHARS || !BOLD_TITLE.test(text) || !lines.every(boldTitleLine)) return false;
+  if (lines.some((l) => Math.round(l.size * 2) / 2 < bodySize) || (text.match(/\p{L}/gu)?.length ?? 0) < 2) return false;
+  return next === undefined || !next[0]!.bold;
+}
 
 const ATX = /^(#{1,6}) (?=\S)/;
 

@@ -20,6 +20,8 @@ export interface PdfLine {
   y: number;
   /** Font size of most of its characters. */
   size: number;
+  /** Most of its letters are set in a bold font. */
+  bold?: boolean;
   /** Lines of one column share a block id; a new id means the reading order jumped. */
   block: number;
   /** Pieces separated by wide gaps (table cells, tab stops); 1 for running text. */

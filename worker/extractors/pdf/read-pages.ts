@@ -1,5 +1,6 @@
 import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { formFieldLines, type PdfAnnotation } from './fields.js';
+import { FontWeights } from './fonts.js';
 import { pageLines, type PdfLine, type PdfTextItem } from './lines.js';
 import type { PdfOcr } from './ocr/pdf-ocr.js';
 
@@ -35,15 +36,18 @@ export async function readPages(
   ocr?: PdfOcr,
 ): Promise<PagesRead> {
   const read: PagesRead = { lines: [], fields: [] };
+  const weights = new FontWeights(doc);
   let chars = 0;
   for (let n = range.from; n <= range.to && chars <= maxChars; n++) {
     const page = await doc.getPage(n);
     try {
       const content = await page.getTextContent();
-      // pdf.js's items are laid out as they are (no copy per item); only vertical writing is marked on them.
+      // pdf.js's items are laid out as they are (no copy per item); only vertical writing and bold fonts are marked on them.
       const items = content.items.filter((item) => 'str' in item && item.str !== '') as Array<PdfTextItem & { fontName: string }>;
       const vertical = new Set(Object.keys(content.styles).filter((name) => content.styles[name]?.vertical));
       if (vertical.size) for (const item of items) item.vertical = vertical.has(item.fontName);
+      await weights.learn(page, items);
+      for (const item of items) if (weights.isBold(item.fontName)) item.bold = true;
       const layer = pageLines(items, page.view);
       const pageText = ocr ? await ocr.readPage(page, n, layer) : layer;
       const pageFields = withForm ? formFieldLines((await page.getAnnotations({ intent: 'display' })) as PdfAnnotation[]) : [];

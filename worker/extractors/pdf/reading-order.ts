@@ -11,14 +11,20 @@ const MAX_DEPTH = 8;
  * gutters run clear through it, with no fragment crossing them, each slab
  * between them is a region of its own, read in turn and cut again with its
  * own gutters (three columns of two-column tables on a reference card).
+ * Before that, a region whose upper and lower parts have columns of their
+ * own (three columns of a card over two of another width) is cut between
+ * them, each part read in turn ({@link splitByColumns}).
  * Elsewhere the region is read by {@link readingOrder} with the gutters
  * found in it.
  */
 export function readRegion(fragments: Fragment[], firstBlock: number, depth = 0): PdfLine[] {
-  const found = findGutters(fragments);
-  // A gap between the cells of a table's rows is not a column gutter: its rows are read across.
-  const gutters = found.filter((g, i) => !betweenCells(fragments, found[i - 1]?.end ?? -Infinity, g, found[i + 1]?.start ?? Infinity));
-  const clear = depth < MAX_DEPTH ? gutters.filter((g) => !fragments.some((f) => f.x0 < g.start && f.x1 > g.end)) : [];
+  const { gutters, clear: allClear } = columnGutters(fragments);
+  const clear = depth < MAX_DEPTH ? allClear : [];
+  const parts = depth < MAX_DEPTH ? splitByColumns(fragments) : undefined;
+  if (parts) {
+    const upper = readRegion(parts[0], firstBlock, depth + 1);
+    return [...upper, ...readRegion(parts[1], (upper.at(-1)?.block ?? firstBlock) + 1, depth + 1)];
+  }
   if (clear.length === 0) return readingOrder(fragments, gutters, firstBlock);
   const slabOf = (f: Fragment) => clear.filter((g) => f.x0 + f.x1 >= g.start + g.end).length;
   const top = fragments.filter((f) => f.row === fragments[0]!.row);
@@ -37,6 +43,65 @@ export function readRegion(fragments: Fragment[], firstBlock: number, depth = 0)
     block = (read.at(-1)?.block ?? block) + 1;
   }
   return lines;
+}
+
+/** The gutters of a region that part columns (not table cells), and those of them no fragment crosses. */
+function columnGutters(fragments: Fragment[]): { gutters: Gutter[]; clear: Gutter[] } {
+  const found = findGutters(fragments);
+  // A gap between the cells of a table's rows is not a column gutter: its rows are read across.
+  const gutters = found.filter((g, i) => !betweenCells(fragments, found[i - 1]?.end ?? -Infinity, g, found[i + 1]?.start ?? Infinity));
+  return { gutters, clear: gutters.filter((g) => !fragments.some((f) => f.x0 < g.start && f.x1 > g.end)) };
+}
+
+// Rows further apart than this many times the usual spacing may end one part of a page and start another.
+const PART_GAP = 1.4;
+// At most this many such gaps are tried per region.
+const MAX_PART_GAPS = 24;
+
+/**
+ * The upper and lower parts of a region, when a wide gap between two rows
+ * parts text set in columns of its own above from columns of its own below:
+ * each part has a gutter no fragment of its own crosses and the other part
+ * sets text over. Columns that go on past the gap keep their gutters clear
+ * on both sides, and a part with fewer gutters (a wide paragraph, a part
+ * too small to show all its columns) runs over none of the other's gutters
+ * on its own side: neither is cut.
+ */
+function splitByColumns(fragments: Fragment[]): [Fragment[], Fragment[]] | undefined {
+  if (fragments.length < 20) return undefined;
+  const rows: Array<{ start: number; y: number; low: number }> = [];
+  fragments.forEach((f, i) => {
+    const last = rows.at(-1);
+    if (last && fragments[last.start]!.row === f.row) last.low = Math.min(last.low, f.y);
+    else rows.push({ start: i, y: f.y, low: f.y });
+  });
+  const gaps = rows.slice(1).map((r, i) => rows[i]!.low - r.y);
+  const usual = median(gaps.filter((g) => g > 0));
+  let tried = 0;
+  for (let i = 1; i < rows.length && tried < MAX_PART_GAPS; i++) {
+    if (!(gaps[i - 1]! > PART_GAP * usual)) continue;
+    const at = rows[i]!.start;
+    if (at < 10 || fragments.length - at < 10) continue;
+    tried++;
+    const upper = fragments.slice(0, at);
+    const lower = fragments.slice(at);
+    const above = columnGutters(upper).clear;
+    const below = columnGutters(lower).clear;
+    if (above.some((g) => runsOver(lower, g)) && below.some((g) => runsOver(upper, g))) return [upper, lower];
+  }
+  return undefined;
+}
+
+// Fragments that cover most of a gutter: text of a part set where the other part has a gutter.
+const OVER_GUTTER = 0.5;
+const MIN_OVER = 2;
+
+/** Whether at least two fragments cover most of the width of `gutter`. */
+function runsOver(fragments: Fragment[], gutter: Gutter): boolean {
+  const width = gutter.end - gutter.start;
+  let n = 0;
+  for (const f of fragments) if (Math.min(f.x1, gutter.end) - Math.max(f.x0, gutter.start) > OVER_GUTTER * width && ++n >= MIN_OVER) return true;
+  return false;
 }
 
 // Most baselines beside a gap hold a fragment on both sides of it: a table.
@@ -140,8 +205,21 @@ function toLines(fragments: Fragment[], block: number): PdfLine[] {
     if (text === '') continue;
     const main = dominant(runs);
     const cells = pieces.length > 1 ? pieces.map((f) => ({ text: joinRuns(f.runs), x0: f.x0 })).filter((c) => c.text !== '') : [];
-    lines.push({ text, x0: runs[0]!.x0, x1: Math.max(...runs.map((r) => r.x1)), y: main.y, size: main.size, block, cells: pieces.length,
+    lines.push({ text, x0: runs[0]!.x0, x1: Math.max(...runs.map((r) => r.x1)), y: main.y, size: main.size, block, cells: pieces.length, ...(mostlyBold(runs) ? { bold: true } : {}),
       ...(pieces.length > 1 ? { parts: cells.map((c) => c.text), partsX: cells.map((c) => c.x0) } : {}) });
   }
   return lines;
+}
+
+/** Whether bold runs carry most of the letters of a line. */
+function mostlyBold(runs: Run[]): boolean {
+  if (!runs.some((r) => r.bold)) return false;
+  let bold = 0;
+  let all = 0;
+  for (const r of runs) {
+    const n = r.str.replace(/[^\p{L}\p{N}]/gu, '').length;
+    all += n;
+    if (r.bold) bold += n;
+  }
+  return bold * 4 > all * 3;
 }

@@ -1,3 +1,4 @@
+import { attachAccentRuns } from './accents.js';
 import { composeAccents, joinTexLogos, texControlCodes } from './glyphs.js';
 
 /**
@@ -16,6 +17,8 @@ export interface PdfTextItem {
   vertical?: boolean;
   /** pdf.js's reading of the direction of the text. */
   dir?: string;
+  /** Set in a bold font (see `fonts.ts`). */
+  bold?: boolean;
 }
 
 /** A text item in its own frame: x along the line, y across it (upwards). */
@@ -28,6 +31,7 @@ export interface Run {
   rtl: boolean;
   /** Letters pdf.js read apart ("t r e a t") and joined here: the line is letter-spaced. */
   letterSpaced?: boolean;
+  bold?: boolean;
 }
 
 // A gap wider than this share of the font size is a space: word spaces are about a third
@@ -61,7 +65,7 @@ export function toRun(item: PdfTextItem): Run | undefined {
   const advance = item.vertical ? item.height : item.width;
   const read = texControlCodes(/\s\s|[^\S ]/.test(item.str) ? item.str.replace(/\s+/g, ' ') : item.str);
   const str = unspaceLetters(read);
-  return { str, x0: x, x1: x + Math.max(0, advance), y, size, rtl: item.dir === 'rtl', ...(str !== read ? { letterSpaced: true } : {}) };
+  return { str, x0: x, x1: x + Math.max(0, advance), y, size, rtl: item.dir === 'rtl', ...(str !== read ? { letterSpaced: true } : {}), ...(item.bold ? { bold: true } : {}) };
 }
 
 /**
@@ -97,9 +101,11 @@ function joinShortSpacedWords(ordered: Run[]): void {
 
 /**
  * Joins runs in reading order (right to left when most of the text is
- * right-to-left): a space only where the gap is as wide as a space.
+ * right-to-left): a space only where the gap is as wide as a space. Lone
+ * accent glyphs are first put on the letter they sit over (`accents.ts`).
  */
-export function joinRuns(runs: Run[]): string {
+export function joinRuns(lineRuns: Run[]): string {
+  const runs = attachAccentRuns(lineRuns);
   const rtlChars = runs.reduce((n, r) => n + (r.rtl ? r.str.length : 0), 0);
   const rtl = rtlChars * 2 > runs.reduce((n, r) => n + r.str.length, 0);
   const ordered = runs.length === 1 ? runs : [...runs].sort(rtl ? (p, q) => q.x1 - p.x1 : (p, q) => p.x0 - q.x0);
