@@ -1,0 +1,62 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { describe, expect, it } from 'vitest';
+import { applyPatches } from '../../worker/extractors/pdf/worker-source.js';
+import { WORKER_PATCHES } from '../../worker/extractors/pdf/worker-patches.js';
+import { writePdf } from '../fixtures/pdf.js';
+
+const installed = () => readFileSync(createRequire(import.meta.url).resolve('pdfjs-dist/legacy/build/pdf.worker.mjs'), 'utf8');
+
+describe('patches of pdf.js worker side', () => {
+  it('all match the installed pdf.js exactly once, and the running pdf.js carries them', async () => {
+    const { source, missing } = applyPatches(installed(), WORKER_PATCHES);
+    expect(missing).toEqual([]);
+    for (const patch of WORKER_PATCHES) expect(source).toContain(patch.replace);
+    const { PDFJS_WORKER } = await import('../../worker/extractors/pdf/pdfjs.js');
+    expect(PDFJS_WORKER).toEqual({ patched: true, missing: [] });
+  });
+
+  it('applies none when one does not match, or matches twice, and names it', () => {
+    const twice = { name: 'twice', find: 'a', replace: 'b' };
+    const absent = { name: 'absent', find: 'zzz', replace: 'y' };
+    const fine = { name: 'fine', find: 'c', replace: 'd' };
+    expect(applyPatches('a a c', [fine, twice])).toEqual({ source: 'a a c', missing: ['twice'] });
+    expect(applyPatches('a c', [fine, absent])).toEqual({ source: 'a c', missing: ['absent'] });
+    expect(applyPatches('a c', [fine, twice])).toEqual({ source: 'b d', missing: [] });
+  });
+
+  it('reads text under nested saved states as the PDF says: font, size, scale, rise and position restored at each Q, inherited inside', async () => {
+    const { openPdf } = await import('../../worker/extractors/pdf/open-pdf.js');
+    const content = [
+      'BT /F1 12 Tf 72 700 Td (Outer one) Tj ET',
+      'q 1 0 0 1 0 -40 cm BT /F1 18 Tf 5 Ts 72 700 Td (Inner big) Tj ET',
+      'q 2 Tz BT 72 660 Td (Squeezed) Tj ET Q',
+      'BT 72 650 Td (Inner again) Tj ET',
+      'Q',
+      'BT 72 600 Td (Outer again) Tj ET',
+    ].join('\n');
+    const bytes = writePdf([
+      '<< /Type /Catalog /Pages 2 0 R >>',
+      '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>',
+      { dict: '<< >>', data: new Uint8Array(Buffer.from(content, 'latin1')) },
+      '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
+    ]);
+    const task = openPdf(bytes);
+    try {
+      const page = await (await task.promise).getPage(1);
+      const items = (await page.getTextContent()).items.filter((i) => 'str' in i && i.str.trim()) as Array<{ str: string; transform: number[] }>;
+      // [horizontal scale, vertical scale, x, y] of each run.
+      const placed = Object.fromEntries(items.map((i) => [i.str, [i.transform[0], i.transform[3], i.transform[4], i.transform[5]]]));
+      expect(placed).toEqual({
+        'Outer one': [12, 12, 72, 700],
+        'Inner big': [18, 18, 72, 665],
+        'Squeezed': [0.36, 18, 72, 625],
+        'Inner again': [18, 18, 72, 615],
+        'Outer again': [12, 12, 72, 600],
+      });
+    } finally {
+      await task.destroy();
+    }
+  });
+});
