@@ -34,6 +34,7 @@ describe('patches of pdf.js worker side', () => {
       'BT 72 650 Td (Inner again) Tj ET',
       'Q',
       'BT 72 600 Td (Outer again) Tj ET',
+      'q 2 0 0 3 10 20 cm BT /F1 10 Tf 150 Tz 2 Ts 0 1 -1 0 100 50 Tm (Turned) Tj ET Q',
     ].join('\n');
     const bytes = writePdf([
       '<< /Type /Catalog /Pages 2 0 R >>',
@@ -48,6 +49,9 @@ describe('patches of pdf.js worker side', () => {
       const items = (await page.getTextContent()).items.filter((i) => 'str' in i && i.str.trim()) as Array<{ str: string; transform: number[] }>;
       // [horizontal scale, vertical scale, x, y] of each run.
       const placed = Object.fromEntries(items.map((i) => [i.str, [i.transform[0], i.transform[3], i.transform[4], i.transform[5]]]));
+      // Text matrix, text space (size, scale, rise) and the current transformation matrix, multiplied out by hand.
+      expect(items.find((i) => i.str === 'Turned')?.transform).toEqual([0, 45, -20, 0, 206, 170]);
+      delete placed.Turned;
       expect(placed).toEqual({
         'Outer one': [12, 12, 72, 700],
         'Inner big': [18, 18, 72, 665],

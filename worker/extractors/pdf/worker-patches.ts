@@ -82,9 +82,49 @@ const flatTextStateClone: WorkerPatch = {
 class EvalState {`,
 };
 
+/**
+ * getTextContent asks for the current text rendering matrix twice per glyph
+ * (to compare with the last position, and to keep it as the last position),
+ * and each time built three arrays: the text space matrix and two products
+ * through `Util.transform`. The replacement builds only the result, with the
+ * same products and sums in the same order (zero terms included, so NaN and
+ * signed zeros come out as before): the same numbers, bit for bit.
+ */
+const textTransformWithoutTemporaries: WorkerPatch = {
+  name: 'getTextContent: the text rendering matrix computed without temporary arrays',
+  find: `    function getCurrentTextTransform() {
+      const font = textState.font;
+      const tsm = [textState.fontSize * textState.textHScale, 0, 0, textState.fontSize, 0, textState.textRise];
+      if (font.isType3Font && (textState.fontSize <= 1 || font.isCharBBox) && !isArrayEqual(textState.fontMatrix, FONT_IDENTITY_MATRIX)) {
+        const glyphHeight = font.bbox[3] - font.bbox[1];
+        if (glyphHeight > 0) {
+          tsm[3] *= glyphHeight * textState.fontMatrix[3];
+        }
+      }
+      return Util.transform(textState.ctm, Util.transform(textState.textMatrix, tsm));
+    }`,
+  replace: `    function getCurrentTextTransform() {
+      const font = textState.font;
+      const s0 = textState.fontSize * textState.textHScale;
+      let s3 = textState.fontSize;
+      const s5 = textState.textRise;
+      if (font.isType3Font && (textState.fontSize <= 1 || font.isCharBBox) && !isArrayEqual(textState.fontMatrix, FONT_IDENTITY_MATRIX)) {
+        const glyphHeight = font.bbox[3] - font.bbox[1];
+        if (glyphHeight > 0) {
+          s3 *= glyphHeight * textState.fontMatrix[3];
+        }
+      }
+      const m = textState.textMatrix;
+      const t0 = m[0] * s0 + m[2] * 0, t1 = m[1] * s0 + m[3] * 0, t2 = m[0] * 0 + m[2] * s3, t3 = m[1] * 0 + m[3] * s3, t4 = m[0] * 0 + m[2] * s5 + m[4], t5 = m[1] * 0 + m[3] * s5 + m[5];
+      const c = textState.ctm;
+      return [c[0] * t0 + c[2] * t1, c[1] * t0 + c[3] * t1, c[0] * t2 + c[2] * t3, c[1] * t2 + c[3] * t3, c[0] * t4 + c[2] * t5 + c[4], c[1] * t4 + c[3] * t5 + c[5]];
+    }`,
+};
+
 /** The patches, applied in this order. */
 export const WORKER_PATCHES: readonly WorkerPatch[] = [
   // The constructor is matched (unchanged) so that a new field in a later release stops the flat copy.
   { name: 'TextState declares the fields the flat copy copies', find: TEXT_STATE_FIELDS, replace: TEXT_STATE_FIELDS },
   flatTextStateClone,
+  textTransformWithoutTemporaries,
 ];
