@@ -16,13 +16,15 @@ describe('patches of pdf.js worker side', () => {
     expect(PDFJS_WORKER).toEqual({ patched: true, missing: [] });
   });
 
-  it('applies none when one does not match, or matches twice, and names it', () => {
+  it('applies none when one does not match, matches twice or overlaps another, and names it', () => {
     const twice = { name: 'twice', find: 'a', replace: 'b' };
     const absent = { name: 'absent', find: 'zzz', replace: 'y' };
     const fine = { name: 'fine', find: 'c', replace: 'd' };
     expect(applyPatches('a a c', [fine, twice])).toEqual({ source: 'a a c', missing: ['twice'] });
     expect(applyPatches('a c', [fine, absent])).toEqual({ source: 'a c', missing: ['absent'] });
     expect(applyPatches('a c', [fine, twice])).toEqual({ source: 'b d', missing: [] });
+    expect(applyPatches('a c', [fine, twice], 'x;')).toEqual({ source: 'x;b d', missing: [] });
+    expect(applyPatches('abc', [{ name: 'ab', find: 'ab', replace: '' }, { name: 'bc', find: 'bc', replace: '' }]).missing).toEqual(['ab (overlaps bc)']);
   });
 
   it('reads text under nested saved states as the PDF says: font, size, scale, rise and position restored at each Q, inherited inside', async () => {

@@ -16,22 +16,33 @@ export interface LoadedWorker {
 }
 
 /**
- * Applies `patches` to `source` in order. All or nothing: when one `find` does
- * not occur exactly once, the source comes back unchanged with the names of
- * those that did not match.
+ * Applies `patches` to `source`: each `find` must occur exactly once in
+ * `source` and apart from the others. All or nothing: when one does not, the
+ * source comes back unchanged with the names of those that did not match.
+ * The result is built in one piece (no copy of the 2 MB source per patch).
  */
-export function applyPatches(source: string, patches: readonly WorkerPatch[]): { source: string; missing: string[] } {
-  let patched = source;
+export function applyPatches(source: string, patches: readonly WorkerPatch[], prefix = ''): { source: string; missing: string[] } {
+  const found: Array<{ at: number; patch: WorkerPatch }> = [];
   const missing: string[] = [];
   for (const patch of patches) {
-    const at = patched.indexOf(patch.find);
-    if (at < 0 || patched.indexOf(patch.find, at + 1) >= 0) {
-      missing.push(patch.name);
-      continue;
-    }
-    patched = patched.slice(0, at) + patch.replace + patched.slice(at + patch.find.length);
+    const at = source.indexOf(patch.find);
+    if (at < 0 || source.indexOf(patch.find, at + 1) >= 0) missing.push(patch.name);
+    else found.push({ at, patch });
   }
-  return missing.length ? { source, missing } : { source: patched, missing };
+  found.sort((a, b) => a.at - b.at);
+  found.forEach(({ at, patch }, i) => {
+    const next = found[i + 1];
+    if (next && at + patch.find.length > next.at) missing.push(`${patch.name} (overlaps ${next.patch.name})`);
+  });
+  if (missing.length) return { source, missing };
+  const parts = [prefix];
+  let from = 0;
+  for (const { at, patch } of found) {
+    parts.push(source.slice(from, at), patch.replace);
+    from = at + patch.find.length;
+  }
+  parts.push(source.slice(from));
+  return { source: parts.join(''), missing };
 }
 
 // The worker side is one self-contained ES module: no static imports, one export, and
@@ -50,11 +61,20 @@ const MODULE_SHAPE: readonly WorkerPatch[] = [
  */
 export async function loadPdfjsWorker(): Promise<LoadedWorker> {
   const original = readFileSync(WORKER_PATH, 'utf8');
-  const { source, missing } = applyPatches(original, [...WORKER_PATCHES, ...MODULE_SHAPE]);
-  if (missing.length || /^\s*(import|export)\s/m.test(source)) {
-    const module = (await import('pdfjs-dist/legacy/build/pdf.worker.mjs')) as LoadedWorker['module'];
-    return { module, patched: false, missing: missing.length ? missing : ['module: a static import or another export'] };
+  if (/^\s*import\s/m.test(original) || original.match(/^\s*export\s/gm)?.length !== 1) return shipped(['module: a static import or another export']);
+  const { source, missing } = applyPatches(original, [...WORKER_PATCHES, ...MODULE_SHAPE], '"use strict";');
+  if (missing.length) return shipped(missing);
+  let body: () => unknown;
+  try {
+    body = compileFunction(source, [], { filename: WORKER_PATH }) as () => unknown;
+  } catch {
+    // Module syntax this does not turn into a function body (import.meta.dirname, say).
+    return shipped(['module: compiles only as a module']);
   }
-  const body = compileFunction(`"use strict";${source}`, [], { filename: WORKER_PATH });
   return { module: body() as LoadedWorker['module'], patched: true, missing: [] };
+}
+
+async function shipped(missing: string[]): Promise<LoadedWorker> {
+  const module = (await import('pdfjs-dist/legacy/build/pdf.worker.mjs')) as LoadedWorker['module'];
+  return { module, patched: false, missing };
 }
