@@ -84,6 +84,8 @@ const IS_TS = import.meta.url.endsWith('.ts');
 const EXTRACT_CHILD = fileURLToPath(new URL(IS_TS ? './extract-child.ts' : './extract-child.js', import.meta.url));
 const TS_LOADER = IS_TS ? pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href : undefined;
 const WATCH_MS = 100;
+// How long after a child's exit its IPC channel may still deliver what it sent before it died.
+const EXIT_GRACE_MS = 2_000;
 // The child inherits nothing from the worker: no Redis URL, no passwords, no proxy settings.
 const CHILD_ENV: NodeJS.ProcessEnv = { NODE_ENV: 'production', TZ: 'UTC', LANG: 'C.UTF-8' };
 
@@ -397,7 +399,9 @@ export class SandboxPool {
       jobs: 0,
     };
     child.ready.catch(() => undefined);
+    let exitGrace: NodeJS.Timeout | undefined;
     const exit = (code: number | null, signal: NodeJS.Signals | null): void => {
+      clearTimeout(exitGrace);
       if (child.exited) return;
       child.exited = true;
       failReady(new Error(`the extraction process exited before it was ready (${signal ?? `code ${code}`})`));
@@ -412,6 +416,16 @@ export class SandboxPool {
     });
     // 'close' comes after the IPC channel drained, so a reply sent just before exit is never lost.
     proc.once('close', exit);
+    // It may never come: a process that inherited the channel keeps it open, and a child
+    // SIGKILLed while a large request was still being written to it was seen to leave
+    // 'close' out (close() then waited for good, and the worker's event loop ran dry).
+    // Past a grace period after its exit, the child counts as gone and its channel is let go.
+    proc.once('exit', (code, signal) => {
+      exitGrace = setTimeout(() => {
+        if (proc.connected) proc.disconnect();
+        exit(code, signal);
+      }, EXIT_GRACE_MS);
+    });
     proc.once('error', () => {
       if (proc.pid !== undefined && proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');
       else exit(null, null);

@@ -9,9 +9,12 @@
  * after N ms with its pid and the span it was busy; `pid` answers with its
  * pid; `progress:N` reports pages 1 to N, 300 ms apart, then answers;
  * `spin:N:FILE` appends a line to FILE, then keeps the CPU busy for N ms
- * without yielding (as a long synchronous parse does) and answers.
+ * without yielding (as a long synchronous parse does) and answers;
+ * `share-channel:FILE` starts `sleep 60` holding its IPC channel open,
+ * appends that process's pid to FILE, and exits.
  * Anything else is extracted as in production.
  */
+import { spawn } from 'node:child_process';
 import { appendFileSync } from 'node:fs';
 import { extractText, type Extraction } from '../../worker/extractors/index.js';
 import { serveRequests, type ChildRequest } from '../../worker/sandbox-protocol.js';
@@ -78,6 +81,13 @@ async function run({ bytes, opts }: ChildRequest): Promise<Extraction> {
     }
     case 'pid':
       return answer(String(process.pid));
+    case 'share-channel': {
+      // fd 3 is the IPC channel; the sleeper keeps it open after this process is gone.
+      const holder = spawn('sleep', ['60'], { stdio: ['ignore', 'ignore', 'ignore', 3], detached: true });
+      appendFileSync(arg, `${holder.pid}\n`);
+      holder.unref();
+      process.exit(3);
+    }
     case 'progress': {
       const total = Number(arg);
       for (let page = 1; page <= total; page++) {

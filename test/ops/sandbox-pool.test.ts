@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ADDRESS_SPACE_HEADROOM_MB } from '../../worker/address-space.js';
@@ -104,6 +106,31 @@ describe('SandboxPool', () => {
     const next = await run(pool, command('pid'));
     expect(next.stats.outcome).toBe('ok');
     expect(next.stats.pid).not.toBe(crashed.stats.pid);
+  });
+
+  it('fails the job of a child that died while another process holds its channel open, and closes, within seconds', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pool-channel-'));
+    const holders = join(dir, 'holders');
+    try {
+      const pool = testPool();
+      await pool.ready();
+      const started = performance.now();
+      // Without its exit counting after a grace period the job would wait for its 20 s limit, and close() for good.
+      const died = await run(pool, command(`share-channel:${holders}`));
+      expect(died.error).toMatchObject({ code: 'internal', retryable: true, message: expect.stringContaining('code 3') });
+      expect(died.stats.outcome).toBe('crashed');
+      expect(performance.now() - started).toBeLessThan(10_000);
+      await pool.close();
+    } finally {
+      for (const pid of existsSync(holders) ? readFileSync(holders, 'utf8').split('\n').filter(Boolean) : []) {
+        try {
+          process.kill(Number(pid), 'SIGKILL');
+        } catch {
+          // already gone
+        }
+      }
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('replaces a child killed by a signal, naming the signal', async () => {

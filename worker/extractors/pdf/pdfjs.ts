@@ -10,15 +10,20 @@
  * only adds (Promise.withResolvers, Uint8Array.fromBase64, ...) stays, as
  * pdf.js needs it. The worker side is loaded here and handed to pdf.js
  * (`globalThis.pdfjsWorker`, its own hook for a worker in the same thread),
- * so it is not loaded later, after the restore.
+ * so it is not loaded later, after the restore. It is loaded with the
+ * patches of `worker-patches.ts` when they match the installed pdf.js, as
+ * shipped otherwise (`PDFJS_WORKER.patched` tells which).
  */
 import { NATIVE_BUILTINS } from './native-builtins.js';
 import * as pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
-import * as pdfjsWorker from 'pdfjs-dist/legacy/build/pdf.worker.mjs';
+import { loadPdfjsWorker, type LoadedWorker } from './worker-source.js';
 
-(globalThis as { pdfjsWorker?: unknown }).pdfjsWorker = pdfjsWorker;
+const worker = await loadPdfjsWorker();
+(globalThis as { pdfjsWorker?: unknown }).pdfjsWorker = worker.module;
 Array.prototype.push = NATIVE_BUILTINS.push;
 JSON.parse = NATIVE_BUILTINS.parse;
 
+/** Whether pdf.js's worker side runs with its patches, and which did not match. */
+export const PDFJS_WORKER: Pick<LoadedWorker, 'patched' | 'missing'> = { patched: worker.patched, missing: worker.missing };
 export const { getDocument, OPS } = pdfjs;
 export type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';

@@ -1,0 +1,68 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { describe, expect, it } from 'vitest';
+import { applyPatches } from '../../worker/extractors/pdf/worker-source.js';
+import { WORKER_PATCHES } from '../../worker/extractors/pdf/worker-patches.js';
+import { writePdf } from '../fixtures/pdf.js';
+
+const installed = () => readFileSync(createRequire(import.meta.url).resolve('pdfjs-dist/legacy/build/pdf.worker.mjs'), 'utf8');
+
+describe('patches of pdf.js worker side', () => {
+  it('all match the installed pdf.js exactly once, and the running pdf.js carries them', async () => {
+    const { source, missing } = applyPatches(installed(), WORKER_PATCHES);
+    expect(missing).toEqual([]);
+    for (const patch of WORKER_PATCHES) expect(source).toContain(patch.replace);
+    const { PDFJS_WORKER } = await import('../../worker/extractors/pdf/pdfjs.js');
+    expect(PDFJS_WORKER).toEqual({ patched: true, missing: [] });
+  });
+
+  it('applies none when one does not match, matches twice or overlaps another, and names it', () => {
+    const twice = { name: 'twice', find: 'a', replace: 'b' };
+    const absent = { name: 'absent', find: 'zzz', replace: 'y' };
+    const fine = { name: 'fine', find: 'c', replace: 'd' };
+    expect(applyPatches('a a c', [fine, twice])).toEqual({ source: 'a a c', missing: ['twice'] });
+    expect(applyPatches('a c', [fine, absent])).toEqual({ source: 'a c', missing: ['absent'] });
+    expect(applyPatches('a c', [fine, twice])).toEqual({ source: 'b d', missing: [] });
+    expect(applyPatches('a c', [fine, twice], 'x;')).toEqual({ source: 'x;b d', missing: [] });
+    expect(applyPatches('abc', [{ name: 'ab', find: 'ab', replace: '' }, { name: 'bc', find: 'bc', replace: '' }]).missing).toEqual(['ab (overlaps bc)']);
+  });
+
+  it('reads text under nested saved states as the PDF says: font, size, scale, rise and position restored at each Q, inherited inside', async () => {
+    const { openPdf } = await import('../../worker/extractors/pdf/open-pdf.js');
+    const content = [
+      'BT /F1 12 Tf 72 700 Td (Outer one) Tj ET',
+      'q 1 0 0 1 0 -40 cm BT /F1 18 Tf 5 Ts 72 700 Td (Inner big) Tj ET',
+      'q 2 Tz BT 72 660 Td (Squeezed) Tj ET Q',
+      'BT 72 650 Td (Inner again) Tj ET',
+      'Q',
+      'BT 72 600 Td (Outer again) Tj ET',
+      'q 2 0 0 3 10 20 cm BT /F1 10 Tf 150 Tz 2 Ts 0 1 -1 0 100 50 Tm (Turned) Tj ET Q',
+    ].join('\n');
+    const bytes = writePdf([
+      '<< /Type /Catalog /Pages 2 0 R >>',
+      '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>',
+      { dict: '<< >>', data: new Uint8Array(Buffer.from(content, 'latin1')) },
+      '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
+    ]);
+    const task = openPdf(bytes);
+    try {
+      const page = await (await task.promise).getPage(1);
+      const items = (await page.getTextContent()).items.filter((i) => 'str' in i && i.str.trim()) as Array<{ str: string; transform: number[] }>;
+      // [horizontal scale, vertical scale, x, y] of each run.
+      const placed = Object.fromEntries(items.map((i) => [i.str, [i.transform[0], i.transform[3], i.transform[4], i.transform[5]]]));
+      // Text matrix, text space (size, scale, rise) and the current transformation matrix, multiplied out by hand.
+      expect(items.find((i) => i.str === 'Turned')?.transform).toEqual([0, 45, -20, 0, 206, 170]);
+      delete placed.Turned;
+      expect(placed).toEqual({
+        'Outer one': [12, 12, 72, 700],
+        'Inner big': [18, 18, 72, 665],
+        'Squeezed': [0.36, 18, 72, 625],
+        'Inner again': [18, 18, 72, 615],
+        'Outer again': [12, 12, 72, 600],
+      });
+    } finally {
+      await task.destroy();
+    }
+  });
+});

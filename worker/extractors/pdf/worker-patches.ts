@@ -1,0 +1,130 @@
+/**
+ * Exact replacements in the source of pdf.js's worker side (the half that
+ * parses; `pdfjs-dist/legacy/build/pdf.worker.mjs` of pdfjs-dist 5.4.296),
+ * each one making text extraction cheaper while leaving what it extracts
+ * the same. Each `find` must occur exactly once in the installed file, and
+ * takes in the code around the change that its correctness depends on, so a
+ * pdf.js release that changes that code no longer matches: then no patch is
+ * applied and pdf.js runs as shipped (see `worker-source.ts`), and
+ * `test/unit/pdfjs-worker-patches.test.ts` fails until the list is brought up
+ * to date.
+ */
+export interface WorkerPatch {
+  /** What the patch does, for the tests and the logs. */
+  name: string;
+  find: string;
+  replace: string;
+}
+
+// The text state of getTextContent, as pdf.js 5.4.296 declares it: every field the text
+// layer ever sets on a state is set by this constructor (getTextContent assigns no other).
+const TEXT_STATE_FIELDS = `class TextState {
+  constructor() {
+    this.ctm = new Float32Array(IDENTITY_MATRIX);
+    this.fontName = null;
+    this.fontSize = 0;
+    this.loadedName = null;
+    this.font = null;
+    this.fontMatrix = FONT_IDENTITY_MATRIX;
+    this.textMatrix = IDENTITY_MATRIX.slice();
+    this.textLineMatrix = IDENTITY_MATRIX.slice();
+    this.charSpacing = 0;
+    this.wordSpacing = 0;
+    this.leading = 0;
+    this.textHScale = 1;
+    this.textRise = 0;
+  }`;
+
+const TEXT_STATE_CLONE = `  clone() {
+    const clone = Object.create(this);
+    clone.textMatrix = this.textMatrix.slice();
+    clone.textLineMatrix = this.textLineMatrix.slice();
+    clone.fontMatrix = this.fontMatrix.slice();
+    return clone;
+  }
+}
+class EvalState {`;
+
+/**
+ * A text state saved by `q` is cloned with `Object.create(this)`: the copy
+ * reads every field it has not set through the saved state, its prototype.
+ * In documents that nest `q` deeply (TikZ/PGF drawings, maps) each clone is
+ * an object with a prototype of its own, so V8 turns every saved state into a
+ * prototype (a costly map change), and every read of the current state's font
+ * size, matrices or font in the per-glyph code walks a chain of such
+ * prototypes through megamorphic inline caches: a third of the CPU time of
+ * such a PDF. The copy below has the same fields with the same values, flat:
+ * a saved state is never changed while a copy of it is the current one
+ * (`Q` only swaps the current state back), so reading a field through the
+ * prototype or from a copy taken at `q` gives the same value.
+ */
+const flatTextStateClone: WorkerPatch = {
+  name: 'getTextContent: a text state saved by q is copied flat, not chained by prototype',
+  find: TEXT_STATE_CLONE,
+  replace: `  clone() {
+    const clone = new TextState();
+    clone.ctm = this.ctm;
+    clone.fontName = this.fontName;
+    clone.fontSize = this.fontSize;
+    clone.loadedName = this.loadedName;
+    clone.font = this.font;
+    clone.fontMatrix = this.fontMatrix.slice();
+    clone.textMatrix = this.textMatrix.slice();
+    clone.textLineMatrix = this.textLineMatrix.slice();
+    clone.charSpacing = this.charSpacing;
+    clone.wordSpacing = this.wordSpacing;
+    clone.leading = this.leading;
+    clone.textHScale = this.textHScale;
+    clone.textRise = this.textRise;
+    return clone;
+  }
+}
+class EvalState {`,
+};
+
+/**
+ * getTextContent asks for the current text rendering matrix twice per glyph
+ * (to compare with the last position, and to keep it as the last position),
+ * and each time built three arrays: the text space matrix and two products
+ * through `Util.transform`. The replacement builds only the result, with the
+ * same products and sums in the same order (zero terms included, so NaN and
+ * signed zeros come out as before): the same numbers, bit for bit.
+ */
+const textTransformWithoutTemporaries: WorkerPatch = {
+  name: 'getTextContent: the text rendering matrix computed without temporary arrays',
+  find: `    function getCurrentTextTransform() {
+      const font = textState.font;
+      const tsm = [textState.fontSize * textState.textHScale, 0, 0, textState.fontSize, 0, textState.textRise];
+      if (font.isType3Font && (textState.fontSize <= 1 || font.isCharBBox) && !isArrayEqual(textState.fontMatrix, FONT_IDENTITY_MATRIX)) {
+        const glyphHeight = font.bbox[3] - font.bbox[1];
+        if (glyphHeight > 0) {
+          tsm[3] *= glyphHeight * textState.fontMatrix[3];
+        }
+      }
+      return Util.transform(textState.ctm, Util.transform(textState.textMatrix, tsm));
+    }`,
+  replace: `    function getCurrentTextTransform() {
+      const font = textState.font;
+      const s0 = textState.fontSize * textState.textHScale;
+      let s3 = textState.fontSize;
+      const s5 = textState.textRise;
+      if (font.isType3Font && (textState.fontSize <= 1 || font.isCharBBox) && !isArrayEqual(textState.fontMatrix, FONT_IDENTITY_MATRIX)) {
+        const glyphHeight = font.bbox[3] - font.bbox[1];
+        if (glyphHeight > 0) {
+          s3 *= glyphHeight * textState.fontMatrix[3];
+        }
+      }
+      const m = textState.textMatrix;
+      const t0 = m[0] * s0 + m[2] * 0, t1 = m[1] * s0 + m[3] * 0, t2 = m[0] * 0 + m[2] * s3, t3 = m[1] * 0 + m[3] * s3, t4 = m[0] * 0 + m[2] * s5 + m[4], t5 = m[1] * 0 + m[3] * s5 + m[5];
+      const c = textState.ctm;
+      return [c[0] * t0 + c[2] * t1, c[1] * t0 + c[3] * t1, c[0] * t2 + c[2] * t3, c[1] * t2 + c[3] * t3, c[0] * t4 + c[2] * t5 + c[4], c[1] * t4 + c[3] * t5 + c[5]];
+    }`,
+};
+
+/** The patches, applied in this order. */
+export const WORKER_PATCHES: readonly WorkerPatch[] = [
+  // The constructor is matched (unchanged) so that a new field in a later release stops the flat copy.
+  { name: 'TextState declares the fields the flat copy copies', find: TEXT_STATE_FIELDS, replace: TEXT_STATE_FIELDS },
+  flatTextStateClone,
+  textTransformWithoutTemporaries,
+];
