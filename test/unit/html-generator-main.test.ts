@@ -194,6 +194,20 @@ describe('main content of documentation generators', () => {
     expect(r.text).toBe('Configuration\n\nThe cache size is $2^{16}$ symbols, shown for $\\mbox{\\LaTeX}$ too.');
   });
 
+  it('keeps the alt of a content image as text where it stands, and not that of logos, icons, buttons, teasers or images in navigation', async () => {
+    const r = await extract(`<html><head><title>Setup</title></head><body><header><img src="brand.png" alt="Acme Tools"/></header>
+      <nav><a href="/"><img src="home.png" alt="Back to the start page"/></a></nav><main><h1>Setup <img src="new.png" alt="New" width="40" height="40"/></h1>
+      <p>Wire it as shown:</p><p><img src="wiring.png" alt="Wiring diagram: red to L, blue to N" width="600" height="400"/></p>
+      <figure><img src="panel.jpg" alt="The front panel"/><figcaption>The front panel</figcaption></figure>
+      <p>Press <img src="b.png" alt="the power button" width="64" height="64"/> once.<img src="x.gif" alt="" width="1" height="1"/><img class="site-logo" src="l.svg" alt="Acme"/>
+      <img src="icons/warn.png" alt="Warning" width="16" height="16"/><a href="other.html"><img src="teaser.jpg" alt="Read our other guide"/></a><img src="scan.png" alt="IMG_2041"/>
+      <img src="photo.png" alt="photo.png"/><a href="big.jpg"><img src="small.jpg" alt="Close-up of the fuse"/></a></p></main></body></html>`);
+    expect(r.markdown).toBe('# Setup\n\nWire it as shown:\n\nWiring diagram: red to L, blue to N\n\nThe front panel\n\nPress the power button once. Close-up of the fuse');
+    // A heading drawn only as an image is read from its alt.
+    const drawn = await extract('<html><body><main><h2><img src="ch1.png" alt="Chapter I"/></h2><p>Down the rabbit hole.</p></main></body></html>');
+    expect(drawn.markdown).toBe('## Chapter I\n\nDown the rabbit hole.');
+  });
+
   it('takes a page\'s <main> whole', async () => {
     const r = await extract(`<html><body><nav><ul>${LINKS}</ul></nav><main><h1>Title</h1><p>One line.</p><ul>${LINKS}</ul></main></body></html>`);
     expect(r.markdown.startsWith('# Title\n\nOne line.\n\n- Chapter 0 of the manual')).toBe(true);

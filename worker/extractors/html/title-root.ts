@@ -23,7 +23,7 @@ export function underTitle(nodes: AnyNode[], title: string | undefined, skip: (e
   const headings = headingsIn(nodes);
   const first = headings[0];
   if (!first) return isPlaceholderTitle(title) ? render(0) : headed(title, render(0));
-  if (namesPage(nodesToText([first], { skip }).replace(/\s+/g, ' ').trim(), title)) return render(0);
+  if (namesPage(headingText(first, skip), title)) return render(0);
   return titleAbove(title, render(headings.some((h) => h.name === 'h1') ? 1 : 0));
 }
 
@@ -75,6 +75,12 @@ export function namesPage(heading: string, title: string): boolean {
   if (heading === title) return true;
   const parts = title.split(TITLE_PARTS);
   return parts.length > 1 && (parts[0] === heading || parts.at(-1) === heading);
+}
+
+/** A heading's words as its Markdown heading says them: an image's alt only when the heading has no other words. */
+function headingText(heading: Element, skip: (el: Element, inContent: boolean) => boolean): string {
+  const words = nodesToText([heading], { skip: (el, inContent) => el.name === 'img' || skip(el, inContent) }).replace(/\s+/g, ' ').trim();
+  return words || nodesToText([heading], { skip }).replace(/\s+/g, ' ').trim();
 }
 
 const HEADING = /^h[1-6]$/;
