@@ -71,7 +71,7 @@ function renderNodes(nodes: readonly AnyNode[], ctx: Ctx): Block[] {
     const name = el.name ?? '';
     if (SKIPPED.has(name) || (node.type === 'tag' && isHidden(el)) || (node.type === 'tag' && ctx.opts.skip?.(el, ctx.content))) continue;
     const content = ctx.content || name === 'main' || name === 'article' || el.attribs?.role === 'main';
-    const child: Ctx = { ...ctx, depth: ctx.depth + 1, content };
+    const child: Ctx = { opts: ctx.opts, depth: ctx.depth + 1, nesting: ctx.nesting, pre: ctx.pre, content, heading: ctx.heading };
     if (ctx.depth > MAX_DEPTH) {
       flush();
       const text = nodesToText([el], ctx.opts);
@@ -172,7 +172,7 @@ function renderInline(nodes: readonly AnyNode[], ctx: Ctx): Inline | undefined {
     if (name === 'br') part = inlineOf('\n');
     else if (name === 'img' || (name === 'a' && ctx.opts.dropLink?.(el))) part = renderElement(el, name, ctx) as Inline;
     else {
-      const inner = renderInline((el.children ?? []) as AnyNode[], { ...ctx, depth: ctx.depth + 1 });
+      const inner = renderInline((el.children ?? []) as AnyNode[], { opts: ctx.opts, depth: ctx.depth + 1, nesting: ctx.nesting, pre: ctx.pre, content: ctx.content, heading: ctx.heading });
       if (!inner) return undefined;
       part = wrap(name, inner, ctx);
     }
