@@ -1,4 +1,4 @@
-import type { Element } from 'domhandler';
+import type { AnyNode, Element } from 'domhandler';
 
 /**
  * Which image descriptions are part of a page's text. A content image's
@@ -65,8 +65,13 @@ function inChromeOrCaptioned(el: Element, alt: string): boolean {
   return false;
 }
 
+/** The text inside `el`, walked with its own stack (an EPUB chapter's depth is not bounded before this). */
 function textOf(el: Element): string {
   let out = '';
-  for (const c of el.children) out += c.type === 'text' ? (c as unknown as { data: string }).data : c.type === 'tag' ? textOf(c as Element) : '';
+  const stack: AnyNode[] = [...el.children].reverse();
+  for (let node = stack.pop(); node; node = stack.pop()) {
+    if (node.type === 'text') out += (node as unknown as { data: string }).data;
+    else if (node.type === 'tag') for (let i = (node as Element).children.length - 1; i >= 0; i--) stack.push((node as Element).children[i]!);
+  }
   return out;
 }
