@@ -63,7 +63,7 @@ describe('Redis killed while a worker process runs a job', { timeout: 150_000 },
     await waitFor('the API to reach Redis again', async () => (await h.app.request('/readyz')).status === 200, { timeoutMs: 20_000 });
 
     const doc = await waitForDocument(h, key, kbId, documentId, 60_000);
-    expect(doc, JSON.stringify(doc.error)).toMatchObject({ status: 'ready', title: 'Back', text: 'after the outage' });
+    expect(doc, JSON.stringify(doc.error)).toMatchObject({ status: 'ready', title: 'Back', text: 'Back\n\nafter the outage' });
     const jobId = extractSourceJobId({ workspaceId, kbId, documentId, run: 1 });
     let state = '';
     await waitFor('the job to complete', async () => (state = (await (await h.queue.getJob(jobId))?.getState()) ?? 'missing') === 'completed', {

@@ -78,7 +78,7 @@ describe('a worker that lost its job lock while it was frozen', { timeout: 150_0
     const { kbId, documentId, frozen, late, current, requests } = await frozenWorkerAndTakeover('/after-takeover');
     current.answer('Fresh', 'fresh copy');
     const doc = await waitForDocument(h, key, kbId, documentId, 20_000);
-    expect(doc).toMatchObject({ status: 'ready', title: 'Fresh', text: 'fresh copy' });
+    expect(doc).toMatchObject({ status: 'ready', title: 'Fresh', text: 'Fresh\n\nfresh copy' });
     const settled = await kbSnapshot(h, kbId);
 
     process.kill(frozen.pid, 'SIGCONT');
@@ -103,7 +103,7 @@ describe('a worker that lost its job lock while it was frozen', { timeout: 150_0
 
     current.answer('Fresh', 'fresh copy');
     const doc = await waitForDocument(h, key, kbId, documentId, 20_000);
-    expect(doc).toMatchObject({ status: 'ready', title: 'Fresh', text: 'fresh copy' });
+    expect(doc).toMatchObject({ status: 'ready', title: 'Fresh', text: 'Fresh\n\nfresh copy' });
     expect(finishLine(takeover, documentId)?.result).toBe('ok');
     const chunks = await h.store.kbs.chunkPage(kbId, documentId, 0, 100);
     expect(chunks.items.map((c) => c.text).join('')).not.toContain('stale');

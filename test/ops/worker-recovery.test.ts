@@ -75,7 +75,7 @@ describe('worker crashes and restarts', { timeout: 120_000 }, () => {
 
     await startWorkerProcess();
     const doc = await waitForDocument(h, key, kbId, documentId, 30_000);
-    expect(doc, JSON.stringify(doc.error)).toMatchObject({ status: 'ready', title: 'Gate', text: 'through the gate' });
+    expect(doc, JSON.stringify(doc.error)).toMatchObject({ status: 'ready', title: 'Gate', text: 'Gate\n\nthrough the gate' });
     expect(seen.filter((u) => u === '/slow?kill')).toHaveLength(2);
     const meta = await h.store.kbs.getMeta(kbId);
     expect(meta?.sourceCounts).toEqual({ pending: 0, processing: 0, ready: 1, failed: 0 });
@@ -96,7 +96,7 @@ describe('worker crashes and restarts', { timeout: 120_000 }, () => {
 
     await startWorkerProcess();
     const doc = await waitForDocument(h, key, kbId, documentId, 30_000);
-    expect(doc).toMatchObject({ status: 'ready', text: 'through the gate' });
+    expect(doc).toMatchObject({ status: 'ready', text: 'Gate\n\nthrough the gate' });
     const meta = await h.store.kbs.getMeta(kbId);
     expect(meta?.sourceCounts).toEqual({ pending: 0, processing: 0, ready: 1, failed: 0 });
   });

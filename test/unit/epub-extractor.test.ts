@@ -47,4 +47,12 @@ describe('EPUB', () => {
     const bytes = buildEpub([{ href: 'c.xhtml', body: '<p>x</p>' }], { extra: [{ name: 'META-INF/container.xml', data: '<container><rootfiles/></container>' }] });
     await expect(extractEpub(bytes, { maxTextChars: 1e6 })).rejects.toMatchObject({ code: 'corrupt' });
   });
+
+  it('keeps the description of an illustration as text, and not an empty, decorative or label-only alt', async () => {
+    const r = await extractText(buildEpub([{ href: 'ch1.xhtml', body: '<h1>Chapter 1</h1>'
+      + '<p class="figcenter"><a><img src="plate01.jpg" alt="Alice in the Room of the Duchess." width="300" height="410"/></a></p>'
+      + '<p class="figright"><a><img src="i001.jpg" alt="Illo1" width="160" height="193"/></a></p><div><img src="title.jpg" alt="" width="66" height="66"/></div>'
+      + '<p>The <img src="key.png" alt="golden key" width="80" height="60"/> opened it.<img src="orn.png" alt="ornament" role="presentation"/></p>' }], { title: 'Alice', creator: 'Lewis Carroll' }), OPTS);
+    expect(r.markdown).toBe('by Lewis Carroll\n\n# Chapter 1\n\nAlice in the Room of the Duchess.\n\nThe golden key opened it.');
+  });
 });

@@ -216,7 +216,7 @@ describe('TXT and common output rules', () => {
 describe('HTML without html or body elements', () => {
   it('extracts a bare fragment with a title', async () => {
     const r = await extractText(Buffer.from('<title>Gate</title><p>through the gate</p>'), { maxTextChars: 1000, maxPdfPages: 10, declaredType: 'text/html' });
-    expect(r).toMatchObject({ format: 'html', title: 'Gate', text: 'through the gate' });
+    expect(r).toMatchObject({ format: 'html', title: 'Gate', text: 'Gate\n\nthrough the gate' });
   });
 });
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { cutChunks, cutContextOf } from '../../worker/chunking/cut-chunks.js';
 import { extractText, type ExtractOptions } from '../../worker/extractors/index.js';
 
 const opts: ExtractOptions = { maxTextChars: 100_000, maxPdfPages: 5, filename: 'page.html' };
@@ -190,7 +191,21 @@ describe('main content of documentation generators', () => {
   it('keeps the TeX of a formula drawn as an image, and not the alt of other images', async () => {
     const r = await extract(`<html><head><title>Configuration</title><meta name="generator" content="Doxygen 1.9.4"></head><body><div class="contents">
       <p>The cache size is <img class="formulaInl" alt="$2^{16}$" src="form_13.png"/> symbols, shown for <img class="formulaInl" alt="$\\mbox{\\LaTeX}$" src="form_12.png"/> too.<img src="logo.png" alt="Project logo"/></p></div></body></html>`);
-    expect(r.text).toBe('The cache size is $2^{16}$ symbols, shown for $\\mbox{\\LaTeX}$ too.');
+    expect(r.text).toBe('Configuration\n\nThe cache size is $2^{16}$ symbols, shown for $\\mbox{\\LaTeX}$ too.');
+  });
+
+  it('keeps the alt of a content image as text where it stands, and not that of logos, icons, buttons, teasers or images in navigation', async () => {
+    const r = await extract(`<html><head><title>Setup</title></head><body><header><img src="brand.png" alt="Acme Tools"/></header>
+      <nav><a href="/"><img src="home.png" alt="Back to the start page"/></a></nav><main><h1>Setup <img src="new.png" alt="New" width="40" height="40"/></h1>
+      <p>Wire it as shown:</p><p><img src="wiring.png" alt="Wiring diagram: red to L, blue to N" width="600" height="400"/></p>
+      <figure><img src="panel.jpg" alt="The front panel"/><figcaption>The front panel</figcaption></figure>
+      <p>Press <img src="b.png" alt="the power button" width="64" height="64"/> once.<img src="x.gif" alt="" width="1" height="1"/><img class="site-logo" src="l.svg" alt="Acme"/>
+      <img src="icons/warn.png" alt="Warning" width="16" height="16"/><a href="other.html"><img src="teaser.jpg" alt="Read our other guide"/></a><img src="scan.png" alt="IMG_2041"/>
+      <img src="photo.png" alt="photo.png"/><a href="big.jpg"><img src="small.jpg" alt="Close-up of the fuse"/></a></p></main></body></html>`);
+    expect(r.markdown).toBe('# Setup\n\nWire it as shown:\n\nWiring diagram: red to L, blue to N\n\nThe front panel\n\nPress the power button once. Close-up of the fuse');
+    // A heading drawn only as an image is read from its alt.
+    const drawn = await extract('<html><body><main><h2><img src="ch1.png" alt="Chapter I"/></h2><p>Down the rabbit hole.</p></main></body></html>');
+    expect(drawn.markdown).toBe('## Chapter I\n\nDown the rabbit hole.');
   });
 
   it('takes a page\'s <main> whole', async () => {
@@ -233,10 +248,31 @@ describe('the page title as the root of the headings', () => {
     expect((await page('Install notes — Guide', '<main><h1>Install</h1><p>Text.</p></main>')).markdown).toBe('# Install notes — Guide\n\n## Install\n\nText.');
   });
 
-  it('keeps the headings as they are when the content opens with the title or has no first-level heading, and a page without headings as it is', async () => {
+  it('keeps the headings as they are when the content opens with the title or has no first-level heading', async () => {
     expect((await page('Install', '<main><h1>Install</h1><p>Steps.</p></main>')).markdown).toBe('# Install\n\nSteps.');
-    expect((await page('Hours', '<main><p>Open at nine.</p></main>')).markdown).toBe('Open at nine.');
     expect((await page('Install', '<main><h2>Linux</h2><p>Use apt.</p></main>')).markdown).toBe('# Install\n\n## Linux\n\nUse apt.');
+  });
+
+  it('puts a page without headings under its title too, and makes a first line that says the title its heading', async () => {
+    const hours = await page('Hours — Town Library', '<main><p>Open at nine.</p><p>Closed on Sundays.</p></main>');
+    expect(hours.markdown).toBe('# Hours — Town Library\n\nOpen at nine.\n\nClosed on Sundays.');
+    expect(hours.text).toBe('Hours — Town Library\n\nOpen at nine.\n\nClosed on Sundays.');
+    // The opening bold line is the page's part of the title: it becomes the heading, said once.
+    const bold = await page('Hours — Town Library', '<main><p><b>Hours</b></p><p>Open at nine.</p></main>');
+    expect(bold.markdown).toBe('# Hours\n\nOpen at nine.');
+    expect(bold.text).toBe('Hours\n\nOpen at nine.');
+    // A first line that is a list item stays one, under the title.
+    expect((await page('Hours', '<ul><li>Hours</li><li>Days</li></ul>')).markdown).toBe('# Hours\n\n- Hours\n- Days');
+  });
+
+  it('adds no title heading when the title names no page or the content is empty', async () => {
+    for (const title of ['Untitled Document', 'New Page', 'index.html', 'example.com', 'https://example.com/a/b', 'www.example.org', '/docs/intro', '  ']) {
+      const r = await page(title, '<main><p>Open at nine.</p></main>');
+      expect(r.markdown, title).toBe('Open at nine.');
+    }
+    // Names that only look like hosts are titles.
+    expect((await page('Node.js', '<main><p>Open at nine.</p></main>')).markdown).toBe('# Node.js\n\nOpen at nine.');
+    await expect(page('Loading', '<div id="app"></div>')).rejects.toMatchObject({ code: 'no_text' });
   });
 
   it('gives the chunks of the page heading paths rooted at its title', async () => {
@@ -245,5 +281,15 @@ describe('the page title as the root of the headings', () => {
     expect(r.chunks?.length).toBeGreaterThan(0);
     expect(r.chunks?.[0]?.headings).toEqual(['Guide']);
     expect(r.chunks?.every((c) => c.headings[0] === 'Guide')).toBe(true);
+  });
+
+  it('roots the chunk heading paths of a page without headings, fetched or uploaded, at its title', async () => {
+    const body = Array.from({ length: 12 }, (_, i) => `<p>Paragraph ${i} of the opening hours, ${PROSE}</p>`).join('');
+    const r = await extractText(utf8(`<html><head><title>Hours — Town Library</title></head><body>${body}</body></html>`), opts);
+    for (const type of ['url', 'file'] as const) {
+      const chunks = cutChunks(r.markdown, { maxTokens: 64, overlapTokens: 0 }, cutContextOf({ type, title: r.title }));
+      expect(chunks.length).toBeGreaterThan(3);
+      expect(chunks.every((c) => c.headings.length === 1 && c.headings[0] === 'Hours — Town Library')).toBe(true);
+    }
   });
 });

@@ -44,12 +44,12 @@ describe('refreshing a page whose origin sends an ETag', () => {
     const url = `http://127.0.0.1:${(origin.address() as AddressInfo).port}/hours`;
     const { kbId, docs } = await createKbWith(h, key, (f) => f.set('knowledge_base_urls', JSON.stringify([url])));
     const first = await waitForDocument(h, key, kbId, docs[0]!);
-    expect(first.text).toBe('Version 1 of the opening hours.');
+    expect(first.text).toBe('Hours\n\nVersion 1 of the opening hours.');
     const refresh = () => call(h.app, 'POST', `/v1/knowledge-bases/${kbId}/documents/${docs[0]}/refresh`, { key });
 
     expect((await refresh()).status).toBe(202);
     const same = await waitForDocument(h, key, kbId, docs[0]!);
-    expect(same).toMatchObject({ status: 'ready', text: 'Version 1 of the opening hours.' });
+    expect(same).toMatchObject({ status: 'ready', text: 'Hours\n\nVersion 1 of the opening hours.' });
     expect(same).not.toHaveProperty('refreshedAt');
     expect(same).not.toHaveProperty('etag');
     expect(answers).toEqual([200, 304]);
@@ -58,7 +58,7 @@ describe('refreshing a page whose origin sends an ETag', () => {
     version = 2;
     expect((await refresh()).status).toBe(202);
     const changed = await waitForDocument(h, key, kbId, docs[0]!);
-    expect(changed.text).toBe('Version 2 of the opening hours.');
+    expect(changed.text).toBe('Hours\n\nVersion 2 of the opening hours.');
     expect(answers).toEqual([200, 304, 200]);
   });
 });

@@ -75,7 +75,7 @@ describe('extraction end to end (PATCH or POST, worker, GET document)', () => {
   it('fetches a URL source and extracts the page', async () => {
     const { kbId, docs } = await createKbWith(h, key, (f) => f.set('knowledge_base_urls', JSON.stringify(['http://public.test/ok'])));
     const doc = await waitForDocument(h, key, kbId, docs[0]!);
-    expect(doc).toMatchObject({ status: 'ready', title: 'Canary', text: 'hello', mimeType: 'text/html' });
+    expect(doc).toMatchObject({ status: 'ready', title: 'Canary', text: 'Canary\n\nhello', mimeType: 'text/html' });
   });
 });
 

@@ -42,7 +42,7 @@ describe('refreshing a URL source', () => {
   it('keeps the text and moves only checkedAt when the page is unchanged, and re-extracts when it changed', async () => {
     const { kbId, docs } = await createKbWith(h, key, (f) => f.set('knowledge_base_urls', JSON.stringify([url()])));
     const first = await waitForDocument(h, key, kbId, docs[0]!);
-    expect(first).toMatchObject({ status: 'ready', text: 'We are open 9 to 5.' });
+    expect(first).toMatchObject({ status: 'ready', text: 'Hours\n\nWe are open 9 to 5.' });
     const firstChecked = (first as { checkedAt?: string }).checkedAt!;
     expect(firstChecked).toBeTruthy();
 
@@ -50,7 +50,7 @@ describe('refreshing a URL source', () => {
     expect(accepted.status, accepted.text).toBe(202);
     expect(accepted.body.status).toBe('pending');
     const same = await waitForDocument(h, key, kbId, docs[0]!);
-    expect(same).toMatchObject({ status: 'ready', text: 'We are open 9 to 5.' });
+    expect(same).toMatchObject({ status: 'ready', text: 'Hours\n\nWe are open 9 to 5.' });
     expect((same as { checkedAt?: string }).checkedAt! > firstChecked).toBe(true);
     expect(same).not.toHaveProperty('refreshedAt');
     expect(fetches).toBe(2);
@@ -58,7 +58,7 @@ describe('refreshing a URL source', () => {
     page = '<html><head><title>Hours</title></head><body><p>We are open 8 to 6.</p></body></html>';
     expect((await refresh(kbId, docs[0]!)).status).toBe(202);
     const changed = await waitForDocument(h, key, kbId, docs[0]!);
-    expect(changed).toMatchObject({ status: 'ready', text: 'We are open 8 to 6.' });
+    expect(changed).toMatchObject({ status: 'ready', text: 'Hours\n\nWe are open 8 to 6.' });
     expect((changed as { refreshedAt?: string }).refreshedAt).toBeTruthy();
     const kb = (await call(h.app, 'GET', `/v1/knowledge-bases/${kbId}`, { key })).body;
     expect(kb.sourceCounts).toEqual({ pending: 0, processing: 0, ready: 1, failed: 0 });

@@ -19,7 +19,7 @@ export interface CutContext {
  * root of the heading paths. A file's or a page's title is not added: it may
  * be only the file name or host (nothing records which), a metadata title
  * is often a generator's leftover, and an HTML `<title>` is already the
- * first heading of a page's Markdown when the page has headings.
+ * first heading of a page's Markdown (see `html/title-root.ts`).
  */
 export function cutContextOf(source: Pick<StoredSource, 'type' | 'title' | 'pageStarts'>): CutContext {
   return {

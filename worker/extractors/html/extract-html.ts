@@ -2,12 +2,11 @@ import { load } from 'cheerio/slim';
 import type { AnyNode, Element } from 'domhandler';
 import { isAllocationFailure, SourceError } from '../../../shared/source-errors.js';
 import { decodeText } from '../../text-decode.js';
-import { escapeText } from '../common/escape-markdown.js';
 import { nodesToMarkdownAndText, type MarkdownOptions } from './to-markdown.js';
 import { findMainContent, isPageTool } from './main-content.js';
 import { generatorMain } from './generator-main.js';
 import { SELF_CLOSING, VOID } from './tags.js';
-import { nodesToText } from './to-text.js';
+import { underTitle } from './title-root.js';
 import type { RawExtraction } from '../types.js';
 import { LIMIT_DEFAULTS } from '../../../shared/limit-defaults.js';
 
@@ -24,7 +23,8 @@ const TAGS = /<!--[\s\S]*?-->|<(script|style|textarea|title)\b[\s\S]*?<\/\1\s*>|
 
 /**
  * Extracts the main content of an HTML page as Markdown (and its plain text):
- * `<title>` as title; scripts, styles, hidden elements and page chrome
+ * `<title>` as title and the root heading above the content (see {@link underTitle});
+ * scripts, styles, hidden elements and page chrome
  * (navigation, skip and edit links, asides, banners, forms, share bars,
  * related-story blocks, header/footer outside the content) left out. The
  * content is the main container a documentation generator or the page names
@@ -53,55 +53,6 @@ export async function extractHtml(bytes: Uint8Array, maxDepth = MAX_DEPTH): Prom
     if (err instanceof RangeError) throw new SourceError('too_complex', 'The HTML is nested too deeply to read.');
     throw err;
   }
-}
-
-/**
- * The page's `<title>` as the root heading of a content that has headings,
- * so that every heading path starts at the page: the content's headings go
- * one level down when it has a first-level heading of its own. A content
- * that already opens with the title as its heading, or with the title's own
- * part of it ("Install" under "Install — Guide 1.0"), keeps that heading as
- * the root (one heading, not two); a content without headings (a page of a
- * few paragraphs) is left as it is.
- */
-function underTitle(nodes: AnyNode[], title: string | undefined, skip: (el: Element, inContent: boolean) => boolean,
-  render: (headingShift: number) => { markdown: string; text: string }): { markdown: string; text: string } {
-  if (!title) return render(0);
-  const headings = headingsIn(nodes);
-  const first = headings[0];
-  if (!first || namesPage(nodesToText([first], { skip }).replace(/\s+/g, ' ').trim(), title)) return render(0);
-  const { markdown, text } = render(headings.some((h) => h.name === 'h1') ? 1 : 0);
-  return { markdown: [`# ${escapeText(title)}`, markdown].filter(Boolean).join('\n\n'), text: [title, text].filter(Boolean).join('\n\n') };
-}
-
-// What sets a page's own name apart from the site's in a <title>: "Page — Site 1.0", "Site | Page", "Site: Page".
-const TITLE_PARTS = /\s+(?:[—–|·•»«-]|::)\s+|:\s+/;
-
-/** True when `heading` is the page's title or the page's part of it, before or after the site's name. */
-function namesPage(heading: string, title: string): boolean {
-  if (heading === '') return false;
-  if (heading === title) return true;
-  const parts = title.split(TITLE_PARTS);
-  return parts.length > 1 && (parts[0] === heading || parts.at(-1) === heading);
-}
-
-const HEADING = /^h[1-6]$/;
-
-/**
- * The headings among `nodes` and inside them, in document order. A walk of
- * the tree: cheerio's `find` on many nodes first lists their children and
- * removes those nested in one another, which is quadratic in their number.
- */
-function headingsIn(nodes: AnyNode[]): Element[] {
-  const found: Element[] = [];
-  const stack = [...nodes].reverse();
-  for (let node = stack.pop(); node; node = stack.pop()) {
-    if (node.type === 'tag' && HEADING.test((node as Element).name)) found.push(node as Element);
-    // Elements, and the document itself when the content is a page without <html> or <body>.
-    const children = 'children' in node ? node.children : [];
-    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
-  }
-  return found;
 }
 
 // Navigation panels and permalink marks that documentation generators put inside their content.

@@ -2,7 +2,8 @@ import type { AnyNode, Element } from 'domhandler';
 import { escapeText } from '../common/escape-markdown.js';
 import { cleanInline, cleanText, codeClass, codeSpan, firstText, indent, inlineSpace, join, lastText, tableRows, type Block, type Inline } from './markdown-blocks.js';
 import { BLOCK, CODE, CONTAINER, EMPHASIS, HEADING, LINE_CONTAINER, SKIPPED, STRONG } from './tags.js';
-import { isFormula, isHidden, nodesToText, type WalkOptions } from './to-text.js';
+import { imageText, isFormula } from './image-alt.js';
+import { isHidden, nodesToText, type WalkOptions } from './to-text.js';
 import { divGridRows, isJumpTable, tableBlocks } from './table-blocks.js';
 
 /** How {@link nodesToMarkdown} reads a tree. */
@@ -18,7 +19,8 @@ export interface MarkdownOptions extends WalkOptions {
 const MAX_NESTING = 8;
 const MAX_DEPTH = 200;
 
-interface Ctx { opts: MarkdownOptions; depth: number; nesting: number; pre: boolean; content: boolean }
+// Inside a heading: 'text' while its own words are read, 'images' when it has none and its images' alts stand for them.
+interface Ctx { opts: MarkdownOptions; depth: number; nesting: number; pre: boolean; content: boolean; heading?: 'text' | 'images' }
 
 /**
  * Converts DOM nodes to Markdown: `h1`–`h6` as `#` headings, lists with their
@@ -27,7 +29,8 @@ interface Ctx { opts: MarkdownOptions; depth: number; nesting: number; pre: bool
  * cell joined by `<br>`, rules, spacers and heading rows taken apart, layout
  * tables as their blocks, a bar of in-page links left out; see `table-blocks.ts`),
  * `pre` as fenced code, block quotes, bold/italic/code spans; links keep their
- * text only; images only their `alt` when `imageAlt` is set. Blocks are
+ * text only; images their `alt` when it describes content (see `imageText`;
+ * every `alt` when `imageAlt` is set), inline where they stand. Blocks are
  * separated by one blank line.
  */
 export function nodesToMarkdown(roots: readonly AnyNode[], opts: MarkdownOptions = {}): string {
@@ -68,7 +71,7 @@ function renderNodes(nodes: readonly AnyNode[], ctx: Ctx): Block[] {
     const name = el.name ?? '';
     if (SKIPPED.has(name) || (node.type === 'tag' && isHidden(el)) || (node.type === 'tag' && ctx.opts.skip?.(el, ctx.content))) continue;
     const content = ctx.content || name === 'main' || name === 'article' || el.attribs?.role === 'main';
-    const child: Ctx = { opts: ctx.opts, depth: ctx.depth + 1, nesting: ctx.nesting, pre: ctx.pre, content };
+    const child: Ctx = { opts: ctx.opts, depth: ctx.depth + 1, nesting: ctx.nesting, pre: ctx.pre, content, heading: ctx.heading };
     if (ctx.depth > MAX_DEPTH) {
       flush();
       const text = nodesToText([el], ctx.opts);
@@ -96,13 +99,15 @@ function renderElement(el: Element, name: string, ctx: Ctx): Inline | Block[] {
   const children = (el.children ?? []) as AnyNode[];
   if (name === 'br') return inlineOf('\n');
   if (name === 'img') {
-    const alt = ctx.opts.imageAlt || isFormula(el) ? el.attribs?.alt?.replace(/\s+/g, ' ').trim() : undefined;
+    // A heading's words are its text; an image in it is decoration unless the heading has no other words.
+    const alt = ctx.heading === 'text' && !isFormula(el) ? undefined : imageText(el, ctx.opts.imageAlt);
     return alt ? inlineOf(` ${escapeText(alt)} `, ` ${alt} `) : NOTHING;
   }
   if (name === 'hr') return [{ md: '---', text: '', kind: 'other' }];
   const heading = HEADING.exec(name);
   if (heading) {
-    const blocks = renderNodes(children, ctx);
+    let blocks = renderNodes(children, { ...ctx, heading: 'text' });
+    if (join(blocks, false, 'text').trim() === '') blocks = renderNodes(children, { ...ctx, heading: 'images' });
     const md = join(blocks, false, 'md').replace(/\s*\n\s*/g, ' ').replace(/^#+ /, '').trim();
     const text = join(blocks, false, 'text').replace(/\s*\n\s*/g, ' ').trim();
     // A trailing run of # would read as the heading's closing sequence.
@@ -167,7 +172,7 @@ function renderInline(nodes: readonly AnyNode[], ctx: Ctx): Inline | undefined {
     if (name === 'br') part = inlineOf('\n');
     else if (name === 'img' || (name === 'a' && ctx.opts.dropLink?.(el))) part = renderElement(el, name, ctx) as Inline;
     else {
-      const inner = renderInline((el.children ?? []) as AnyNode[], { opts: ctx.opts, depth: ctx.depth + 1, nesting: ctx.nesting, pre: ctx.pre, content: ctx.content });
+      const inner = renderInline((el.children ?? []) as AnyNode[], { opts: ctx.opts, depth: ctx.depth + 1, nesting: ctx.nesting, pre: ctx.pre, content: ctx.content, heading: ctx.heading });
       if (!inner) return undefined;
       part = wrap(name, inner, ctx);
     }

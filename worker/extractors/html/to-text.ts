@@ -1,11 +1,15 @@
 import type { AnyNode, Element } from 'domhandler';
+import { imageText } from './image-alt.js';
 import { CELL, CONTENT, LINE_BLOCK, PARAGRAPH_BLOCK, SKIPPED } from './tags.js';
 
 /** Decides which elements a walk leaves out, beyond the always-skipped ones. */
 export interface WalkOptions {
   /** Return true to leave `el` and everything in it out. `inContent` is true inside main/article. */
   skip?: (el: Element, inContent: boolean) => boolean;
-  /** Emit the `alt` text of images (DOCX image descriptions are content; web page alts mostly are not). Default false. */
+  /**
+   * Emit the `alt` text of every image (DOCX image descriptions are the author's). Default false:
+   * only content images' meaningful alts and formulas' TeX (see `imageText`).
+   */
   imageAlt?: boolean;
 }
 
@@ -63,7 +67,7 @@ export function nodesToText(roots: readonly AnyNode[], opts: WalkOptions = {}): 
     }
     if (SKIPPED.has(name) || isHidden(el) || opts.skip?.(el, frame.content)) continue;
     if (name === 'img') {
-      const alt = opts.imageAlt || isFormula(el) ? el.attribs?.alt?.replace(/\s+/g, ' ').trim() : undefined;
+      const alt = imageText(el, opts.imageAlt);
       if (alt) emit(lastSpace ? `${alt} ` : ` ${alt} `);
       continue;
     }
@@ -89,14 +93,6 @@ export function nodesToText(roots: readonly AnyNode[], opts: WalkOptions = {}): 
 function closeBlock(name: string, brk: (n: number) => void): void {
   if (PARAGRAPH_BLOCK.has(name)) brk(2);
   else if (LINE_BLOCK.has(name)) brk(1);
-}
-
-// Formulas drawn as images, their TeX in `alt` (Doxygen's formulaInl and formulaDsp, MediaWiki's tex and latex).
-const FORMULA = /(?:^|\s)(?:formulaInl|formulaDsp|tex|latex|mwe-math-fallback-image-inline|mwe-math-fallback-image-display)(?:\s|$)/i;
-
-/** An image of a formula, whose `alt` (its TeX) is part of the text even where other images' alts are not. */
-export function isFormula(el: Element): boolean {
-  return FORMULA.test(el.attribs?.class ?? '');
 }
 
 /** Hidden by the `hidden` attribute, `aria-hidden="true"` or an inline `display:none` / `visibility:hidden`. */

@@ -1,6 +1,6 @@
 import { SourceError } from '../../../shared/source-errors.js';
 import { OfficePackage } from '../office/office-package.js';
-import { chartMarkdown } from '../office/chart-text.js';
+import { chartMarkdown } from '../office/chart-markdown.js';
 import { odfChartText } from '../office/odf-chart-text.js';
 import { attrOf, childrenOf, descendants } from '../office/ordered-xml.js';
 import { DEFAULT_TABLE_CAPS, gfmTable, looksLikeHeader, TableBudget, type TableCaps } from '../table/gfm-table.js';

@@ -1,7 +1,7 @@
 import { SourceError } from '../../../shared/source-errors.js';
 import { OfficePackage, textOf, type OrderedNode, type XmlNode } from '../office/office-package.js';
 import { attrOf, childrenOf, path, tagOf } from '../office/ordered-xml.js';
-import { chartMarkdown } from '../office/chart-text.js';
+import { chartMarkdown } from '../office/chart-markdown.js';
 import { odfChartText } from '../office/odf-chart-text.js';
 import { embeddedSheetTables } from '../ods/spreadsheet.js';
 import { escapeLineStart, escapeText } from '../common/escape-markdown.js';

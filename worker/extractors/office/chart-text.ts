@@ -1,4 +1,3 @@
-import { escapeLineStart, escapeText } from '../common/escape-markdown.js';
 import type { OfficePackage } from './office-package.js';
 
 /** The words a DrawingML chart shows besides its data. */
@@ -55,11 +54,4 @@ export function chartText(pkg: OfficePackage, part: string): ChartText | undefin
   }
   const labels = [...new Set([...axes, ...series])].filter((l) => l !== title);
   return title || labels.length > 0 ? { title, labels } : undefined;
-}
-
-/** A chart's words as Markdown: its title as a paragraph, the other labels as a list. */
-export function chartMarkdown(chart: ChartText): string {
-  const title = chart.title ? escapeLineStart(escapeText(chart.title)) : '';
-  const list = chart.labels.map((l) => `- ${escapeLineStart(escapeText(l))}`).join('\n');
-  return [title, list].filter(Boolean).join('\n\n');
 }

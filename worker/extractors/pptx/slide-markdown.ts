@@ -1,5 +1,6 @@
 import type { OfficePackage, OrderedNode } from '../office/office-package.js';
 import { escapeLineStart, escapeText } from '../common/escape-markdown.js';
+import { chartBlocks } from '../office/chart-markdown.js';
 import { chartText } from '../office/chart-text.js';
 import { gfmTable } from '../table/gfm-table.js';
 import { attrOf, child, childrenOf, descendants, paragraphText, path, tagOf, textIn } from '../office/ordered-xml.js';
@@ -87,8 +88,11 @@ function frame(node: OrderedNode, out: SlideContent, target: (id: string) => str
   if (chartRef) {
     // A chart's title, axis titles and series names; its values are the data behind it, not slide text.
     const chart = chartText(pkg, target(attrOf(chartRef, 'id') ?? '') ?? '');
-    if (chart?.title) out.blocks.push({ kind: 'para', text: chart.title });
-    chart?.labels.forEach((text, i) => out.blocks.push({ kind: 'item', level: 0, text, ...(i === 0 ? { newShape: true } : {}) }));
+    let first = true;
+    for (const block of chart ? chartBlocks(chart) : []) {
+      out.blocks.push(block.kind === 'para' ? block : { kind: 'item', level: 0, text: block.text, ...(first ? { newShape: true } : {}) });
+      if (block.kind === 'item') first = false;
+    }
     return;
   }
   const relIds = child(childrenOf(data), 'relIds');

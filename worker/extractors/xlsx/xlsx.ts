@@ -1,6 +1,5 @@
 import { SourceError } from '../../../shared/source-errors.js';
-import { escapeLineStart, escapeText } from '../common/escape-markdown.js';
-import type { ChartText } from '../office/chart-text.js';
+import { chartMarkdown, chartPlain } from '../office/chart-markdown.js';
 import { coreTitle, OfficePackage } from '../office/office-package.js';
 import { DEFAULT_TABLE_CAPS, gfmTable, looksLikeHeader, TableBudget, tableText, type TableCaps } from '../table/gfm-table.js';
 import type { ExtractionWarning, RawExtraction } from '../types.js';
@@ -63,16 +62,4 @@ export async function extractXlsx(bytes: Uint8Array, opts: XlsxOptions): Promise
   }
   const title = coreTitle(pkg);
   return { markdown: sections.join('\n\n'), text: texts.join('\n\n'), ...(title ? { title } : {}), ...(partial ? { truncated: true, warnings } : {}) };
-}
-
-
-/** A chart's title as a paragraph, its axis titles and series names as a list. */
-function chartMarkdown(chart: ChartText): string {
-  const title = chart.title ? escapeLineStart(escapeText(chart.title)) : '';
-  const list = chart.labels.map((l) => `- ${escapeLineStart(escapeText(l))}`).join('\n');
-  return [title, list].filter(Boolean).join('\n\n');
-}
-
-function chartPlain(chart: ChartText): string {
-  return [chart.title ?? '', chart.labels.join('\n')].filter(Boolean).join('\n\n');
 }
