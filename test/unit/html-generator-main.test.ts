@@ -1,6 +1,9 @@
+import { load } from 'cheerio';
+import type { AnyNode } from 'domhandler';
 import { describe, expect, it } from 'vitest';
 import { cutChunks, cutContextOf } from '../../worker/chunking/cut-chunks.js';
 import { extractText, type ExtractOptions } from '../../worker/extractors/index.js';
+import { nodesToMarkdownAndText } from '../../worker/extractors/html/to-markdown.js';
 
 const opts: ExtractOptions = { maxTextChars: 100_000, maxPdfPages: 5, filename: 'page.html' };
 const utf8 = (s: string) => Buffer.from(s, 'utf8');
@@ -194,16 +197,23 @@ describe('main content of documentation generators', () => {
     expect(r.text).toBe('Configuration\n\nThe cache size is $2^{16}$ symbols, shown for $\\mbox{\\LaTeX}$ too.');
   });
 
-  it('keeps the alt of a content image as text where it stands, and not that of logos, icons, buttons, teasers or images in navigation', async () => {
-    const r = await extract(`<html><head><title>Setup</title></head><body><header><img src="brand.png" alt="Acme Tools"/></header>
+  const ALT_PAGE = `<html><head><title>Setup</title></head><body><header><img src="brand.png" alt="Acme Tools"/></header>
       <nav><a href="/"><img src="home.png" alt="Back to the start page"/></a></nav><main><h1>Setup <img src="new.png" alt="New" width="40" height="40"/></h1>
       <p>Wire it as shown:</p><p><img src="wiring.png" alt="Wiring diagram: red to L, blue to N" width="600" height="400"/></p>
       <figure><img src="panel.jpg" alt="The front panel"/><figcaption>The front panel</figcaption></figure>
       <p>Press <img src="b.png" alt="the power button" width="64" height="64"/> once.<img src="x.gif" alt="" width="1" height="1"/><img class="site-logo" src="l.svg" alt="Acme"/>
       <img src="icons/warn.png" alt="Warning" width="16" height="16"/><a href="other.html"><img src="teaser.jpg" alt="Read our other guide"/></a><img src="scan.png" alt="IMG_2041"/>
-      <img src="photo.png" alt="photo.png"/><a href="big.jpg"><img src="small.jpg" alt="Close-up of the fuse"/></a></p></main></body></html>`);
-    expect(r.markdown).toBe('# Setup\n\nWire it as shown:\n\nWiring diagram: red to L, blue to N\n\nThe front panel\n\nPress the power button once. Close-up of the fuse');
-    // A heading drawn only as an image is read from its alt.
+      <img src="photo.png" alt="photo.png"/><a href="big.jpg"><img src="small.jpg" alt="Close-up of the fuse"/></a></p></main></body></html>`;
+
+  it('keeps, where content images\' alts are asked for (a book), a content image\'s alt and not that of logos, icons, buttons, teasers or images in navigation', () => {
+    const $ = load(ALT_PAGE);
+    const { markdown } = nodesToMarkdownAndText($('main').toArray() as AnyNode[], { imageAlt: 'content' });
+    expect(markdown).toBe('# Setup\n\nWire it as shown:\n\nWiring diagram: red to L, blue to N\n\nThe front panel\n\nPress the power button once. Close-up of the fuse');
+  });
+
+  it('reads a web page\'s text without its images\' alts, as page readers do, but a heading drawn only as an image from its alt', async () => {
+    const r = await extract(ALT_PAGE);
+    expect(r.markdown).toBe('# Setup\n\nWire it as shown:\n\nThe front panel\n\nPress once.');
     const drawn = await extract('<html><body><main><h2><img src="ch1.png" alt="Chapter I"/></h2><p>Down the rabbit hole.</p></main></body></html>');
     expect(drawn.markdown).toBe('## Chapter I\n\nDown the rabbit hole.');
   });

@@ -44,7 +44,7 @@ export async function extractDocx(bytes: Uint8Array, maxUnpackedBytes = DEFAULT_
   }
   const $ = load(html, null, false);
   numberItems($.root().find('li').toArray() as Element[], bytes, entries);
-  return { ...nodesToMarkdownAndText($.root().toArray() as AnyNode[], { imageAlt: true, dropLink: isBackLink }), title };
+  return { ...nodesToMarkdownAndText($.root().toArray() as AnyNode[], { imageAlt: 'all', dropLink: isBackLink }), title };
 }
 
 /** Gives list items Word's numbers (restarts, start values, continued lists) when they can be matched one to one. */

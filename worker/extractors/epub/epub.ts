@@ -54,7 +54,7 @@ export async function extractEpub(bytes: Uint8Array, opts: EpubOptions): Promise
     if (!html) continue;
     const $ = load(html);
     const body = $('body').get(0);
-    const markdown = body ? nodesToMarkdownAndText((body.children ?? []) as AnyNode[]).markdown.trim() : '';
+    const markdown = body ? nodesToMarkdownAndText((body.children ?? []) as AnyNode[], { imageAlt: 'content' }).markdown.trim() : '';
     if (!markdown) continue;
     chapters.push(markdown);
     length += markdown.length + 2;

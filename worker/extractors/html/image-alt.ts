@@ -26,20 +26,24 @@ export function isFormula(el: Element): boolean {
   return FORMULA.test(el.attribs?.class ?? '');
 }
 
+/** Which images' `alt` a walk keeps: every one, content images' only, or (undefined) formulas' only. */
+export type AltText = 'all' | 'content';
+
 /**
- * The text an `img` adds, or undefined: with `all`, any `alt` (a DOCX
- * image's description is the author's); else the TeX of a formula, and the
- * `alt` of a content image: not empty, not marked decorative
+ * The text an `img` adds, or undefined: the TeX of a formula always; with
+ * `all`, any `alt` (a DOCX image's description is the author's); with
+ * `content` (an EPUB's chapters), the `alt` of a content image: not empty, not marked decorative
  * (`role="presentation"` or `"none"`), not a file name or a label such as
  * "Illo3", not a navigation word, not a logo, icon or spacer (by its class,
  * id, file or a drawn size of at most 32 pixels), not inside navigation,
  * a header or a footer, not a link to another page, and not said again by
  * its figure's caption.
  */
-export function imageText(el: Element, all = false): string | undefined {
+export function imageText(el: Element, mode?: AltText): string | undefined {
   const alt = el.attribs?.alt?.replace(/\s+/g, ' ').trim();
   if (!alt) return undefined;
-  if (all || isFormula(el)) return alt;
+  if (mode === 'all' || isFormula(el)) return alt;
+  if (mode !== 'content') return undefined;
   const a = el.attribs;
   if (a.role === 'presentation' || a.role === 'none') return undefined;
   if (FILE_NAME.test(alt) || LABEL.test(alt) || NAVIGATION.test(alt)) return undefined;

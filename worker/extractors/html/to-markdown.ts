@@ -29,8 +29,8 @@ interface Ctx { opts: MarkdownOptions; depth: number; nesting: number; pre: bool
  * cell joined by `<br>`, rules, spacers and heading rows taken apart, layout
  * tables as their blocks, a bar of in-page links left out; see `table-blocks.ts`),
  * `pre` as fenced code, block quotes, bold/italic/code spans; links keep their
- * text only; images their `alt` when it describes content (see `imageText`;
- * every `alt` when `imageAlt` is set), inline where they stand. Blocks are
+ * text only; images their `alt` as `imageAlt` says (see `imageText`: formulas'
+ * TeX always), inline where they stand. Blocks are
  * separated by one blank line.
  */
 export function nodesToMarkdown(roots: readonly AnyNode[], opts: MarkdownOptions = {}): string {
@@ -99,8 +99,10 @@ function renderElement(el: Element, name: string, ctx: Ctx): Inline | Block[] {
   const children = (el.children ?? []) as AnyNode[];
   if (name === 'br') return inlineOf('\n');
   if (name === 'img') {
-    // A heading's words are its text; an image in it is decoration unless the heading has no other words.
-    const alt = ctx.heading === 'text' && !isFormula(el) ? undefined : imageText(el, ctx.opts.imageAlt);
+    // A heading's words are its text; an image in it is decoration unless the heading has no other
+    // words, when a content image's alt is the heading (on a web page too).
+    const mode = ctx.heading === 'images' ? (ctx.opts.imageAlt ?? 'content') : ctx.opts.imageAlt;
+    const alt = ctx.heading === 'text' && !isFormula(el) ? undefined : imageText(el, mode);
     return alt ? inlineOf(` ${escapeText(alt)} `, ` ${alt} `) : NOTHING;
   }
   if (name === 'hr') return [{ md: '---', text: '', kind: 'other' }];

@@ -1,5 +1,5 @@
 import type { AnyNode, Element } from 'domhandler';
-import { imageText } from './image-alt.js';
+import { imageText, type AltText } from './image-alt.js';
 import { CELL, CONTENT, LINE_BLOCK, PARAGRAPH_BLOCK, SKIPPED } from './tags.js';
 
 /** Decides which elements a walk leaves out, beyond the always-skipped ones. */
@@ -7,10 +7,11 @@ export interface WalkOptions {
   /** Return true to leave `el` and everything in it out. `inContent` is true inside main/article. */
   skip?: (el: Element, inContent: boolean) => boolean;
   /**
-   * Emit the `alt` text of every image (DOCX image descriptions are the author's). Default false:
-   * only content images' meaningful alts and formulas' TeX (see `imageText`).
+   * Which images' `alt` becomes text (see `imageText`): `all` (DOCX image descriptions are the
+   * author's), `content` (a book's illustrations: content images' meaningful alts), or by
+   * default only formulas' TeX (a web page's main text, as readers and extractors of pages take it).
    */
-  imageAlt?: boolean;
+  imageAlt?: AltText;
 }
 
 interface Frame { node: AnyNode; pre: boolean; content: boolean; cell: boolean; exit?: true }
