@@ -84,15 +84,19 @@ export function pageMarkdown(lines: PdfLine[], style: PdfDocumentStyle, missing:
   return blocks.map((b) => b.text).filter(Boolean).join('\n\n');
 }
 
-/** Splits lines where the reading order jumps, the size changes, the spacing widens, an indented line or a list item starts. */
-export function paragraphs(lines: PdfLine[]): PdfLine[][] {
+/**
+ * Splits lines where the reading order jumps, the size changes, the spacing
+ * widens, an indented line or a list item starts, and (with `boldCue`, where
+ * bold can make a heading) where a bold title line starts or ends.
+ */
+export function paragraphs(lines: PdfLine[], boldCue = true): PdfLine[][] {
   const pitch = linePitch(lines);
   const edges = blockEdges(lines);
   const result: PdfLine[][] = [];
   let current: PdfLine[] = [];
   lines.forEach((line, i) => {
     const prev = current.at(-1);
-    if (prev && breaksBefore(prev, line, lines[i + 1], pitch, edges.get(line.block)!)) {
+    if (prev && breaksBefore(prev, line, lines[i + 1], pitch, edges.get(line.block)!, boldCue)) {
       result.push(current);
       current = [];
     }
@@ -131,14 +135,14 @@ function blockEdges(lines: PdfLine[]): Map<number, { left: number; right: number
 }
 
 function breaksBefore(prev: PdfLine, line: PdfLine, next: PdfLine | undefined, pitch: Map<number, number>,
-  edge: { left: number; right: number; count: number }): boolean {
+  edge: { left: number; right: number; count: number }, boldCue: boolean): boolean {
   if (line.heading?.entry !== prev.heading?.entry) return true;
   if (line.heading) return false;
   // A word hyphenated at the foot of a column goes on at the top of the next one.
   const continued = HYPHENATED_END.test(prev.text) && /^\p{Ll}/u.test(line.text);
   if (line.block !== prev.block) return !continued;
   if (Math.abs(line.size - prev.size) > 0.12 * Math.max(line.size, prev.size)) return true;
-  if (boldBreaks(prev, line)) return true;
+  if (boldCue && boldBreaks(prev, line)) return true;
   // The rest of a hyphenated word is never a paragraph (nor a heading) of its own, however wide the spacing.
   if (continued && prev.y - line.y > 0 && prev.y - line.y < 2.5 * line.size) return false;
   const gap = prev.y - line.y;
@@ -157,7 +161,8 @@ function breaksBefore(prev: PdfLine, line: PdfLine, next: PdfLine | undefined, p
 }
 
 function renderParagraphs(lines: PdfLine[], style: PdfDocumentStyle): Array<{ y: number; text: string }> {
-  const paras = joinChapterLabels(paragraphs(lines), style);
+  // Bold cuts paragraphs only where it can make a heading: under an outline of two levels a bold word in a listing would cut it for nothing.
+  const paras = joinChapterLabels(paragraphs(lines, style.outlineDepth <= 1), style);
   const levels = listLevels(paras);
   // Where two paragraphs in three start with a number, as in a table of contents, a number makes no heading.
   const numbered = paras.length < 4 || paras.filter((p) => startsNumbered(p[0]!.text)).length * 3 < paras.length * 2;
