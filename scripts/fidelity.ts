@@ -10,7 +10,8 @@
  *   npm run fidelity -- --no-outline [--files]   (PDF headings without the outline, scored against it)
  */
 import { readFileSync } from 'node:fs';
-import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
+// The service's pdf.js module: the first document pdf.js opens fixes its worker side for the process (patched only when loaded from there).
+import { getDocument } from '../worker/extractors/pdf/pdfjs.js';
 import { extractText } from '../worker/extractors/index.js';
 import { APT_PACKAGES, buildCorpus, corpusRoot, missing } from './lib/fidelity-corpus.js';
 import * as m from './lib/fidelity-metrics.js';

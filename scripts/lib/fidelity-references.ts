@@ -5,7 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 import * as cheerio from 'cheerio';
-import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
+// The service's pdf.js module: the first document pdf.js opens fixes its worker side for the process (patched only when loaded from there).
+import { getDocument } from '../../worker/extractors/pdf/pdfjs.js';
 import { pandoc, type CorpusEntry } from './fidelity-corpus.js';
 import { markdownHeadings } from './fidelity-metrics.js';
 

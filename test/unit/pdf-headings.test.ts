@@ -79,6 +79,18 @@ describe('PDF headings without an outline', () => {
     expect(md).toContain('## Before you start\n\nThis paragraph is plain body text');
   });
 
+  it('makes no heading of an unnumbered bold line where the sections are numbered: there it labels a paragraph', async () => {
+    const md = await markdownOf([[
+      { text: '2.1 Reading a graph', x: 72, y: 740, size: 16 }, ...body(716, PROSE),
+      { text: 'Problem characteristics', x: 72, y: 660, font: 'bold' }, ...body(646, PROSE),
+      { text: '2.2 Writing a graph', x: 72, y: 590, size: 16 }, ...body(566, PROSE),
+      { text: '2.3 Checking a graph', x: 72, y: 510, size: 16 }, ...body(486, PROSE),
+      { text: '2.3.1 Before you start', x: 72, y: 430, font: 'bold' }, ...body(416, PROSE),
+    ]]);
+    expect(headingsOf(md)).toEqual(['# 2.1 Reading a graph', '# 2.2 Writing a graph', '# 2.3 Checking a graph', '## 2.3.1 Before you start']);
+    expect(md).toContain('Problem characteristics\n\nThis paragraph');
+  });
+
   it('makes no heading of bold words in a sentence, a bold label, nor a run of bold terms', async () => {
     const md = await markdownOf([[
       ...body(740, PROSE),

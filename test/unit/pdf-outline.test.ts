@@ -34,6 +34,19 @@ describe('PDF headings from the outline', () => {
     expect(headingsOf(md)).toEqual(['# Part One', '## Details']);
   });
 
+  it('keeps a listing whose lines mix bold and regular fonts one paragraph under a deep outline, where bold makes no heading', async () => {
+    const listing = [
+      { text: 'canvas.setFont(name, size)', x: 72, y: 650 },
+      { text: 'Draw the page', x: 72, y: 636, font: 'bold' as const },
+      { text: 'canvas.showPage()', x: 72, y: 622 },
+    ];
+    const page = [{ text: 'Part One', x: 72, y: 740, size: 20 }, ...body(710, PROSE), ...listing];
+    const deep = await markdownOf([page], [{ title: 'Part One', page: 0, top: 760, children: [{ title: 'Details', page: 0, top: 600 }] }]);
+    expect(deep).toContain('canvas.setFont(name, size) Draw the page canvas.showPage()');
+    // Without an outline, where bold can make a heading, the bold line starts a paragraph of its own.
+    expect(await markdownOf([page])).toContain('canvas.setFont(name, size)\n\nDraw the page');
+  });
+
   it('picks the occurrence nearest the destination when the title is on the page twice', async () => {
     const md = await markdownOf(
       [[...body(740, ['Results are discussed later, see below.']), { text: 'Results', x: 72, y: 700 }, ...body(680, PROSE), { text: 'Results', x: 72, y: 600, size: 16 }, ...body(580, PROSE)]],

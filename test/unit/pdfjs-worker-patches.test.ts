@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { applyPatches } from '../../worker/extractors/pdf/worker-source.js';
 import { WORKER_PATCHES } from '../../worker/extractors/pdf/worker-patches.js';
+import { readPages } from '../../worker/extractors/pdf/read-pages.js';
 import { writePdf } from '../fixtures/pdf.js';
 
 const installed = () => readFileSync(createRequire(import.meta.url).resolve('pdfjs-dist/legacy/build/pdf.worker.mjs'), 'utf8');
@@ -61,6 +62,43 @@ describe('patches of pdf.js worker side', () => {
         'Inner again': [18, 18, 72, 615],
         'Outer again': [12, 12, 72, 600],
       });
+    } finally {
+      await task.destroy();
+    }
+  });
+  it("names each font in the page's text styles, so a line set in a bold font is marked bold and one in a regular font is not", async () => {
+    const { openPdf } = await import('../../worker/extractors/pdf/open-pdf.js');
+    const content = [
+      'BT /F1 12 Tf 72 700 Td (Set in Helvetica Bold) Tj ET',
+      'BT /F2 12 Tf 72 680 Td (Set in plain Helvetica) Tj ET',
+      'BT /F3 12 Tf 72 660 Td (Set in a subset of CMBX12) Tj ET',
+    ].join('\n');
+    const bytes = writePdf([
+      '<< /Type /Catalog /Pages 2 0 R >>',
+      '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R /F2 6 0 R /F3 7 0 R >> >> /Contents 4 0 R >>',
+      { dict: '<< >>', data: new Uint8Array(Buffer.from(content, 'latin1')) },
+      '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold /Encoding /WinAnsiEncoding >>',
+      '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
+      // A TeX bold font by name only: pdf.js sets no bold flag on a font it does not map to a standard one.
+      '<< /Type /Font /Subtype /Type1 /BaseFont /ABCDEF+CMBX12 /Encoding /WinAnsiEncoding >>',
+    ]);
+    const task = openPdf(bytes);
+    try {
+      const doc = await task.promise;
+      const page = await doc.getPage(1);
+      const content = await page.getTextContent();
+      const named = Object.fromEntries(content.items.filter((i) => 'str' in i && i.str).map((i) => {
+        const item = i as { str: string; fontName: string };
+        return [item.str, (content.styles[item.fontName] as { name?: string }).name];
+      }));
+      expect(named).toEqual({ 'Set in Helvetica Bold': 'Helvetica-Bold', 'Set in plain Helvetica': 'Helvetica', 'Set in a subset of CMBX12': 'ABCDEF+CMBX12' });
+      const { lines } = await readPages(doc, { from: 1, to: 1 }, false, Number.POSITIVE_INFINITY);
+      expect(lines[0]!.map((l) => [l.text, Boolean(l.bold)])).toEqual([
+        ['Set in Helvetica Bold', true],
+        ['Set in plain Helvetica', false],
+        ['Set in a subset of CMBX12', true],
+      ]);
     } finally {
       await task.destroy();
     }

@@ -21,6 +21,13 @@ export interface PdfDocumentStyle {
   bodySize: number;
   /** Short bold lines met three times or more ("Examples", "Returns"): labels of a pattern, not headings of the outline. */
   boldLabels: Set<string>;
+  /**
+   * Three or more titles in a heading size or in bold start with a section
+   * number ("2.3.2 Reading"): then the document numbers its sections, and an
+   * unnumbered bold line ("Comments", "Problem characteristics") is a
+   * paragraph's label, not a heading.
+   */
+  numberedSections: boolean;
 }
 
 // A heading is set at least this much larger than the body text...
@@ -32,6 +39,7 @@ const HYPHENATED_END = /\p{Ll}[-\u2010\u00ad]$/u;
 // A short bold line repeated this many times in a document is a label.
 const BOLD_LABEL_REPEATS = 3;
 const BOLD_LABEL_MAX_CHARS = 40;
+const NUMBERED_SECTIONS_MIN = 3;
 // A title of a few words under a chapter label on a line of its own.
 const LABEL_TITLE_MAX_CHARS = 120;
 const LIST_MARKER = /^(?:[•◦▪‣∙●○■□►–]|\(?\d{1,3}[.)]|\(?[a-z][.)]|\(?[ivx]{1,4}\))\s/u;
@@ -45,12 +53,15 @@ export function documentStyle(pages: PdfLine[][], outlineDepth = 0): PdfDocument
   const charsBySize = new Map<number, number>();
   const vocabulary = new Set<string>();
   const boldLines = new Map<string, number>();
+  const numberedTitles: PdfLine[] = [];
   let total = 0;
   for (const lines of pages) {
     for (const line of lines) {
       const n = line.text.length;
       total += n;
       if (line.bold && n <= BOLD_LABEL_MAX_CHARS) boldLines.set(line.text, (boldLines.get(line.text) ?? 0) + 1);
+      // A table of contents' entries (leaders, a page number at the end) are numbered too, in the body size.
+      if (n <= HEADING_MAX_CHARS && startsSectionNumber(line.text) && !/\d$/.test(line.text) && !hasLeader(line.text)) numberedTitles.push(line);
       charsBySize.set(round(line.size), (charsBySize.get(round(line.size)) ?? 0) + n);
       if (!line.text.includes('-') && !line.text.includes('\u2010')) continue;
       for (const w of line.text.toLowerCase().match(/[\p{L}\p{N}]+(?:[-\u2010][\p{L}\p{N}]+)+[-\u2010]?/gu) ?? []) {
@@ -65,7 +76,8 @@ export function documentStyle(pages: PdfLine[][], outlineDepth = 0): PdfDocument
     .sort((a, b) => b - a);
   const headingLevels = new Map(headingSizes.map((size, i) => [size, Math.min(3, i + 1)]));
   const boldLabels = new Set([...boldLines].filter(([, n]) => n >= BOLD_LABEL_REPEATS).map(([text]) => text));
-  return { headingLevels, vocabulary, outlineDepth, bodySize: body, boldLabels };
+  const numberedSections = numberedTitles.filter((l) => l.bold || headingLevels.has(round(l.size))).length >= NUMBERED_SECTIONS_MIN;
+  return { headingLevels, vocabulary, outlineDepth, bodySize: body, boldLabels, numberedSections };
 }
 
 /**
@@ -84,15 +96,19 @@ export function pageMarkdown(lines: PdfLine[], style: PdfDocumentStyle, missing:
   return blocks.map((b) => b.text).filter(Boolean).join('\n\n');
 }
 
-/** Splits lines where the reading order jumps, the size changes, the spacing widens, an indented line or a list item starts. */
-export function paragraphs(lines: PdfLine[]): PdfLine[][] {
+/**
+ * Splits lines where the reading order jumps, the size changes, the spacing
+ * widens, an indented line or a list item starts, and (with `boldCue`, where
+ * bold can make a heading) where a bold title line starts or ends.
+ */
+export function paragraphs(lines: PdfLine[], boldCue = true): PdfLine[][] {
   const pitch = linePitch(lines);
   const edges = blockEdges(lines);
   const result: PdfLine[][] = [];
   let current: PdfLine[] = [];
   lines.forEach((line, i) => {
     const prev = current.at(-1);
-    if (prev && breaksBefore(prev, line, lines[i + 1], pitch, edges.get(line.block)!)) {
+    if (prev && breaksBefore(prev, line, lines[i + 1], pitch, edges.get(line.block)!, boldCue)) {
       result.push(current);
       current = [];
     }
@@ -131,14 +147,14 @@ function blockEdges(lines: PdfLine[]): Map<number, { left: number; right: number
 }
 
 function breaksBefore(prev: PdfLine, line: PdfLine, next: PdfLine | undefined, pitch: Map<number, number>,
-  edge: { left: number; right: number; count: number }): boolean {
+  edge: { left: number; right: number; count: number }, boldCue: boolean): boolean {
   if (line.heading?.entry !== prev.heading?.entry) return true;
   if (line.heading) return false;
   // A word hyphenated at the foot of a column goes on at the top of the next one.
   const continued = HYPHENATED_END.test(prev.text) && /^\p{Ll}/u.test(line.text);
   if (line.block !== prev.block) return !continued;
   if (Math.abs(line.size - prev.size) > 0.12 * Math.max(line.size, prev.size)) return true;
-  if (boldBreaks(prev, line)) return true;
+  if (boldCue && boldBreaks(prev, line)) return true;
   // The rest of a hyphenated word is never a paragraph (nor a heading) of its own, however wide the spacing.
   if (continued && prev.y - line.y > 0 && prev.y - line.y < 2.5 * line.size) return false;
   const gap = prev.y - line.y;
@@ -157,7 +173,8 @@ function breaksBefore(prev: PdfLine, line: PdfLine, next: PdfLine | undefined, p
 }
 
 function renderParagraphs(lines: PdfLine[], style: PdfDocumentStyle): Array<{ y: number; text: string }> {
-  const paras = joinChapterLabels(paragraphs(lines), style);
+  // Bold cuts paragraphs only where it can make a heading: under an outline of two levels a bold word in a listing would cut it for nothing.
+  const paras = joinChapterLabels(paragraphs(lines, style.outlineDepth <= 1), style);
   const levels = listLevels(paras);
   // Where two paragraphs in three start with a number, as in a table of contents, a number makes no heading.
   const numbered = paras.length < 4 || paras.filter((p) => startsNumbered(p[0]!.text)).length * 3 < paras.length * 2;
@@ -266,7 +283,9 @@ function headingLevel(lines: PdfLine[], text: string, style: PdfDocumentStyle, n
 /** A bold heading in a size of no heading level: its numbering's level, or one under the levels of heading sizes. */
 function boldLevel(lines: PdfLine[], text: string, style: PdfDocumentStyle, next?: PdfLine[]): number | undefined {
   if (style.boldLabels.has(text) || !isBoldHeading(lines, text, next, style.bodySize)) return undefined;
-  return numberedLevel(text, true) ?? Math.min(6, Math.max(0, ...style.headingLevels.values()) + 1);
+  const numbered = numberedLevel(text, true);
+  if (numbered === undefined && style.numberedSections) return undefined;
+  return numbered ?? Math.min(6, Math.max(0, ...style.headingLevels.values()) + 1);
 }
 
 /** A one-line paragraph in the body size or larger numbered like a heading ("1.1 Title", "Chapter 2 Title"). */

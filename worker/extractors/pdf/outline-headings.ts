@@ -11,10 +11,14 @@ import type { OutlineEntry } from './outline.js';
  */
 export function markOutlineHeadings(pages: PdfLine[][], entries: OutlineEntry[]): Map<number, OutlineEntry[]> {
   const unmatched = new Map<number, OutlineEntry[]>();
+  // Each line's key once, however many entries point at its page (a line's text does not change here).
+  const pageKeys = new Map<number, string[]>();
   entries.forEach((entry, id) => {
     const lines = pages[entry.page - 1];
     if (!lines) return;
-    const run = lines.length ? findRun(lines, key(entry.title), entry.top) : undefined;
+    let keys = pageKeys.get(entry.page);
+    if (!keys) pageKeys.set(entry.page, (keys = lines.map((line) => key(line.text))));
+    const run = lines.length ? findRun(lines, keys, key(entry.title), entry.top) : undefined;
     if (!run) {
       unmatched.set(entry.page, [...(unmatched.get(entry.page) ?? []), entry]);
       return;
@@ -83,8 +87,11 @@ export function namedHeadingText(text: string, title: string): string {
   return label + title;
 }
 
-/** The first and last index of the lines that read `title`; the run nearest the destination's top when there are several. */
-function findRun(lines: PdfLine[], title: string, top: number | undefined): [number, number] | undefined {
+/**
+ * The first and last index of the lines that read `title` (`keys` holds each
+ * line's {@link key}); the run nearest the destination's top when there are several.
+ */
+function findRun(lines: PdfLine[], keys: readonly string[], title: string, top: number | undefined): [number, number] | undefined {
   if (!title) return undefined;
   let best: [number, number] | undefined;
   let bestDistance = Number.POSITIVE_INFINITY;
@@ -92,7 +99,7 @@ function findRun(lines: PdfLine[], title: string, top: number | undefined): [num
     let text = '';
     for (let j = i; j < Math.min(lines.length, i + MAX_RUN); j++) {
       if (lines[j]!.heading) break;
-      text = text ? `${text} ${key(lines[j]!.text)}` : key(lines[j]!.text);
+      text = text ? `${text} ${keys[j]!}` : keys[j]!;
       if (text.length > title.length + 24) break;
       if (!sameHeading(text, title)) continue;
       const distance = top === undefined ? i : Math.abs(lines[i]!.y - top);

@@ -1,6 +1,6 @@
 import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { formFieldLines, type PdfAnnotation } from './fields.js';
-import { FontWeights } from './fonts.js';
+import { boldFonts } from './fonts.js';
 import { pageLines, type PdfLine, type PdfTextItem } from './lines.js';
 import type { PdfOcr } from './ocr/pdf-ocr.js';
 
@@ -36,7 +36,6 @@ export async function readPages(
   ocr?: PdfOcr,
 ): Promise<PagesRead> {
   const read: PagesRead = { lines: [], fields: [] };
-  const weights = new FontWeights(doc);
   let chars = 0;
   for (let n = range.from; n <= range.to && chars <= maxChars; n++) {
     const page = await doc.getPage(n);
@@ -46,8 +45,8 @@ export async function readPages(
       const items = content.items.filter((item) => 'str' in item && item.str !== '') as Array<PdfTextItem & { fontName: string }>;
       const vertical = new Set(Object.keys(content.styles).filter((name) => content.styles[name]?.vertical));
       if (vertical.size) for (const item of items) item.vertical = vertical.has(item.fontName);
-      await weights.learn(page, items);
-      for (const item of items) if (weights.isBold(item.fontName)) item.bold = true;
+      const bold = boldFonts(content.styles);
+      if (bold.size) for (const item of items) if (bold.has(item.fontName)) item.bold = true;
       const layer = pageLines(items, page.view);
       const pageText = ocr ? await ocr.readPage(page, n, layer) : layer;
       const pageFields = withForm ? formFieldLines((await page.getAnnotations({ intent: 'display' })) as PdfAnnotation[]) : [];

@@ -121,10 +121,45 @@ const textTransformWithoutTemporaries: WorkerPatch = {
     }`,
 };
 
+/**
+ * getTextContent names a font in its items only by the id pdf.js loaded it
+ * under ("g_d0_f4"), and describes it in `styles` by its CSS fallback family
+ * alone; the font's own name ("ABCDEF+CMBX12", "Times-Bold") reached the
+ * client only with a page's painting list (glyph paths and images built, as
+ * costly as reading the page's text). The style below also carries the name
+ * and the bold and black flags pdf.js sets on a standard font it stands in
+ * for, so every page tells its bold fonts for nothing (see `fonts.ts`).
+ * The style is set once per font per call, as before; the added fields are
+ * strings and booleans, cloned with the rest.
+ */
+const fontNamesInStyles: WorkerPatch = {
+  name: "getTextContent: a text style carries its font's name and bold flags",
+  find: `      if (!seenStyles.has(loadedName)) {
+        seenStyles.add(loadedName);
+        textContent.styles[loadedName] = {
+          fontFamily: font.fallbackName,
+          ascent: font.ascent,
+          descent: font.descent,
+          vertical: font.vertical
+        };`,
+  replace: `      if (!seenStyles.has(loadedName)) {
+        seenStyles.add(loadedName);
+        textContent.styles[loadedName] = {
+          fontFamily: font.fallbackName,
+          ascent: font.ascent,
+          descent: font.descent,
+          vertical: font.vertical,
+          name: font.name,
+          bold: font.bold,
+          black: font.black
+        };`,
+};
+
 /** The patches, applied in this order. */
 export const WORKER_PATCHES: readonly WorkerPatch[] = [
   // The constructor is matched (unchanged) so that a new field in a later release stops the flat copy.
   { name: 'TextState declares the fields the flat copy copies', find: TEXT_STATE_FIELDS, replace: TEXT_STATE_FIELDS },
   flatTextStateClone,
   textTransformWithoutTemporaries,
+  fontNamesInStyles,
 ];
