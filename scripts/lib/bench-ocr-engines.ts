@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { createCanvas } from '@napi-rs/canvas';
-import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { getDocument } from '../../worker/extractors/pdf/pdfjs.js';
 import { renderPage } from '../../worker/extractors/pdf/ocr/render-page.js';
 import { parseTsv } from '../../worker/extractors/pdf/ocr/tesseract.js';
 

@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { createCanvas } from '@napi-rs/canvas';
-import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { getDocument } from '../../worker/extractors/pdf/pdfjs.js';
 import { buildPdf, writePdf, type PdfRun } from '../../test/fixtures/pdf.js';
 import { imagePdf, scanPdfPages, type ScanImage, type ScanNoise } from '../../test/fixtures/scan.js';
 

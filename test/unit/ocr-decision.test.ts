@@ -1,4 +1,4 @@
-import { OPS } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { OPS } from '../../worker/extractors/pdf/pdfjs.js';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../shared/config.js';
 import { detectType } from '../../shared/detect-type.js';
