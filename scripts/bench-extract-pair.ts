@@ -7,9 +7,11 @@
  * seconds / ours: above 1 means faster than the reference) with their spread.
  * `--before <dist>` adds a third run per round from another build (the code
  * before a change), so before and after come from the same rounds. The peak
- * RSS is that of the pool's children together, sampled every 100 ms.
+ * RSS is that of the pool's children together, sampled every 100 ms. `--warm`
+ * has each child read a small PDF before the timing, as in a worker that has
+ * run a while.
  *
- *   npx tsx scripts/bench-extract-pair.ts --folder pdf|docx | --file <path> [--dist dist] [--before <dist>] [--rounds 3] [--concurrency 2]
+ *   npx tsx scripts/bench-extract-pair.ts --folder pdf|docx | --file <path> [--dist dist] [--before <dist>] [--rounds 3] [--concurrency 2] [--warm]
  */
 import { execFile } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
@@ -18,6 +20,7 @@ import { loadavg } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { corpusDir } from '../test/corpus/corpus-files.js';
+import { buildPdf } from '../test/fixtures/pdf.js';
 import { DEFAULT_LIMITS } from './lib/bench-extract-pool.js';
 import { folderFiles, hasTool, MB, median, rssSampler } from './lib/bench-util.js';
 
@@ -31,6 +34,8 @@ const flag = (name: string) => {
 };
 const rounds = Number(flag('rounds') ?? 3);
 const concurrency = Number(flag('concurrency') ?? 2);
+const warm = args.includes('--warm');
+const WARM_PDF = buildPdf({ pages: Array.from({ length: 20 }, (_, i) => `Page ${i + 1}. ${'A line of body text to read, with words. '.repeat(40)}`) });
 const builds = [{ label: 'after', dir: flag('dist') ?? 'dist' }, ...(flag('before') ? [{ label: 'before', dir: flag('before')! }] : [])];
 
 function inputFiles(): { path: string; name: string }[] {
@@ -44,6 +49,9 @@ async function ours(dir: string, files: { path: string; name: string }[]): Promi
   const { SandboxPool } = (await import(pathToFileURL(resolve(dir, 'worker/sandbox-pool.js')).href)) as PoolModule;
   const pool = new SandboxPool({ size: concurrency, limits: { ...DEFAULT_LIMITS, timeoutMs: 600_000 } });
   await pool.ready();
+  // --warm: each child first reads a small PDF, as the children of a worker that has run a while have
+  // (pdf.js loaded and its hot paths compiled); without it the first documents pay for that.
+  if (warm) await Promise.all(Array.from({ length: concurrency }, () => pool.extract(WARM_PDF, { filename: 'warm.pdf' }).catch(() => undefined)));
   const bytes = files.map((f) => readFileSync(f.path));
   const sampler = rssSampler(() => pool.pids);
   let failures = 0;
