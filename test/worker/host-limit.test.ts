@@ -117,6 +117,22 @@ async function startReplicas(): Promise<void> {
 
 const handBacks = (): number => logs.flat().filter((l) => l.includes('host busy; job delayed')).length;
 
+/** A processor whose per-host limiter cannot be reached, counting its asks and any fetch (there must be none). */
+function limiterAwayProcessor() {
+  const probe = { asked: 0, fetched: 0, processor: undefined as unknown as ReturnType<typeof createProcessor> };
+  const unreachable = { tryAcquire: () => (probe.asked++, Promise.reject(new Error('Connection is closed.'))) } as unknown as HostSlots;
+  probe.processor = createProcessor({
+    config: h.config,
+    kbs: h.store.kbs,
+    logger: createLogger('silent'),
+    queue: { enqueue: () => Promise.resolve(), rechunk: () => Promise.resolve(), discover: () => Promise.resolve(), scheduleRefresh: () => Promise.resolve() },
+    hosts: new HostGate(unreachable, { maxPerHost: 2, leaseMs: 60_000, spacingMs: 0 }),
+    fetch: () => (probe.fetched++, Promise.reject(new Error('must not fetch'))),
+    extract: () => Promise.reject(new Error('must not extract')),
+  });
+  return probe;
+}
+
 async function addUrls(urls: string[]): Promise<{ kbId: string; docs: string[] }> {
   return createKbWith(h, key, (f) => f.set('knowledge_base_urls', JSON.stringify(urls)));
 }
@@ -133,21 +149,12 @@ describe('when the per-host limiter cannot be asked', () => {
     const site = await origin(0);
     const { kbId, docs } = await addUrls([site.url('/redis-away')]);
     const documentId = docs[0]!;
-    const unreachable = { tryAcquire: () => Promise.reject(new Error('Connection is closed.')) } as unknown as HostSlots;
-    let fetched = 0;
-    const processor = createProcessor({
-      config: h.config,
-      kbs: h.store.kbs,
-      logger: createLogger('silent'),
-      queue: { enqueue: () => Promise.resolve(), rechunk: () => Promise.resolve(), discover: () => Promise.resolve(), scheduleRefresh: () => Promise.resolve() },
-      hosts: new HostGate(unreachable, { maxPerHost: 2, leaseMs: 60_000, spacingMs: 0 }),
-      fetch: () => (fetched++, Promise.reject(new Error('must not fetch'))),
-      extract: () => Promise.reject(new Error('must not extract')),
-    });
+    const probe = limiterAwayProcessor();
+    const processor = probe.processor;
     const data: ExtractSourceJob = { workspaceId: 'ws_hosts', kbId, documentId, run: 1 };
     const job = { id: extractSourceJobId(data), data, attemptsMade: 0, opts: { attempts: 1 } } as unknown as Job;
     await expect(processor(job)).rejects.toBeInstanceOf(HostLimiterUnavailableError);
-    expect(fetched).toBe(0);
+    expect(probe.fetched).toBe(0);
     expect(site.starts).toEqual([]);
     expect((await h.store.kbs.getSource(kbId, documentId))?.status).toBe('pending');
     // No worker runs yet; the queued job goes so the replicas below do not fetch it.
@@ -160,24 +167,14 @@ describe('a URL job named as another type', () => {
     const site = await origin(0);
     const { kbId, docs } = await addUrls([site.url('/named-text')]);
     const documentId = docs[0]!;
-    let asked = 0;
-    const unreachable = { tryAcquire: () => (asked++, Promise.reject(new Error('Connection is closed.'))) } as unknown as HostSlots;
-    let fetched = 0;
-    const processor = createProcessor({
-      config: h.config,
-      kbs: h.store.kbs,
-      logger: createLogger('silent'),
-      queue: { enqueue: () => Promise.resolve(), rechunk: () => Promise.resolve(), discover: () => Promise.resolve(), scheduleRefresh: () => Promise.resolve() },
-      hosts: new HostGate(unreachable, { maxPerHost: 2, leaseMs: 60_000, spacingMs: 0 }),
-      fetch: () => (fetched++, Promise.reject(new Error('must not fetch'))),
-      extract: () => Promise.reject(new Error('must not extract')),
-    });
+    const probe = limiterAwayProcessor();
+    const processor = probe.processor;
     // Named `text` (a job added by hand): the claim comes first, the slot right after it.
     const data: ExtractSourceJob = { workspaceId: 'ws_hosts', kbId, documentId, run: 1, jobType: 'text' };
     const job = { id: extractSourceJobId(data), data, attemptsMade: 0, opts: { attempts: 1 } } as unknown as Job;
     await expect(processor(job)).rejects.toThrow(/internal/);
-    expect(asked).toBeGreaterThan(0);
-    expect(fetched).toBe(0);
+    expect(probe.asked).toBeGreaterThan(0);
+    expect(probe.fetched).toBe(0);
     expect(site.starts).toEqual([]);
     // The last attempt ends the source failed, retryable, as a limiter lost during a redirect does.
     expect((await h.store.kbs.getSource(kbId, documentId))).toMatchObject({ status: 'failed', error: { code: 'internal' } });

@@ -132,23 +132,18 @@ const textTransformWithoutTemporaries: WorkerPatch = {
  * The style is set once per font per call, as before; the added fields are
  * strings and booleans, cloned with the rest.
  */
+const STYLE_OF_FONT = `      if (!seenStyles.has(loadedName)) {
+        seenStyles.add(loadedName);
+        textContent.styles[loadedName] = {
+          fontFamily: font.fallbackName,
+          ascent: font.ascent,
+          descent: font.descent,
+          vertical: font.vertical`;
 const fontNamesInStyles: WorkerPatch = {
   name: "getTextContent: a text style carries its font's name and bold flags",
-  find: `      if (!seenStyles.has(loadedName)) {
-        seenStyles.add(loadedName);
-        textContent.styles[loadedName] = {
-          fontFamily: font.fallbackName,
-          ascent: font.ascent,
-          descent: font.descent,
-          vertical: font.vertical
+  find: `${STYLE_OF_FONT}
         };`,
-  replace: `      if (!seenStyles.has(loadedName)) {
-        seenStyles.add(loadedName);
-        textContent.styles[loadedName] = {
-          fontFamily: font.fallbackName,
-          ascent: font.ascent,
-          descent: font.descent,
-          vertical: font.vertical,
+  replace: `${STYLE_OF_FONT},
           name: font.name,
           bold: font.bold,
           black: font.black
