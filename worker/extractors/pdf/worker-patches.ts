@@ -150,6 +150,54 @@ const fontNamesInStyles: WorkerPatch = {
         };`,
 };
 
+/**
+ * A simple font whose dictionary has a ToUnicode map gets from pdf.js
+ * nothing else for its codes: the encoding built into its embedded program
+ * (a TeX font's, with no `/Encoding` in the PDF) is read only when there is
+ * no map, so a map naming two ligatures leaves every other ligature and the
+ * em dash to the standard encoding's letters or to nothing ("de ned",
+ * "maximum ow", "|"). As poppler does, the built-in encoding's glyph names
+ * now fill the codes the map leaves out; a code the map names keeps its
+ * entry, and one the dictionary's own encoding names is still left to that
+ * encoding (pdf.js fills those after, from `fallbackToUnicode`).
+ */
+const ADJUST_TYPE1_HEAD = `function adjustType1ToUnicode(properties, builtInEncoding) {
+  if (properties.isInternalFont) {
+    return;
+  }`;
+const ADJUST_TYPE1_LOOP = `  for (const charCode in builtInEncoding) {
+    if (properties.hasEncoding) {`;
+const builtInEncodingBesideToUnicode: WorkerPatch = {
+  name: "fonts: a partial ToUnicode map's missing codes are read by the font's built-in encoding",
+  find: `${ADJUST_TYPE1_HEAD}
+  if (properties.hasIncludedToUnicodeMap) {
+    return;
+  }
+  if (builtInEncoding === properties.defaultEncoding) {
+    return;
+  }
+  if (properties.toUnicode instanceof IdentityToUnicodeMap) {
+    return;
+  }
+  const toUnicode = [],
+    glyphsUnicodeMap = getGlyphsUnicode();
+${ADJUST_TYPE1_LOOP}`,
+  replace: `${ADJUST_TYPE1_HEAD}
+  if (builtInEncoding === properties.defaultEncoding) {
+    return;
+  }
+  if (properties.toUnicode instanceof IdentityToUnicodeMap) {
+    return;
+  }
+  const toUnicode = [],
+    glyphsUnicodeMap = getGlyphsUnicode();
+${ADJUST_TYPE1_LOOP.split('\n')[0]}
+    if (properties.hasIncludedToUnicodeMap && properties.toUnicode.has(charCode)) {
+      continue;
+    }
+${ADJUST_TYPE1_LOOP.split('\n')[1]}`,
+};
+
 /** The patches, applied in this order. */
 export const WORKER_PATCHES: readonly WorkerPatch[] = [
   // The constructor is matched (unchanged) so that a new field in a later release stops the flat copy.
@@ -157,4 +205,5 @@ export const WORKER_PATCHES: readonly WorkerPatch[] = [
   flatTextStateClone,
   textTransformWithoutTemporaries,
   fontNamesInStyles,
+  builtInEncodingBesideToUnicode,
 ];
