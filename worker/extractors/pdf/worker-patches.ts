@@ -1,8 +1,9 @@
 /**
  * Exact replacements in the source of pdf.js's worker side (the half that
- * parses; `pdfjs-dist/legacy/build/pdf.worker.mjs` of pdfjs-dist 5.4.296),
- * each one making text extraction cheaper while leaving what it extracts
- * the same. Each `find` must occur exactly once in the installed file, and
+ * parses; `pdfjs-dist/legacy/build/pdf.worker.mjs` of pdfjs-dist 5.4.296):
+ * most make text extraction cheaper while leaving what it extracts the same,
+ * the others say what a font or its text is where pdf.js as shipped does not
+ * (each says which it is). Each `find` must occur exactly once in the installed file, and
  * takes in the code around the change that its correctness depends on, so a
  * pdf.js release that changes that code no longer matches: then no patch is
  * applied and pdf.js runs as shipped (see `worker-source.ts`), and
