@@ -3,9 +3,14 @@
  * the same way by the fidelity test and `scripts/pdf-fidelity.ts`.
  */
 
-/** Lower-cased words; CJK characters count one by one since they are not space-separated. */
+/**
+ * Lower-cased words; CJK characters count one by one since they are not
+ * space-separated. A ligature character ("ﬀ", which pdftotext keeps where a
+ * font's ToUnicode map names it) counts as its letters, so "oﬀset" and
+ * "offset" are one word.
+ */
 export function words(text: string): string[] {
-  return text.toLowerCase().match(/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]|[\p{L}\p{N}]+/gu) ?? [];
+  return text.toLowerCase().replace(/[\ufb00-\ufb06]/g, (c) => c.normalize('NFKC')).match(/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]|[\p{L}\p{N}]+/gu) ?? [];
 }
 
 /** Jaccard index of the two texts' word sets (1 when both are empty). */

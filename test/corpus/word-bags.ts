@@ -1,5 +1,5 @@
-/** Words of a text, lower-cased; CJK characters count one by one since they are not space-separated. */
-export const wordBag = (s: string): string[] => s.toLowerCase().match(/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]|[\p{L}\p{N}]+/gu) ?? [];
+/** Words of a text, lower-cased; CJK characters count one by one since they are not space-separated; a ligature character ("ﬀ") counts as its letters. */
+export const wordBag = (s: string): string[] => s.toLowerCase().replace(/[\ufb00-\ufb06]/g, (c) => c.normalize('NFKC')).match(/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]|[\p{L}\p{N}]+/gu) ?? [];
 
 /** Word recall and precision of `actual` against `expected`, counting repeated words. */
 export function recallPrecision(expected: string, actual: string): { recall: number; precision: number } {

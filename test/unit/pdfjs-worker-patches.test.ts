@@ -5,6 +5,7 @@ import { applyPatches } from '../../worker/extractors/pdf/worker-source.js';
 import { WORKER_PATCHES } from '../../worker/extractors/pdf/worker-patches.js';
 import { readPages } from '../../worker/extractors/pdf/read-pages.js';
 import { writePdf } from '../fixtures/pdf.js';
+import { type1Font } from '../fixtures/type1-font.js';
 
 const installed = () => readFileSync(createRequire(import.meta.url).resolve('pdfjs-dist/legacy/build/pdf.worker.mjs'), 'utf8');
 
@@ -102,5 +103,37 @@ describe('patches of pdf.js worker side', () => {
     } finally {
       await task.destroy();
     }
+  });
+
+  it("reads the codes a font's partial ToUnicode map leaves out by the font's encodings, and the mapped ones by the map", async () => {
+    const { extractText } = await import('../../worker/extractors/index.js');
+    // A TeX font's layout: ligatures at 11–13, the em dash at 124, in the embedded program's own encoding only.
+    const font = type1Font('ABCDEF+TestRoman', { 11: 'ff', 12: 'fi', 13: 'fl', 32: 'space', 97: 'a', 98: 'b', 124: 'emdash' });
+    // Both fonts' maps name only "ff" and, against the glyph's name, 98.
+    const cmap = [
+      '/CIDInit /ProcSet findresource begin 12 dict begin begincmap',
+      '/CMapName /TestRoman-UCS def /CMapType 2 def',
+      '1 begincodespacerange <00> <FF> endcodespacerange',
+      '2 beginbfchar <0B> <00660066> <62> <03B2> endbfchar',
+      'endcmap CMapName currentdict /CMap defineresource pop end end',
+    ].join('\n');
+    const content = [
+      'BT /F1 12 Tf 72 700 Td (\\014a \\015a \\174 \\013\\142 \\014c) Tj ET',
+      'BT /F2 12 Tf 72 650 Td (\\014x \\015y \\174 \\142) Tj ET',
+    ].join('\n');
+    const bytes = writePdf([
+      '<< /Type /Catalog /Pages 2 0 R >>',
+      '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R /F2 9 0 R >> >> /Contents 4 0 R >>',
+      { dict: '<< >>', data: new Uint8Array(Buffer.from(content, 'latin1')) },
+      // Its dictionary's Differences, naming 99 only, win there over the program's encoding (which has no glyph at 99).
+      `<< /Type /Font /Subtype /Type1 /BaseFont /ABCDEF+TestRoman /FirstChar 11 /LastChar 124 /Widths [${'500 '.repeat(114)}] /Encoding << /Differences [99 /c] >> /FontDescriptor 6 0 R /ToUnicode 8 0 R >>`,
+      '<< /Type /FontDescriptor /FontName /ABCDEF+TestRoman /Flags 4 /FontBBox [0 0 500 700] /ItalicAngle 0 /Ascent 700 /Descent 0 /CapHeight 700 /StemV 80 /FontFile 7 0 R >>',
+      { dict: `<< /Length1 ${font.lengths[0]} /Length2 ${font.lengths[1]} /Length3 ${font.lengths[2]} >>`, data: font.data },
+      { dict: '<< >>', data: new Uint8Array(Buffer.from(cmap, 'latin1')) },
+      // A font not embedded, whose encoding is its dictionary's Differences.
+      '<< /Type /Font /Subtype /Type1 /BaseFont /Times-Roman /Encoding << /BaseEncoding /WinAnsiEncoding /Differences [12 /fi /fl 124 /emdash] >> /ToUnicode 8 0 R >>',
+    ]);
+    expect((await extractText(bytes, { maxTextChars: 10_000, maxPdfPages: 1 })).text).toBe('fia fla \u2014 ff\u03b2 fic\n\nfix fly \u2014 \u03b2');
   });
 });

@@ -1,8 +1,9 @@
 /**
  * Exact replacements in the source of pdf.js's worker side (the half that
- * parses; `pdfjs-dist/legacy/build/pdf.worker.mjs` of pdfjs-dist 5.4.296),
- * each one making text extraction cheaper while leaving what it extracts
- * the same. Each `find` must occur exactly once in the installed file, and
+ * parses; `pdfjs-dist/legacy/build/pdf.worker.mjs` of pdfjs-dist 5.4.296):
+ * most make text extraction cheaper while leaving what it extracts the same,
+ * the others say what a font or its text is where pdf.js as shipped does not
+ * (each says which it is). Each `find` must occur exactly once in the installed file, and
  * takes in the code around the change that its correctness depends on, so a
  * pdf.js release that changes that code no longer matches: then no patch is
  * applied and pdf.js runs as shipped (see `worker-source.ts`), and
@@ -150,6 +151,54 @@ const fontNamesInStyles: WorkerPatch = {
         };`,
 };
 
+/**
+ * A simple font whose dictionary has a ToUnicode map gets from pdf.js
+ * nothing else for its codes: the encoding built into its embedded program
+ * (a TeX font's, with no `/Encoding` in the PDF) is read only when there is
+ * no map, so a map naming two ligatures leaves every other ligature and the
+ * em dash to the standard encoding's letters or to nothing ("de ned",
+ * "maximum ow", "|"). As poppler does, the built-in encoding's glyph names
+ * now fill the codes the map leaves out; a code the map names keeps its
+ * entry, and one the dictionary's own encoding names is still left to that
+ * encoding (pdf.js fills those after, from `fallbackToUnicode`).
+ */
+const ADJUST_TYPE1_HEAD = `function adjustType1ToUnicode(properties, builtInEncoding) {
+  if (properties.isInternalFont) {
+    return;
+  }`;
+const ADJUST_TYPE1_LOOP = `  for (const charCode in builtInEncoding) {
+    if (properties.hasEncoding) {`;
+const builtInEncodingBesideToUnicode: WorkerPatch = {
+  name: "fonts: a partial ToUnicode map's missing codes are read by the font's built-in encoding",
+  find: `${ADJUST_TYPE1_HEAD}
+  if (properties.hasIncludedToUnicodeMap) {
+    return;
+  }
+  if (builtInEncoding === properties.defaultEncoding) {
+    return;
+  }
+  if (properties.toUnicode instanceof IdentityToUnicodeMap) {
+    return;
+  }
+  const toUnicode = [],
+    glyphsUnicodeMap = getGlyphsUnicode();
+${ADJUST_TYPE1_LOOP}`,
+  replace: `${ADJUST_TYPE1_HEAD}
+  if (builtInEncoding === properties.defaultEncoding) {
+    return;
+  }
+  if (properties.toUnicode instanceof IdentityToUnicodeMap) {
+    return;
+  }
+  const toUnicode = [],
+    glyphsUnicodeMap = getGlyphsUnicode();
+${ADJUST_TYPE1_LOOP.split('\n')[0]}
+    if (properties.hasIncludedToUnicodeMap && properties.toUnicode.has(charCode)) {
+      continue;
+    }
+${ADJUST_TYPE1_LOOP.split('\n')[1]}`,
+};
+
 /** The patches, applied in this order. */
 export const WORKER_PATCHES: readonly WorkerPatch[] = [
   // The constructor is matched (unchanged) so that a new field in a later release stops the flat copy.
@@ -157,4 +206,5 @@ export const WORKER_PATCHES: readonly WorkerPatch[] = [
   flatTextStateClone,
   textTransformWithoutTemporaries,
   fontNamesInStyles,
+  builtInEncodingBesideToUnicode,
 ];
