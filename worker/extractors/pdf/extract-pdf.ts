@@ -46,7 +46,7 @@ export async function extractPdf(
     const doc = await task.promise;
     const pageCount = doc.numPages;
     const ocr = ocrSettings && new (await import('./ocr/pdf-ocr.js')).PdfOcr(ocrSettings, bytes);
-    const { lines, fields } = await readDocument(doc, Math.min(pageCount, maxPages), maxChars, sharing, onProgress, ocr);
+    const { lines, fields } = await readDocument(doc, Math.min(pageCount, maxPages), maxChars, sharing && { ...sharing, bytes: bytes.length }, onProgress, ocr);
     const pages = lines.length;
     const kept = removeRunningLines(lines);
     const outline = await readOutline(doc, pages);

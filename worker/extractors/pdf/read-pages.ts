@@ -108,12 +108,19 @@ export function charsRead(read: PagesRead): number {
   return read.lines.reduce((n, lines, i) => n + pageChars(lines, read.fields[i]!), 0);
 }
 
-/** `count` pages cut into `parts` consecutive ranges of nearly equal length (fewer when pages are fewer). */
-export function splitPages(count: number, parts: number): PageRange[] {
+/**
+ * `count` pages cut into `parts` consecutive ranges of nearly equal length
+ * (fewer when pages are fewer). With `headStart`, the first range is that
+ * many pages longer than the others, for a reader that starts that much
+ * before the rest.
+ */
+export function splitPages(count: number, parts: number, headStart = 0): PageRange[] {
   const n = Math.max(1, Math.min(parts, count));
-  const ranges: PageRange[] = [];
-  for (let i = 0, from = 1; i < n; i++) {
-    const to = from + Math.floor(count / n) + (i < count % n ? 1 : 0) - 1;
+  const first = n === 1 ? count : Math.min(count - n + 1, Math.ceil((count + headStart * (n - 1)) / n));
+  const ranges: PageRange[] = [{ from: 1, to: first }];
+  const rest = count - first;
+  for (let i = 0, from = first + 1; i < n - 1; i++) {
+    const to = from + Math.floor(rest / (n - 1)) + (i < rest % (n - 1) ? 1 : 0) - 1;
     ranges.push({ from, to });
     from = to + 1;
   }

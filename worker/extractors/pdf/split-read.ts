@@ -13,6 +13,8 @@ export type RangeReader = (ranges: PageRange[]) => Array<Promise<PagesRead | und
 export interface PageSharing {
   /** Ranges to cut the pages into: the pool's size. */
   parts: number;
+  /** The file's size: the first range gets a head start for it (see {@link headStartPages}). */
+  bytes?: number;
   readRanges: RangeReader;
 }
 
@@ -20,9 +22,23 @@ export interface PageSharing {
 export const MIN_SHARED_PAGES = 24;
 
 /**
+ * Pages of head start per MB of the file: the other children start reading
+ * only once the bytes were sent to them and they opened the document again,
+ * which takes longer the larger the file (about 200 ms for a 24 MB map of 95
+ * pages on a 2-core machine, as long as ~13 of its pages take to read), so
+ * the first range, read here, is longer by that much and all ranges end
+ * at about the same time. A text document of a few MB gets a page or two.
+ */
+export const HEAD_START_PAGES_PER_MB = 0.5;
+
+/** How many more pages than each other range the first range of a document of `bytes` gets. */
+export const headStartPages = (bytes: number): number => Math.round((bytes / 1024 / 1024) * HEAD_START_PAGES_PER_MB);
+
+/**
  * Reads pages 1 to `count` of `doc`. With `sharing` and at least
  * {@link MIN_SHARED_PAGES} pages, the pages are cut into ranges: this
- * process reads the first, other children read the rest at the same time,
+ * process reads the first (longer by {@link headStartPages} of `sharing.bytes`),
+ * other children read the rest at the same time,
  * and any range no child took is read here after. The result is the one a
  * single pass gives: pages in order, none after the one where the text
  * passes `maxChars`. With `ocr`, pages that need it are read by OCR here,
@@ -42,7 +58,7 @@ export async function readDocument(
     done += pages;
     onProgress?.({ pagesDone: done, pagesTotal: count });
   };
-  const ranges = sharing && sharing.parts > 1 && count >= MIN_SHARED_PAGES ? splitPages(count, sharing.parts) : [{ from: 1, to: count }];
+  const ranges = sharing && sharing.parts > 1 && count >= MIN_SHARED_PAGES ? splitPages(count, sharing.parts, headStartPages(sharing.bytes ?? 0)) : [{ from: 1, to: count }];
   const lent = sharing && ranges.length > 1 ? sharing.readRanges(ranges.slice(1)) : [];
   for (const read of lent) void read.then((r) => r && tell(r.lines.length));
   const reads = [await readPages(doc, ranges[0]!, withForm, maxChars, () => tell(1), ocr)];
