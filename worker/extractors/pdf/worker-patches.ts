@@ -166,6 +166,14 @@ const ADJUST_TYPE1_HEAD = `function adjustType1ToUnicode(properties, builtInEnco
   if (properties.isInternalFont) {
     return;
   }`;
+const ADJUST_TYPE1_BODY = `  if (builtInEncoding === properties.defaultEncoding) {
+    return;
+  }
+  if (properties.toUnicode instanceof IdentityToUnicodeMap) {
+    return;
+  }
+  const toUnicode = [],
+    glyphsUnicodeMap = getGlyphsUnicode();`;
 const ADJUST_TYPE1_LOOP = `  for (const charCode in builtInEncoding) {
     if (properties.hasEncoding) {`;
 const builtInEncodingBesideToUnicode: WorkerPatch = {
@@ -174,24 +182,10 @@ const builtInEncodingBesideToUnicode: WorkerPatch = {
   if (properties.hasIncludedToUnicodeMap) {
     return;
   }
-  if (builtInEncoding === properties.defaultEncoding) {
-    return;
-  }
-  if (properties.toUnicode instanceof IdentityToUnicodeMap) {
-    return;
-  }
-  const toUnicode = [],
-    glyphsUnicodeMap = getGlyphsUnicode();
+${ADJUST_TYPE1_BODY}
 ${ADJUST_TYPE1_LOOP}`,
   replace: `${ADJUST_TYPE1_HEAD}
-  if (builtInEncoding === properties.defaultEncoding) {
-    return;
-  }
-  if (properties.toUnicode instanceof IdentityToUnicodeMap) {
-    return;
-  }
-  const toUnicode = [],
-    glyphsUnicodeMap = getGlyphsUnicode();
+${ADJUST_TYPE1_BODY}
 ${ADJUST_TYPE1_LOOP.split('\n')[0]}
     if (properties.hasIncludedToUnicodeMap && properties.toUnicode.has(charCode)) {
       continue;
