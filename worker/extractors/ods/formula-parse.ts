@@ -48,6 +48,8 @@ export function parseFormula(formula: string): Node {
 }
 
 const COMPARISONS = ['<>', '<=', '>=', '=', '<', '>'];
+// Binary operators by precedence, loosest first: comparison, text concatenation, sums, products, powers.
+const LEVELS: readonly (readonly string[])[] = [COMPARISONS, ['&'], ['+', '-'], ['*', '/'], ['^']];
 
 class Parser {
   pos = 0;
@@ -76,32 +78,15 @@ class Parser {
 
   comparison(depth: number): Node {
     if (depth > MAX_NESTING) throw new Unsupported('nesting');
-    let a = this.concat(depth);
-    for (let op = this.take(...COMPARISONS), n = 0; op; op = this.take(...COMPARISONS), n++) a = this.link(n, op, a, this.concat(depth));
-    return a;
+    return this.binary(0, depth);
   }
 
-  private concat(depth: number): Node {
-    let a = this.additive(depth);
-    for (let op = this.take('&'), n = 0; op; op = this.take('&'), n++) a = this.link(n, op, a, this.additive(depth));
-    return a;
-  }
-
-  private additive(depth: number): Node {
-    let a = this.multiplicative(depth);
-    for (let op = this.take('+', '-'), n = 0; op; op = this.take('+', '-'), n++) a = this.link(n, op, a, this.multiplicative(depth));
-    return a;
-  }
-
-  private multiplicative(depth: number): Node {
-    let a = this.power(depth);
-    for (let op = this.take('*', '/'), n = 0; op; op = this.take('*', '/'), n++) a = this.link(n, op, a, this.power(depth));
-    return a;
-  }
-
-  private power(depth: number): Node {
-    let a = this.unary(depth);
-    for (let op = this.take('^'), n = 0; op; op = this.take('^'), n++) a = this.link(n, op, a, this.unary(depth));
+  /** The operators of one precedence level and those binding tighter, left-associative. */
+  private binary(level: number, depth: number): Node {
+    const ops = LEVELS[level];
+    if (!ops) return this.unary(depth);
+    let a = this.binary(level + 1, depth);
+    for (let op = this.take(...ops), n = 0; op; op = this.take(...ops), n++) a = this.link(n, op, a, this.binary(level + 1, depth));
     return a;
   }
 

@@ -1,5 +1,6 @@
 import type { OrderedNode } from '../office/office-package.js';
 import { attrOf, childrenOf, tagOf, textIn } from '../office/ordered-xml.js';
+import { toFixedHalfUp } from '../xlsx/cell-format.js';
 import { FormulaError, generalNumber, type Value } from './formula-eval.js';
 
 /** One part of a number style, in order: literal text, the number itself, or the value as text. */
@@ -100,10 +101,8 @@ export class NumberStyles {
       return `${mantissa!.replace('.', this.decimal)}E${e < 0 ? '-' : '+'}${String(Math.abs(e)).padStart(part.exponent, '0')}`;
     }
     if (part.decimals === undefined) return generalNumber(n, this.decimal);
-    // Rounded half away from zero on the decimal digits (1.005 to 1.01), not on the binary value as toFixed does.
-    const places = Math.min(part.decimals, 20);
-    const rounded = Number(`${Math.round(Number(`${n}e${places}`))}e-${places}`);
-    let [int = '0', frac = ''] = (Number.isFinite(rounded) ? rounded : n).toFixed(places).split('.');
+    // Rounded as a spreadsheet rounds (1.005 to 1.01), not on the binary value as toFixed does.
+    let [int = '0', frac = ''] = toFixedHalfUp(n, Math.min(part.decimals, 20)).split('.');
     while (frac.length > part.minDecimals && frac.endsWith('0')) frac = frac.slice(0, -1);
     if (int === '0' && part.minInt === 0) int = '';
     int = int.padStart(part.minInt, '0');
