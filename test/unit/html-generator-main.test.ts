@@ -216,6 +216,9 @@ describe('main content of documentation generators', () => {
     expect(r.markdown).toBe('# Setup\n\nWire it as shown:\n\nThe front panel\n\nPress once.');
     const drawn = await extract('<html><body><main><h2><img src="ch1.png" alt="Chapter I"/></h2><p>Down the rabbit hole.</p></main></body></html>');
     expect(drawn.markdown).toBe('## Chapter I\n\nDown the rabbit hole.');
+    // Such a heading that says the page's title is its one root heading.
+    const titled = await extract('<html><head><title>Chapter I</title></head><body><main><h1><img src="ch1.png" alt="Chapter I"/></h1><p>Down the rabbit hole.</p></main></body></html>');
+    expect(titled.markdown).toBe('# Chapter I\n\nDown the rabbit hole.');
   });
 
   it('takes a page\'s <main> whole', async () => {

@@ -80,7 +80,7 @@ export function namesPage(heading: string, title: string): boolean {
 /** A heading's words as its Markdown heading says them: an image's alt only when the heading has no other words. */
 function headingText(heading: Element, skip: (el: Element, inContent: boolean) => boolean): string {
   const words = nodesToText([heading], { skip: (el, inContent) => el.name === 'img' || skip(el, inContent) }).replace(/\s+/g, ' ').trim();
-  return words || nodesToText([heading], { skip }).replace(/\s+/g, ' ').trim();
+  return words || nodesToText([heading], { skip, imageAlt: 'content' }).replace(/\s+/g, ' ').trim();
 }
 
 const HEADING = /^h[1-6]$/;
