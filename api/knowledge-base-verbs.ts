@@ -1,7 +1,7 @@
 import { applyChunkChange, effectiveChunking, type ChunkSettings } from '../shared/chunking/chunk-settings.js';
 import { chunkView } from '../shared/chunking/chunk-view.js';
 import { ConflictError, ForbiddenError, OTHER_WORKSPACE, notFound } from '../shared/errors.js';
-import { sourceJobInfo, type SourceQueue } from '../shared/jobs.js';
+import { assignTextBatches, sourceJobInfo, type SourceQueue } from '../shared/jobs.js';
 import type { Logger } from '../shared/logger.js';
 import type { KnowledgeBase, KnowledgeBaseSummary, SourceStatus } from '../shared/schemas/knowledge-base.js';
 import type { Site } from '../shared/schemas/site.js';
@@ -86,6 +86,11 @@ async function withReuse(deps: KbDeps, workspaceId: string, sources: NewSource[]
   return sources.map((s) => (reusable.has(s.documentId) ? { ...s, reuse: reusable.get(s.documentId)! } : s));
 }
 
+/** What a request adds, ready to commit: files that take an earlier extraction over, texts grouped into batch jobs. */
+async function toCommit(deps: KbDeps, workspaceId: string, kbId: string, sources: NewSource[]): Promise<NewSource[]> {
+  return assignTextBatches(kbId, await withReuse(deps, workspaceId, sources));
+}
+
 /**
  * Reads a knowledge base the workspace owns as the API answers it. After a
  * commit, `known` holds the records it has just written, which are not read
@@ -141,7 +146,7 @@ async function enqueueNew(deps: KbDeps, workspaceId: string, kbId: string, sourc
     const reused = sources.filter((s) => s.reuse);
     const pending = await Promise.all(reused.map(async (s) => (await deps.kbs.getSource(kbId, s.documentId))?.status === 'pending'));
     const toRun = [...sources.filter((s) => !s.reuse), ...reused.filter((_, i) => pending[i])];
-    await deps.queue.enqueue(toRun.map((s) => ({ workspaceId, kbId, documentId: s.documentId, run: 1, ...sourceJobInfo(s) })));
+    await deps.queue.enqueue(toRun.map((s) => ({ workspaceId, kbId, documentId: s.documentId, run: 1, ...sourceJobInfo(s), ...(s.batchJob && { batchJob: s.batchJob }) })));
   } catch (err) {
     deps.logger.warn({ err, kbId, count: sources.length }, 'enqueue failed; the reconciler will pick the sources up');
   }
@@ -177,7 +182,7 @@ export async function createKnowledgeBase(
   form: SourceForm & { name: string },
 ): Promise<KbSnapshot> {
   const chunking = applyChunkChange(deps.chunkDefaults, form.chunking ?? {});
-  const sources = await withReuse(deps, workspaceId, form.sources);
+  const sources = await toCommit(deps, workspaceId, kbId, form.sources);
   const now = nowIso(deps);
   const added = await deps.kbs.create({
     workspaceId,
@@ -214,7 +219,7 @@ export async function updateKnowledgeBase(
     const meta = await assertOwned(deps, workspaceId, kbId);
     chunking = applyChunkChange(effectiveChunking(meta.chunking, deps.chunkDefaults), form.chunking);
   }
-  const sources = await withReuse(deps, workspaceId, form.sources);
+  const sources = await toCommit(deps, workspaceId, kbId, form.sources);
   const now = nowIso(deps);
   const added = await deps.kbs.addSources({
     workspaceId,

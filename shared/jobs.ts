@@ -60,6 +60,70 @@ export function sourceJobInfo(s: { type: SourceType; content?: string; mimeType?
   return { jobType, ...(sizeBytes !== undefined && { sizeBytes }) };
 }
 
+/**
+ * The text sources of one request run as jobs of up to this many sources
+ * ({@link TEXT_BATCH_JOB}): a text is cut into chunks in microseconds, so a
+ * job of its own would cost the queue more than its work.
+ */
+export const TEXT_BATCH_MAX_SOURCES = 64;
+/** ... and of up to this many bytes of text, so one job's work stays short (a text is at most 1 MiB). */
+export const TEXT_BATCH_MAX_BYTES = 2 * 1024 * 1024;
+
+/**
+ * A job that runs several text sources of one knowledge base, each claimed
+ * and finished on its own as an extraction job's source is: only the queue's
+ * cost is shared. A request's texts are grouped at commit, each record naming
+ * its job (`batchJob`), so the reconciler finds it; a retry or a repair runs
+ * one source in a job of its own.
+ */
+export const TEXT_BATCH_JOB = 'texts';
+
+export const textBatchJobSchema = z.strictObject({
+  workspaceId: idSchema,
+  kbId: idSchema,
+  sources: z
+    .array(z.strictObject({ documentId: idSchema, run: z.number().int().min(1) }))
+    .min(1)
+    .max(TEXT_BATCH_MAX_SOURCES),
+  sizeBytes: z.number().int().min(0).optional(),
+});
+export type TextBatchJob = z.infer<typeof textBatchJobSchema>;
+
+/** One batch per request's group of texts, named after its first source: enqueueing it twice is a no-op. */
+export const textBatchJobId = (kbId: string, firstDocumentId: string): string => `${kbId}.${firstDocumentId}.texts`;
+
+/**
+ * Groups the text sources of one request into batches of at most
+ * {@link TEXT_BATCH_MAX_SOURCES} sources and {@link TEXT_BATCH_MAX_BYTES}
+ * bytes, in order, and names each source's batch job in `batchJob`. A text
+ * left alone in its group keeps a job of its own (no `batchJob`).
+ */
+export function assignTextBatches<T extends { documentId: string; type: SourceType; content: string; batchJob?: string }>(kbId: string, sources: readonly T[]): T[] {
+  const groups: T[][] = [];
+  let group: T[] = [];
+  let bytes = 0;
+  for (const s of sources) {
+    if (s.type !== 'text') continue;
+    const size = Buffer.byteLength(s.content);
+    if (group.length > 0 && (group.length >= TEXT_BATCH_MAX_SOURCES || bytes + size > TEXT_BATCH_MAX_BYTES)) {
+      groups.push(group);
+      group = [];
+      bytes = 0;
+    }
+    group.push(s);
+    bytes += size;
+  }
+  if (group.length > 0) groups.push(group);
+  const batchOf = new Map<string, string>();
+  for (const g of groups) {
+    if (g.length < 2) continue;
+    const id = textBatchJobId(kbId, g[0]!.documentId);
+    for (const s of g) batchOf.set(s.documentId, id);
+  }
+  if (batchOf.size === 0) return [...sources];
+  return sources.map((s) => (batchOf.has(s.documentId) ? { ...s, batchJob: batchOf.get(s.documentId)! } : s));
+}
+
 /** The reference part of an extraction job, what the store and the events take. */
 export const sourceJobRef = ({ workspaceId, kbId, documentId, run }: ExtractSourceJob): ExtractSourceJob => ({ workspaceId, kbId, documentId, run });
 
@@ -138,15 +202,42 @@ export type DiscoverSiteJob = z.infer<typeof discoverSiteJobSchema>;
 /** One job per discovery run of a site, like {@link extractSourceJobId}. */
 export const discoverSiteJobId = (d: DiscoverSiteJob): string => `${d.kbId}.${d.siteId}.d${d.run}`;
 
+/** A source to run: its job's data, and the batch of texts it runs in when its record names one. */
+export type QueuedSource = ExtractSourceJob & { batchJob?: string };
+
 /** What the API and the reconciler need from the queue. */
 export interface SourceQueue {
-  enqueue(jobs: ExtractSourceJob[]): Promise<void>;
+  /** Queues each source's run: sources naming one `batchJob` as one {@link TEXT_BATCH_JOB}, the others a job each. */
+  enqueue(jobs: QueuedSource[]): Promise<void>;
   /** Queues the re-chunk of a knowledge base's ready sources with the given settings. */
   rechunk(job: RechunkKbJob): Promise<void>;
   /** Queues discovery runs of sites. */
   discover(jobs: DiscoverSiteJob[]): Promise<void>;
   /** Refreshes the knowledge base's URL sources every `hours` (0 stops it). */
   scheduleRefresh(job: RefreshKbJob, hours: number): Promise<void>;
+}
+
+type QueuedJob = { name: string; id: string; data: ExtractSourceJob | TextBatchJob };
+
+/** The jobs that run `sources`: one per batch of texts (in the order of its first source), one per other source. */
+function toJobs(sources: readonly QueuedSource[]): QueuedJob[] {
+  const jobs: QueuedJob[] = [];
+  const batches = new Map<string, TextBatchJob>();
+  for (const { batchJob, ...data } of sources) {
+    if (!batchJob) {
+      jobs.push({ name: data.jobType ?? EXTRACT_SOURCE_JOB, id: extractSourceJobId(data), data });
+      continue;
+    }
+    let batch = batches.get(batchJob);
+    if (!batch || batch.kbId !== data.kbId || batch.workspaceId !== data.workspaceId) {
+      batch = { workspaceId: data.workspaceId, kbId: data.kbId, sources: [], sizeBytes: 0 };
+      batches.set(batchJob, batch);
+      jobs.push({ name: TEXT_BATCH_JOB, id: batchJob, data: batch });
+    }
+    batch.sources.push({ documentId: data.documentId, run: data.run });
+    batch.sizeBytes = (batch.sizeBytes ?? 0) + (data.sizeBytes ?? 0);
+  }
+  return jobs;
 }
 
 /**
@@ -158,12 +249,12 @@ export function bullSourceQueue(queue: Queue, attempts: number, backoffMs?: numb
   const fair = new FairShare(queue);
   return {
     async enqueue(jobs) {
-      const added: { name: string; data: ExtractSourceJob; opts: JobsOptions }[] = [];
-      const byWorkspace = new Map<string, ExtractSourceJob[]>();
-      for (const j of jobs) byWorkspace.set(j.workspaceId, [...(byWorkspace.get(j.workspaceId) ?? []), j]);
+      const added: { name: string; data: ExtractSourceJob | TextBatchJob; opts: JobsOptions }[] = [];
+      const byWorkspace = new Map<string, QueuedJob[]>();
+      for (const j of toJobs(jobs)) byWorkspace.set(j.data.workspaceId, [...(byWorkspace.get(j.data.workspaceId) ?? []), j]);
       for (const [workspaceId, own] of byWorkspace) {
         const priorities = await fair.priorities(workspaceId, own.length);
-        own.forEach((data, i) => added.push({ name: data.jobType ?? EXTRACT_SOURCE_JOB, data, opts: { ...opts, jobId: extractSourceJobId(data), priority: priorities[i]! } }));
+        own.forEach((j, i) => added.push({ name: j.name, data: j.data, opts: { ...opts, jobId: j.id, priority: priorities[i]! } }));
       }
       if (added.length > 0) await queue.addBulk(added);
     },

@@ -11,7 +11,10 @@ import {
   type ExtractSourceJob,
   refreshKbJobSchema,
   sourceJobRef,
+  TEXT_BATCH_JOB,
+  textBatchJobSchema,
   type SourceQueue,
+  type TextBatchJob,
 } from '../shared/jobs.js';
 import type { Logger } from '../shared/logger.js';
 import type { SourceProgress } from '../shared/schemas/knowledge-base.js';
@@ -24,7 +27,7 @@ import { ingestSource, type IngestDeps } from './ingest-source.js';
 import { rechunkKnowledgeBase } from './rechunk-kb.js';
 import { refreshKnowledgeBase } from './refresh-kb.js';
 import { isRefreshOfReady, keptAfterFailedRefresh } from './refresh-outcomes.js';
-import type { SourceEvents } from './webhooks/events.js';
+import type { SourceEvents, WebhookRead } from './webhooks/events.js';
 import type { SiteStore } from '../shared/store/site-store.js';
 import type { StoredSource } from '../shared/store/kb-records.js';
 import { runSiteJob } from './sites/site-job.js';
@@ -96,6 +99,11 @@ export function createProcessor(deps: ProcessorDeps) {
       if (!deps.sites || !deps.siteFetch) throw new UnrecoverableError('site discovery is not set up in this worker');
       return runSiteJob({ ...deps, sites: deps.sites, fetchFor: deps.siteFetch }, job, token);
     }
+    if (name === TEXT_BATCH_JOB) {
+      const batch = textBatchJobSchema.safeParse(job.data);
+      if (!batch.success) throw new UnrecoverableError('invalid job data');
+      return processTextBatch(job, token, batch.data);
+    }
     const parsed = extractSourceJobSchema.safeParse(job.data);
     if (!parsed.success) throw new UnrecoverableError('invalid job data');
     // Any other name is an extraction job: named after its source's type, or an older `extract-source`.
@@ -139,7 +147,39 @@ export function createProcessor(deps: ProcessorDeps) {
     await deps.queue.rechunk({ workspaceId, kbId, ...now }).catch((err: unknown) => log.warn({ err }, 'could not queue a re-chunk'));
   }
 
-  async function processClaimed(job: Job, token: string | undefined, data: ExtractSourceJob, log: Logger, lease: HostLease | undefined): Promise<JobResult> {
+  /**
+   * A batch of text sources: each is claimed, cut and finished as a job of
+   * its own would do it, a few at once. A permanent failure ends its source
+   * only; a transient one (Redis unavailable) fails the attempt once the
+   * others are done, and the next attempt skips the sources already ended.
+   * The job fails only when no source of it ended ready or was skipped.
+   */
+  async function processTextBatch(job: Job, token: string | undefined, batch: TextBatchJob): Promise<JobResult> {
+    const { workspaceId, kbId } = batch;
+    const started = performance.now();
+    const log = deps.logger.child({ jobId: job.id, kbId, attempt: job.attemptsMade + 1 });
+    const inBatch: BatchContext = { readHooks: sharedHookRead(deps.events, workspaceId) };
+    const results = await settleAll(batch.sources, TEXT_BATCH_CONCURRENCY, ({ documentId, run }) =>
+      processClaimed(job, token, { workspaceId, kbId, documentId, run }, log.child({ documentId, run }), undefined, inBatch),
+    );
+    const retry = results.find((r) => r.status === 'rejected' && !(r.reason instanceof UnrecoverableError));
+    if (retry?.status === 'rejected') throw retry.reason;
+    const counts = { ready: 0, failed: 0, skipped: 0 };
+    for (const r of results) counts[r.status === 'rejected' ? 'failed' : r.value.status] += 1;
+    const reason = `${counts.ready} ready, ${counts.failed} failed, ${counts.skipped} skipped of ${batch.sources.length} texts`;
+    log.info({ ...counts, seconds: (performance.now() - started) / 1000 }, 'batch of texts done');
+    if (counts.failed === batch.sources.length) throw new UnrecoverableError(reason);
+    return { status: 'ready', reason };
+  }
+
+  async function processClaimed(
+    job: Job,
+    token: string | undefined,
+    data: ExtractSourceJob,
+    log: Logger,
+    lease: HostLease | undefined,
+    inBatch?: BatchContext,
+  ): Promise<JobResult> {
     const { workspaceId, kbId, documentId, run } = data;
     const ref: SourceRef = { kbId, documentId, run };
     const claim = token ?? '';
@@ -155,7 +195,7 @@ export function createProcessor(deps: ProcessorDeps) {
     }
     const source = start.source;
     if (!source) return { status: 'skipped', reason: 'gone' };
-    return processSource(job, token, data, log, lease, source, effectiveChunking(start.chunking, chunkDefaults));
+    return processSource(job, token, data, log, lease, source, effectiveChunking(start.chunking, chunkDefaults), inBatch);
   }
 
   async function processSource(
@@ -166,6 +206,7 @@ export function createProcessor(deps: ProcessorDeps) {
     lease: HostLease | undefined,
     source: StoredSource,
     chunking: ChunkSettings,
+    inBatch?: BatchContext,
   ): Promise<JobResult> {
     const { workspaceId, kbId, documentId, run } = data;
     const ref: SourceRef = { kbId, documentId, run };
@@ -173,6 +214,8 @@ export function createProcessor(deps: ProcessorDeps) {
     let late: HostLease | undefined;
     const started = performance.now();
     try {
+      // A batch job holds texts only (the API groups nothing else); one naming another source, added by hand, fails it.
+      if (inBatch && source.type !== 'text') throw new SourceError('internal', 'Only text sources run in a batch of texts; retry the source');
       // A URL job whose name did not say so takes its host's slot now: a busy host hands it back, and
       // an unavailable limiter fails the attempt, with the source processing, as during a redirect.
       if (!lease && deps.hosts && source.type === 'url') late = await takeHostSlot(deps, source, run);
@@ -180,7 +223,7 @@ export function createProcessor(deps: ProcessorDeps) {
       const fetch: ProcessorDeps['fetch'] = (url, _lease, conditional) => deps.fetch(url, slot, conditional);
       const outcome = await ingestSource({ ...deps, fetch }, kbId, source, chunking, progressWriter(deps, ref, claim));
       // Sent beside the finish, so the events after it wait on no further round trip.
-      const hooks = deps.events?.readHooks?.(workspaceId);
+      const hooks = inBatch ? inBatch.readHooks() : deps.events?.readHooks?.(workspaceId);
       const report = await deps.kbs.finishSourceReport(ref, outcome, { now: new Date().toISOString(), claim });
       const res = report.result;
       const seconds = (performance.now() - started) / 1000;
@@ -189,7 +232,8 @@ export function createProcessor(deps: ProcessorDeps) {
         log.info({ result: res, seconds }, 'result not written; the source has moved on');
         return { status: 'skipped', reason: res };
       }
-      log.info({ result: res, chars: outcome.text.length, mimeType: outcome.mimeType, seconds }, 'source ready');
+      // A batch's texts are told of one line per batch; each at debug level.
+      log[inBatch ? 'debug' : 'info']({ result: res, chars: outcome.text.length, mimeType: outcome.mimeType, seconds }, 'source ready');
       deps.onOutcome?.({ type: source.type, status: 'ready', mimeType: outcome.mimeType, bytes: outcome.sizeBytes, seconds });
       if (source.type === 'file' && source.sha256) {
         // Later uploads of the same bytes in this workspace take this extraction over.
@@ -237,6 +281,46 @@ export function createProcessor(deps: ProcessorDeps) {
       await late?.release();
     }
   }
+}
+
+/** What the sources of one batch of texts share. */
+interface BatchContext {
+  /** The workspace's webhooks for the events after a finish, read once for a stretch of the batch. */
+  readHooks(): WebhookRead | undefined;
+}
+
+/** How long one read of a workspace's webhooks serves a batch's finishes, ms: about as stale as a single job's read beside its finish. */
+const BATCH_HOOKS_MS = 100;
+
+/** Reads of the workspace's webhooks shared by the finishes of a batch, each read used for at most {@link BATCH_HOOKS_MS}. */
+function sharedHookRead(events: SourceEvents | undefined, workspaceId: string): () => WebhookRead | undefined {
+  let read: { at: number; hooks: WebhookRead | undefined } | undefined;
+  return () => {
+    const now = performance.now();
+    if (!read || now - read.at > BATCH_HOOKS_MS) read = { at: now, hooks: events?.readHooks?.(workspaceId) };
+    return read.hooks;
+  };
+}
+
+/** Sources of one batch of texts processed at once. */
+const TEXT_BATCH_CONCURRENCY = 16;
+
+/** `fn` over `items`, at most `limit` at a time, every outcome kept in order (as Promise.allSettled). */
+async function settleAll<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<PromiseSettledResult<R>[]> {
+  const results: PromiseSettledResult<R>[] = new Array(items.length);
+  let next = 0;
+  const lane = async (): Promise<void> => {
+    while (next < items.length) {
+      const i = next++;
+      try {
+        results[i] = { status: 'fulfilled', value: await fn(items[i]!) };
+      } catch (reason) {
+        results[i] = { status: 'rejected', reason };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+  return results;
 }
 
 /**

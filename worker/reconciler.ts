@@ -4,6 +4,7 @@ import { discoverSiteJobId, extractSourceJobId, sourceJobInfo, sourceJobRef, typ
 import type { Logger } from '../shared/logger.js';
 import type { SourceErrorCode } from '../shared/source-errors.js';
 import type { KbStore } from '../shared/store/kb-store.js';
+import type { StoredSource } from '../shared/store/kb-records.js';
 import type { SiteStore } from '../shared/store/site-store.js';
 import { isActiveStatus } from '../shared/sources/lifecycle.js';
 import { requeueSource } from '../shared/sources/requeue.js';
@@ -180,7 +181,7 @@ async function reconcileSources(deps: ReconcilerDeps, workspaceId: string, kbId:
       if (await failSource(deps, data, error, now)) report.timedOut += 1;
       continue;
     }
-    const job = await deps.queue.getJob(extractSourceJobId(data));
+    const job = await sourceJob(deps.queue, source, data);
     const state = job ? await job.getState() : 'missing';
     const labelled = { ...data, ...sourceJobInfo(source) };
     if (state === 'missing' || state === 'unknown') {
@@ -201,6 +202,16 @@ async function reconcileSources(deps: ReconcilerDeps, workspaceId: string, kbId:
     }
   }
   return active.length > 0;
+}
+
+/**
+ * The job that runs this run of the source: the batch of texts its record
+ * names (its first run only), else, or once that job is gone, its own job
+ * (a source of a lost batch is queued again on its own).
+ */
+async function sourceJob(queue: Queue, source: StoredSource, data: ExtractSourceJob): Promise<Job | undefined> {
+  const batch = source.batchJob && source.run === 1 ? await queue.getJob(source.batchJob) : undefined;
+  return batch ?? (await queue.getJob(extractSourceJobId(data)));
 }
 
 /**

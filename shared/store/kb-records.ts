@@ -24,6 +24,8 @@ export interface StoredSource extends Source {
   /** URL sources: the validators of the last fetched response, for a conditional refresh. */
   etag?: string;
   lastModified?: string;
+  /** A text source's first run: the job it runs in with other texts of its request (see TEXT_BATCH_JOB). */
+  batchJob?: string;
 }
 
 /** What the API hands the store for each new source. */
@@ -48,6 +50,8 @@ export interface NewSource {
   reuse?: ReusedExtraction;
   /** The site whose discovery found this page. */
   siteId?: string;
+  /** A text source's batch job (see assignTextBatches). */
+  batchJob?: string;
 }
 
 /** What a new source takes over from an earlier extraction of the same file. */
@@ -190,6 +194,7 @@ export function parseSource(h: Record<string, string>): StoredSource | null {
   if (h.siteId) s.siteId = h.siteId;
   if (h.etag) s.etag = h.etag;
   if (h.lastModified) s.lastModified = h.lastModified;
+  if (h.batchJob) s.batchJob = h.batchJob;
   return s;
 }
 
@@ -206,6 +211,7 @@ export function publicSource(s: StoredSource): Source {
     rechunkOnly: _o,
     etag: _e,
     lastModified: _l,
+    batchJob: _b,
     ...pub
   } = s;
   return pub;
@@ -249,6 +255,7 @@ export function newSourceFields(s: NewSource, now: string): Record<string, strin
   f.fingerprint = s.fingerprint;
   if (s.metadata && Object.keys(s.metadata).length > 0) f.metadata = JSON.stringify(s.metadata);
   if (s.siteId) f.siteId = s.siteId;
+  if (s.batchJob) f.batchJob = s.batchJob;
   return f;
 }
 
