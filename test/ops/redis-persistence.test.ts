@@ -76,7 +76,9 @@ async function killRestartAndFinish(fsync: 'always' | 'everysec'): Promise<void>
       'the queue to read the jobs again',
       async () => {
         try {
-          const ids = [...accepted.keys()].map((documentId) => extractSourceJobId({ workspaceId, kbId, documentId, run: 1 }));
+          // A request's texts run in one batch job, which their records name; a file has a job of its own.
+          const records = await Promise.all([...accepted.keys()].map((documentId) => h.store.kbs.getSource(kbId, documentId)));
+          const ids = records.map((r, i) => r?.batchJob ?? extractSourceJobId({ workspaceId, kbId, documentId: [...accepted.keys()][i]!, run: 1 }));
           return await Promise.all(ids.map(async (id) => (await (await h.queue.getJob(id))?.getState()) ?? 'missing'));
         } catch {
           return undefined;
