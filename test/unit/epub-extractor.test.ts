@@ -37,6 +37,13 @@ describe('EPUB', () => {
     expect(r.markdown).toBe('Kept text.');
   });
 
+  it('refuses a chapter that nests elements past the HTML depth limit as too_complex, before parsing it', async () => {
+    const deep = (n: number) => `${'<div>'.repeat(n)}deep${'</div>'.repeat(n)}`;
+    const book = (n: number) => buildEpub([{ href: 'ch1.xhtml', body: '<p>First.</p>' }, { href: 'deep.xhtml', body: deep(n) }]);
+    await expect(extractText(book(300), { ...OPTS, maxHtmlDepth: 256 })).rejects.toMatchObject({ code: 'too_complex', message: expect.stringContaining('Chapter deep.xhtml of the EPUB nests elements more than 256 levels deep') });
+    expect((await extractText(book(200), { ...OPTS, maxHtmlDepth: 256 })).markdown).toBe('First.\n\ndeep');
+  });
+
   it('fails a book whose chapters are encrypted as encrypted', async () => {
     const encryption = '<?xml version="1.0"?><encryption xmlns="urn:oasis:names:tc:opendocument:xmlns:container" xmlns:enc="http://www.w3.org/2001/04/xmlenc#"><enc:EncryptedData><enc:CipherData><enc:CipherReference URI="OEBPS/c.xhtml"/></enc:CipherData></enc:EncryptedData></encryption>';
     const bytes = buildEpub([{ href: 'c.xhtml', body: '<p>x</p>' }], { extra: [{ name: 'META-INF/encryption.xml', data: encryption }] });

@@ -115,6 +115,15 @@ describe('Markdown uploads', () => {
     expect(r.text).toBe('Intro line\n\nMain title\n\nSub title\n\nstar bullet\nsecond bullet\n\n3. three\n4. four\n\nPara.\n\nindented code\n\nlink text and an image');
   });
 
+  it('refuses an HTML block nested past the HTML depth limit as too_complex, and counts no placeholder of running text', async () => {
+    const deep = (n: number) => `# Notes\n\n> quoted\n>\n> ${'<div>'.repeat(n)}deep${'</div>'.repeat(n)}\n\nafter\n`;
+    const limited = (source: string) => extractText(utf8(source), { ...opts, filename: 'notes.md', maxHtmlDepth: 64 });
+    await expect(limited(deep(65))).rejects.toMatchObject({ code: 'too_complex', message: 'An HTML block of the Markdown nests elements more than 64 levels deep.' });
+    expect((await limited(deep(64))).text).toContain('deep');
+    const placeholders = Array.from({ length: 100 }, (_, i) => `Replace <name${i}> here.`).join('\n\n');
+    expect((await limited(placeholders)).markdown).toContain('Replace \\<name99> here.');
+  });
+
   it('has no title without a level-1 heading, and derives the same text from its own Markdown', async () => {
     const r = await markdown('## Only a second level\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n> quoted\n');
     expect(r.title).toBeUndefined();

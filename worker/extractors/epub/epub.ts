@@ -2,6 +2,7 @@ import { posix } from 'node:path';
 import { load } from 'cheerio/slim';
 import type { AnyNode } from 'domhandler';
 import { SourceError } from '../../../shared/source-errors.js';
+import { assertNesting } from '../html/extract-html.js';
 import { nodesToMarkdownAndText } from '../html/to-markdown.js';
 import { asArray, OfficePackage, textOf, type XmlNode } from '../office/office-package.js';
 import type { ExtractionWarning, RawExtraction } from '../types.js';
@@ -12,6 +13,8 @@ export interface EpubOptions {
   maxUnpackedBytes?: number;
   /** Stop adding chapters once the Markdown is this long (the caller cuts it exactly). */
   maxTextChars: number;
+  /** Refuse (`too_complex`) a chapter whose elements nest deeper than this, as a web page. Default HTML_MAX_DEPTH's. */
+  maxHtmlDepth?: number;
 }
 
 const DOCUMENT_TYPES = new Set(['application/xhtml+xml', 'text/html', 'application/x-dtbook+xml']);
@@ -52,6 +55,7 @@ export async function extractEpub(bytes: Uint8Array, opts: EpubOptions): Promise
     }
     const html = pkg.has(part) ? pkg.text(part) : undefined;
     if (!html) continue;
+    assertNesting(html, opts.maxHtmlDepth, `Chapter ${posix.basename(part)} of the EPUB`);
     const $ = load(html);
     const body = $('body').get(0);
     const markdown = body ? nodesToMarkdownAndText((body.children ?? []) as AnyNode[], { imageAlt: 'content' }).markdown.trim() : '';

@@ -33,9 +33,7 @@ const TAGS = /<!--[\s\S]*?-->|<(script|style|textarea|title)\b[\s\S]*?<\/\1\s*>|
  */
 export async function extractHtml(bytes: Uint8Array, maxDepth = MAX_DEPTH): Promise<RawExtraction> {
   const { text: source } = decodeText(bytes, { html: true });
-  if (nestingDepth(source) > maxDepth) {
-    throw new SourceError('too_complex', `The HTML nests elements more than ${maxDepth} levels deep.`);
-  }
+  assertNesting(source, maxDepth, 'The HTML');
   try {
     const $ = load(source);
     const title = $('title').first().text().replace(/\s+/g, ' ').trim() || undefined;
@@ -67,6 +65,15 @@ function isGeneratorChrome(el: Element): boolean {
 export function htmlFragmentToMarkdown(html: string, opts: MarkdownOptions = {}): { markdown: string; text: string } {
   const $ = load(html, null, false);
   return nodesToMarkdownAndText($.root().toArray() as AnyNode[], opts);
+}
+
+/**
+ * Refuses (`too_complex`) HTML that nests elements deeper than `maxDepth`
+ * (default HTML_MAX_DEPTH's), before a parser sees it: parsing slows down
+ * quadratically with depth. `what` names it in the message ("The HTML").
+ */
+export function assertNesting(html: string, maxDepth: number = MAX_DEPTH, what = 'The HTML'): void {
+  if (nestingDepth(html) > maxDepth) throw new SourceError('too_complex', `${what} nests elements more than ${maxDepth} levels deep.`);
 }
 
 /** Estimates the tree depth from a linear scan of the tags (unclosed tags count as open). */
