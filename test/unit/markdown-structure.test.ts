@@ -96,6 +96,16 @@ describe('main content of web pages', () => {
     }
   });
 
+  it('drops the next/previous/up links of a manual page (Texinfo 6) and the rules around the content, keeping links that sentences make', async () => {
+    const header = '<div class="header"><p>Next: <a href="b.html" accesskey="n" rel="next">Using it</a>, Previous: <a href="index.html" rel="prev">Top</a>, Up: <a href="index.html" rel="up">Top</a> &nbsp; [<a href="Index.html" rel="index">Index</a>]</p></div><hr>';
+    const r = await html(`<html><head><title>Intro</title></head><body lang="en"><div class="chapter">${header}<h2 class="chapter">1 What is it?</h2>
+      <p>It calls code. Read on in <a href="b.html" rel="next">Using it</a> for the details.</p><p><a href="b.html" rel="next">Using it</a></p><hr></div></body></html>`);
+    expect(r.markdown).toBe('# Intro\n\n## 1 What is it?\n\nIt calls code. Read on in Using it for the details.');
+    // A block of links without rel stays: only links marked as moving between pages are navigation.
+    const plain = await html('<p>Next: <a href="b.html">Using it</a>, Up: <a href="index.html">Top</a></p><p>Body text.</p>');
+    expect(plain.text).toContain('Next: Using it, Up: Top');
+  });
+
   it('keeps the whole body when no block reads as an article', async () => {
     const r = await html('<nav>Menu</nav><div>Short note one.</div><div>Short note two.</div>');
     expect(r.text).toBe('Short note one.\nShort note two.');

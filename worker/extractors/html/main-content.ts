@@ -152,10 +152,61 @@ function emptyStats(): Stats {
   return { text: 0, link: 0, commas: 0, p: 0, img: 0, li: 0, input: 0, embed: 0, heading: 0, blockChild: false };
 }
 
-/** Links that only move around the page or edit it: skip links, Wikipedia's "[edit]". */
+/**
+ * Links that only move around the page or edit it: skip links, Wikipedia's
+ * "[edit]", and a block of links to the next, previous and parent pages
+ * (see {@link isRelNavigation}).
+ */
 export function isPageTool(el: Element): boolean {
   if (PAGE_TOOLS.test(`${el.attribs.class ?? ''} ${el.attribs.id ?? ''}`)) return true;
-  return el.name === 'a' && /^#/.test(el.attribs.href ?? '') && /^\s*(?:skip|jump) to\b/i.test(textOf(el));
+  if (el.name === 'a') return /^#/.test(el.attribs.href ?? '') && /^\s*(?:skip|jump) to\b/i.test(textOf(el));
+  return isRelNavigation(el);
+}
+
+/** `rel` values of links between the pages of a manual (HTML's link types, and `previous` as Texinfo writes it). */
+const NAV_RELS = new Set(['next', 'prev', 'previous', 'up', 'index', 'contents', 'toc', 'start', 'first', 'last', 'home', 'top']);
+/** What a navigation block says around its links: labels such as "Next:" and separators. */
+const NAV_LABELS = /^(?:[\s\u00a0[\](),;:|•·/-]|next|previous|prev|up|index|contents|top|home)*$/i;
+/** A navigation block is short; a paragraph that links its next page among sentences is content. */
+const NAV_MAX_CHARS = 400;
+/** ... and has few nodes, which also bounds the look at each block of a page. */
+const NAV_MAX_NODES = 100;
+
+/**
+ * A block made only of links to other pages of the same manual, each marked
+ * as such by its `rel` (`next`, `prev`, `up`, `index`...), with nothing else
+ * than labels ("Next:", "Up:") between them: the header Texinfo 6 writes on
+ * every node (`Next: …, Previous: …, Up: … [Index]`), and its likes from
+ * other generators that mark their links the same way.
+ */
+function isRelNavigation(el: Element): boolean {
+  if (el.name !== 'p' && el.name !== 'div' && el.name !== 'td' && el.name !== 'tr' && el.name !== 'table') return false;
+  const links: Element[] = [];
+  let rest = '';
+  let chars = 0;
+  let nodes = 0;
+  const walk = (node: Element): boolean => {
+    for (const c of node.children as AnyNode[]) {
+      if (++nodes > NAV_MAX_NODES) return false;
+      if (c.type === 'text') {
+        const data = (c as unknown as { data: string }).data;
+        rest += data;
+        chars += data.length;
+      } else if (c.type === 'tag') {
+        const child = c as Element;
+        if (child.name === 'a') {
+          links.push(child);
+          chars += textOf(child).length;
+        } else if (!walk(child)) {
+          return false;
+        }
+      }
+      if (chars > NAV_MAX_CHARS) return false;
+    }
+    return true;
+  };
+  if (!walk(el) || links.length === 0) return false;
+  return links.every((a) => (a.attribs.rel ?? '').toLowerCase().split(/\s+/).some((r) => NAV_RELS.has(r))) && NAV_LABELS.test(rest);
 }
 
 function unlikely(el: Element, name: string): boolean {

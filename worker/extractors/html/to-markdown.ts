@@ -44,8 +44,18 @@ export function nodesToMarkdown(roots: readonly AnyNode[], opts: MarkdownOptions
  * is not parsed a second time.
  */
 export function nodesToMarkdownAndText(roots: readonly AnyNode[], opts: MarkdownOptions = {}): { markdown: string; text: string } {
-  const blocks = renderNodes(roots, { opts, depth: 0, nesting: 0, pre: false, content: false });
+  const blocks = withoutEdgeRules(renderNodes(roots, { opts, depth: 0, nesting: 0, pre: false, content: false }));
   return { markdown: join(blocks, false, 'md'), text: join(blocks, false, 'text') };
+}
+
+/** The blocks without the rules (`<hr>`) before the first and after the last other block: they separate nothing. */
+function withoutEdgeRules(blocks: Block[]): Block[] {
+  const isRule = (b: Block): boolean => (b.md === '---' || b.md === '') && b.text === '';
+  let start = 0;
+  let end = blocks.length;
+  while (start < end && isRule(blocks[start]!)) start++;
+  while (end > start && isRule(blocks[end - 1]!)) end--;
+  return start === 0 && end === blocks.length ? blocks : blocks.slice(start, end);
 }
 
 function renderNodes(nodes: readonly AnyNode[], ctx: Ctx): Block[] {
