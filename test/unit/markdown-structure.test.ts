@@ -9,6 +9,11 @@ const html = (body: string) => extractText(utf8(`<!doctype html><html><head></he
 const markdown = (source: string) => extractText(utf8(source), { ...opts, filename: 'notes.md' });
 
 describe('HTML to Markdown', () => {
+  it('writes a numbered heading as it reads, while a paragraph that starts with a number keeps its escape', async () => {
+    const r = await html('<h2>2. Using the core</h2><h3>- a dash</h3><h3>&gt; quoted</h3><p>3. not a list item</p>');
+    expect(r.markdown).toBe('## 2. Using the core\n\n### - a dash\n\n### > quoted\n\n3\\. not a list item');
+  });
+
   it('turns h1 to h6 into # headings of the same level', async () => {
     const r = await html('<h1>One</h1><h2>Two <em>x</em></h2><h3>Three</h3><h4>Four</h4><h5>Five</h5><h6>Six</h6><p>Body.</p>');
     expect(r.markdown).toBe('# One\n\n## Two *x*\n\n### Three\n\n#### Four\n\n##### Five\n\n###### Six\n\nBody.');

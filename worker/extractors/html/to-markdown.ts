@@ -48,6 +48,15 @@ export function nodesToMarkdownAndText(roots: readonly AnyNode[], opts: Markdown
   return { markdown: join(blocks, false, 'md'), text: join(blocks, false, 'text') };
 }
 
+/**
+ * A heading's words without the escapes a paragraph needs at its start: after
+ * `## ` a number and a dot (`2. Using`), a dash or plus and a space, or a `>`
+ * open no list or quote, so `## 2. Using` is written as it reads.
+ */
+function headingLineStart(md: string): string {
+  return md.replace(/^(\d{1,9})\\([.)])/, '$1$2').replace(/^\\([-+](?=\s)|>)/, '$1');
+}
+
 /** The blocks without the rules (`<hr>`) before the first and after the last other block: they separate nothing. */
 function withoutEdgeRules(blocks: Block[]): Block[] {
   const isRule = (b: Block): boolean => (b.md === '---' || b.md === '') && b.text === '';
@@ -120,7 +129,7 @@ function renderElement(el: Element, name: string, ctx: Ctx): Inline | Block[] {
   if (heading) {
     let blocks = renderNodes(children, { ...ctx, heading: 'text' });
     if (join(blocks, false, 'text').trim() === '') blocks = renderNodes(children, { ...ctx, heading: 'images' });
-    const md = join(blocks, false, 'md').replace(/\s*\n\s*/g, ' ').replace(/^#+ /, '').trim();
+    const md = headingLineStart(join(blocks, false, 'md').replace(/\s*\n\s*/g, ' ').replace(/^#+ /, '').trim());
     const text = join(blocks, false, 'text').replace(/\s*\n\s*/g, ' ').trim();
     // A trailing run of # would read as the heading's closing sequence.
     const level = Math.min(6, Number(heading[1]) + (ctx.opts.headingShift ?? 0));
