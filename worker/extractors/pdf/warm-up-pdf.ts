@@ -39,7 +39,7 @@ export function warmUpPdf(opts: WarmUpPdfOptions = {}): Uint8Array {
   for (let page = 0; page < pageCount; page++) {
     const content = deflateSync(Buffer.from(pageContent(page, lineCount, figureCount), 'latin1'));
     const contents = add({ dict: '/Filter /FlateDecode', data: content });
-    kids.push(add(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595.276 841.89] /Resources << /Font << ${fontDict} >> >> /Contents ${contents} 0 R >>`));
+    kids.push(add(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595.276 841.89] /Resources << /Font << ${fontDict} >> /ExtGState << /GS1 << /ca 0.5 /CA 0.5 >> /GS2 << /ca 1 /CA 1 >> >> >> /Contents ${contents} 0 R >>`));
   }
   objects[0] = '<< /Type /Catalog /Pages 2 0 R >>';
   objects[1] = `<< /Type /Pages /Kids [${kids.map((k) => `${k} 0 R`).join(' ')}] /Count ${kids.length} >>`;
@@ -63,10 +63,10 @@ function pageContent(page: number, lineCount: number, figureCount: number): stri
   for (let f = 0; f < figureCount; f++) {
     const depth = 1 + (f % 3);
     for (let d = 0; d < depth; d++) ops.push(`q 1 0 0 1 ${num(8)} ${num(8)} cm`);
-    ops.push(`${num(1)} ${num(1)} ${num(1)} rg ${num(1)} g 0.4 w`);
+    ops.push(`/GS${1 + (f % 2)} gs ${num(1)} ${num(1)} ${num(1)} rg ${num(1)} G ${num(1)} g 0.4 w`);
     ops.push(`${num(500)} ${num(700)} m ${num(500)} ${num(700)} l ${num(500)} ${num(700)} ${num(500)} ${num(700)} ${num(500)} ${num(700)} c h ${f % 2 ? 'f' : 'S'}`);
     ops.push(`${num(500)} ${num(700)} ${num(40)} ${num(40)} re ${f % 3 ? 'B' : 'n'}`);
-    if (f % 10 === 0) ops.push(`BT /F4 6.97 Tf 1 0 0 1 ${num(500)} ${num(700)} Tm (${word()}) Tj ET`);
+    if (f % 2 === 0) ops.push(`BT /F${1 + next(FONTS.length)} ${(4 + next(1000) / 100).toFixed(2)} Tf ${num(500)} ${num(700)} Td [(${word()})-${next(300)}(${word()})]TJ ET`);
     for (let d = 0; d < depth; d++) ops.push('Q');
   }
   return ops.join('\n');
