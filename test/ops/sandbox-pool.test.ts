@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ADDRESS_SPACE_HEADROOM_MB } from '../../worker/address-space.js';
+import { WARM_UP_PAGES } from '../../worker/extractors/pdf/warm-up-pdf.js';
 import { PARENT_DEATH_SIGNAL_ARG } from '../../worker/orphan-watch.js';
 import { SandboxPool, type SandboxLimits, type SandboxPoolOptions, type SandboxStats, type WarmUpReport } from '../../worker/sandbox-pool.js';
 import { buildDocx } from '../fixtures/docx.js';
@@ -312,7 +313,9 @@ describe('SandboxPool', () => {
     await pool.ready();
     expect(reports).toHaveLength(2);
     expect(reports.map((r) => r.pid).sort()).toEqual([...pool.pids].sort());
-    for (const r of reports) expect(r).toMatchObject({ pages: 6, stopped: false });
+    // Every page unless the machine is so loaded that the warm-up's time budget ran out first.
+    for (const r of reports) expect(r).toMatchObject({ pages: expect.any(Number), stopped: false });
+    for (const r of reports) expect(r.pages).toBeGreaterThan(0);
 
     const pdf = await run(pool, buildPdf({ pages: ['after the warm-up'] }));
     expect(pdf.value?.text).toBe('after the warm-up');
@@ -327,7 +330,7 @@ describe('SandboxPool', () => {
     expect(pdf.value?.text).toBe('the first job');
     await pool.ready();
     expect(reports).toEqual([expect.objectContaining({ pid: pdf.stats.pid, stopped: true })]);
-    expect(reports[0]!.pages).toBeLessThan(6);
+    expect(reports[0]!.pages).toBeLessThan(WARM_UP_PAGES);
   });
 
   it('runs no warm-up unless asked in a pool of TypeScript children, and none in a lazy pool', async () => {

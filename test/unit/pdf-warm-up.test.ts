@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { extractText } from '../../worker/extractors/index.js';
 import { warmUpPdfReading } from '../../worker/extractors/pdf/warm-up.js';
-import { warmUpPdf } from '../../worker/extractors/pdf/warm-up-pdf.js';
+import { WARM_UP_PAGES, warmUpPdf } from '../../worker/extractors/pdf/warm-up-pdf.js';
 import { getDocument } from '../../worker/extractors/pdf/pdfjs.js';
 
 const limits = { maxTextChars: 1_000_000, maxPdfPages: 100 };
@@ -27,14 +27,14 @@ describe('the warm-up PDF', () => {
 
   it('extracts as a document would', async () => {
     const extraction = await extractText(warmUpPdf(), { filename: 'warm-up.pdf', ...limits });
-    expect(extraction.pageCount).toBe(6);
-    expect(extraction.text).toContain('6 Drawing the');
+    expect(extraction.pageCount).toBe(WARM_UP_PAGES);
+    expect(extraction.text).toContain(`${WARM_UP_PAGES} Drawing the`);
   });
 });
 
 describe('warmUpPdfReading', () => {
   it('reads every page of the warm-up PDF when nothing stops it', async () => {
-    await expect(warmUpPdfReading(new AbortController().signal, 60_000)).resolves.toBe(6);
+    await expect(warmUpPdfReading(new AbortController().signal, 60_000)).resolves.toBe(WARM_UP_PAGES);
   });
 
   it('reads nothing once stopped, and stops at the next page when stopped on the way', async () => {

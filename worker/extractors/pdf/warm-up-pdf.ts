@@ -2,13 +2,16 @@ import { deflateSync } from 'node:zlib';
 
 /** What {@link warmUpPdf} writes; the defaults are the ones a sandbox child reads. */
 export interface WarmUpPdfOptions {
-  /** Pages of the document. Default 6. */
+  /** Pages of the document. Default {@link WARM_UP_PAGES}. */
   pages?: number;
   /** Paragraph lines of text per page. Default 40. */
   lines?: number;
-  /** Small path figures per page (moves, lines, curves, fills, strokes in nested saved states). Default 300. */
+  /** Small figures per page (paths, colours, graphics states and short texts in nested saved states). Default 600. */
   figures?: number;
 }
+
+/** Pages of the warm-up PDF: short ones, so a request that stops the warm-up waits for little. */
+export const WARM_UP_PAGES = 10;
 
 // Standard fonts, which pdf.js reads from its bundled Type 1 programs and converts as it
 // does an embedded Type 1 font, one of them with a /Differences encoding.
@@ -25,9 +28,9 @@ const WORDS = 'the map tiles are drawn with a mercator projection of each zoom l
  * streams. Its text is made up and its output is thrown away.
  */
 export function warmUpPdf(opts: WarmUpPdfOptions = {}): Uint8Array {
-  const pageCount = opts.pages ?? 6;
+  const pageCount = opts.pages ?? WARM_UP_PAGES;
   const lineCount = opts.lines ?? 40;
-  const figureCount = opts.figures ?? 300;
+  const figureCount = opts.figures ?? 600;
   const objects: Array<string | { dict: string; data: Buffer }> = ['', ''];
   const add = (object: string | { dict: string; data: Buffer }): number => objects.push(object);
   const fontRefs = FONTS.map((name, i) => {
