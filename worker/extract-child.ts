@@ -21,22 +21,32 @@ process.setSourceMapsEnabled(false);
 // well (loading them all raised a PDF child's peak RSS by tens of MB). A one-off child
 // serves one request and loads only what that request needs (not the tokenizer's ranks
 // unless it chunks).
-const warm = process.argv[3] === 'warm';
+const warm = process.argv[3] === 'warm' || process.argv[3] === 'warm-up';
 if (warm) {
   await Promise.all([import('../shared/detect-type.js'), import('./chunking/chunk-markdown.js')]);
 }
 
-serveRequests(async ({ bytes, opts, pdfRange }) => {
-  if (pdfRange) return { pages: await (await import('./extractors/pdf/index.js')).readPdfRange(bytes, pdfRange, opts.maxTextChars) };
-  if (opts.cutOnly) return { extraction: (await import('./chunking/cut-request.js')).cutStoredMarkdown(bytes, opts) };
-  return { extraction: await extractText(bytes, opts) };
-});
-
 // Once ready, a warm child that is still idle loads the parsers a knowledge base sees most
 // (PDF: pdf.js takes ~100 ms of CPU to load, HTML and Markdown half that together), so a
-// first document of these formats does not pay for it inside its job. It is done after
-// `ready`, so the pool never waits for it; a request that arrives meanwhile shares the
-// import under way. Compiled children only: under tsx (tests, development) compiling
-// parsers a child may never use would cost more than it saves.
+// first document of these formats does not pay for it inside its job. With `warm-up`
+// (argv[3]), it then extracts a small PDF built in code, so that pdf.js's hot paths and the
+// page rebuild are compiled too: a fresh child read a long PDF's pages at about 15 ms each
+// where a child that had read PDFs before took 6 ms. It is done after `ready`: a request
+// that arrives meanwhile stops it at the next page and waits only for that (see
+// `serveRequests`). The pool asks for `warm-up` in compiled children only: under tsx (tests,
+// development) compiling parsers a child may never use would cost more than it saves, and
+// the loading alone is left out there too unless the pool asks.
 const PRELOADED: readonly SourceFormat[] = ['pdf', 'html', 'markdown'];
-if (warm && import.meta.url.endsWith('.js')) setTimeout(() => void loadExtractors(PRELOADED).catch(() => undefined), 0);
+const warmUp = async (signal: AbortSignal): Promise<number> => {
+  await loadExtractors(PRELOADED);
+  return process.argv[3] === 'warm-up' ? (await import('./extractors/pdf/warm-up.js')).warmUpPdfReading(signal) : 0;
+};
+
+serveRequests(
+  async ({ bytes, opts, pdfRange }) => {
+    if (pdfRange) return { pages: await (await import('./extractors/pdf/index.js')).readPdfRange(bytes, pdfRange, opts.maxTextChars) };
+    if (opts.cutOnly) return { extraction: (await import('./chunking/cut-request.js')).cutStoredMarkdown(bytes, opts) };
+    return { extraction: await extractText(bytes, opts) };
+  },
+  warm && (import.meta.url.endsWith('.js') || process.argv[3] === 'warm-up') ? warmUp : undefined,
+);

@@ -69,6 +69,9 @@ export async function startWorker(config: Config, logger: Logger, opts: WorkerOp
     maxJobs: config.SANDBOX_MAX_JOBS,
     ...(config.SANDBOX_RECYCLE_RSS_MB !== undefined ? { recycleRssMb: config.SANDBOX_RECYCLE_RSS_MB } : {}),
     onWarning: (message) => logger.warn(message),
+    onWarmUp: (warm) => {
+      if (warm.pages > 0 || warm.stopped) logger.debug(warm, 'sandbox child warmed up');
+    },
     ...opts.sandbox,
     limits: {
       timeoutMs: config.EXTRACT_TIMEOUT_MS,

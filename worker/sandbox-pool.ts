@@ -37,7 +37,6 @@ export interface SandboxLimits {
   chunking?: ChunkingOptions;
 }
 
-/** How one sandboxed run went, for metrics and the benchmark. */
 /** What one extraction is told besides the pool's limits: name hints, and the chunking of its knowledge base. */
 export interface ExtractHints {
   filename?: string;
@@ -48,6 +47,17 @@ export interface ExtractHints {
   cutOnly?: ExtractOptions['cutOnly'];
 }
 
+/** How a child's warm-up went; see {@link SandboxPoolOptions.warmUp}. */
+export interface WarmUpReport {
+  pid?: number;
+  /** Pages of the warm-up PDF read; 0 without a warm-up. */
+  pages: number;
+  ms: number;
+  /** A job came before the warm-up was done. */
+  stopped: boolean;
+}
+
+/** How one sandboxed run went, for metrics and the benchmark. */
 export interface SandboxStats {
   outcome: 'ok' | 'failed' | 'timeout' | 'memory' | 'crashed';
   wallMs: number;
@@ -69,6 +79,16 @@ export interface SandboxPoolOptions {
   recycleRssMb?: number;
   /** Start children at once and replace one as soon as it goes (default); false starts them on demand. */
   warm?: boolean;
+  /**
+   * In a warm pool, each child extracts a small PDF built in code once ready
+   * (see `pdf/warm-up.ts`), so pdf.js's code is compiled before the first
+   * document; a job that comes meanwhile stops it at the next page.
+   * {@link ready} waits for it. Default: on for compiled children, off under
+   * tsx (tests and development), where it would cost more than it saves.
+   */
+  warmUp?: boolean;
+  /** Told when a child's warm-up ended (pages read, wall time, whether a job stopped it). */
+  onWarmUp?: (warm: WarmUpReport) => void;
   /** Path of the child's entry module. Default `extract-child`; tests pass a child with fault hooks. */
   childModule?: string;
   /** How often the RSS watchdog samples a busy child, in ms. Default 100; 0 turns the watchdog off. */
@@ -93,6 +113,8 @@ interface Child {
   proc: ChildProcess;
   /** Resolves when the parsers are loaded; rejects if the child dies first. */
   ready: Promise<void>;
+  /** Resolves when the child's warm-up ended (at once without one); rejects if the child dies first. */
+  warmed: Promise<void>;
   /** Resolves once the process is gone. */
   gone: Promise<void>;
   exited: boolean;
@@ -128,6 +150,8 @@ export class SandboxPool {
   private readonly maxJobs: number;
   private readonly recycleRssMb: number;
   private readonly warm: boolean;
+  private readonly warmUp: boolean;
+  private readonly onWarmUp: ((warm: WarmUpReport) => void) | undefined;
   private readonly childModule: string;
   private readonly rssPollMs: number;
   private readonly addressSpaceMb: number;
@@ -146,6 +170,8 @@ export class SandboxPool {
     this.maxJobs = opts.maxJobs ?? 200;
     this.recycleRssMb = opts.recycleRssMb ?? Math.floor(opts.limits.memoryMb / 2);
     this.warm = opts.warm ?? true;
+    this.warmUp = this.warm && (opts.warmUp ?? !IS_TS);
+    this.onWarmUp = opts.onWarmUp;
     this.childModule = opts.childModule ?? EXTRACT_CHILD;
     this.rssPollMs = opts.rssPollMs ?? WATCH_MS;
     this.addressSpaceMb = opts.limits.addressSpaceMb ?? opts.limits.memoryMb + ADDRESS_SPACE_HEADROOM_MB;
@@ -157,9 +183,9 @@ export class SandboxPool {
     this.free = Array.from({ length: this.size }, (_, i) => i);
   }
 
-  /** Resolves once every child has loaded its parsers; rejects if one cannot start. */
+  /** Resolves once every child has loaded its parsers and ended its warm-up; rejects if one cannot start. */
   async ready(): Promise<void> {
-    await Promise.all(this.children.map((c) => c?.ready));
+    await Promise.all(this.children.map((c) => c?.warmed));
   }
 
   /** Process ids of the live children. */
@@ -377,7 +403,7 @@ export class SandboxPool {
       ...(TS_LOADER ? ['--import', TS_LOADER] : []),
       this.childModule,
       String(this.recycleRssMb),
-      this.warm ? 'warm' : 'lazy',
+      this.warmUp ? 'warm-up' : this.warm ? 'warm' : 'lazy',
     ];
     // With a parent-death signal the kernel ends an orphaned child; without, the child watches its parent itself.
     const argv = withParentDeathSignal([...node, PARENT_DEATH_SIGNAL_ARG]) ?? node;
@@ -390,26 +416,36 @@ export class SandboxPool {
     });
     let markReady!: () => void;
     let failReady!: (err: Error) => void;
+    let markWarmed!: () => void;
+    let failWarmed!: (err: Error) => void;
     let markGone!: () => void;
     const child: Child = {
       proc,
       ready: new Promise<void>((resolve, reject) => ((markReady = resolve), (failReady = reject))),
+      warmed: new Promise<void>((resolve, reject) => ((markWarmed = resolve), (failWarmed = reject))),
       gone: new Promise<void>((resolve) => (markGone = resolve)),
       exited: false,
       jobs: 0,
     };
     child.ready.catch(() => undefined);
+    child.warmed.catch(() => undefined);
     let exitGrace: NodeJS.Timeout | undefined;
     const exit = (code: number | null, signal: NodeJS.Signals | null): void => {
       clearTimeout(exitGrace);
       if (child.exited) return;
       child.exited = true;
-      failReady(new Error(`the extraction process exited before it was ready (${signal ?? `code ${code}`})`));
+      const early = new Error(`the extraction process exited before it was ready (${signal ?? `code ${code}`})`);
+      failReady(early);
+      failWarmed(early);
       child.onExit?.(code, signal);
       markGone();
     };
     proc.on('message', (message: ChildMessage) => {
       if (message.type === 'ready') markReady();
+      else if (message.type === 'warm') {
+        markWarmed();
+        this.onWarmUp?.({ pid: proc.pid, pages: message.pages, ms: message.ms, stopped: message.stopped });
+      }
       else if (message.type === 'progress') child.onProgress?.(message.progress);
       else if (message.type === 'ranges') child.onRanges?.(message);
       else child.onReply?.(message);

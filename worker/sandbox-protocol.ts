@@ -1,7 +1,8 @@
 /**
  * The message protocol between the sandbox pool and its children, and the
  * loop a child runs. A child announces `ready` once its parsers are loaded,
- * then answers one request at a time, as long as the pool keeps it.
+ * then `warm` once its warm-up (if any) ended, and answers one request at a
+ * time, as long as the pool keeps it.
  */
 import { isAllocationFailure, isSourceError, type SourceErrorCode } from '../shared/source-errors.js';
 import type { SourceProgress } from '../shared/schemas/knowledge-base.js';
@@ -41,7 +42,21 @@ export type ChildReply = { type: 'reply'; rssMb: number; peakRssMb: number } & O
 /** How far the current request has got; sent at most every {@link PROGRESS_EVERY_MS}. */
 export type ChildProgress = { type: 'progress'; progress: SourceProgress };
 
-export type ChildMessage = { type: 'ready' } | ChildProgress | ChildReply | ChildRangesWanted;
+/**
+ * Told once, when the child's warm-up ended: the pages it read, its wall time
+ * in ms, and whether a request stopped it first (a child without a warm-up
+ * tells 0 pages at once).
+ */
+export type ChildWarm = { type: 'warm'; pages: number; ms: number; stopped: boolean };
+
+export type ChildMessage = { type: 'ready' } | ChildWarm | ChildProgress | ChildReply | ChildRangesWanted;
+
+/**
+ * What a child does once ready while no request has come: work that compiles
+ * the parsers' code (see `pdf/warm-up.ts`). It must stop soon after `signal`
+ * aborts, and resolve to what it read (pages); a rejection counts as 0.
+ */
+export type WarmUp = (signal: AbortSignal) => Promise<number>;
 
 const PROGRESS_EVERY_MS = 250;
 
@@ -51,9 +66,11 @@ export type ExtractHandler = (request: ChildRequest) => Promise<ChildResult>;
 /**
  * Serves requests over IPC until the parent goes away. `argv[2]` is the RSS
  * in MB above which the child collects garbage before it reports its size,
- * so the pool recycles only a child whose memory stays high.
+ * so the pool recycles only a child whose memory stays high. With `warmUp`,
+ * the child runs it once ready; a request that comes meanwhile stops it and
+ * waits only for the step in progress.
  */
-export function serveRequests(handle: ExtractHandler): void {
+export function serveRequests(handle: ExtractHandler, warmUp?: WarmUp): void {
   if (!process.send) return;
   // A parent that died cannot kill us any more; do not outlive it, idle or busy.
   process.once('disconnect', () => process.exit(1));
@@ -61,6 +78,7 @@ export function serveRequests(handle: ExtractHandler): void {
   if (process.argv[4] !== PARENT_DEATH_SIGNAL_ARG) exitWhenOrphaned();
   const collectAboveMb = Number(process.argv[2]) || Number.POSITIVE_INFINITY;
   const ranges = rangeRequests();
+  let stopWarmUp: (() => Promise<void>) | undefined;
   process.on('message', (message: ChildRequest | RangeRead) => {
     if ('type' in message) return ranges.settle(message);
     const request = message;
@@ -72,7 +90,7 @@ export function serveRequests(handle: ExtractHandler): void {
       sentAt = now;
       process.send?.({ type: 'progress', progress } satisfies ChildProgress);
     };
-    void answer(handle, request).then((outcome) => {
+    void (stopWarmUp?.() ?? Promise.resolve()).then(() => answer(handle, request)).then((outcome) => {
       const peakRssMb = process.memoryUsage.rss() / 1024 / 1024;
       let rssMb = peakRssMb;
       if (rssMb > collectAboveMb && typeof globalThis.gc === 'function') {
@@ -83,6 +101,23 @@ export function serveRequests(handle: ExtractHandler): void {
     });
   });
   process.send({ type: 'ready' } satisfies ChildMessage);
+  stopWarmUp = startWarmUp(warmUp);
+}
+
+/** Runs `warmUp` and tells the parent when it ended; returns a function that stops it and resolves once it has. */
+function startWarmUp(warmUp: WarmUp | undefined): () => Promise<void> {
+  const controller = new AbortController();
+  const started = performance.now();
+  const ended = (warmUp ? warmUp(controller.signal).catch(() => 0) : Promise.resolve(0)).then((pages) => {
+    const stopped = controller.signal.aborted;
+    // The warm-up's garbage is not left for the first request's peak.
+    if (warmUp && !stopped && typeof globalThis.gc === 'function') globalThis.gc();
+    process.send?.({ type: 'warm', pages, ms: Math.round(performance.now() - started), stopped } satisfies ChildWarm);
+  });
+  return () => {
+    controller.abort();
+    return ended;
+  };
 }
 
 type Outcome =

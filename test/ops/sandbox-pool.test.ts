@@ -6,8 +6,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ADDRESS_SPACE_HEADROOM_MB } from '../../worker/address-space.js';
+import { WARM_UP_PAGES } from '../../worker/extractors/pdf/warm-up-pdf.js';
 import { PARENT_DEATH_SIGNAL_ARG } from '../../worker/orphan-watch.js';
-import { SandboxPool, type SandboxLimits, type SandboxPoolOptions, type SandboxStats } from '../../worker/sandbox-pool.js';
+import { SandboxPool, type SandboxLimits, type SandboxPoolOptions, type SandboxStats, type WarmUpReport } from '../../worker/sandbox-pool.js';
 import { buildDocx } from '../fixtures/docx.js';
 import { buildPdf } from '../fixtures/pdf.js';
 import { isAlive } from '../helpers/pids.js';
@@ -304,5 +305,41 @@ describe('SandboxPool', () => {
       { pagesDone: 2, pagesTotal: 3 },
       { pagesDone: 3, pagesTotal: 3 },
     ]);
+  });
+
+  it('has each child read the warm-up PDF once ready, and counts the pool ready only after it', async () => {
+    const reports: WarmUpReport[] = [];
+    const pool = testPool({ childModule: undefined, size: 2, warmUp: true, onWarmUp: (w) => reports.push(w) });
+    await pool.ready();
+    expect(reports).toHaveLength(2);
+    expect(reports.map((r) => r.pid).sort()).toEqual([...pool.pids].sort());
+    // Every page unless the machine is so loaded that the warm-up's time budget ran out first.
+    for (const r of reports) expect(r).toMatchObject({ pages: expect.any(Number), stopped: false });
+    for (const r of reports) expect(r.pages).toBeGreaterThan(0);
+
+    const pdf = await run(pool, buildPdf({ pages: ['after the warm-up'] }));
+    expect(pdf.value?.text).toBe('after the warm-up');
+    expect(reports).toHaveLength(2);
+  });
+
+  it('stops a warm-up when a job comes, runs the job, and still counts the pool ready', async () => {
+    const reports: WarmUpReport[] = [];
+    const pool = testPool({ childModule: undefined, warmUp: true, onWarmUp: (w) => reports.push(w) });
+    // Sent as soon as the child is ready: its warm-up has not read a page yet.
+    const pdf = await run(pool, buildPdf({ pages: ['the first job'] }));
+    expect(pdf.value?.text).toBe('the first job');
+    await pool.ready();
+    expect(reports).toEqual([expect.objectContaining({ pid: pdf.stats.pid, stopped: true })]);
+    expect(reports[0]!.pages).toBeLessThan(WARM_UP_PAGES);
+  });
+
+  it('runs no warm-up unless asked in a pool of TypeScript children, and none in a lazy pool', async () => {
+    const reports: WarmUpReport[] = [];
+    const pool = testPool({ childModule: undefined, onWarmUp: (w) => reports.push(w) });
+    await pool.ready();
+    expect(reports).toEqual([expect.objectContaining({ pages: 0, stopped: false })]);
+    const lazy = testPool({ childModule: undefined, warm: false, warmUp: true, onWarmUp: (w) => reports.push(w) });
+    expect((await run(lazy, buildPdf({ pages: ['on demand'] }))).value?.text).toBe('on demand');
+    expect(reports.slice(1)).toEqual([expect.objectContaining({ pages: 0 })]);
   });
 });
