@@ -130,15 +130,21 @@ async function endToEnd(root: string, refCache: Map<string, number>): Promise<vo
         for (let i = 0; i < runs; i++) times.push((await referenceSeconds(tool, files)).seconds);
         refS = median(times);
       }
+      // pdftotext reads text layers only: the PDF runs beside it do too (OCR_ENABLED=false), and one more
+      // run shows the service as deployed, OCR on, reading the scanned and unmapped pages it leaves as symbols.
+      const noOcr: { env: Record<string, string>; note: string } = format === 'pdf' ? { env: { OCR_ENABLED: 'false' }, note: ', OCR off' } : { env: {}, note: '' };
       const configs = [
-        { workers: 1, concurrency, label: `1 worker process (WORKER_CONCURRENCY=${concurrency})` },
-        { workers: 1, concurrency: 1, label: '1 worker process (WORKER_CONCURRENCY=1)' },
-        { workers: 2, concurrency: 1, label: '2 worker processes (WORKER_CONCURRENCY=1)' },
+        { workers: 1, concurrency, label: `1 worker process (WORKER_CONCURRENCY=${concurrency}${noOcr.note})`, env: noOcr.env, main: true },
+        { workers: 1, concurrency: 1, label: `1 worker process (WORKER_CONCURRENCY=1${noOcr.note})`, env: noOcr.env },
+        { workers: 2, concurrency: 1, label: `2 worker processes (WORKER_CONCURRENCY=1${noOcr.note})`, env: noOcr.env },
+        ...(format === 'pdf' && (await hasTool('tesseract'))
+          ? [{ workers: 1, concurrency, label: `1 worker process (WORKER_CONCURRENCY=${concurrency}, OCR on, as deployed)`, env: {} }]
+          : []),
       ];
       const medians: Record<string, EndToEndRun & { allSeconds: number[] }> = {};
       for (const c of configs) {
         const measured: EndToEndRun[] = [];
-        for (let i = 0; i < runs; i++) measured.push(await filesEndToEnd(svc, files, c.workers, c.concurrency));
+        for (let i = 0; i < runs; i++) measured.push(await filesEndToEnd(svc, files, c.workers, c.concurrency, c.env));
         const m = medianRun(measured);
         medians[c.label] = { ...m, allSeconds: measured.map((x) => x.seconds) };
         say(`e2e ${format} ${c.label}: ${fmt(m.seconds)} s`);
@@ -148,7 +154,7 @@ async function endToEnd(root: string, refCache: Map<string, number>): Promise<vo
           reference: refS === undefined ? '' : `${tool}, file by file`,
           referenceResult: refS === undefined ? '' : `${fmt(refS)} s`,
           ratio: refS === undefined ? undefined : refS / m.seconds,
-          target: c.workers === 1 && c.concurrency === concurrency ? `>= ${target}` : '',
+          target: 'main' in c ? `>= ${target}` : '',
         });
       }
       const one = medians[configs[1]!.label]!;

@@ -148,8 +148,9 @@ export async function filesEndToEnd(
   files: { path: string; name: string }[],
   workers: number,
   concurrency: number,
+  extraEnv: Record<string, string> = {},
 ): Promise<EndToEndRun> {
-  const procs = await svc.startWorkers(workers, concurrency);
+  const procs = await svc.startWorkers(workers, concurrency, extraEnv);
   try {
     const blobs = await Promise.all(files.map(async (f) => ({ name: f.name, blob: new Blob([await readFile(f.path)]) })));
     // A fresh workspace: the same bytes uploaded in an earlier run would be taken over, not extracted.
