@@ -16,13 +16,32 @@ export interface ColumnBox { x0: number; x1: number; size: number }
  * fragments (titles, figure captions) may cross a band.
  */
 export function findGutters(fragments: ColumnBox[]): Gutter[] {
-  if (fragments.length < 10) return [];
+  const bands = gutterCandidates(fragments);
+  return bands ? dropUnsupported(fragments, bands) : [];
+}
+
+/** The bands a page's gutters are chosen from, and the measures the choice needs. */
+export interface GutterCandidates {
+  candidates: Gutter[];
+  /** The page's usual font size. */
+  em: number;
+  /** The most fragments over one point along the page: a full column's rows. */
+  peak: number;
+}
+
+/**
+ * The bands few fragments cross, at least 0.8 em wide, that do not reach
+ * the page's text edges; undefined for a page with too few fragments or
+ * no extent.
+ */
+export function gutterCandidates(fragments: ColumnBox[]): GutterCandidates | undefined {
+  if (fragments.length < 10) return undefined;
   const sizes = fragments.map((f) => f.size).sort((a, b) => a - b);
   const em = sizes[sizes.length >> 1]!;
   const left = Math.floor(Math.min(...fragments.map((f) => f.x0)));
   const right = Math.ceil(Math.max(...fragments.map((f) => f.x1)));
   const width = right - left;
-  if (width <= 0 || width > 20_000) return [];
+  if (width <= 0 || width > 20_000) return undefined;
   const delta = new Int32Array(width + 2);
   for (const f of fragments) {
     delta[Math.max(0, Math.floor(f.x0) - left)]! += 1;
@@ -34,7 +53,7 @@ export function findGutters(fragments: ColumnBox[]): Gutter[] {
   // Titles, author lists and wide figures may cross a gutter; its narrowest part is where fewest do.
   // Measured against the fullest column, not the page: three columns of short rows hold a third of them each.
   const allowance = Math.max(1, Math.floor(Math.min(fragments.length, peak) * 0.25));
-  let candidates: Gutter[] = [];
+  const candidates: Gutter[] = [];
   for (let x = 0; x <= width;) {
     if (depths[x]! > allowance) {
       x++;
@@ -53,18 +72,38 @@ export function findGutters(fragments: ColumnBox[]): Gutter[] {
     }
     x = end;
   }
-  // Drop the weakest failing candidate until every one left has columns on both sides.
+  return { candidates, em, peak };
+}
+
+/**
+ * The candidates left once the weakest failing one (the first of equals) is
+ * dropped, again and again, until every one left has columns on both sides.
+ * A candidate's check depends only on its neighbours' bounds, so a drop
+ * checks again only the two that became neighbours: a page of many narrow
+ * gaps (a table of elements, a map) costs as many passes over its fragments
+ * as it has candidates, not their square.
+ */
+export function dropUnsupported(fragments: ColumnBox[], { candidates: found, em, peak }: GutterCandidates): Gutter[] {
+  const candidates = [...found];
+  const minCount = Math.max(3, Math.min(fragments.length, peak) * 0.1);
+  const check = (i: number): { ok: boolean; support: number } => {
+    const g = candidates[i]!;
+    const l = side(fragments, candidates[i - 1]?.end ?? -Infinity, g.start, 'left', em);
+    const r = side(fragments, g.end, candidates[i + 1]?.start ?? Infinity, 'right', em);
+    const ok = l.count >= minCount && r.count >= minCount && Math.max(l.width, r.width) >= 8 * em && Math.min(l.width, r.width) >= 3 * em;
+    return { ok, support: l.count + r.count };
+  };
+  const checks = candidates.map((_, i) => check(i));
   for (;;) {
-    const checks = candidates.map((g, i) => {
-      const l = side(fragments, candidates[i - 1]?.end ?? -Infinity, g.start, 'left', em);
-      const r = side(fragments, g.end, candidates[i + 1]?.start ?? Infinity, 'right', em);
-      const minCount = Math.max(3, Math.min(fragments.length, peak) * 0.1);
-      const ok = l.count >= minCount && r.count >= minCount && Math.max(l.width, r.width) >= 8 * em && Math.min(l.width, r.width) >= 3 * em;
-      return { ok, support: l.count + r.count };
-    });
-    const failing = checks.map((c, i) => [c, i] as const).filter(([c]) => !c.ok).sort((p, q) => p[0].support - q[0].support)[0];
-    if (!failing) return candidates;
-    candidates = candidates.filter((_, i) => i !== failing[1]);
+    let failing = -1;
+    for (let i = 0; i < checks.length; i++) {
+      if (!checks[i]!.ok && (failing < 0 || checks[i]!.support < checks[failing]!.support)) failing = i;
+    }
+    if (failing < 0) return candidates;
+    candidates.splice(failing, 1);
+    checks.splice(failing, 1);
+    if (failing > 0) checks[failing - 1] = check(failing - 1);
+    if (failing < candidates.length) checks[failing] = check(failing);
   }
 }
 
