@@ -23,15 +23,11 @@ import { corpusDir } from '../test/corpus/corpus-files.js';
 import { buildPdf } from '../test/fixtures/pdf.js';
 import { DEFAULT_LIMITS } from './lib/bench-extract-pool.js';
 import { folderFiles, hasTool, MB, median, rssSampler } from './lib/bench-util.js';
+import { args, flag } from './lib/cli-args.js';
 
 type PoolModule = typeof import('../worker/sandbox-pool.js');
 const runTool = promisify(execFile);
 
-const args = process.argv.slice(2);
-const flag = (name: string) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1] : undefined;
-};
 const rounds = Number(flag('rounds') ?? 3);
 const concurrency = Number(flag('concurrency') ?? 2);
 const warm = args.includes('--warm');

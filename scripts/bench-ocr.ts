@@ -28,12 +28,8 @@ import { benchLimits, poolBesideBare, throughPool } from './lib/bench-ocr-pool.j
 import { formatPaired } from './lib/bench-pairs.js';
 import { hasTool, median } from './lib/bench-util.js';
 import { cer, wer } from './lib/text-distance.js';
+import { args, flag } from './lib/cli-args.js';
 
-const args = process.argv.slice(2);
-const flag = (name: string): string | undefined => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1] : undefined;
-};
 const pages = Number(flag('pages') ?? 4);
 const runs = Number(flag('runs') ?? 3);
 const languages = flag('languages') ?? 'eng';

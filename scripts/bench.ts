@@ -30,16 +30,12 @@ import { crawlBench, type CrawlRun } from './lib/bench-crawl.js';
 import { benchOffice } from './lib/bench-office.js';
 import { searchRows } from './lib/bench-search-rows.js';
 import { folderFiles, hasTool, MB, median, referenceSeconds } from './lib/bench-util.js';
+import { args, flag } from './lib/cli-args.js';
 
 const run = promisify(execFile);
 const SECTIONS = ['extract', 'e2e', 'fairness', 'text', 'get', 'upload', 'crawl', 'office', 'search'] as const;
 type Section = (typeof SECTIONS)[number];
 
-const args = process.argv.slice(2);
-const flag = (name: string): string | undefined => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1] : undefined;
-};
 const only = new Set((flag('only')?.split(',') ?? SECTIONS) as Section[]);
 const runs = Number(flag('runs') ?? 3);
 const concurrency = Number(flag('concurrency') ?? 2);

@@ -29,12 +29,8 @@ import { extname, join, relative } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { BenchService } from './lib/bench-service.js';
 import { waitFor } from './lib/bench-util.js';
+import { args, flag } from './lib/cli-args.js';
 
-const args = process.argv.slice(2);
-const flag = (name: string): string | undefined => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1] : undefined;
-};
 const dir = flag('dir') ?? '/usr/share/doc/doxygen/html';
 /** The part robots.txt disallows (and the sitemap still lists, to be refused). */
 const DISALLOWED = flag('disallow') ?? '/examples/diagrams/';

@@ -14,12 +14,8 @@ import { pathToFileURL } from 'node:url';
 import * as bullScripts from 'bullmq/dist/esm/scripts/index.js';
 import { Redis } from 'ioredis';
 import { BenchService, benchTexts } from './lib/bench-service.js';
+import { flag } from './lib/cli-args.js';
 
-const args = process.argv.slice(2);
-const flag = (name: string): string | undefined => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1] : undefined;
-};
 const count = Number(flag('texts') ?? 200);
 const concurrency = Number(flag('concurrency') ?? 2);
 const distDir = flag('dist') ?? 'dist';

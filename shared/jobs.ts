@@ -228,8 +228,9 @@ function toJobs(sources: readonly QueuedSource[]): QueuedJob[] {
       jobs.push({ name: data.jobType ?? EXTRACT_SOURCE_JOB, id: extractSourceJobId(data), data });
       continue;
     }
+    // A batch's id names its knowledge base: its sources share it and its workspace.
     let batch = batches.get(batchJob);
-    if (!batch || batch.kbId !== data.kbId || batch.workspaceId !== data.workspaceId) {
+    if (!batch) {
       batch = { workspaceId: data.workspaceId, kbId: data.kbId, sources: [], sizeBytes: 0 };
       batches.set(batchJob, batch);
       jobs.push({ name: TEXT_BATCH_JOB, id: batchJob, data: batch });
