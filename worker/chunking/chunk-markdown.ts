@@ -1,7 +1,7 @@
 import type { CutChunk as Chunk } from '../../shared/schemas/chunk.js';
 import { ContinuationIndex, continuables } from './continuations.js';
 import { Level, outline, split, titleHeading, type Heading, type Outline, type Span } from './segments.js';
-import { countTokens } from './tokenizer.js';
+import { SpanTokens } from './tokenizer.js';
 
 /** How {@link chunkMarkdown} cuts a document. */
 export interface ChunkMarkdownOptions {
@@ -49,10 +49,11 @@ export function chunkMarkdown(markdown: string, opts: ChunkMarkdownOptions): Chu
   const overlap = Math.max(0, Math.min(Math.floor(opts.overlapTokens ?? 0), max - 1));
   const o = outline(markdown);
   const leads = new ContinuationIndex(continuables(markdown, max));
-  const spans = pack(markdown, o, max, leads);
+  const tokens = new SpanTokens(markdown);
+  const spans = pack(markdown, o, max, leads, tokens);
   const path = headingPaths(o.headings, rootTitle(opts.title, markdown, o.headings));
   return spans.map((span, index): Chunk => {
-    const start = index > 0 && overlap > 0 ? overlapStart(markdown, spans[index - 1]!, span, overlap, max, leads) : span.start;
+    const start = index > 0 && overlap > 0 ? overlapStart(markdown, spans[index - 1]!, span, overlap, max, leads, tokens) : span.start;
     const text = markdown.slice(start, span.end);
     const lead = leads.at(start)?.lead;
     return {
@@ -60,7 +61,7 @@ export function chunkMarkdown(markdown: string, opts: ChunkMarkdownOptions): Chu
       text,
       charStart: start,
       charEnd: span.end,
-      tokens: start === span.start ? span.tokens : countTokens(text),
+      tokens: start === span.start ? span.tokens : tokens.count(start, span.end),
       headings: path(span.start),
       ...(lead !== undefined ? { prefix: `${lead}\n` } : {}),
       ...(opts.pageStarts && opts.pageStarts.length > 0
@@ -71,7 +72,7 @@ export function chunkMarkdown(markdown: string, opts: ChunkMarkdownOptions): Chu
 }
 
 /** Greedy packing of pieces, cutting a piece at the next finer level only when it alone is too long. */
-function pack(md: string, o: Outline, max: number, leads: ContinuationIndex): Piece[] {
+function pack(md: string, o: Outline, max: number, leads: ContinuationIndex, counter: SpanTokens): Piece[] {
   const chunks: Piece[] = [];
   let current: Piece[] = [];
   let estimate = 0;
@@ -86,7 +87,7 @@ function pack(md: string, o: Outline, max: number, leads: ContinuationIndex): Pi
       }
       // Pieces are counted one by one; their joins can add a token, so the whole is counted again.
       const span = { start: current[0]!.start, end: current[current.length - 1]!.end };
-      const tokens = current.length === 1 ? current[0]!.tokens : countTokens(md.slice(span.start, span.end));
+      const tokens = current.length === 1 ? current[0]!.tokens : counter.count(span.start, span.end);
       if (tokens + leads.cost(span.start) <= max) {
         chunks.push({ ...span, tokens });
         break;
@@ -98,7 +99,7 @@ function pack(md: string, o: Outline, max: number, leads: ContinuationIndex): Pi
   };
   const add = (span: Span, level: Level, known?: number): void => {
     const length = span.end - span.start;
-    const tokens = known ?? (length > max * CHARS_PER_TOKEN_CEILING ? Infinity : countTokens(md.slice(span.start, span.end)));
+    const tokens = known ?? (length > max * CHARS_PER_TOKEN_CEILING ? Infinity : counter.count(span.start, span.end));
     // A piece inside a code block or table may start a chunk, which then repeats the block's lead.
     if (tokens + leads.cost(span.start) <= max) {
       while (current.length > 0 && estimate + tokens + 1 > max) flush();
@@ -131,13 +132,13 @@ function isHeadingOnly(md: string, o: Outline, piece: Span): boolean {
 }
 
 /** Where the overlap taken from the end of `prev` begins: a sentence start when one fits, else a word start. */
-function overlapStart(md: string, prev: Span, span: Piece, overlap: number, max: number, leads: ContinuationIndex): number {
+function overlapStart(md: string, prev: Span, span: Piece, overlap: number, max: number, leads: ContinuationIndex, counter: SpanTokens): number {
   const from = Math.max(prev.start, prev.end - overlap * CHARS_PER_TOKEN_CEILING);
   const words: number[] = [];
   for (let i = from; i < prev.end; i++) if ((i === prev.start || /\s/.test(md[i - 1]!)) && !/\s/.test(md[i]!)) words.push(i);
   // The tail and the chunk are counted apart (plus one token for the join), then the result once more as a whole.
   const budget = Math.min(overlap, max - span.tokens - 1 - leads.cost(span.start));
-  const fits = (at: number) => countTokens(md.slice(at, prev.end)) <= budget;
+  const fits = (at: number) => counter.count(at, prev.end) <= budget;
   let lo = 0;
   let hi = words.length;
   while (lo < hi) {
@@ -147,7 +148,7 @@ function overlapStart(md: string, prev: Span, span: Piece, overlap: number, max:
   }
   const sentence = words.slice(lo).find((w) => w === prev.start || /[.!?…。！？]["'”’)\]]*\s+$|\n\s*$/.test(md.slice(Math.max(prev.start, w - 4), w)));
   for (const start of [sentence, ...words.slice(lo)]) {
-    if (start !== undefined && countTokens(md.slice(start, span.end)) + leads.cost(start) <= max) return start;
+    if (start !== undefined && counter.count(start, span.end) + leads.cost(start) <= max) return start;
   }
   return span.start;
 }

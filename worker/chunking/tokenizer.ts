@@ -7,8 +7,10 @@ let encoder: Tiktoken | undefined;
  * cl100k_base cuts text into pre-tokens with one regular expression and encodes
  * each pre-token on its own, so a text's token count is the sum of its
  * pre-tokens' counts. Counting goes pre-token by pre-token and remembers the
- * counts: a document repeats its words, and the chunker counts most of its text
- * more than once, so nearly every pre-token after the first pages is a lookup.
+ * counts: a document repeats its words, so nearly every pre-token after the
+ * first pages is a lookup. The chunker asks about overlapping spans of one
+ * document (a section, its blocks, the chunk they make): {@link SpanTokens}
+ * cuts the document once and answers most of them from running totals.
  *
  * Byte-pair encoding of one pre-token is worse than quadratic in its length,
  * and a run of characters of one class (a long rule of dashes, a sequence of
@@ -19,10 +21,9 @@ let encoder: Tiktoken | undefined;
  */
 const LONG_RUN = 256;
 const PIECE = 32;
-const LONG_RUN_SOURCE = `\\S{${LONG_RUN},}|\\s{${LONG_RUN},}`;
-const HAS_LONG_RUN = new RegExp(LONG_RUN_SOURCE);
-const LONG_RUNS = new RegExp(LONG_RUN_SOURCE, 'g');
 const PRE_TOKENS = new RegExp(cl100k.pat_str, 'gu');
+// The same, stepped by hand from a position (exec with lastIndex), without cutting a slice.
+const STEP_PRE_TOKENS = new RegExp(cl100k.pat_str, 'gu');
 // Pre-tokens up to this length are remembered; longer ones are rare and would crowd the table.
 const MAX_REMEMBERED_LENGTH = 64;
 const MAX_REMEMBERED = 65_536;
@@ -59,13 +60,222 @@ function countPreTokens(text: string): number {
  * can add a token per piece.
  */
 export function countTokens(text: string): number {
-  if (!HAS_LONG_RUN.test(text)) return countPreTokens(text);
+  return countRange(text, 0, text.length);
+}
+
+/** {@link countTokens} of `text.slice(start, end)`, its long runs found in one pass. */
+function countRange(text: string, start: number, end: number): number {
+  const runs = longRuns(text, start, end);
+  if (runs.length === 0) return countPreTokens(start === 0 && end === text.length ? text : text.slice(start, end));
   let total = 0;
-  let last = 0;
-  for (const m of text.matchAll(LONG_RUNS)) {
-    total += countPreTokens(text.slice(last, m.index));
-    for (let i = 0; i < m[0].length; i += PIECE) total += preTokenLength(m[0].slice(i, i + PIECE));
-    last = m.index + m[0].length;
+  let last = start;
+  for (let r = 0; r < runs.length; r += 2) {
+    total += countPreTokens(text.slice(last, runs[r]));
+    for (let i = runs[r]!; i < runs[r + 1]!; i += PIECE) total += preTokenLength(text.slice(i, Math.min(i + PIECE, runs[r + 1]!)));
+    last = runs[r + 1]!;
   }
-  return total + countPreTokens(text.slice(last));
+  return total + countPreTokens(text.slice(last, end));
+}
+
+/**
+ * The character classes of JavaScript's `\s` (whitespace and line
+ * terminators): the runs {@link countTokens} counts in pieces are runs of
+ * `\s` or of `\S`, as the regular expression `\S{256,}|\s{256,}` finds them.
+ */
+export function isSpaceCode(c: number): boolean {
+  if (c < 0x80) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
+  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+}
+
+/**
+ * The maximal runs of at least LONG_RUN space or non-space code units in
+ * `text.slice(start, end)`, as pairs of start and end positions in `text`;
+ * one pass, where the regular expression tried each start again.
+ */
+function longRuns(text: string, start: number, end: number): number[] {
+  const runs: number[] = [];
+  let from = start;
+  let space = false;
+  for (let i = start; i < end; i++) {
+    const s = isSpaceCode(text.charCodeAt(i));
+    if (i === start) space = s;
+    else if (s !== space) {
+      if (i - from >= LONG_RUN) runs.push(from, i);
+      from = i;
+      space = s;
+    }
+  }
+  if (end - from >= LONG_RUN) runs.push(from, end);
+  return runs;
+}
+
+/**
+ * Token counts of spans of one document, each the {@link countTokens} of
+ * its slice. The document is cut into pre-tokens once, as `countTokens`
+ * would cut it whole, and a span's count is read from running totals when
+ * its own cut agrees with the document's: it starts at a pre-token of the
+ * document (or its first pre-tokens lead to one), it ends on a non-space
+ * character where a pre-token ends, and it does not cut a long run. Spans
+ * a chunker asks about (sections, blocks, lines) nearly always qualify;
+ * any other span is counted from its slice.
+ */
+export class SpanTokens {
+  /** Start of every pre-token of the document, then its end. */
+  private readonly starts: Int32Array;
+  /** Tokens before each pre-token, then the total. */
+  private readonly before: Int32Array;
+  /** The document's long runs: start and end pairs. */
+  private readonly runs: number[];
+
+  constructor(readonly text: string) {
+    this.runs = longRuns(text, 0, text.length);
+    // About one pre-token per four characters in prose: seldom grown.
+    const capacity = Math.max(16, Math.ceil(text.length / 3));
+    let starts = new Int32Array(capacity);
+    let before = new Int32Array(capacity);
+    let n = 0;
+    let total = 0;
+    const push = (at: number, tokens: number): void => {
+      if (n === starts.length) {
+        starts = grow(starts);
+        before = grow(before);
+      }
+      starts[n] = at;
+      before[n++] = total;
+      total += tokens;
+    };
+    const segment = (from: number, to: number): void => {
+      if (from >= to) return;
+      const part = from === 0 && to === text.length ? text : text.slice(from, to);
+      for (const m of part.matchAll(PRE_TOKENS)) push(from + m.index, preTokenLength(m[0]));
+    };
+    let last = 0;
+    for (let r = 0; r < this.runs.length; r += 2) {
+      segment(last, this.runs[r]!);
+      for (let i = this.runs[r]!; i < this.runs[r + 1]!; i += PIECE) push(i, preTokenLength(text.slice(i, Math.min(i + PIECE, this.runs[r + 1]!))));
+      last = this.runs[r + 1]!;
+    }
+    segment(last, text.length);
+    push(text.length, 0);
+    this.starts = starts.subarray(0, n);
+    this.before = before.subarray(0, n);
+  }
+
+  /** `countTokens(text.slice(start, end))`. */
+  count(start: number, end: number): number {
+    const { text } = this;
+    if (end <= start) return 0;
+    if (isSpaceCode(text.charCodeAt(end - 1)) || this.runAround(start, end)) return countRange(text, start, end);
+    // A span ending inside a pre-token of the document (after a full stop the document
+    // joins to the line breaks that follow): that pre-token's part is counted from the slice.
+    const last = this.pieceAtOrBefore(end);
+    const stop = this.starts[last]!;
+    if (stop <= start && stop !== end) return countRange(text, start, end);
+    const tail = stop === end ? 0 : countRange(text, stop, end);
+    const first = this.pieceAt(start);
+    if (first >= 0) return this.before[last]! - this.before[first]! + tail;
+    return this.countUntilInStep(start, stop, last, end) + tail;
+  }
+
+  /**
+   * Tokens from `start` to `stop`, where the document has a pre-token
+   * (`last`), for a span starting inside a pre-token of the document (after
+   * the space a word takes with it, say) and ending at `end`: its own first
+   * pre-tokens are counted until one ends where a pre-token of the document
+   * starts, the rest read from the totals. Counted from the slice when that
+   * does not happen before `stop` or the next long run, or when the long
+   * run follows spaces (where the slice's cut may differ).
+   */
+  private countUntilInStep(start: number, stop: number, last: number, end: number): number {
+    const { text } = this;
+    const fallback = (): number => countRange(text, start, end) - (stop === end ? 0 : countRange(text, stop, end));
+    if (isLowSurrogate(text.charCodeAt(start)) && isHighSurrogate(text.charCodeAt(start - 1))) return fallback();
+    const limit = Math.min(stop, this.nextRunStart(start));
+    if (limit < stop && isSpaceCode(text.charCodeAt(limit - 1))) return fallback();
+    const re = STEP_PRE_TOKENS;
+    let total = 0;
+    for (let pos = start; pos < limit; ) {
+      re.lastIndex = pos;
+      const m = re.exec(text);
+      if (!m || m.index !== pos) return fallback();
+      const next = pos + m[0].length;
+      if (next > limit) return fallback();
+      total += preTokenLength(m[0]);
+      if (next === stop) return total;
+      const piece = this.pieceAt(next);
+      if (piece >= 0) return total + this.before[last]! - this.before[piece]!;
+      pos = next;
+    }
+    return fallback();
+  }
+
+  /** Index of the last pre-token starting at or before `pos` (the end counts as one). */
+  private pieceAtOrBefore(pos: number): number {
+    const { starts } = this;
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid]! <= pos) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
+
+  /** Index of the pre-token starting at `pos` (the end counts as one), or -1. */
+  private pieceAt(pos: number): number {
+    const { starts } = this;
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const s = starts[mid]!;
+      if (s === pos) return mid;
+      if (s < pos) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return -1;
+  }
+
+  /** True when `start` or `end` falls strictly inside a long run (the slice would hold only part of it). */
+  private runAround(start: number, end: number): boolean {
+    const { runs } = this;
+    for (let r = this.firstRunEndingAfter(start); r < runs.length && runs[r]! < end; r += 2) {
+      if ((start > runs[r]! && start < runs[r + 1]!) || (end > runs[r]! && end < runs[r + 1]!)) return true;
+    }
+    return false;
+  }
+
+  /** Start of the first long run at or after `pos`, else the document's length. */
+  private nextRunStart(pos: number): number {
+    const r = this.firstRunEndingAfter(pos);
+    return r < this.runs.length ? Math.max(pos, this.runs[r]!) : this.text.length;
+  }
+
+  /** Index (even) of the first run whose end is after `pos`. */
+  private firstRunEndingAfter(pos: number): number {
+    const { runs } = this;
+    let lo = 0;
+    let hi = runs.length / 2;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (runs[2 * mid + 1]! <= pos) lo = mid + 1;
+      else hi = mid;
+    }
+    return 2 * lo;
+  }
+}
+
+function grow(a: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
+  const b = new Int32Array(a.length * 2);
+  b.set(a);
+  return b;
+}
+
+function isLowSurrogate(c: number): boolean {
+  return c >= 0xdc00 && c <= 0xdfff;
+}
+
+function isHighSurrogate(c: number): boolean {
+  return c >= 0xd800 && c <= 0xdbff;
 }
