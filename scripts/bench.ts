@@ -29,6 +29,7 @@ import { textSection } from './lib/bench-text.js';
 import { crawlBench, type CrawlRun } from './lib/bench-crawl.js';
 import { benchOffice } from './lib/bench-office.js';
 import { searchRows } from './lib/bench-search-rows.js';
+import { formatPaired, pairedRuns, type PairedResult } from './lib/bench-pairs.js';
 import { folderFiles, hasTool, MB, median, referenceSeconds } from './lib/bench-util.js';
 import { args, flag } from './lib/cli-args.js';
 
@@ -120,12 +121,7 @@ async function endToEnd(root: string, refCache: Map<string, number>): Promise<vo
     ] as const) {
       const files = folderFiles(root, format);
       const mb = files.reduce((n, f) => n + f.bytes, 0) / MB;
-      let refS = refCache.get(format);
-      if (refS === undefined && (await hasTool(tool))) {
-        const times: number[] = [];
-        for (let i = 0; i < runs; i++) times.push((await referenceSeconds(tool, files)).seconds);
-        refS = median(times);
-      }
+      const haveTool = await hasTool(tool);
       // pdftotext reads text layers only: the PDF runs beside it do too (OCR_ENABLED=false), and one more
       // run shows the service as deployed, OCR on, reading the scanned and unmapped pages it leaves as symbols.
       const noOcr: { env: Record<string, string>; note: string } = format === 'pdf' ? { env: { OCR_ENABLED: 'false' }, note: ', OCR off' } : { env: {}, note: '' };
@@ -138,18 +134,37 @@ async function endToEnd(root: string, refCache: Map<string, number>): Promise<vo
           : []),
       ];
       const medians: Record<string, EndToEndRun & { allSeconds: number[] }> = {};
+      let refS = refCache.get(format);
+      let paired: PairedResult | undefined;
       for (const c of configs) {
         const measured: EndToEndRun[] = [];
-        for (let i = 0; i < runs; i++) measured.push(await filesEndToEnd(svc, files, c.workers, c.concurrency, c.env));
+        const once = async (): Promise<EndToEndRun> => {
+          const m = await filesEndToEnd(svc, files, c.workers, c.concurrency, c.env);
+          measured.push(m);
+          return m;
+        };
+        if ('main' in c && haveTool) {
+          // The figure the target is about: our run and the reference tool's in turns, rated pair by pair.
+          paired = await pairedRuns(
+            async () => (await once()).seconds,
+            async () => (await referenceSeconds(tool, files)).seconds,
+            runs,
+            { onRun: (r) => say(`e2e ${format} ${r.side === 'ours' ? c.label : tool}: ${fmt(r.value)} s (load ${fmt(r.loadBefore, 1)})`) },
+          );
+          refS = paired.reference;
+        } else {
+          for (let i = 0; i < runs; i++) await once();
+        }
         const m = medianRun(measured);
         medians[c.label] = { ...m, allSeconds: measured.map((x) => x.seconds) };
         say(`e2e ${format} ${c.label}: ${fmt(m.seconds)} s`);
+        const isPaired = 'main' in c && paired !== undefined;
         rows.push({
           measurement: `${format} folder end to end, ${c.label}`,
           result: `${files.length} files, ${fmt(mb, 1)} MB in ${fmt(m.seconds)} s: ${fmt(mb / m.seconds)} MB/s, ${m.failed} failed, peak worker+children RSS ${fmt(m.peakWorkerRssMb, 0)} MB`,
-          reference: refS === undefined ? '' : `${tool}, file by file`,
-          referenceResult: refS === undefined ? '' : `${fmt(refS)} s`,
-          ratio: refS === undefined ? undefined : refS / m.seconds,
+          reference: refS === undefined ? '' : `${tool}, file by file${isPaired ? ', in turns with ours' : ''}`,
+          referenceResult: refS === undefined ? '' : `${fmt(refS)} s${isPaired ? `; paired ratio ${formatPaired(paired!)}` : ''}`,
+          ratio: isPaired ? paired!.ratio : refS === undefined ? undefined : refS / m.seconds,
           target: 'main' in c ? `>= ${target}` : '',
         });
       }
@@ -163,7 +178,7 @@ async function endToEnd(root: string, refCache: Map<string, number>): Promise<vo
         ratio: one.seconds / two.seconds,
         target: format === 'pdf' ? '>= 1.7' : '',
       });
-      e2e[format] = { files: files.length, mb, referenceSeconds: refS, runs: medians };
+      e2e[format] = { files: files.length, mb, referenceSeconds: refS, runs: medians, ...(paired ? { paired } : {}) };
     }
   } finally {
     await svc.close();
