@@ -120,60 +120,35 @@ function longRuns(text: string, start: number, end: number): number[] {
  * any other span is counted from its slice.
  */
 export class SpanTokens {
-  /** Start of every pre-token of the document, then its end. */
-  private readonly starts: Int32Array;
-  /** Tokens before each pre-token, then the total. */
-  private readonly before: Int32Array;
-  /** The document's long runs: start and end pairs. */
-  private readonly runs: number[];
+  private cut?: DocumentCut;
+  private asked = false;
 
-  constructor(readonly text: string) {
-    this.runs = longRuns(text, 0, text.length);
-    // About one pre-token per four characters in prose: seldom grown.
-    const capacity = Math.max(16, Math.ceil(text.length / 3));
-    let starts = new Int32Array(capacity);
-    let before = new Int32Array(capacity);
-    let n = 0;
-    let total = 0;
-    const push = (at: number, tokens: number): void => {
-      if (n === starts.length) {
-        starts = grow(starts);
-        before = grow(before);
-      }
-      starts[n] = at;
-      before[n++] = total;
-      total += tokens;
-    };
-    const segment = (from: number, to: number): void => {
-      if (from >= to) return;
-      const part = from === 0 && to === text.length ? text : text.slice(from, to);
-      for (const m of part.matchAll(PRE_TOKENS)) push(from + m.index, preTokenLength(m[0]));
-    };
-    let last = 0;
-    for (let r = 0; r < this.runs.length; r += 2) {
-      segment(last, this.runs[r]!);
-      for (let i = this.runs[r]!; i < this.runs[r + 1]!; i += PIECE) push(i, preTokenLength(text.slice(i, Math.min(i + PIECE, this.runs[r + 1]!))));
-      last = this.runs[r + 1]!;
-    }
-    segment(last, text.length);
-    push(text.length, 0);
-    this.starts = starts.subarray(0, n);
-    this.before = before.subarray(0, n);
-  }
+  constructor(readonly text: string) {}
 
   /** `countTokens(text.slice(start, end))`. */
   count(start: number, end: number): number {
     const { text } = this;
     if (end <= start) return 0;
+    // A short text is asked once (it fits one chunk): the document is cut only at the second question.
+    if (!this.asked) {
+      this.asked = true;
+      return countRange(text, start, end);
+    }
+    this.cut ??= cutDocument(text);
+    return this.countFromCut(start, end);
+  }
+
+  private countFromCut(start: number, end: number): number {
+    const { text } = this;
     if (isSpaceCode(text.charCodeAt(end - 1)) || this.runAround(start, end)) return countRange(text, start, end);
     // A span ending inside a pre-token of the document (after a full stop the document
     // joins to the line breaks that follow): that pre-token's part is counted from the slice.
     const last = this.pieceAtOrBefore(end);
-    const stop = this.starts[last]!;
+    const stop = this.cut!.starts[last]!;
     if (stop <= start && stop !== end) return countRange(text, start, end);
     const tail = stop === end ? 0 : countRange(text, stop, end);
     const first = this.pieceAt(start);
-    if (first >= 0) return this.before[last]! - this.before[first]! + tail;
+    if (first >= 0) return this.cut!.before[last]! - this.cut!.before[first]! + tail;
     return this.countUntilInStep(start, stop, last, end) + tail;
   }
 
@@ -203,7 +178,7 @@ export class SpanTokens {
       total += preTokenLength(m[0]);
       if (next === stop) return total;
       const piece = this.pieceAt(next);
-      if (piece >= 0) return total + this.before[last]! - this.before[piece]!;
+      if (piece >= 0) return total + this.cut!.before[last]! - this.cut!.before[piece]!;
       pos = next;
     }
     return fallback();
@@ -211,7 +186,7 @@ export class SpanTokens {
 
   /** Index of the last pre-token starting at or before `pos` (the end counts as one). */
   private pieceAtOrBefore(pos: number): number {
-    const { starts } = this;
+    const { starts } = this.cut!;
     let lo = 0;
     let hi = starts.length - 1;
     while (lo < hi) {
@@ -224,7 +199,7 @@ export class SpanTokens {
 
   /** Index of the pre-token starting at `pos` (the end counts as one), or -1. */
   private pieceAt(pos: number): number {
-    const { starts } = this;
+    const { starts } = this.cut!;
     let lo = 0;
     let hi = starts.length - 1;
     while (lo <= hi) {
@@ -239,7 +214,7 @@ export class SpanTokens {
 
   /** True when `start` or `end` falls strictly inside a long run (the slice would hold only part of it). */
   private runAround(start: number, end: number): boolean {
-    const { runs } = this;
+    const { runs } = this.cut!;
     for (let r = this.firstRunEndingAfter(start); r < runs.length && runs[r]! < end; r += 2) {
       if ((start > runs[r]! && start < runs[r + 1]!) || (end > runs[r]! && end < runs[r + 1]!)) return true;
     }
@@ -249,12 +224,12 @@ export class SpanTokens {
   /** Start of the first long run at or after `pos`, else the document's length. */
   private nextRunStart(pos: number): number {
     const r = this.firstRunEndingAfter(pos);
-    return r < this.runs.length ? Math.max(pos, this.runs[r]!) : this.text.length;
+    return r < this.cut!.runs.length ? Math.max(pos, this.cut!.runs[r]!) : this.text.length;
   }
 
   /** Index (even) of the first run whose end is after `pos`. */
   private firstRunEndingAfter(pos: number): number {
-    const { runs } = this;
+    const { runs } = this.cut!;
     let lo = 0;
     let hi = runs.length / 2;
     while (lo < hi) {
@@ -264,6 +239,49 @@ export class SpanTokens {
     }
     return 2 * lo;
   }
+}
+
+/** A document cut into pre-tokens as {@link countTokens} cuts it whole, with running totals. */
+interface DocumentCut {
+  /** Start of every pre-token, then the document's end. */
+  starts: Int32Array;
+  /** Tokens before each pre-token, then the total. */
+  before: Int32Array;
+  /** The long runs: start and end pairs. */
+  runs: number[];
+}
+
+function cutDocument(text: string): DocumentCut {
+  const runs = longRuns(text, 0, text.length);
+  // About one pre-token per four characters in prose: seldom grown.
+  const capacity = Math.max(16, Math.ceil(text.length / 3));
+  let starts = new Int32Array(capacity);
+  let before = new Int32Array(capacity);
+  let n = 0;
+  let total = 0;
+  const push = (at: number, tokens: number): void => {
+    if (n === starts.length) {
+      starts = grow(starts);
+      before = grow(before);
+    }
+    starts[n] = at;
+    before[n++] = total;
+    total += tokens;
+  };
+  const segment = (from: number, to: number): void => {
+    if (from >= to) return;
+    const part = from === 0 && to === text.length ? text : text.slice(from, to);
+    for (const m of part.matchAll(PRE_TOKENS)) push(from + m.index, preTokenLength(m[0]));
+  };
+  let last = 0;
+  for (let r = 0; r < runs.length; r += 2) {
+    segment(last, runs[r]!);
+    for (let i = runs[r]!; i < runs[r + 1]!; i += PIECE) push(i, preTokenLength(text.slice(i, Math.min(i + PIECE, runs[r + 1]!))));
+    last = runs[r + 1]!;
+  }
+  segment(last, text.length);
+  push(text.length, 0);
+  return { starts: starts.subarray(0, n), before: before.subarray(0, n), runs };
 }
 
 function grow(a: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
