@@ -1,6 +1,7 @@
 import type { CutChunk as Chunk } from '../../shared/schemas/chunk.js';
 import { ContinuationIndex, continuables } from './continuations.js';
 import { Level, outline, split, titleHeading, type Heading, type Outline, type Span } from './segments.js';
+import { lastAtOrBefore } from './sorted-search.js';
 import { SpanTokens } from './tokenizer.js';
 
 /** How {@link chunkMarkdown} cuts a document. */
@@ -179,12 +180,5 @@ function headingPaths(headings: readonly Heading[], root?: string): (pos: number
 
 /** The 1-based page holding position `pos`: the last page that starts at or before it. */
 function pageAt(pageStarts: readonly number[], pos: number): number {
-  let lo = 0;
-  let hi = pageStarts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (pageStarts[mid]! <= pos) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo + 1;
+  return lastAtOrBefore(pageStarts, pos) + 1;
 }

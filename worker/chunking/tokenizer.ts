@@ -1,5 +1,6 @@
 import { Tiktoken } from 'js-tiktoken/lite';
 import cl100k from 'js-tiktoken/ranks/cl100k_base';
+import { lastAtOrBefore } from './sorted-search.js';
 
 let encoder: Tiktoken | undefined;
 
@@ -143,7 +144,7 @@ export class SpanTokens {
     if (isSpaceCode(text.charCodeAt(end - 1)) || this.runAround(start, end)) return countRange(text, start, end);
     // A span ending inside a pre-token of the document (after a full stop the document
     // joins to the line breaks that follow): that pre-token's part is counted from the slice.
-    const last = this.pieceAtOrBefore(end);
+    const last = lastAtOrBefore(this.cut!.starts, end);
     const stop = this.cut!.starts[last]!;
     if (stop <= start && stop !== end) return countRange(text, start, end);
     const tail = stop === end ? 0 : countRange(text, stop, end);
@@ -184,32 +185,10 @@ export class SpanTokens {
     return fallback();
   }
 
-  /** Index of the last pre-token starting at or before `pos` (the end counts as one). */
-  private pieceAtOrBefore(pos: number): number {
-    const { starts } = this.cut!;
-    let lo = 0;
-    let hi = starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (starts[mid]! <= pos) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo;
-  }
-
   /** Index of the pre-token starting at `pos` (the end counts as one), or -1. */
   private pieceAt(pos: number): number {
-    const { starts } = this.cut!;
-    let lo = 0;
-    let hi = starts.length - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      const s = starts[mid]!;
-      if (s === pos) return mid;
-      if (s < pos) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    return -1;
+    const i = lastAtOrBefore(this.cut!.starts, pos);
+    return this.cut!.starts[i] === pos ? i : -1;
   }
 
   /** True when `start` or `end` falls strictly inside a long run (the slice would hold only part of it). */
