@@ -250,6 +250,66 @@ const bidiLeftToRightAtOnce: WorkerPatch = {
 ${BIDI_TYPES}`,
 };
 
+// The start of FlateStream's decoder of one block (its error helper is matched with it, so it is pdf.js 5.4's decoder).
+const FLATE_READ_BLOCK = `  #endsStreamOnError(err) {
+    info(err);
+    this.eof = true;
+  }
+  readBlock() {
+    let buffer, hdr, len;
+    const str = this.str;
+`;
+
+/**
+ * The name under which the worker side's source is handed Node's
+ * `zlib.inflateRawSync` (see `worker-source.ts`).
+ */
+export const INFLATE_RAW_PARAMETER = '__pdfInflateRaw';
+// A stream whose inflated bytes would pass this is left to pdf.js, which inflates as it is read.
+export const NATIVE_INFLATE_MAX_BYTES = 64 * 1024 * 1024;
+
+/**
+ * pdf.js inflates Flate streams (content streams, object streams, fonts) in
+ * JavaScript, a block at a time as they are read: a tenth of the CPU time of a
+ * long text PDF. Before its first block, a FlateStream over plain bytes (not
+ * a decrypting or other decoding stream) now has them inflated by zlib at
+ * once (raw DEFLATE after the two header bytes pdf.js has checked; pdf.js
+ * does not check the trailing Adler-32 either). Valid DEFLATE data inflates
+ * to the same bytes either way. zlib refuses what pdf.js might read
+ * differently (a truncated stream, bad code lengths, a distance too far
+ * back, a stored block with a bad length) and output past
+ * NATIVE_INFLATE_MAX_BYTES: then nothing is consumed and pdf.js decodes the
+ * stream as before. The bytes are copied into an array of their own, as pdf.js
+ * may transfer a stream's buffer.
+ */
+const nativeInflate: WorkerPatch = {
+  name: 'FlateStream: zlib inflates a whole stream of plain bytes at once, pdf.js the rest',
+  find: FLATE_READ_BLOCK,
+  replace: `${FLATE_READ_BLOCK}    if (!this.inflateTried) {
+      this.inflateTried = true;
+      if (this.bufferLength === 0 && this.codeSize === 0 && !this.eof && str instanceof Stream) {
+        const start = str.pos;
+        const input = str.getBytes();
+        let inflated = null;
+        try {
+          inflated = ${INFLATE_RAW_PARAMETER}(input, { maxOutputLength: ${NATIVE_INFLATE_MAX_BYTES} });
+        } catch {
+          inflated = null;
+        }
+        if (inflated) {
+          buffer = new Uint8Array(inflated.length);
+          buffer.set(inflated);
+          this.buffer = buffer;
+          this.bufferLength = inflated.length;
+          this.eof = true;
+          return;
+        }
+        str.pos = start;
+      }
+    }
+`,
+};
+
 /** The patches, applied in this order. */
 export const WORKER_PATCHES: readonly WorkerPatch[] = [
   // The constructor is matched (unchanged) so that a new field in a later release stops the flat copy.
@@ -261,4 +321,5 @@ export const WORKER_PATCHES: readonly WorkerPatch[] = [
   // The table is matched (unchanged) so that a release where Latin-1 has right-to-left types stops the shortcut.
   { name: 'bidi: Latin-1 has no right-to-left type', find: BIDI_BASE_TYPES, replace: BIDI_BASE_TYPES },
   bidiLeftToRightAtOnce,
+  nativeInflate,
 ];
