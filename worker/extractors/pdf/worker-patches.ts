@@ -310,6 +310,36 @@ const nativeInflate: WorkerPatch = {
 `,
 };
 
+const CHARS_TO_GLYPHS_HEAD = `  charsToGlyphs(chars) {
+    let glyphs = this._charsCache[chars];
+    if (glyphs) {
+      return glyphs;
+    }
+    glyphs = [];`;
+const CHARS_TO_GLYPHS_TAIL = `    return this._charsCache[chars] = glyphs;
+  }`;
+
+/**
+ * A font kept every string ever shown in it as a key of one object
+ * (`_charsCache`), with the array of its glyphs: in a long document nearly
+ * every string is new, so each look-up hashed a fresh string into a table of
+ * hundreds of thousands of keys (a third of the time of reading glyphs) and
+ * every array stayed alive to the end. The glyphs of a string are read again
+ * instead: each comes from the font's per-code cache (`_glyphCache`), as
+ * before, and `_charToGlyph` gives the same glyph for a code however often it
+ * is asked; callers only read the array.
+ */
+const glyphsWithoutStringCache: WorkerPatch[] = [
+  {
+    name: 'charsToGlyphs: the glyphs of a string are not cached by the string (the head)',
+    find: CHARS_TO_GLYPHS_HEAD,
+    replace: `  charsToGlyphs(chars) {
+    const glyphs = [];`,
+  },
+  { name: 'charsToGlyphs: the glyphs of a string are not cached by the string (the end)', find: CHARS_TO_GLYPHS_TAIL, replace: `    return glyphs;
+  }` },
+];
+
 /** The patches, applied in this order. */
 export const WORKER_PATCHES: readonly WorkerPatch[] = [
   // The constructor is matched (unchanged) so that a new field in a later release stops the flat copy.
@@ -322,4 +352,5 @@ export const WORKER_PATCHES: readonly WorkerPatch[] = [
   { name: 'bidi: Latin-1 has no right-to-left type', find: BIDI_BASE_TYPES, replace: BIDI_BASE_TYPES },
   bidiLeftToRightAtOnce,
   nativeInflate,
+  ...glyphsWithoutStringCache,
 ];
