@@ -104,7 +104,7 @@ const textTransformWithoutTemporaries: WorkerPatch = {
       }
       return Util.transform(textState.ctm, Util.transform(textState.textMatrix, tsm));
     }`,
-  replace: `    function getCurrentTextTransform() {
+  replace: `    function currentTextTransformInto(out) {
       const font = textState.font;
       const s0 = textState.fontSize * textState.textHScale;
       let s3 = textState.fontSize;
@@ -118,8 +118,33 @@ const textTransformWithoutTemporaries: WorkerPatch = {
       const m = textState.textMatrix;
       const t0 = m[0] * s0 + m[2] * 0, t1 = m[1] * s0 + m[3] * 0, t2 = m[0] * 0 + m[2] * s3, t3 = m[1] * 0 + m[3] * s3, t4 = m[0] * 0 + m[2] * s5 + m[4], t5 = m[1] * 0 + m[3] * s5 + m[5];
       const c = textState.ctm;
-      return [c[0] * t0 + c[2] * t1, c[1] * t0 + c[3] * t1, c[0] * t2 + c[2] * t3, c[1] * t2 + c[3] * t3, c[0] * t4 + c[2] * t5 + c[4], c[1] * t4 + c[3] * t5 + c[5]];
-    }`,
+      out[0] = c[0] * t0 + c[2] * t1;
+      out[1] = c[1] * t0 + c[3] * t1;
+      out[2] = c[0] * t2 + c[2] * t3;
+      out[3] = c[1] * t2 + c[3] * t3;
+      out[4] = c[0] * t4 + c[2] * t5 + c[4];
+      out[5] = c[1] * t4 + c[3] * t5 + c[5];
+      return out;
+    }
+    function getCurrentTextTransform() {
+      return currentTextTransformInto([0, 0, 0, 0, 0, 0]);
+    }
+    const comparedTransform = [0, 0, 0, 0, 0, 0];`,
+};
+
+/**
+ * compareWithLastPosition, called for every glyph, only reads the current
+ * text rendering matrix (its position, and its rotation when the text is
+ * turned): it is computed into one array kept for this, not a new one per
+ * glyph. The matrix a text item keeps (`prevTransform`, `transform`) is still
+ * a new array each time.
+ */
+const comparedTransformReused: WorkerPatch = {
+  name: 'getTextContent: the matrix compared with the last position is computed into a reused array',
+  find: `    function compareWithLastPosition(glyphWidth) {
+      const currentTransform = getCurrentTextTransform();`,
+  replace: `    function compareWithLastPosition(glyphWidth) {
+      const currentTransform = currentTextTransformInto(comparedTransform);`,
 };
 
 /**
@@ -346,6 +371,7 @@ export const WORKER_PATCHES: readonly WorkerPatch[] = [
   { name: 'TextState declares the fields the flat copy copies', find: TEXT_STATE_FIELDS, replace: TEXT_STATE_FIELDS },
   flatTextStateClone,
   textTransformWithoutTemporaries,
+  comparedTransformReused,
   fontNamesInStyles,
   builtInEncodingBesideToUnicode,
   // The table is matched (unchanged) so that a release where Latin-1 has right-to-left types stops the shortcut.
