@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { deflateRawSync, deflateSync } from 'node:zlib';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { applyPatches } from '../../worker/extractors/pdf/worker-source.js';
@@ -135,5 +136,39 @@ describe('patches of pdf.js worker side', () => {
       '<< /Type /Font /Subtype /Type1 /BaseFont /Times-Roman /Encoding << /BaseEncoding /WinAnsiEncoding /Differences [12 /fi /fl 124 /emdash] >> /ToUnicode 8 0 R >>',
     ]);
     expect((await extractText(bytes, { maxTextChars: 10_000, maxPdfPages: 1 })).text).toBe('fia fla \u2014 ff\u03b2 fic\n\nfix fly \u2014 \u03b2');
+  });
+
+  it('reads Flate content streams inflated by zlib, and those zlib refuses (a stored block pdf.js accepts, a truncated stream) as pdf.js does', async () => {
+    const { openPdf } = await import('../../worker/extractors/pdf/open-pdf.js');
+    const content = (text: string) => Buffer.from(`BT /F1 12 Tf 72 700 Td (${text}) Tj ET\n${'q Q\n'.repeat(200)}`, 'latin1');
+    const header = Buffer.from([0x78, 0x9c]);
+    // An empty stored block whose length check is zero too: pdf.js reads past it, zlib calls it invalid.
+    const oddBlock = Buffer.concat([header, Buffer.from([0, 0, 0, 0, 0]), deflateRawSync(content('After an odd block'))]);
+    const whole = deflateSync(content('Inflated whole'));
+    // Cut in its last block: pdf.js reads the blocks before the cut and stops.
+    const long = deflateSync(Buffer.concat([content('Read before the cut'), Buffer.from(`${'0 0 m\n'.repeat(5000)}`)]), { level: 0 });
+    const cut = long.subarray(0, long.length - 100);
+    const streams = [whole, oddBlock, cut];
+    const bytes = writePdf([
+      '<< /Type /Catalog /Pages 2 0 R >>',
+      `<< /Type /Pages /Kids [${streams.map((_, i) => `${3 + i * 2} 0 R`).join(' ')}] /Count ${streams.length} >>`,
+      ...streams.flatMap((data, i) => [
+        `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 ${3 + streams.length * 2} 0 R >> >> /Contents ${4 + i * 2} 0 R >>`,
+        { dict: '<< /Filter /FlateDecode >>', data: new Uint8Array(data) },
+      ]),
+      '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
+    ]);
+    const task = openPdf(bytes);
+    try {
+      const doc = await task.promise;
+      const texts: string[] = [];
+      for (let n = 1; n <= streams.length; n++) {
+        const items = (await (await doc.getPage(n)).getTextContent()).items as Array<{ str?: string }>;
+        texts.push(items.map((i) => i.str ?? '').join('').trim());
+      }
+      expect(texts).toEqual(['Inflated whole', 'After an odd block', 'Read before the cut']);
+    } finally {
+      await task.destroy();
+    }
   });
 });

@@ -36,8 +36,12 @@ export async function readOutline(doc: PDFDocumentProxy, maxPage: number): Promi
   };
   walk(root, 0);
   const entries: OutlineEntry[] = [];
-  // Each look-up is a round trip to pdf.js's worker: named destinations are read in one go, pages once per page.
-  const named = flat.some(({ item }) => typeof item.dest === 'string') ? await doc.getDestinations().catch(() => ({})) : {};
+  // Each look-up is a round trip to pdf.js's worker: each name the outline uses is looked up once (all at
+  // once, not in turn), and pages once per page. pdf.js finds a name in the document's name tree by a
+  // binary search, and only for a name it does not find there reads every destination of the document
+  // (tens of thousands in a hyperref manual), which is what asking for all of them would always do.
+  const names = [...new Set(flat.flatMap(({ item }) => (typeof item.dest === 'string' ? [item.dest] : [])))];
+  const named = new Map(await Promise.all(names.map(async (name) => [name, await doc.getDestination(name).catch(() => null)] as const)));
   const pages = new Map<string, Promise<number>>();
   const pageIndex = (ref: unknown): Promise<number> => {
     if (typeof ref === 'number') return Promise.resolve(ref);
@@ -48,7 +52,7 @@ export async function readOutline(doc: PDFDocumentProxy, maxPage: number): Promi
   };
   for (const { item, depth } of flat) {
     const title = item.title.replace(/\s+/g, ' ').trim();
-    const dest = typeof item.dest === 'string' ? ((named as Record<string, unknown[] | undefined>)[item.dest] ?? null) : item.dest;
+    const dest = typeof item.dest === 'string' ? (named.get(item.dest) ?? null) : item.dest;
     const target = await resolve(dest, pageIndex);
     if (!title || !target || target.page > maxPage) continue;
     entries.push({ title, level: Math.min(6, depth + 1), ...target });

@@ -12,10 +12,13 @@
  * (`globalThis.pdfjsWorker`, its own hook for a worker in the same thread),
  * so it is not loaded later, after the restore. It is loaded with the
  * patches of `worker-patches.ts` when they match the installed pdf.js, as
- * shipped otherwise (`PDFJS_WORKER.patched` tells which).
+ * shipped otherwise (`PDFJS_WORKER.patched` tells which). Each document
+ * gets a worker of its own on a {@link DirectPort}, which does not deep-copy
+ * the text content the worker side sends (see `direct-port.ts`).
  */
 import { NATIVE_BUILTINS } from './native-builtins.js';
 import * as pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { DirectPort } from './direct-port.js';
 import { loadPdfjsWorker, type LoadedWorker } from './worker-source.js';
 
 const worker = await loadPdfjsWorker();
@@ -25,5 +28,28 @@ JSON.parse = NATIVE_BUILTINS.parse;
 
 /** Whether pdf.js's worker side runs with its patches, and which did not match. */
 export const PDFJS_WORKER: Pick<LoadedWorker, 'patched' | 'missing'> = { patched: worker.patched, missing: worker.missing };
-export const { getDocument, OPS } = pdfjs;
+export const { OPS } = pdfjs;
+
+type DocumentParameters = Exclude<Parameters<typeof pdfjs.getDocument>[0], string | URL | ArrayBuffer | ArrayBufferView | undefined>;
+const { WorkerMessageHandler } = worker.module as { WorkerMessageHandler: { initializeFromPort(port: DirectPort): void } };
+
+/**
+ * pdf.js's `getDocument`, on a worker of the document's own whose two sides
+ * talk through a {@link DirectPort}; destroying the task destroys that
+ * worker, as it does the one pdf.js makes itself. A `worker` given is used as it is.
+ */
+export function getDocument(src: DocumentParameters): ReturnType<typeof pdfjs.getDocument> {
+  if (src.worker) return pdfjs.getDocument(src);
+  const port = new DirectPort();
+  WorkerMessageHandler.initializeFromPort(port);
+  const pdfWorker = new pdfjs.PDFWorker({ port: port as never, verbosity: src.verbosity });
+  const task = pdfjs.getDocument({ ...src, worker: pdfWorker });
+  const destroy = task.destroy.bind(task);
+  task.destroy = () =>
+    destroy().finally(() => {
+      pdfWorker.destroy();
+      port.terminate();
+    });
+  return task;
+}
 export type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';

@@ -85,9 +85,8 @@ function splitByColumns(fragments: Fragment[]): [Fragment[], Fragment[]] | undef
     tried++;
     const upper = fragments.slice(0, at);
     const lower = fragments.slice(at);
-    const above = columnGutters(upper).clear;
-    const below = columnGutters(lower).clear;
-    if (above.some((g) => runsOver(lower, g)) && below.some((g) => runsOver(upper, g))) return [upper, lower];
+    // The lower part's gutters are looked for only when the upper part's are crossed below.
+    if (columnGutters(upper).clear.some((g) => runsOver(lower, g)) && columnGutters(lower).clear.some((g) => runsOver(upper, g))) return [upper, lower];
   }
   return undefined;
 }

@@ -45,6 +45,8 @@ export function removeRunningLines(pages: PdfLine[][]): PdfLine[][] {
     }
   }
   if (running.size === 0) return pages;
+  // A section number ("1.2") at the edge of many pages starts headings, it is not a page number: no line is cut at one.
+  const cutters = [...running].filter((key) => !SECTION_NUMBER_KEY.test(key)).map((key) => ({ key, words: key.split(' ').length }));
   const kept = new Set<string>();
   // Whether a running text goes; one with content stays where it first appears.
   const drop = (key: string) => {
@@ -57,7 +59,7 @@ export function removeRunningLines(pages: PdfLine[][]): PdfLine[][] {
     const edge = edges[i]!.get(line);
     if (!edge) return [line];
     if (running.has(edge.key)) return drop(edge.key) ? [] : [line];
-    const parts = edge.parts.some((p) => running.has(p.key)) ? edge.parts : splitAtRunning(line.text, running);
+    const parts = edge.parts.some((p) => running.has(p.key)) ? edge.parts : splitAtRunning(line.text, cutters);
     if (!parts) return [line];
     const rest = parts.filter((p) => !drop(p.key)).map((p) => p.text);
     return rest.length ? [{ ...line, text: rest.join(' '), parts: rest, partsX: undefined, cells: rest.length }] : [];
@@ -77,20 +79,25 @@ function longestRun(pages: number[]): number {
 
 /**
  * A line drawn as one piece that starts or ends with a running text ("User
- * Guide Chapter 2 …"), cut into that text and the rest.
+ * Guide Chapter 2 …"), cut into that text and the rest. `cutters` are the
+ * running texts in the order they are tried, with their numbers of words;
+ * the keys of the line's first and last words are worked out once per number.
  */
-function splitAtRunning(text: string, running: Set<string>): EdgeText['parts'] | undefined {
+function splitAtRunning(text: string, cutters: Array<{ key: string; words: number }>): EdgeText['parts'] | undefined {
   const words = text.split(' ');
-  for (const key of running) {
-    // A section number ("1.2") at the edge of many pages starts headings, it is not a page number.
-    if (SECTION_NUMBER_KEY.test(key)) continue;
-    const n = key.split(' ').length;
+  const rest = (from: number, to: number) => words.slice(from, to).join(' ');
+  const ends = new Map<number, { head: string; tail: string; headKey: string; tailKey: string }>();
+  for (const { key, words: n } of cutters) {
     if (n >= words.length) continue;
-    const head = words.slice(0, n).join(' ');
-    const tail = words.slice(-n).join(' ');
-    const rest = (from: number, to: number) => words.slice(from, to).join(' ');
-    if (runningKey(head) === key) return [{ text: head, key }, { text: rest(n, words.length), key: runningKey(rest(n, words.length)) }];
-    if (runningKey(tail) === key) return [{ text: rest(0, words.length - n), key: runningKey(rest(0, words.length - n)) }, { text: tail, key }];
+    let end = ends.get(n);
+    if (!end) {
+      const head = rest(0, n);
+      const tail = words.slice(-n).join(' ');
+      end = { head, tail, headKey: runningKey(head), tailKey: runningKey(tail) };
+      ends.set(n, end);
+    }
+    if (end.headKey === key) return [{ text: end.head, key }, { text: rest(n, words.length), key: runningKey(rest(n, words.length)) }];
+    if (end.tailKey === key) return [{ text: rest(0, words.length - n), key: runningKey(rest(0, words.length - n)) }, { text: end.tail, key }];
   }
   return undefined;
 }

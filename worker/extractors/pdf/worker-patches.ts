@@ -104,7 +104,7 @@ const textTransformWithoutTemporaries: WorkerPatch = {
       }
       return Util.transform(textState.ctm, Util.transform(textState.textMatrix, tsm));
     }`,
-  replace: `    function getCurrentTextTransform() {
+  replace: `    function currentTextTransformInto(out) {
       const font = textState.font;
       const s0 = textState.fontSize * textState.textHScale;
       let s3 = textState.fontSize;
@@ -118,8 +118,33 @@ const textTransformWithoutTemporaries: WorkerPatch = {
       const m = textState.textMatrix;
       const t0 = m[0] * s0 + m[2] * 0, t1 = m[1] * s0 + m[3] * 0, t2 = m[0] * 0 + m[2] * s3, t3 = m[1] * 0 + m[3] * s3, t4 = m[0] * 0 + m[2] * s5 + m[4], t5 = m[1] * 0 + m[3] * s5 + m[5];
       const c = textState.ctm;
-      return [c[0] * t0 + c[2] * t1, c[1] * t0 + c[3] * t1, c[0] * t2 + c[2] * t3, c[1] * t2 + c[3] * t3, c[0] * t4 + c[2] * t5 + c[4], c[1] * t4 + c[3] * t5 + c[5]];
-    }`,
+      out[0] = c[0] * t0 + c[2] * t1;
+      out[1] = c[1] * t0 + c[3] * t1;
+      out[2] = c[0] * t2 + c[2] * t3;
+      out[3] = c[1] * t2 + c[3] * t3;
+      out[4] = c[0] * t4 + c[2] * t5 + c[4];
+      out[5] = c[1] * t4 + c[3] * t5 + c[5];
+      return out;
+    }
+    function getCurrentTextTransform() {
+      return currentTextTransformInto([0, 0, 0, 0, 0, 0]);
+    }
+    const comparedTransform = [0, 0, 0, 0, 0, 0];`,
+};
+
+/**
+ * compareWithLastPosition, called for every glyph, only reads the current
+ * text rendering matrix (its position, and its rotation when the text is
+ * turned): it is computed into one array kept for this, not a new one per
+ * glyph. The matrix a text item keeps (`prevTransform`, `transform`) is still
+ * a new array each time.
+ */
+const comparedTransformReused: WorkerPatch = {
+  name: 'getTextContent: the matrix compared with the last position is computed into a reused array',
+  find: `    function compareWithLastPosition(glyphWidth) {
+      const currentTransform = getCurrentTextTransform();`,
+  replace: `    function compareWithLastPosition(glyphWidth) {
+      const currentTransform = currentTextTransformInto(comparedTransform);`,
 };
 
 /**
@@ -193,12 +218,165 @@ ${ADJUST_TYPE1_LOOP.split('\n')[0]}
 ${ADJUST_TYPE1_LOOP.split('\n')[1]}`,
 };
 
+// pdf.js's table of the bidirectional types of Latin-1 characters: none is R, AL or AN.
+const BIDI_BASE_TYPES = `const baseTypes = ["BN", "BN", "BN", "BN", "BN", "BN", "BN", "BN", "BN", "S", "B", "S", "WS", "B", "BN", "BN", "BN", "BN", "BN", "BN", "BN", "BN", "BN", "BN", "BN", "BN", "BN", "BN", "B", "B", "B", "S", "WS", "ON", "ON", "ET", "ET", "ET", "ON", "ON", "ON", "ON", "ON", "ES", "CS", "ES", "CS", "CS", "EN", "EN", "EN", "EN", "EN", "EN", "EN", "EN", "EN", "EN", "CS", "ON", "ON", "ON", "ON", "ON", "ON", "L", "L", "L", "L", "L", "L", "L", "L", "L", "L", "L", "L", "L", "L", "L", "L", "L", "L", "L", "L", "L", "L", "L", "L", "L", "L", "ON", "ON", "ON", "ON", "ON", "ON", "L", "L", "L", "L", "L", "L", "L", "L", "L", "L", "L", "L", "L", "L", "L", "L", "L", "L", "L", "L", "L", "L", "L", "L", "L", "L", "ON", "ON", "ON", "ON", "BN", "BN", "BN", "BN", "BN", "BN", "B", "BN", "BN", "BN", "BN", "BN", "BN", "BN", "BN", "BN", "BN", "BN", "BN", "BN", "BN", "BN", "BN", "BN", "BN", "BN", "BN", "BN", "BN", "BN", "BN", "BN", "BN", "CS", "ON", "ET", "ET", "ET", "ET", "ON", "ON", "ON", "ON", "L", "ON", "ON", "BN", "ON", "ON", "ET", "ET", "EN", "EN", "ON", "L", "ON", "ON", "ON", "EN", "L", "ON", "ON", "ON", "ON", "ON", "L", "L", "L", "L", "L", "L", "L", "L", "L", "L", "L", "L", "L", "L", "L", "L", "L", "L", "L", "L", "L", "L", "L", "ON", "L", "L", "L", "L", "L", "L", "L", "L", "L", "L", "L", "L", "L", "L", "L", "L", "L", "L", "L", "L", "L", "L", "L", "L", "L", "L", "L", "L", "L", "L", "L", "ON", "L", "L", "L", "L", "L", "L", "L", "L"];`;
+const BIDI_HEAD = `function bidi(str, startLevel = -1, vertical = false) {
+  let isLTR = true;
+  const strLength = str.length;
+  if (strLength === 0 || vertical) {
+    return createBidiText(str, isLTR, vertical);
+  }
+`;
+const BIDI_TYPES = `  chars.length = strLength;
+  types.length = strLength;
+  let numBidi = 0;
+  let i, ii;
+  for (i = 0; i < strLength; ++i) {
+    chars[i] = str.charAt(i);
+    const charCode = str.charCodeAt(i);
+    let charType = "L";
+    if (charCode <= 0x00ff) {
+      charType = baseTypes[charCode];
+    } else if (0x0590 <= charCode && charCode <= 0x05f4) {
+      charType = "R";
+    } else if (0x0600 <= charCode && charCode <= 0x06ff) {
+      charType = arabicTypes[charCode & 0xff];
+      if (!charType) {
+        warn("Bidi: invalid Unicode character " + charCode.toString(16));
+      }
+    } else if (0x0700 <= charCode && charCode <= 0x08ac || 0xfb50 <= charCode && charCode <= 0xfdff || 0xfe70 <= charCode && charCode <= 0xfeff) {
+      charType = "AL";
+    }
+    if (charType === "R" || charType === "AL" || charType === "AN") {
+      numBidi++;
+    }
+    types[i] = charType;
+  }
+  if (numBidi === 0) {
+    isLTR = true;
+    return createBidiText(str, isLTR);
+  }`;
+
+/**
+ * Every text item goes through `bidi`, which fills two scratch arrays with
+ * the item's characters and their bidirectional types and, when none is
+ * right-to-left (R, AL, AN: the Hebrew and Arabic blocks it looks at), gives
+ * the text back unchanged as left to right. Only characters in those blocks
+ * can be R, AL or AN (Latin-1 cannot: the table above is matched too), so a
+ * text without any of them takes that answer straight away: the same result,
+ * without the two arrays written per character.
+ */
+const bidiLeftToRightAtOnce: WorkerPatch = {
+  name: 'bidi: a text with no character of the right-to-left blocks is left to right at once',
+  find: `${BIDI_HEAD}${BIDI_TYPES}`,
+  replace: `${BIDI_HEAD}  if (!/[\\u0590-\\u08ac\\ufb50-\\ufdff\\ufe70-\\ufeff]/.test(str)) {
+    return createBidiText(str, isLTR);
+  }
+${BIDI_TYPES}`,
+};
+
+// The start of FlateStream's decoder of one block (its error helper is matched with it, so it is pdf.js 5.4's decoder).
+const FLATE_READ_BLOCK = `  #endsStreamOnError(err) {
+    info(err);
+    this.eof = true;
+  }
+  readBlock() {
+    let buffer, hdr, len;
+    const str = this.str;
+`;
+
+/**
+ * The name under which the worker side's source is handed Node's
+ * `zlib.inflateRawSync` (see `worker-source.ts`).
+ */
+export const INFLATE_RAW_PARAMETER = '__pdfInflateRaw';
+// A stream whose inflated bytes would pass this is left to pdf.js, which inflates as it is read.
+export const NATIVE_INFLATE_MAX_BYTES = 64 * 1024 * 1024;
+
+/**
+ * pdf.js inflates Flate streams (content streams, object streams, fonts) in
+ * JavaScript, a block at a time as they are read: a tenth of the CPU time of a
+ * long text PDF. Before its first block, a FlateStream over plain bytes (not
+ * a decrypting or other decoding stream) now has them inflated by zlib at
+ * once (raw DEFLATE after the two header bytes pdf.js has checked; pdf.js
+ * does not check the trailing Adler-32 either). Valid DEFLATE data inflates
+ * to the same bytes either way. zlib refuses what pdf.js might read
+ * differently (a truncated stream, bad code lengths, a distance too far
+ * back, a stored block with a bad length) and output past
+ * NATIVE_INFLATE_MAX_BYTES: then nothing is consumed and pdf.js decodes the
+ * stream as before. The bytes are copied into an array of their own, as pdf.js
+ * may transfer a stream's buffer.
+ */
+const nativeInflate: WorkerPatch = {
+  name: 'FlateStream: zlib inflates a whole stream of plain bytes at once, pdf.js the rest',
+  find: FLATE_READ_BLOCK,
+  replace: `${FLATE_READ_BLOCK}    if (!this.inflateTried) {
+      this.inflateTried = true;
+      if (this.bufferLength === 0 && this.codeSize === 0 && !this.eof && str instanceof Stream) {
+        const start = str.pos;
+        const input = str.getBytes();
+        let inflated = null;
+        try {
+          inflated = ${INFLATE_RAW_PARAMETER}(input, { maxOutputLength: ${NATIVE_INFLATE_MAX_BYTES} });
+        } catch {
+          inflated = null;
+        }
+        if (inflated) {
+          buffer = new Uint8Array(inflated.length);
+          buffer.set(inflated);
+          this.buffer = buffer;
+          this.bufferLength = inflated.length;
+          this.eof = true;
+          return;
+        }
+        str.pos = start;
+      }
+    }
+`,
+};
+
+const CHARS_TO_GLYPHS_HEAD = `  charsToGlyphs(chars) {
+    let glyphs = this._charsCache[chars];
+    if (glyphs) {
+      return glyphs;
+    }
+    glyphs = [];`;
+const CHARS_TO_GLYPHS_TAIL = `    return this._charsCache[chars] = glyphs;
+  }`;
+
+/**
+ * A font kept every string ever shown in it as a key of one object
+ * (`_charsCache`), with the array of its glyphs: in a long document nearly
+ * every string is new, so each look-up hashed a fresh string into a table of
+ * hundreds of thousands of keys (a third of the time of reading glyphs) and
+ * every array stayed alive to the end. The glyphs of a string are read again
+ * instead: each comes from the font's per-code cache (`_glyphCache`), as
+ * before, and `_charToGlyph` gives the same glyph for a code however often it
+ * is asked; callers only read the array.
+ */
+const glyphsWithoutStringCache: WorkerPatch[] = [
+  {
+    name: 'charsToGlyphs: the glyphs of a string are not cached by the string (the head)',
+    find: CHARS_TO_GLYPHS_HEAD,
+    replace: `  charsToGlyphs(chars) {
+    const glyphs = [];`,
+  },
+  { name: 'charsToGlyphs: the glyphs of a string are not cached by the string (the end)', find: CHARS_TO_GLYPHS_TAIL, replace: `    return glyphs;
+  }` },
+];
+
 /** The patches, applied in this order. */
 export const WORKER_PATCHES: readonly WorkerPatch[] = [
   // The constructor is matched (unchanged) so that a new field in a later release stops the flat copy.
   { name: 'TextState declares the fields the flat copy copies', find: TEXT_STATE_FIELDS, replace: TEXT_STATE_FIELDS },
   flatTextStateClone,
   textTransformWithoutTemporaries,
+  comparedTransformReused,
   fontNamesInStyles,
   builtInEncodingBesideToUnicode,
+  // The table is matched (unchanged) so that a release where Latin-1 has right-to-left types stops the shortcut.
+  { name: 'bidi: Latin-1 has no right-to-left type', find: BIDI_BASE_TYPES, replace: BIDI_BASE_TYPES },
+  bidiLeftToRightAtOnce,
+  nativeInflate,
+  ...glyphsWithoutStringCache,
 ];

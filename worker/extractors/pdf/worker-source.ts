@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { compileFunction } from 'node:vm';
-import { WORKER_PATCHES, type WorkerPatch } from './worker-patches.js';
+import { inflateRawSync } from 'node:zlib';
+import { INFLATE_RAW_PARAMETER, WORKER_PATCHES, type WorkerPatch } from './worker-patches.js';
 
 const WORKER_PATH = createRequire(import.meta.url).resolve('pdfjs-dist/legacy/build/pdf.worker.mjs');
 
@@ -64,14 +65,14 @@ export async function loadPdfjsWorker(): Promise<LoadedWorker> {
   if (/^\s*import\s/m.test(original) || original.match(/^\s*export\s/gm)?.length !== 1) return shipped(['module: a static import or another export']);
   const { source, missing } = applyPatches(original, [...WORKER_PATCHES, ...MODULE_SHAPE], '"use strict";');
   if (missing.length) return shipped(missing);
-  let body: () => unknown;
+  let body: (inflate: typeof inflateRawSync) => unknown;
   try {
-    body = compileFunction(source, [], { filename: WORKER_PATH }) as () => unknown;
+    body = compileFunction(source, [INFLATE_RAW_PARAMETER], { filename: WORKER_PATH }) as (inflate: typeof inflateRawSync) => unknown;
   } catch {
     // Module syntax this does not turn into a function body (import.meta.dirname, say).
     return shipped(['module: compiles only as a module']);
   }
-  return { module: body() as LoadedWorker['module'], patched: true, missing: [] };
+  return { module: body(inflateRawSync) as LoadedWorker['module'], patched: true, missing: [] };
 }
 
 async function shipped(missing: string[]): Promise<LoadedWorker> {
