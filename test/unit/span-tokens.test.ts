@@ -1,3 +1,5 @@
+import { Tiktoken } from 'js-tiktoken/lite';
+import cl100k from 'js-tiktoken/ranks/cl100k_base';
 import { describe, expect, it } from 'vitest';
 import { chunkMarkdown } from '../../worker/chunking/chunk-markdown.js';
 import { countTokens, isSpaceCode, SpanTokens } from '../../worker/chunking/tokenizer.js';
@@ -87,5 +89,19 @@ describe('SpanTokens', () => {
 
   it('knows whitespace as the regular expression does, code unit by code unit', () => {
     for (let c = 0; c <= 0xffff; c++) expect(isSpaceCode(c), c.toString(16)).toBe(/\s/.test(String.fromCharCode(c)));
+  });
+});
+
+describe('countTokens', () => {
+  it('counts as js-tiktoken encodes, on 20,000 random strings of letters, digits, CJK, emoji, lone surrogates and spaces', () => {
+    const encoder = new Tiktoken(cl100k);
+    const rnd = random(13);
+    const alphabet = ['a', 'b', 'e', 'th', 'ing', ' ', '\n', '1', '2', '.', ',', '日', '本', 'é', '😀', '\ud800', '\udc00', '-', '=', 'Q', 'x', '\t', 'ü', 'ß', 'я', "'s", '<|endoftext|>'];
+    for (let k = 0; k < 20_000; k++) {
+      let text = '';
+      const length = 1 + Math.floor(rnd() * 80);
+      for (let i = 0; i < length; i++) text += alphabet[Math.floor(rnd() * alphabet.length)];
+      expect(countTokens(text), JSON.stringify(text)).toBe(encoder.encode(text, [], []).length);
+    }
   });
 });

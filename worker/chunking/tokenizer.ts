@@ -1,8 +1,5 @@
-import { Tiktoken } from 'js-tiktoken/lite';
 import cl100k from 'js-tiktoken/ranks/cl100k_base';
 import { lastAtOrBefore } from './sorted-search.js';
-
-let encoder: Tiktoken | undefined;
 
 /**
  * cl100k_base cuts text into pre-tokens with one regular expression and encodes
@@ -30,10 +27,74 @@ const MAX_REMEMBERED_LENGTH = 64;
 const MAX_REMEMBERED = 65_536;
 const counts = new Map<string, number>();
 
+// The same again, for encodedLength, which may be called inside a walk with PRE_TOKENS.
+const PIECE_PRE_TOKENS = new RegExp(cl100k.pat_str, 'gu');
+
+/** cl100k_base's rank of each token, keyed by the token's bytes as a Latin-1 string; built on first use. */
+let ranks: Map<string, number> | undefined;
+
+function rankTable(): Map<string, number> {
+  if (ranks) return ranks;
+  const table = new Map<string, number>();
+  // Lines of `<prefix> <first rank> <base64 token> <base64 token> ...`, ranks counting up.
+  for (const line of cl100k.bpe_ranks.split('\n')) {
+    const fields = line.split(' ');
+    if (fields.length < 3) continue;
+    const first = Number.parseInt(fields[1]!, 10);
+    for (let i = 2; i < fields.length; i++) table.set(Buffer.from(fields[i]!, 'base64').toString('latin1'), first + i - 2);
+  }
+  return (ranks = table);
+}
+
+/** Builds the rank table now (about a tenth of a second), so that no later count pays for it. */
+export function prepareTokenizer(): void {
+  rankTable();
+}
+
+/**
+ * Tokens of `piece` as js-tiktoken's `encode(piece, [], [])` gives them
+ * (special-token strings in documents are plain text here, not control
+ * tokens): its pre-tokens, each byte-pair encoded.
+ */
 function encodedLength(piece: string): number {
-  encoder ??= new Tiktoken(cl100k);
-  // Special-token strings in documents are plain text here, not control tokens.
-  return encoder.encode(piece, [], []).length;
+  let total = 0;
+  for (const m of piece.matchAll(PIECE_PRE_TOKENS)) total += bytePairCount(m[0]);
+  return total;
+}
+
+/**
+ * The number of tokens byte-pair encoding makes of one pre-token: its UTF-8
+ * bytes (a lone surrogate as U+FFFD, as TextEncoder writes it), merged pair
+ * by pair, always the pair of lowest rank and the leftmost of equals, until
+ * no adjacent pair is a token. Only the ranks of the pairs beside a merge are
+ * looked up again.
+ */
+function bytePairCount(preToken: string): number {
+  const bytes = Buffer.from(preToken, 'utf8').toString('latin1');
+  const table = rankTable();
+  if (bytes.length <= 1) return bytes.length;
+  if (table.has(bytes)) return 1;
+  // Part i runs from bounds[i] to bounds[i + 1]; pairRank[i] is the rank of part i joined to part i + 1.
+  const bounds: number[] = [];
+  for (let i = 0; i <= bytes.length; i++) bounds.push(i);
+  const rankOf = (i: number): number => (i + 2 < bounds.length ? (table.get(bytes.slice(bounds[i], bounds[i + 2])) ?? Infinity) : Infinity);
+  const pairRank: number[] = [];
+  for (let i = 0; i < bytes.length; i++) pairRank.push(rankOf(i));
+  for (;;) {
+    let at = -1;
+    let min = Infinity;
+    for (let i = 0; i < pairRank.length; i++) {
+      if (pairRank[i]! < min) {
+        min = pairRank[i]!;
+        at = i;
+      }
+    }
+    if (at < 0) return pairRank.length;
+    bounds.splice(at + 1, 1);
+    pairRank.splice(at + 1, 1);
+    pairRank[at] = rankOf(at);
+    if (at > 0) pairRank[at - 1] = rankOf(at - 1);
+  }
 }
 
 function preTokenLength(piece: string): number {

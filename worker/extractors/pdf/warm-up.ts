@@ -13,7 +13,7 @@ const WARM_UP_CHUNKING = { maxTokens: 512, overlapTokens: 0 };
  * Extracts {@link warmUpPdf} as a request would (type detection, pdf.js,
  * the page rebuild, Markdown to text, the cut into chunks) and throws the
  * result away, so that V8 has compiled that code, and the tokenizer has
- * built its tables (~150 ms), before a child's first real document. It stops
+ * built its rank table, before a child's first real document. It stops
  * at the next page once `signal` aborts (a request came) or `budgetMs`
  * passed. Resolves to the pages read; never rejects.
  */
