@@ -16,7 +16,7 @@ import { serveRequests } from './sandbox-protocol.js';
 process.setSourceMapsEnabled(false);
 
 // A warm pool's child loads what every request needs before its first one (the tokenizer's
-// ranks take up to ~500 ms). Parsers are loaded per format, on first use, and kept: a child
+// ranks, a few MB of text, and the table of them it counts with). Parsers are loaded per format, on first use, and kept: a child
 // that only ever reads PDFs does not hold mammoth, cheerio and the spreadsheet readers as
 // well (loading them all raised a PDF child's peak RSS by tens of MB). A one-off child
 // serves one request and loads only what that request needs (not the tokenizer's ranks
@@ -24,6 +24,7 @@ process.setSourceMapsEnabled(false);
 const warm = process.argv[3] === 'warm' || process.argv[3] === 'warm-up';
 if (warm) {
   await Promise.all([import('../shared/detect-type.js'), import('./chunking/chunk-markdown.js')]);
+  (await import('./chunking/tokenizer.js')).prepareTokenizer();
 }
 
 // Once ready, a warm child that is still idle loads the parsers a knowledge base sees most
