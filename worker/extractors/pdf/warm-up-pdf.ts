@@ -25,7 +25,9 @@ const WORDS = 'the map tiles are drawn with a mercator projection of each zoom l
  * before a real document comes: text in several fonts with kerned `TJ`
  * arrays, lines of a paragraph moved by `Td` and `T*`, and many small
  * drawings in nested `q`/`Q` with `cm`, all in Flate-compressed content
- * streams. Its text is made up and its output is thrown away.
+ * streams; and, for the page rebuild, a running header and page number,
+ * headings of two sizes, list items, two-column pages and ruled tables.
+ * Its text is made up and its output is thrown away.
  */
 export function warmUpPdf(opts: WarmUpPdfOptions = {}): Uint8Array {
   const pageCount = opts.pages ?? WARM_UP_PAGES;
@@ -55,14 +57,30 @@ function pageContent(page: number, lineCount: number, figureCount: number): stri
   const next = (n: number): number => ((seed = (seed * 1103515245 + 12345) % 2147483648), seed % n);
   const num = (n: number): string => (next(n * 100) / 100).toFixed(2);
   const word = (): string => WORDS[next(WORDS.length)]!;
+  // A running header and page number, as a manual has them.
+  ops.push(`BT /F4 8 Tf 72 815 Td (Warm-up manual, part ${1 + (page >> 2)}) Tj ET BT /F4 8 Tf 290 28 Td (${page + 1}) Tj ET`);
   ops.push(`BT /F2 14.35 Tf 72 780 Td (${page + 1} Drawing the ${word()} ${word()}) Tj ET`);
-  ops.push('BT /F1 9.96 Tf 12 TL 72 750 Td');
-  for (let line = 0; line < lineCount; line++) {
-    const font = line % 7 === 6 ? `/F${3 + next(3)} 9.96 Tf ` : line % 7 === 0 ? '/F1 9.96 Tf ' : '';
-    const parts = Array.from({ length: 8 }, () => `(${word()} ${word()})-${next(400)}`).join(' ');
-    ops.push(`${font}[${parts}(')]TJ T*`);
+  ops.push(`BT /F2 11.96 Tf 72 760 Td (${page + 1}.1 The ${word()} ${word()}) Tj ET`);
+  // Every third page sets its paragraph in two columns, every third after that adds a ruled table.
+  const columns = page % 3 === 1 ? [72, 318] : [72];
+  const partsPerLine = columns.length > 1 ? 3 : 8;
+  for (const x of columns) {
+    ops.push(`BT /F1 9.96 Tf 12 TL ${x} 740 Td`);
+    for (let line = 0; line < lineCount; line++) {
+      const font = line % 7 === 6 ? `/F${3 + next(3)} 9.96 Tf ` : line % 7 === 0 ? '/F1 9.96 Tf ' : '';
+      const lead = line % 11 === 5 ? `(${line % 2 ? '\\267' : `${1 + (line % 9)}.`} )` : '';
+      const parts = Array.from({ length: partsPerLine }, () => `(${word()} ${word()})-${next(400)}`).join(' ');
+      ops.push(`${font}[${lead}${parts}(')]TJ T*`);
+    }
+    ops.push('ET');
   }
-  ops.push('ET');
+  if (page % 3 === 2) {
+    for (let row = 0; row < 12; row++) {
+      const y = 230 - row * 14;
+      ops.push(`0.5 w 72 ${y - 3} m 552 ${y - 3} l S`);
+      for (let col = 0; col < 4; col++) ops.push(`BT /F${col === 0 ? 2 : 1} 9 Tf ${72 + col * 120} ${y} Td (${col === 0 ? word() : (next(100_000) / 100).toFixed(2)}) Tj ET`);
+    }
+  }
   for (let f = 0; f < figureCount; f++) {
     const depth = 1 + (f % 3);
     for (let d = 0; d < depth; d++) ops.push(`q 1 0 0 1 ${num(8)} ${num(8)} cm`);
