@@ -153,8 +153,12 @@ function withIndent(md: string, piece: Span, floor: number): Span {
   return start === floor || md[start - 1] === '\n' ? { start, end: piece.end } : piece;
 }
 
-function isLowSurrogate(code: number): boolean {
+export function isLowSurrogate(code: number): boolean {
   return code >= 0xdc00 && code <= 0xdfff;
+}
+
+export function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
 }
 
 function lineStart(md: string, pos: number): number {

@@ -1,4 +1,5 @@
 import cl100k from 'js-tiktoken/ranks/cl100k_base';
+import { isHighSurrogate, isLowSurrogate } from './segments.js';
 import { lastAtOrBefore } from './sorted-search.js';
 
 /**
@@ -20,15 +21,13 @@ import { lastAtOrBefore } from './sorted-search.js';
 const LONG_RUN = 256;
 const PIECE = 32;
 const PRE_TOKENS = new RegExp(cl100k.pat_str, 'gu');
-// The same, stepped by hand from a position (exec with lastIndex), without cutting a slice.
+// matchAll walks a copy of PRE_TOKENS, starting from its lastIndex, which therefore stays 0. This
+// one is stepped by hand from a position (exec with lastIndex), without cutting a slice.
 const STEP_PRE_TOKENS = new RegExp(cl100k.pat_str, 'gu');
 // Pre-tokens up to this length are remembered; longer ones are rare and would crowd the table.
 const MAX_REMEMBERED_LENGTH = 64;
 const MAX_REMEMBERED = 65_536;
 const counts = new Map<string, number>();
-
-// The same again, for encodedLength, which may be called inside a walk with PRE_TOKENS.
-const PIECE_PRE_TOKENS = new RegExp(cl100k.pat_str, 'gu');
 
 /** cl100k_base's rank of each token, keyed by the token's bytes as a Latin-1 string; built on first use. */
 let ranks: Map<string, number> | undefined;
@@ -58,7 +57,7 @@ export function prepareTokenizer(): void {
  */
 function encodedLength(piece: string): number {
   let total = 0;
-  for (const m of piece.matchAll(PIECE_PRE_TOKENS)) total += bytePairCount(m[0]);
+  for (const m of piece.matchAll(PRE_TOKENS)) total += bytePairCount(m[0]);
   return total;
 }
 
@@ -108,13 +107,6 @@ function preTokenLength(piece: string): number {
   return n;
 }
 
-/** Tokens of text without a long run: the sum over its pre-tokens. */
-function countPreTokens(text: string): number {
-  let total = 0;
-  for (const m of text.matchAll(PRE_TOKENS)) total += preTokenLength(m[0]);
-  return total;
-}
-
 /**
  * Tokens of `text` in OpenAI's cl100k_base encoding (the ranks ship in the
  * package; nothing is fetched). Exact, except that a run of 256 or more
@@ -125,18 +117,35 @@ export function countTokens(text: string): number {
   return countRange(text, 0, text.length);
 }
 
-/** {@link countTokens} of `text.slice(start, end)`, its long runs found in one pass. */
+/** {@link countTokens} of `text.slice(start, end)`. */
 function countRange(text: string, start: number, end: number): number {
-  const runs = longRuns(text, start, end);
-  if (runs.length === 0) return countPreTokens(start === 0 && end === text.length ? text : text.slice(start, end));
   let total = 0;
+  forEachPiece(text, start, end, (_, tokens) => {
+    total += tokens;
+  });
+  return total;
+}
+
+/**
+ * Walks `text.slice(start, end)` as {@link countTokens} counts it: its pre-tokens, except
+ * that each long run (see {@link longRuns}) is cut into PIECE-character pieces, calling
+ * `visit` with where each piece starts and its tokens. Returns the long runs.
+ */
+function forEachPiece(text: string, start: number, end: number, visit: (at: number, tokens: number) => void): number[] {
+  const runs = longRuns(text, start, end);
+  const segment = (from: number, to: number): void => {
+    if (from >= to) return;
+    const part = from === 0 && to === text.length ? text : text.slice(from, to);
+    for (const m of part.matchAll(PRE_TOKENS)) visit(from + m.index, preTokenLength(m[0]));
+  };
   let last = start;
   for (let r = 0; r < runs.length; r += 2) {
-    total += countPreTokens(text.slice(last, runs[r]));
-    for (let i = runs[r]!; i < runs[r + 1]!; i += PIECE) total += preTokenLength(text.slice(i, Math.min(i + PIECE, runs[r + 1]!)));
+    segment(last, runs[r]!);
+    for (let i = runs[r]!; i < runs[r + 1]!; i += PIECE) visit(i, preTokenLength(text.slice(i, Math.min(i + PIECE, runs[r + 1]!))));
     last = runs[r + 1]!;
   }
-  return total + countPreTokens(text.slice(last, end));
+  segment(last, end);
+  return runs;
 }
 
 /**
@@ -211,21 +220,21 @@ export class SpanTokens {
     const tail = stop === end ? 0 : countRange(text, stop, end);
     const first = this.pieceAt(start);
     if (first >= 0) return this.cut!.before[last]! - this.cut!.before[first]! + tail;
-    return this.countUntilInStep(start, stop, last, end) + tail;
+    return this.countUntilInStep(start, stop, last, end, tail);
   }
 
   /**
-   * Tokens from `start` to `stop`, where the document has a pre-token
-   * (`last`), for a span starting inside a pre-token of the document (after
-   * the space a word takes with it, say) and ending at `end`: its own first
-   * pre-tokens are counted until one ends where a pre-token of the document
-   * starts, the rest read from the totals. Counted from the slice when that
-   * does not happen before `stop` or the next long run, or when the long
-   * run follows spaces (where the slice's cut may differ).
+   * The count of a span starting inside a pre-token of the document (after
+   * the space a word takes with it, say) and ending at `end`, whose part from
+   * `stop` (where the document's pre-token `last` starts) has `tail` tokens:
+   * its own first pre-tokens are counted until one ends where a pre-token of
+   * the document starts, the rest read from the totals. Counted from the
+   * slice when that does not happen before `stop` or the next long run, or
+   * when the long run follows spaces (where the slice's cut may differ).
    */
-  private countUntilInStep(start: number, stop: number, last: number, end: number): number {
+  private countUntilInStep(start: number, stop: number, last: number, end: number, tail: number): number {
     const { text } = this;
-    const fallback = (): number => countRange(text, start, end) - (stop === end ? 0 : countRange(text, stop, end));
+    const fallback = (): number => countRange(text, start, end);
     if (isLowSurrogate(text.charCodeAt(start)) && isHighSurrogate(text.charCodeAt(start - 1))) return fallback();
     const limit = Math.min(stop, this.nextRunStart(start));
     if (limit < stop && isSpaceCode(text.charCodeAt(limit - 1))) return fallback();
@@ -238,9 +247,9 @@ export class SpanTokens {
       const next = pos + m[0].length;
       if (next > limit) return fallback();
       total += preTokenLength(m[0]);
-      if (next === stop) return total;
+      if (next === stop) return total + tail;
       const piece = this.pieceAt(next);
-      if (piece >= 0) return total + this.cut!.before[last]! - this.cut!.before[piece]!;
+      if (piece >= 0) return total + this.cut!.before[last]! - this.cut!.before[piece]! + tail;
       pos = next;
     }
     return fallback();
@@ -292,7 +301,6 @@ interface DocumentCut {
 }
 
 function cutDocument(text: string): DocumentCut {
-  const runs = longRuns(text, 0, text.length);
   // About one pre-token per four characters in prose: seldom grown.
   const capacity = Math.max(16, Math.ceil(text.length / 3));
   let starts = new Int32Array(capacity);
@@ -308,18 +316,7 @@ function cutDocument(text: string): DocumentCut {
     before[n++] = total;
     total += tokens;
   };
-  const segment = (from: number, to: number): void => {
-    if (from >= to) return;
-    const part = from === 0 && to === text.length ? text : text.slice(from, to);
-    for (const m of part.matchAll(PRE_TOKENS)) push(from + m.index, preTokenLength(m[0]));
-  };
-  let last = 0;
-  for (let r = 0; r < runs.length; r += 2) {
-    segment(last, runs[r]!);
-    for (let i = runs[r]!; i < runs[r + 1]!; i += PIECE) push(i, preTokenLength(text.slice(i, Math.min(i + PIECE, runs[r + 1]!))));
-    last = runs[r + 1]!;
-  }
-  segment(last, text.length);
+  const runs = forEachPiece(text, 0, text.length, push);
   push(text.length, 0);
   return { starts: starts.subarray(0, n), before: before.subarray(0, n), runs };
 }
@@ -328,12 +325,4 @@ function grow(a: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
   const b = new Int32Array(a.length * 2);
   b.set(a);
   return b;
-}
-
-function isLowSurrogate(c: number): boolean {
-  return c >= 0xdc00 && c <= 0xdfff;
-}
-
-function isHighSurrogate(c: number): boolean {
-  return c >= 0xd800 && c <= 0xdbff;
 }
