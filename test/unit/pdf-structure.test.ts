@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { extractText, type ExtractOptions } from '../../worker/extractors/index.js';
 import { listItem } from '../../worker/extractors/pdf/lists.js';
+import { markdownToText } from '../../worker/extractors/markdown/token-walker.js';
 import { buildPdf, type PdfRun } from '../fixtures/pdf.js';
 
 const opts: ExtractOptions = { maxTextChars: 100_000, maxPdfPages: 50 };
@@ -107,10 +108,45 @@ describe('PDF lists', () => {
   });
 });
 
+describe('PDF plain text', () => {
+  it('is the text the page rebuild read, without Markdown marks, and keeps what Markdown would have read as syntax', async () => {
+    const { markdown, text } = await extractText(buildPdf({ pages: [[
+      { text: 'Pointers and *stars*', x: 72, y: 740, size: 20 },
+      { text: 'Write int *p = &amp;x; then call __init__ and \\@tempcnta as printed.', x: 72, y: 700 },
+      { text: '# not a heading, and <index> is text', x: 72, y: 650 },
+      { text: '> not a quote', x: 72, y: 600 },
+      { text: '\x95 the signature of the changes file,', x: 84, y: 560 },
+      { text: '\x96 made with a key in the keyring,', x: 102, y: 544 },
+      { text: '\x95 the target suite.', x: 84, y: 528 },
+      { text: 'A closing paragraph about the implemen-', x: 72, y: 480 },
+    ], [
+      { text: 'tation, which goes on here.', x: 72, y: 740 },
+      ...grid([72, 220, 330], [['Package', 'Version', 'Suite'], ['coreutils', '9.1-1', 'bookworm'], ['a|b', '5.2.15-2', 'bookworm'], ['hello', '2.10-3', 'sid']], 690, 12, 16),
+    ]] }), opts);
+    expect(markdown).toContain('# Pointers and *stars*');
+    expect(markdown).toContain('\\# not a heading, and \\<index> is text');
+    expect(markdown).toContain('- the signature of the changes file,\n\n    - made with a key in the keyring,\n\n- the target suite.');
+    expect(markdown).toContain('| a\\|b | 5.2.15-2 | bookworm |');
+    expect(text).toBe([
+      'Pointers and *stars*',
+      'Write int *p = &amp;x; then call __init__ and \\@tempcnta as printed.',
+      '# not a heading, and <index> is text',
+      '> not a quote',
+      'the signature of the changes file,\n  made with a key in the keyring,\nthe target suite.',
+      'A closing paragraph about the implementation,',
+      'which goes on here.',
+      'Package\tVersion\tSuite\ncoreutils\t9.1-1\tbookworm\na|b\t5.2.15-2\tbookworm\nhello\t2.10-3\tsid',
+    ].join('\n\n'));
+    // Read back from the Markdown, the same page would lose its stars, escapes and quote marks.
+    expect(markdownToText(markdown)).not.toContain('*stars*');
+    expect(markdownToText(markdown)).not.toContain('> not a quote');
+  });
+});
+
 describe('PDF list items', () => {
   it('gives no item for a paragraph that no longer starts like one once its lines are joined', () => {
     expect(listItem('1.第一章', 0)).toBeUndefined();
-    expect(listItem('2) Sign it.', 1)).toBe('    2. Sign it.');
+    expect(listItem('2) Sign it.', 1)).toEqual({ indent: '    ', marker: '2.', body: 'Sign it.' });
   });
 });
 

@@ -61,7 +61,7 @@ export type ExtractionWarning = SourceWarning;
 export interface Extraction {
   /** The canonical extraction: Markdown keeping the structure the format shows. */
   markdown: string;
-  /** Plain text derived from `markdown` (the API's `text` field). */
+  /** Plain text (the API's `text` field): the extractor's own where it reads one (PDF, HTML, tables), else read from `markdown`. */
   text: string;
   /** HTML `<title>`, PDF Info Title, DOCX `dc:title` or a Markdown file's first `#` heading, when present. */
   title?: string;
@@ -89,7 +89,7 @@ export interface Extraction {
  */
 export interface RawExtraction {
   markdown?: string;
-  /** Plain text read from the same parse as `markdown`, when the extractor has it at no extra cost. */
+  /** Plain text read from the same parse as `markdown` (for `pages`, of all pages), when the extractor has it at no extra cost. */
   text?: string;
   pages?: string[];
   title?: string;

@@ -43,7 +43,8 @@ export async function extractImage(bytes: Uint8Array, opts: ExtractOptions): Pro
   if (!tally.read.length) throw tally.emptyError() ?? new SourceError('no_text', 'OCR found no text in the image.');
   const style = documentStyle(lines);
   const pages = joinPagesAtHyphens(lines.map((page) => pageMarkdown(page, style)), style.vocabulary);
-  return { pages, pageCount: frames.length, warnings: tally.warnings() };
+  const text = pages.map((p) => p.text).filter(Boolean).join('\n\n');
+  return { pages: pages.map((p) => p.markdown), text, pageCount: frames.length, warnings: tally.warnings() };
 }
 
 async function readFrame(frame: { bytes: () => Uint8Array; width: number; height: number }, n: number, ocr: OcrSettings, timeoutMs: number, tally: OcrTally): Promise<PdfLine[]> {

@@ -81,19 +81,48 @@ export function documentStyle(pages: PdfLine[][], outlineDepth = 0): PdfDocument
 }
 
 /**
- * One page's lines as Markdown paragraphs (and headings), separated by blank
- * lines. `missing` are outline entries of this page whose text was not found:
+ * A page as Markdown and as plain text: the same blocks, the text without
+ * Markdown's marks and escapes (a heading's `#`, a bullet's `-`, table rules),
+ * as the page rebuild read it, so that the PDF's own `*`, `_`, `&amp;` or
+ * `\\` stay as they are printed.
+ */
+export interface PageText {
+  markdown: string;
+  text: string;
+}
+
+/** A block of a page, written both ways; consecutive list items share a line break in the text, not a blank line. */
+interface Block {
+  y: number;
+  md: string;
+  text: string;
+  item?: boolean;
+}
+
+/**
+ * One page's lines as Markdown paragraphs (and headings, list items and
+ * tables), separated by blank lines, beside the page's plain text.
+ * `missing` are outline entries of this page whose text was not found:
  * each is put in as a heading before the first paragraph below its top.
  */
-export function pageMarkdown(lines: PdfLine[], style: PdfDocumentStyle, missing: OutlineEntry[] = []): string {
-  const blocks = splitTables(lines).flatMap((segment) => (segment.kind === 'table'
-    ? [{ y: segment.y, text: renderTable(segment.rows) }]
+export function pageMarkdown(lines: PdfLine[], style: PdfDocumentStyle, missing: OutlineEntry[] = []): PageText {
+  const blocks: Block[] = splitTables(lines).flatMap((segment) => (segment.kind === 'table'
+    ? [{ y: segment.y, md: renderTable(segment.rows), text: segment.rows.map((cells) => cells.join('\t')).join('\n') }]
     : renderParagraphs(segment.lines, style)));
   for (const entry of missing) {
     const at = blocks.findIndex((b) => entry.top !== undefined && b.y < entry.top);
-    blocks.splice(at < 0 ? (entry.top === undefined ? 0 : blocks.length) : at, 0, { y: entry.top ?? Infinity, text: `${'#'.repeat(entry.level)} ${entry.title}` });
+    blocks.splice(at < 0 ? (entry.top === undefined ? 0 : blocks.length) : at, 0, { y: entry.top ?? Infinity, md: `${'#'.repeat(entry.level)} ${entry.title}`, text: entry.title });
   }
-  return blocks.map((b) => b.text).filter(Boolean).join('\n\n');
+  let markdown = '';
+  let text = '';
+  let prev: Block | undefined;
+  for (const b of blocks) {
+    if (b.md === '') continue;
+    markdown += markdown === '' ? b.md : `\n\n${b.md}`;
+    text += prev === undefined ? b.text : `${prev.item && b.item ? '\n' : '\n\n'}${b.text}`;
+    prev = b;
+  }
+  return { markdown, text };
 }
 
 /**
@@ -172,13 +201,13 @@ function breaksBefore(prev: PdfLine, line: PdfLine, next: PdfLine | undefined, p
   return short && /[.!?:;]["')\]\u201d]?$/u.test(prev.text.slice(-2));
 }
 
-function renderParagraphs(lines: PdfLine[], style: PdfDocumentStyle): Array<{ y: number; text: string }> {
+function renderParagraphs(lines: PdfLine[], style: PdfDocumentStyle): Block[] {
   // Bold cuts paragraphs only where it can make a heading: under an outline of two levels a bold word in a listing would cut it for nothing.
   const paras = joinChapterLabels(paragraphs(lines, style.outlineDepth <= 1), style);
   const levels = listLevels(paras);
   // Where two paragraphs in three start with a number, as in a table of contents, a number makes no heading.
   const numbered = paras.length < 4 || paras.filter((p) => startsNumbered(p[0]!.text)).length * 3 < paras.length * 2;
-  return paras.map((para, i) => ({ y: para[0]!.y, text: renderParagraph(para, style, levels.get(para), numbered, paras[i + 1]) }));
+  return paras.map((para, i) => ({ y: para[0]!.y, ...renderParagraph(para, style, levels.get(para), numbered, paras[i + 1]) }));
 }
 
 /**
@@ -207,22 +236,23 @@ function titleLike(lines: PdfLine[]): boolean {
     && /^[\p{Lu}\p{Lt}\p{Lo}\p{N}"“‘'(]/u.test(text) && !/[.,;:]$/.test(text) && !isListItem(text);
 }
 
-/** A paragraph as a heading, a list item (at `listLevel`, when it starts like one) or plain text. */
-function renderParagraph(lines: PdfLine[], style: PdfDocumentStyle, listLevel?: number, numbered = true, next?: PdfLine[]): string {
+/** A paragraph as a heading, a list item (at `listLevel`, when it starts like one) or plain text, in Markdown and as text. */
+function renderParagraph(lines: PdfLine[], style: PdfDocumentStyle, listLevel?: number, numbered = true, next?: PdfLine[]): Omit<Block, 'y'> {
   let text = lines[0]!.text;
   for (const line of lines.slice(1)) text = joinLines(text, line.text, style.vocabulary);
   text = collapseLeaders(text);
   const level = headingLevel(lines, text, style, numbered, next);
   const named = lines[0]!.heading;
   if (named) text = namedHeadingText(text, named.title);
-  // "<index>" in a manual is text, which Markdown would read as a tag.
-  text = text.replace(/<(?=[\p{L}/!?])/gu, '\\<');
-  // Text that starts like a Markdown heading is not one.
-  if (level) return `${'#'.repeat(level)} ${text}`;
+  if (level) return { md: `${'#'.repeat(level)} ${escapeTags(text)}`, text };
   const item = listLevel === undefined ? undefined : listItem(text, listLevel);
-  if (item !== undefined) return item;
-  return text.replace(/^(#{1,6})(?=\s|$)/, '\\$1');
+  if (item !== undefined) return { md: `${item.indent}${item.marker} ${escapeTags(item.body)}`, text: `${'  '.repeat(listLevel!)}${item.marker === '-' ? '' : `${item.marker} `}${item.body}`, item: true };
+  // Text that starts like a Markdown heading is not one.
+  return { md: escapeTags(text).replace(/^(#{1,6})(?=\s|$)/, '\\$1'), text };
 }
+
+/** "<index>" in a manual is text, which Markdown would read as a tag. */
+const escapeTags = (text: string): string => (text.includes('<') ? text.replace(/<(?=[\p{L}/!?])/gu, '\\<') : text);
 
 /** Joins two lines of one paragraph, rejoining a word hyphenated across the line end. */
 export function joinLines(text: string, next: string, vocabulary: Set<string>): string {
@@ -249,17 +279,23 @@ export function joinLines(text: string, next: string, vocabulary: Set<string>): 
 /**
  * Moves the rest of a word hyphenated at the end of a page to that page
  * ("implemen-" + "tation, and" → "implementation" + "and"), so that no page
- * starts or ends with half a word.
+ * starts or ends with half a word; in the Markdown and, where it reads the
+ * same there, in the text.
  */
-export function joinPagesAtHyphens(pages: string[], vocabulary: Set<string>): string[] {
-  const result = [...pages];
+export function joinPagesAtHyphens(pages: PageText[], vocabulary: Set<string>): PageText[] {
+  const result = pages.map((p) => ({ ...p }));
   for (let i = 1; i < result.length; i++) {
-    const prev = result[i - 1]!;
-    if (!HYPHENATED_END.test(prev)) continue;
-    const rest = /^(\p{Ll}[\p{L}\p{N}]*[.,;:!?)]*)[ \t]*/u.exec(result[i]!);
+    const [prev, page] = [result[i - 1]!, result[i]!];
+    if (!HYPHENATED_END.test(prev.markdown)) continue;
+    const rest = /^(\p{Ll}[\p{L}\p{N}]*[.,;:!?)]*)[ \t]*/u.exec(page.markdown);
     if (!rest) continue;
-    result[i - 1] = joinLines(prev, rest[1]!, vocabulary);
-    result[i] = result[i]!.slice(rest[0].length);
+    // The page starts with a paragraph, written alike both ways up to its first escape, and the one before ends alike.
+    if (page.text.startsWith(rest[0]) && prev.text.endsWith(prev.markdown.slice(-2))) {
+      prev.text = joinLines(prev.text, rest[1]!, vocabulary);
+      page.text = page.text.slice(rest[0].length);
+    }
+    prev.markdown = joinLines(prev.markdown, rest[1]!, vocabulary);
+    page.markdown = page.markdown.slice(rest[0].length);
   }
   return result;
 }

@@ -52,8 +52,9 @@ export async function extractPdf(
     const outline = await readOutline(doc, pages);
     const missing = markOutlineHeadings(kept, outline);
     const style = documentStyle(kept, Math.max(0, ...outline.map((e) => e.level)));
-    const bodies = monotoneHeadings(joinPagesAtHyphens(kept.map((pageLines, i) => pageMarkdown(pageLines, style, missing.get(i + 1))), style.vocabulary));
-    const texts = bodies.map((body, i) => [body, fields[i]!.join('\n')].filter(Boolean).join('\n\n'));
+    const bodies = joinPagesAtHyphens(kept.map((pageLines, i) => pageMarkdown(pageLines, style, missing.get(i + 1))), style.vocabulary);
+    const withFields = (body: string, i: number): string => [body, fields[i]!.join('\n')].filter(Boolean).join('\n\n');
+    const texts = monotoneHeadings(bodies.map((b) => b.markdown)).map(withFields);
     const letters = countLetters(texts, SPARSE_LETTERS_PER_PAGE * pages);
     if (letters === 0) throw ocr?.emptyError() ?? new SourceError('no_text', SCANNED);
     // Judged before running headers go: a figure page under a running header has a text layer.
@@ -65,7 +66,8 @@ export async function extractPdf(
     const unread = ocr ? textless.filter((n) => !ocr.tally.covers(n)) : textless;
     const imageOnly = unread.length ? await withImages(doc, unread) : [];
     const warnings = [...pdfWarnings(texts, imageOnly), ...(ocr?.warnings() ?? [])];
-    return { pages: texts, title: await infoTitle(doc), pageCount, truncated: pageCount > pages, ...(warnings.length ? { warnings } : {}) };
+    const text = bodies.map((b, i) => withFields(b.text, i)).filter(Boolean).join('\n\n');
+    return { pages: texts, text, title: await infoTitle(doc), pageCount, truncated: pageCount > pages, ...(warnings.length ? { warnings } : {}) };
   } catch (err) {
     // A refused allocation goes up as it is: the sandbox reports it as the memory limit.
     throw isAllocationFailure(err) ? err : toSourceError(err);

@@ -26,14 +26,15 @@ export function listLevels(paragraphs: PdfLine[][]): Map<PdfLine[], number> {
 }
 
 /**
- * The paragraph's text as a list item at `level`: "- " for a bullet, its own
- * number for a numbered one; undefined when the joined text no longer starts
- * like an item (its first line did, but CJK lines join without a space).
+ * The paragraph's text as a list item at `level`: its indent, its marker ("-"
+ * for a bullet, its own number for a numbered one) and the text after the
+ * marker; undefined when the joined text no longer starts like an item (its
+ * first line did, but CJK lines join without a space).
  */
-export function listItem(text: string, level: number): string | undefined {
+export function listItem(text: string, level: number): { indent: string; marker: string; body: string } | undefined {
   const indent = INDENT.repeat(level);
   const bullet = BULLET.exec(text);
-  if (bullet) return `${indent}- ${text.slice(bullet[0].length)}`;
+  if (bullet) return { indent, marker: '-', body: text.slice(bullet[0].length) };
   const numbered = NUMBERED.exec(text);
-  return numbered ? `${indent}${numbered[1]}. ${text.slice(numbered[0].length)}` : undefined;
+  return numbered ? { indent, marker: `${numbered[1]}.`, body: text.slice(numbered[0].length) } : undefined;
 }
