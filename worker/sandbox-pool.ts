@@ -37,6 +37,19 @@ export interface SandboxLimits {
   chunking?: ChunkingOptions;
 }
 
+/**
+ * V8 optimizes a function once it has run through a budget of bytecode
+ * (67,584 bytes in Node 20's V8). A child lives for at most
+ * `SANDBOX_MAX_JOBS` documents, and with that budget a fresh one optimized
+ * about 1,170 functions of pdf.js and the page rebuild in its first pass over
+ * the corpus PDFs, 13 s of compiler time beside 16 s of extraction, many of
+ * them warm only for a while and compiled again after a deoptimization; on
+ * two cores the compiler's threads take that CPU from the other child. Four
+ * times the budget leaves about 790 compiles (6.4 s) in the first pass, and
+ * the same speed once warm. See docs/performance.md.
+ */
+const CHILD_V8_FLAGS = ['--interrupt-budget=270336'];
+
 /** What one extraction is told besides the pool's limits: name hints, and the chunking of its knowledge base. */
 export interface ExtractHints {
   filename?: string;
@@ -399,6 +412,7 @@ export class SandboxPool {
       process.execPath,
       `--max-old-space-size=${this.limits.memoryMb}`,
       '--expose-gc',
+      ...CHILD_V8_FLAGS,
       ...LIMITED_NODE_FLAGS,
       ...(TS_LOADER ? ['--import', TS_LOADER] : []),
       this.childModule,
