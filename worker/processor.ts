@@ -227,7 +227,7 @@ export function createProcessor(deps: ProcessorDeps) {
       const report = await deps.kbs.finishSourceReport(ref, outcome, { now: new Date().toISOString(), claim });
       const res = report.result;
       const seconds = (performance.now() - started) / 1000;
-      if (res !== 'ok') {
+      if (res !== 'ok' && res !== 'repeated') {
         // Another attempt finished or holds the source: this result is not written.
         log.info({ result: res, seconds }, 'result not written; the source has moved on');
         return { status: 'skipped', reason: res };
@@ -238,6 +238,11 @@ export function createProcessor(deps: ProcessorDeps) {
       if (source.type === 'file' && source.sha256) {
         // Later uploads of the same bytes in this workspace take this extraction over.
         await deps.kbs.recordExtractedFile(workspaceId, source.sha256, kbId, documentId).catch(() => undefined);
+      }
+      // This attempt's finish was written before its reply was lost (a failover): its events come from what was stored.
+      if (res === 'repeated') {
+        await deps.events?.replay(workspaceId, ref);
+        return { status: 'ready' };
       }
       const unchanged = outcome.unchanged === true && isRefreshOfReady(source);
       // Independent of each other: sent together.
@@ -262,6 +267,8 @@ export function createProcessor(deps: ProcessorDeps) {
       if (kept) {
         const report = await deps.kbs.finishSourceReport(ref, kept, { now: new Date().toISOString(), claim });
         log.warn({ code: failure.code, result: report.result }, 'refresh failed; the last good extraction stays');
+        // Written already by this attempt, its reply lost: an unchanged refresh has no news to send again.
+        if (report.result === 'repeated') return { status: 'ready' };
         if (report.result !== 'ok') return { status: 'skipped', reason: report.result };
         await deps.events?.finished({ workspaceId, kbId, documentId, run, status: 'ready', unchanged: true }, report);
         return { status: 'ready' };
@@ -272,9 +279,9 @@ export function createProcessor(deps: ProcessorDeps) {
       const res = report.result;
       const seconds = (performance.now() - started) / 1000;
       log.info({ code: failure.code, seconds, result: res }, 'source failed');
-      if (res === 'ok') {
+      if (res === 'ok' || res === 'repeated') {
         deps.onOutcome?.({ type: source.type, status: 'failed', code: failure.code, seconds });
-        await deps.events?.finished({ workspaceId, kbId, documentId, run, status: 'failed', error }, report);
+        await (res === 'ok' ? deps.events?.finished({ workspaceId, kbId, documentId, run, status: 'failed', error }, report) : deps.events?.replay(workspaceId, ref));
       }
       throw new UnrecoverableError(`${failure.code}: ${failure.message}`);
     } finally {

@@ -30,9 +30,13 @@ export type RechunkResult = Reply<typeof rechunkSourceScript.replies>['kind'];
 /** What a progress write did (`not_processing`: the source is still pending). */
 export type ProgressResult = Reply<typeof setSourceProgressScript.replies>['kind'];
 
-/** What a finish did: the result, and when it wrote, the knowledge base's counts after it. */
+/**
+ * What a finish did: the result, and when it wrote, the knowledge base's
+ * counts after it. `repeated`: this attempt's finish had been written
+ * already and its reply lost (see finishSource.lua); nothing was written again.
+ */
 export interface FinishReport {
-  result: TransitionResult;
+  result: TransitionResult | 'repeated';
   sourceCounts?: SourceCounts;
   /** Set when this finish left no source active: the knowledge base's settle number. */
   settledSeq?: number;
@@ -117,7 +121,7 @@ export class SourceTransitions {
   }
 
   /** Records the outcome once; a duplicate or stale run (or attempt) writes nothing. */
-  async finishSource(ref: SourceRef, outcome: SourceOutcome, at: TransitionAt): Promise<TransitionResult> {
+  async finishSource(ref: SourceRef, outcome: SourceOutcome, at: TransitionAt): Promise<FinishReport['result']> {
     return (await this.finishSourceReport(ref, outcome, at)).result;
   }
 

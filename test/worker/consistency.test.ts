@@ -85,6 +85,24 @@ describe('idempotent and conditional write-back', () => {
     expect(await h.redis.hexists(h.store.keys.source(kbId, doc), 'claim')).toBe(0);
   });
 
+  it('tells an attempt whose finish is sent again (its reply lost in a failover) that it was written, and writes nothing twice', async () => {
+    const { kbId, docs } = await createKbWith(h, key, (f) => f.set('knowledge_base_texts', JSON.stringify(['finished twice'])));
+    const ref = { kbId, documentId: docs[0]!, run: 1 };
+    const now = new Date().toISOString();
+    expect(await h.store.kbs.startSource(ref, { now, claim: 'lock-a' })).toBe('ok');
+    const first = await h.store.kbs.finishSourceReport(ref, { status: 'ready', text: 'first', truncated: false }, { now, claim: 'lock-a' });
+    expect(first.result).toBe('ok');
+    const rev = await h.redis.hget(h.store.keys.kb(kbId), 'rev');
+    // The same script again, as a client resends it after a failover: recognised, not applied, not refused.
+    expect(await h.store.kbs.finishSourceReport(ref, { status: 'ready', text: 'second', truncated: false }, { now, claim: 'lock-a' })).toEqual({ result: 'repeated' });
+    expect(await h.redis.get(h.store.keys.text(kbId, ref.documentId))).toBe('first');
+    expect(await h.redis.hget(h.store.keys.kb(kbId), 'rev')).toBe(rev);
+    // Another attempt of the run, or an attempt without a claim, still learns only that the source has ended.
+    expect(await h.store.kbs.finishSource(ref, { status: 'ready', text: 'other', truncated: false }, { now, claim: 'lock-b' })).toBe('ready');
+    expect(await h.store.kbs.finishSource(ref, { status: 'ready', text: 'other', truncated: false }, { now })).toBe('ready');
+    expect(await h.redis.get(h.store.keys.text(kbId, ref.documentId))).toBe('first');
+  });
+
   it('adds one job when the same run of a source is enqueued twice', async () => {
     const { kbId, docs } = await createKbWith(h, key, (f) => f.set('knowledge_base_texts', JSON.stringify(['enqueued twice'])));
     const data = { workspaceId: 'ws_consistency', kbId, documentId: docs[0]!, run: 1 };

@@ -13,7 +13,10 @@
                    feedChunks: the chunks as the change feed shows them, feed: see the feed include}
             claim: the attempt's job lock token ('' for none: the claim is not checked)
 
-  Output: {'ok', settled, feedFrom, feedTo, chunkMax, chunkOverlap, ...counts} | {'gone'} | {'stale'} | {<final status>}
+  Output: {'ok', settled, feedFrom, feedTo, chunkMax, chunkOverlap, ...counts} | {'repeated'} | {'gone'} | {'stale'} | {<final status>}
+    repeated: this attempt's finish was written already. Its reply was lost (a failover between the
+    write and the reply, and the client sent the script again): nothing is written twice, and the
+    worker knows the end is its own (`finishedBy` keeps the claim that ended the run).
     feedFrom, feedTo: the feed position before the first event this wrote, and its last ('' when none).
     chunkMax, chunkOverlap: the knowledge base's own chunking settings ('' when it has none), so the
     worker tells whether the chunks it cut still match without reading the meta again.
@@ -33,10 +36,15 @@ local meta, active, record = KEYS[1], KEYS[2], KEYS[3]
 local text, blob, markdown, chunkList, chunkIds = KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8]
 -- A Markdown equal to the text (a text source's) is not sent twice.
 local md = p.markdown or p.text
+if p.claim ~= '' then
+  local ended = redis.call('HMGET', record, 'run', 'finishedBy')
+  if ended[1] == p.run and ended[2] == p.claim then return {'repeated'} end
+end
 local st, refused = checkRun(meta, record, p.run, p.claim)
 if not st then return {refused} end
 moveStatus(meta, record, st, p.status)
-redis.call('HDEL', record, 'error', 'refreshFrom', 'progress', 'claim')
+redis.call('HDEL', record, 'error', 'refreshFrom', 'progress', 'claim', 'finishedBy')
+if p.claim ~= '' then redis.call('HSET', record, 'finishedBy', p.claim) end
 p.fields.updatedAt = p.now
 hsetTable(record, p.fields)
 if not p.unchanged then

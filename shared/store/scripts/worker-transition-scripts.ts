@@ -74,7 +74,7 @@ export const finishSourceScript = defineScript({
       },
     };
   },
-  replies: { ok: { settled: 'int', feedFrom: 'str', feedTo: 'str', chunkMax: 'str', chunkOverlap: 'str', counts: 'rest' }, ...REFUSALS },
+  replies: { ok: { settled: 'int', feedFrom: 'str', feedTo: 'str', chunkMax: 'str', chunkOverlap: 'str', counts: 'rest' }, repeated: {}, ...REFUSALS },
 });
 
 /** Worker: how far a processing source's extraction has got, written only while this run (and attempt) owns it. */

@@ -83,8 +83,8 @@ export function documentStyle(pages: PdfLine[][], outlineDepth = 0): PdfDocument
 /**
  * A page as Markdown and as plain text: the same blocks, the text without
  * Markdown's marks and escapes (a heading's `#`, a bullet's `-`, table rules),
- * as the page rebuild read it, so that the PDF's own `*`, `_`, `&amp;` or
- * `\\` stay as they are printed.
+ * as the page rebuild read it, so that the PDF's own asterisks, underscores,
+ * backslashes or `&amp;` stay as they are printed.
  */
 export interface PageText {
   markdown: string;
