@@ -36,15 +36,15 @@ local meta, active, record = KEYS[1], KEYS[2], KEYS[3]
 local text, blob, markdown, chunkList, chunkIds = KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8]
 -- A Markdown equal to the text (a text source's) is not sent twice.
 local md = p.markdown or p.text
-if p.claim ~= '' then
-  local ended = redis.call('HMGET', record, 'run', 'finishedBy')
-  if ended[1] == p.run and ended[2] == p.claim then return {'repeated'} end
-end
 local st, refused = checkRun(meta, record, p.run, p.claim)
-if not st then return {refused} end
+if not st then
+  -- Ended in this run (checkRun looked at the run first): by this very attempt, or by another.
+  if FINAL_STATUS[refused] and p.claim ~= '' and redis.call('HGET', record, 'finishedBy') == p.claim then return {'repeated'} end
+  return {refused}
+end
 moveStatus(meta, record, st, p.status)
 redis.call('HDEL', record, 'error', 'refreshFrom', 'progress', 'claim', 'finishedBy')
-if p.claim ~= '' then redis.call('HSET', record, 'finishedBy', p.claim) end
+if p.claim ~= '' then p.fields.finishedBy = p.claim end
 p.fields.updatedAt = p.now
 hsetTable(record, p.fields)
 if not p.unchanged then
