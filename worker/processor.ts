@@ -281,7 +281,8 @@ export function createProcessor(deps: ProcessorDeps) {
       log.info({ code: failure.code, seconds, result: res }, 'source failed');
       if (res === 'ok' || res === 'repeated') {
         deps.onOutcome?.({ type: source.type, status: 'failed', code: failure.code, seconds });
-        await (res === 'ok' ? deps.events?.finished({ workspaceId, kbId, documentId, run, status: 'failed', error }, report) : deps.events?.replay(workspaceId, ref));
+        if (res === 'ok') await deps.events?.finished({ workspaceId, kbId, documentId, run, status: 'failed', error }, report);
+        else await deps.events?.replay(workspaceId, ref);
       }
       throw new UnrecoverableError(`${failure.code}: ${failure.message}`);
     } finally {
