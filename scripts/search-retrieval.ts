@@ -11,9 +11,10 @@
  * (see retrieval-metrics.ts). Prints recall@5, MRR@10 and the time per
  * query of each system. Needs redis-server on PATH, PostgreSQL on
  * 127.0.0.1:5432 (trust, user postgres, database test) and the packages the
- * set names installed; exits 2 naming a missing package. About a minute.
+ * set names installed; exits 2 naming a missing package. About 20 seconds.
+ * See docs/retrieval.md.
  *
- *   npm run bench:retrieval [-- --set FILE] [--verbose] [--dump-chunks FILE]
+ *   npm run bench:retrieval [-- --set FILE] [--verbose] [--dump-chunks FILE] [--log-level warn]
  */
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
