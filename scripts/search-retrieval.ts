@@ -186,12 +186,26 @@ async function main(): Promise<void> {
     const packages = set.sources.map((s) => `${s.package} ${s.version} (${s.format})`).join(', ');
     console.log(`${docs.length} documents of ${packages}`);
     console.log(`${chunks.length} chunks (ingested through the API in ${ingestSeconds.toFixed(1)} s), ${questions.length} of ${set.questions.length} questions judged, first search ${firstSearchMs.toFixed(0)} ms`);
+    const scores = results.map((r) => retrievalScores(relevant, r.ranked));
     console.log('| system | recall@5 | MRR@10 | median ms/query | p95 ms/query |');
     console.log('|---|---|---|---|---|');
+    results.forEach((r, i) => console.log(`| ${r.name} | ${scores[i]!.recall5.toFixed(3)} | ${scores[i]!.mrr10.toFixed(3)} | ${median(r.ms).toFixed(2)} | ${p95(r.ms).toFixed(2)} |`));
+
+    // The same scores on each style of question alone: small words weigh on the ones asked in full.
+    const styles = ['question', 'terse'] as const;
+    const of = (style: string) => questions.flatMap((q, i) => (q.style === style ? [i] : []));
+    console.log(`\n| system | ${styles.map((st) => `${st} (${of(st).length}) recall@5 / MRR@10`).join(' | ')} |`);
+    console.log(`|---|${styles.map(() => '---|').join('')}`);
     for (const r of results) {
-      const s = retrievalScores(relevant, r.ranked);
-      console.log(`| ${r.name} | ${s.recall5.toFixed(3)} | ${s.mrr10.toFixed(3)} | ${median(r.ms).toFixed(2)} | ${p95(r.ms).toFixed(2)} |`);
+      const cells = styles.map((st) => {
+        const idx = of(st);
+        const s = retrievalScores(idx.map((i) => relevant[i]!), idx.map((i) => r.ranked[i]!));
+        return `${s.recall5.toFixed(3)} / ${s.mrr10.toFixed(3)}`;
+      });
+      console.log(`| ${r.name} | ${cells.join(' | ')} |`);
     }
+    const best = Math.max(...scores.slice(1).map((s) => s.recall5));
+    console.log(`\nservice recall@5 ${scores[0]!.recall5.toFixed(3)} against the best baseline's ${best.toFixed(3)}: ${scores[0]!.recall5 >= best ? 'at least as good' : 'below'}`);
     if (opts.verbose) {
       console.log('\nrank of the first relevant chunk (- when not in the first 10), per system:');
       questions.forEach((q, i) => {

@@ -15,7 +15,8 @@ export interface SetSource {
 
 export interface RetrievalSet {
   sources: SetSource[];
-  questions: (RetrievalQuestion & { package: string })[];
+  /** `question`: asked in full, with its small words ("How can I ..."); `terse`: a few keywords or a command. */
+  questions: (RetrievalQuestion & { package: string; style: 'question' | 'terse' })[];
 }
 
 /** A document as it is uploaded: a file name the service types by its extension, and its bytes. */
