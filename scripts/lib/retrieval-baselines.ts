@@ -24,7 +24,9 @@ export const PG_URL = 'postgres://postgres@127.0.0.1:5432/test';
  */
 export async function postgresRankers(chunks: BaselineChunk[], url = PG_URL): Promise<{ and: Ranker; or: Ranker; close(): Promise<void> }> {
   const client = new pg.Client({ connectionString: url });
-  await client.connect();
+  await client.connect().catch((err: Error) => {
+    throw new Error(`PostgreSQL is not reachable at ${url} (${err.message}); the baseline needs it running with trust auth`);
+  });
   const table = `retrieval_chunks_${process.pid}`;
   try {
     await client.query(`CREATE TEMP TABLE ${table} (id text PRIMARY KEY, body text NOT NULL, tsv tsvector NOT NULL)`);
