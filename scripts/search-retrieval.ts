@@ -14,7 +14,7 @@
  * set names installed; exits 2 naming a missing package. About 20 seconds.
  * See docs/retrieval.md.
  *
- *   npm run bench:retrieval [-- --set FILE] [--verbose] [--dump-chunks FILE] [--log-level warn]
+ *   npm run bench:retrieval [-- --set FILE] [--chunk-max-tokens N] [--verbose] [--dump-chunks FILE] [--log-level warn]
  */
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -38,6 +38,7 @@ const { values: opts } = parseArgs({
     verbose: { type: 'boolean', default: false },
     'dump-chunks': { type: 'string' },
     'log-level': { type: 'string', default: 'silent' },
+    'chunk-max-tokens': { type: 'string' },
   },
 });
 const PREFIX = 'retrieval';
@@ -72,6 +73,7 @@ type Call = ReturnType<typeof client>;
 async function buildKnowledgeBase(call: Call, docs: SetDocument[]): Promise<string> {
   const form = new FormData();
   form.set('knowledge_base_name', 'Retrieval set');
+  if (opts['chunk-max-tokens']) form.set('chunk_max_tokens', opts['chunk-max-tokens']);
   for (const d of docs) form.append('knowledge_base_files', new Blob([d.bytes]), d.name);
   const { kbId } = await call<{ kbId: string }>('POST', '/v1/knowledge-bases', form);
   const deadline = Date.now() + 15 * 60_000;
@@ -185,7 +187,7 @@ async function main(): Promise<void> {
 
     const packages = set.sources.map((s) => `${s.package} ${s.version} (${s.format})`).join(', ');
     console.log(`${docs.length} documents of ${packages}`);
-    console.log(`${chunks.length} chunks (ingested through the API in ${ingestSeconds.toFixed(1)} s), ${questions.length} of ${set.questions.length} questions judged, first search ${firstSearchMs.toFixed(0)} ms`);
+    console.log(`${chunks.length} chunks of at most ${opts['chunk-max-tokens'] ?? 'the default'} tokens (ingested through the API in ${ingestSeconds.toFixed(1)} s), ${questions.length} of ${set.questions.length} questions judged, first search ${firstSearchMs.toFixed(0)} ms`);
     const scores = results.map((r) => retrievalScores(relevant, r.ranked));
     console.log('| system | recall@5 | MRR@10 | median ms/query | p95 ms/query |');
     console.log('|---|---|---|---|---|');
