@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Config } from './config.js';
 import { AppError, InFlightQuotaError, QuotaExceededError, StoredBytesQuotaError, UnavailableError } from './errors.js';
+import type { SiteTruncatedReason } from './schemas/site.js';
 import type { NewSource } from './store/kb-records.js';
 import type { QuotaName, QuotaOverrides, QuotaStore, WorkspaceHoldings } from './store/quota-store.js';
 
@@ -19,8 +20,6 @@ export const SETTLED_KEEP_MS = 30_000;
 /** Reads of the workspace's holdings one reservation makes at most when settles keep overtaking it. */
 const RESERVE_ATTEMPTS = 5;
 
-/** Why a site stopped adding pages before its discovery ended: a quota its pages count against. */
-export type PageRefusal = 'knowledge_base_full' | 'workspace_full' | 'sources_in_flight';
 
 /** A reservation of what one request adds, between the check and the commit. */
 export interface QuotaHold {
@@ -165,7 +164,7 @@ export class QuotaGuard {
    * stored-bytes quota (a page stores bytes once fetched). `refused` says
    * which quota left no room at all.
    */
-  async reservePages(workspaceId: string, count: number): Promise<{ granted: number; hold: QuotaHold; refused?: PageRefusal }> {
+  async reservePages(workspaceId: string, count: number): Promise<{ granted: number; hold: QuotaHold; refused?: SiteTruncatedReason }> {
     const quotas = await this.quotas(workspaceId);
     if (quotas.storedBytes === null && quotas.sourcesInFlight === null) return { granted: count, hold: NO_HOLD };
     const taken = await this.reserve(workspaceId, quotas, { bytes: 0, sources: count }, true);
@@ -176,7 +175,9 @@ export class QuotaGuard {
   /**
    * The reservation: the holds' epoch is read before the knowledge bases'
    * counters are summed, so the script can add the commits settled after it
-   * (see reserveQuota.lua). A sum slower than the settles kept is read again.
+   * (see reserveQuota.lua). A sum slower than the settles kept is read again,
+   * and so is one refused while such settles were counted (the sum may hold
+   * them too): concurrent requests are not refused for room they left.
    */
   private async reserve(workspaceId: string, quotas: Quotas, adding: Intake, partial: boolean) {
     const id = randomUUID();
@@ -199,6 +200,8 @@ export class QuotaGuard {
         keepMs: SETTLED_KEEP_MS,
       });
       if (reply.kind === 'stale') continue;
+      // Refused with commits its sum may already hold counted again: a fresh read may find the room.
+      if (reply.kind !== 'ok' && reply.recount === 1 && attempt < RESERVE_ATTEMPTS - 1) continue;
       if (reply.kind !== 'ok') return reply;
       const hold: QuotaHold = { end: (committed) => this.store.settle(workspaceId, id, committed, SETTLED_KEEP_MS) };
       return { kind: 'ok' as const, granted: reply.granted, hold };

@@ -15,9 +15,10 @@
     ARGV[1] JSON: {id, seen, ttlMs, keepMs, partial, held: {bytes, sources},
                    limits: {bytes?, sources?}, adding: {bytes, sources}}
 
-  Output: {'ok', granted} | {'in_flight', used} | {'bytes', used} | {'stale'}
+  Output: {'ok', granted} | {'in_flight', used, recount} | {'bytes', used, recount} | {'stale'}
     granted: the sources reserved; used: what the workspace holds with the reservations;
-    stale: `seen` is older than the settles kept (read again).
+    recount: 1 when settles after `seen` were counted (the caller's sum may hold them
+    too, so a fresh read may find room); stale: `seen` is older than the settles kept (read again).
 ]]
 --- @include "quotaHolds"
 
@@ -34,22 +35,24 @@ end
 
 local bytes = p.held.bytes + tonumber(redis.call('HGET', holds, 'liveBytes') or '0')
 local sources = p.held.sources + tonumber(redis.call('HGET', holds, 'liveSources') or '0')
+local recount = 0
 for _, m in ipairs(redis.call('ZRANGEBYSCORE', settled, '(' .. seen, '+inf')) do
   local b, s = string.match(m, '^%d+:(%d+):(%d+):')
   bytes = bytes + tonumber(b)
   sources = sources + tonumber(s)
+  recount = 1
 end
 
 local grant = p.adding.sources
 if p.limits.sources and grant > 0 then
   local room = p.limits.sources - sources
   if p.partial and room > 0 then grant = math.min(grant, room) end
-  if grant > room then return {'in_flight', sources} end
+  if grant > room then return {'in_flight', sources, recount} end
 end
 if p.limits.bytes then
   local need = p.adding.bytes
   if p.partial and need == 0 then need = 1 end
-  if need > 0 and bytes + need > p.limits.bytes then return {'bytes', bytes} end
+  if need > 0 and bytes + need > p.limits.bytes then return {'bytes', bytes, recount} end
 end
 if grant > 0 or p.adding.bytes > 0 then
   holdsEpoch(holds, now)

@@ -55,7 +55,7 @@ export const reserveQuotaScript = defineScript({
     keys: holdKeys(i.workspaceId, k),
     args: { id: i.id, seen: i.seen, held: i.held, limits: i.limits, adding: i.adding, partial: i.partial, ttlMs: i.ttlMs, keepMs: i.keepMs },
   }),
-  replies: { ok: { granted: 'int' }, in_flight: { used: 'int' }, bytes: { used: 'int' }, stale: {} },
+  replies: { ok: { granted: 'int' }, in_flight: { used: 'int', recount: 'int' }, bytes: { used: 'int', recount: 'int' }, stale: {} },
 });
 
 /** Ends a reservation: settled after a commit (or one that may have happened), else given back. */

@@ -31,8 +31,9 @@ local function holdsEnd(holds, live, settled, id, settle, now, keepMs)
   if not amounts then return false end
   local bytes, sources = string.match(amounts, '^(%d+) (%d+)$')
   redis.call('HDEL', holds, 'r:' .. id)
-  redis.call('HINCRBY', holds, 'liveBytes', -tonumber(bytes))
-  redis.call('HINCRBY', holds, 'liveSources', -tonumber(sources))
+  -- 0 - n, not -n: Lua's -0 is sent as '-0', which HINCRBY refuses.
+  redis.call('HINCRBY', holds, 'liveBytes', 0 - tonumber(bytes))
+  redis.call('HINCRBY', holds, 'liveSources', 0 - tonumber(sources))
   if settle then
     local epoch = holdsEpoch(holds, now) + 1
     redis.call('HSET', holds, 'epoch', epoch)
