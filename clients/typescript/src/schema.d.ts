@@ -1188,8 +1188,13 @@ export interface components {
              * @enum {string}
              */
             status: "discovering" | "done" | "failed";
-            /** @description True when discovery stopped at maxPages or a crawl bound */
+            /** @description True when discovery stopped at maxPages, a crawl bound or a quota */
             truncated: boolean;
+            /**
+             * @description When a quota stopped the site adding pages: `knowledge_base_full` (sources per knowledge base), `workspace_full` (stored bytes) or `sources_in_flight`
+             * @enum {string}
+             */
+            truncatedReason?: "knowledge_base_full" | "workspace_full" | "sources_in_flight";
             /**
              * Format: date-time
              * @example 2026-11-21T10:00:00.000Z
