@@ -71,6 +71,17 @@ describe('quotas under concurrent requests', () => {
   });
 });
 
+describe('the knowledge-base count', () => {
+  it('stops counting an index entry whose commit never came (a process that died between the two)', async () => {
+    const key = await h.key('ws-race-dangling');
+    for (const name of ['a', 'b']) expect((await call(h.app, 'POST', KB_PATH, { key, body: multipartForm([nameField(name)]) })).status).toBe(201);
+    await h.redis.zadd(h.store.keys.workspaceKbs('ws-race-dangling'), Date.now() - 120_000, 'kb_never_committed');
+    const res = await call(h.app, 'POST', KB_PATH, { key, body: multipartForm([nameField('c')]) });
+    expect(res.status, res.text).toBe(201);
+    expect(await h.redis.zcard(h.store.keys.workspaceKbs('ws-race-dangling'))).toBe(3);
+  });
+});
+
 describe('a reservation', () => {
   it('is given back when its request fails after taking it, so the next request passes', async () => {
     const key = await h.key('ws-race-release');
