@@ -525,7 +525,7 @@ export interface webhooks {
         put?: never;
         /**
          * The site.discovered event
-         * @description A discovery of a site source ended: `data.siteId`, `status` (`done` or `failed`), `pagesFound`, `pagesAdded` and `truncated` (maxPages reached); `error` when it failed.
+         * @description A discovery of a site source ended: `data.siteId`, `status` (`done` or `failed`), `pagesFound`, `pagesAdded` and `truncated` (maxPages, a crawl bound or a quota reached; `truncatedReason` names the quota); `error` when it failed.
          */
         post: operations["onSiteDiscovered"];
         delete?: never;
@@ -1549,6 +1549,11 @@ export interface components {
                 /** @description knowledge_base.changed: the cursor after the last new event */
                 toCursor?: string;
                 truncated?: boolean;
+                /**
+                 * @description site.discovered: the quota that stopped the site adding pages
+                 * @enum {string}
+                 */
+                truncatedReason?: "knowledge_base_full" | "workspace_full" | "sources_in_flight";
                 /** @description `webhook.test`: the webhook tested */
                 webhookId?: string;
             };
