@@ -20,7 +20,6 @@ export const SETTLED_KEEP_MS = 30_000;
 /** Reads of the workspace's holdings one reservation makes at most when settles keep overtaking it. */
 const RESERVE_ATTEMPTS = 5;
 
-
 /** A reservation of what one request adds, between the check and the commit. */
 export interface QuotaHold {
   /**

@@ -70,7 +70,7 @@ if p.maxSources then
       over[i] = adding > room or nil
     end
   end
-  if adding > room and not p.partial then return {'over_quota', p.maxSources - room + adding} end
+  if adding > 0 and adding > room and not p.partial then return {'over_quota', p.maxSources - room + adding} end
 end
 if p.create then
   redis.call('HSET', meta, 'kbId', p.kbId, 'workspaceId', p.workspaceId, 'name', p.name, 'createdAt', p.now)
