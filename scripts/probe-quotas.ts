@@ -41,6 +41,9 @@ const config = loadConfig({
 });
 const redis = createRedis(config, 'api');
 await connectRedis(redis);
+// Every command in the slow log, to time the quota scripts.
+await redis.config('SET', 'slowlog-log-slower-than', '0');
+await redis.config('SET', 'slowlog-max-len', '100000');
 const store = createStore(redis, { prefix: config.REDIS_KEY_PREFIX, blobTtlSeconds: config.STAGING_TTL_SECONDS, changes: changeRetention(config), ...searchOptions(config) });
 const logger = createLogger('silent');
 const queue = openIngestQueue(config, 'api');
@@ -132,6 +135,14 @@ try {
       await site.stop();
     }
   }
+  // The reservation scripts (their first key is the workspace's holds) and the knowledge-base count.
+  const log = (await redis.call('SLOWLOG', 'GET', '100000')) as [number, number, number, string[]][];
+  const times = (match: (args: string[]) => boolean) => log.filter((e) => match(e[3])).map((e) => e[2]).sort((a, b) => a - b);
+  const holds = times((a) => a[0] === 'evalsha' && (a[3] ?? '').endsWith(':holds'));
+  const kbCount = times((a) => a[0] === 'evalsha' && a[2] === '1' && (a[3] ?? '').endsWith(':kbs'));
+  const fig = (t: number[]) => (t.length === 0 ? 'none' : `${t.length} calls, median ${t[t.length >> 1]} µs, max ${t[t.length - 1]} µs`);
+  rows.push(['reserve/settle scripts', fig(holds), '']);
+  rows.push(['knowledge-base count script', fig(kbCount), '']);
 } finally {
   server.close();
   await queue.close();
