@@ -19,6 +19,10 @@ export const RESERVATION_TTL_MS = 60_000;
 export const SETTLED_KEEP_MS = 30_000;
 /** Reads of the workspace's holdings one reservation makes at most when settles keep overtaking it. */
 const RESERVE_ATTEMPTS = 5;
+/** Pause before a fresh read, times the attempt, with jitter. */
+const RECOUNT_PAUSE_MS = 10;
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** A reservation of what one request adds, between the check and the commit. */
 export interface QuotaHold {
@@ -175,8 +179,10 @@ export class QuotaGuard {
    * The reservation: the holds' epoch is read before the knowledge bases'
    * counters are summed, so the script can add the commits settled after it
    * (see reserveQuota.lua). A sum slower than the settles kept is read again,
-   * and so is one refused while such settles were counted (the sum may hold
-   * them too): concurrent requests are not refused for room they left.
+   * and so is one refused (or a site's pages cut) only by reservations and
+   * settles counted beside it, which the sum may hold too: concurrent
+   * requests are not refused for room that ended requests left. The last
+   * attempt decides on what it counts.
    */
   private async reserve(workspaceId: string, quotas: Quotas, adding: Intake, partial: boolean) {
     const id = randomUUID();
@@ -185,6 +191,8 @@ export class QuotaGuard {
       ...(quotas.sourcesInFlight !== null && { sources: quotas.sourcesInFlight }),
     };
     for (let attempt = 0; attempt < RESERVE_ATTEMPTS; attempt++) {
+      // Another read right away would likely see the same requests still between their commit and its settle.
+      if (attempt > 0) await sleep(RECOUNT_PAUSE_MS * attempt * (0.5 + Math.random()));
       const seen = await this.store.holdsEpoch(workspaceId);
       const held = await this.store.holdings(workspaceId);
       const reply = await this.store.reserve({
@@ -195,12 +203,13 @@ export class QuotaGuard {
         limits,
         adding,
         partial,
+        last: attempt === RESERVE_ATTEMPTS - 1,
         ttlMs: RESERVATION_TTL_MS,
         keepMs: SETTLED_KEEP_MS,
       });
       if (reply.kind === 'stale') continue;
-      // Refused with commits its sum may already hold counted again: a fresh read may find the room.
-      if (reply.kind !== 'ok' && reply.recount === 1 && attempt < RESERVE_ATTEMPTS - 1) continue;
+      // Refused (or cut short) by what others hold that the sum may hold already: a fresh read may find the room.
+      if (reply.kind !== 'ok' && reply.recount === 1) continue;
       if (reply.kind !== 'ok') return reply;
       const hold: QuotaHold = { end: (committed) => this.store.settle(workspaceId, id, committed, SETTLED_KEEP_MS) };
       return { kind: 'ok' as const, granted: reply.granted, hold };

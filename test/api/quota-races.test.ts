@@ -56,8 +56,9 @@ describe('quotas under concurrent requests', () => {
     expect(used, JSON.stringify(statuses(uploads))).toBeLessThanOrEqual(2 * MiB);
     expect(used).toBe(count(uploads, 200) * 400 * 1024);
     expect(count(uploads, 200) + count(uploads, 413), JSON.stringify(uploads.map((u) => [u.status, u.body?.message]))).toBe(12);
-    // Five fit (2,048,000 bytes), a sixth would not.
-    expect(count(uploads, 200)).toBe(5);
+    // Five fit (2,048,000 bytes), a sixth would not. (On a loaded machine one may be refused while
+    // others still sit between their commit and its settle after its last fresh read: never more pass.)
+    expect(count(uploads, 200)).toBeGreaterThanOrEqual(4);
   });
 
   it('keeps at most 5 sources in flight from 20 concurrent PATCHes over two knowledge bases under a quota of 5', async () => {
@@ -66,7 +67,7 @@ describe('quotas under concurrent requests', () => {
     const kbs = [await createKb(h, key, 'One'), await createKb(h, key, 'Two')];
     const patches = await Promise.all(Array.from({ length: 20 }, (_, i) => patchKb(h, key, kbs[i % 2]!.kbId, [textsField([`text ${i}`])])));
     expect((await usage(key)).sourcesInFlight.used, JSON.stringify(statuses(patches))).toBeLessThanOrEqual(5);
-    expect(count(patches, 200)).toBe(5);
+    expect(count(patches, 200)).toBeGreaterThanOrEqual(4);
     expect(patches.filter((r) => r.status === 429).every((r) => Number(r.headers.get('retry-after')) > 0)).toBe(true);
   });
 });
@@ -144,6 +145,9 @@ describe('a reservation', () => {
     // A's stale sum misses B's commit; the settle it did not see is counted for it.
     const a = await h.store.quotas.reserve({ ...base, id: randomUUID(), seen: seenByA, adding: { bytes: 0, sources: 1 } });
     expect(a).toEqual({ kind: 'in_flight', used: 2, recount: 1 });
+    // Its sum alone would leave room, so it is asked to read again; on its last attempt it is refused.
+    const lastTry = await h.store.quotas.reserve({ ...base, id: randomUUID(), seen: seenByA, adding: { bytes: 0, sources: 1 }, last: true });
+    expect(lastTry).toEqual({ kind: 'in_flight', used: 2, recount: 0 });
     // A reader after the settle sums the commit itself and is not charged for it twice.
     const fresh = await h.store.quotas.reserve({ ...base, id: randomUUID(), seen: await h.store.quotas.holdsEpoch(workspaceId), adding: { bytes: 0, sources: 2 } });
     expect(fresh.kind).toBe('ok');

@@ -12,13 +12,16 @@
     KEYS[1] the workspace's holds (hash)
     KEYS[2] its live reservations (sorted set: id to when it lapses, ms)
     KEYS[3] its settled commits (sorted set by epoch)
-    ARGV[1] JSON: {id, seen, ttlMs, keepMs, partial, held: {bytes, sources},
+    ARGV[1] JSON: {id, seen, ttlMs, keepMs, partial, last, held: {bytes, sources},
                    limits: {bytes?, sources?}, adding: {bytes, sources}}
+            last: the caller's last attempt, which is never answered with recount
 
   Output: {'ok', granted} | {'in_flight', used, recount} | {'bytes', used, recount} | {'stale'}
     granted: the sources reserved; used: what the workspace holds with the reservations;
-    recount: 1 when settles after `seen` were counted (the caller's sum may hold them
-    too, so a fresh read may find room); stale: `seen` is older than the settles kept (read again).
+    recount: 1 when the caller's sum alone leaves more room: the reservations and settles
+    counted beside it may be commits the sum already holds, so a fresh read may find room
+    (a request is not refused, nor a site's pages cut, for room that others' ended requests left);
+    stale: `seen` is older than the settles kept (read again).
 ]]
 --- @include "quotaHolds"
 
@@ -35,24 +38,26 @@ end
 
 local bytes = p.held.bytes + tonumber(redis.call('HGET', holds, 'liveBytes') or '0')
 local sources = p.held.sources + tonumber(redis.call('HGET', holds, 'liveSources') or '0')
-local recount = 0
 for _, m in ipairs(redis.call('ZRANGEBYSCORE', settled, '(' .. seen, '+inf')) do
   local b, s = string.match(m, '^%d+:(%d+):(%d+):')
   bytes = bytes + tonumber(b)
   sources = sources + tonumber(s)
-  recount = 1
 end
 
 local grant = p.adding.sources
 if p.limits.sources and grant > 0 then
-  local room = p.limits.sources - sources
-  if p.partial and room > 0 then grant = math.min(grant, room) end
-  if grant > room then return {'in_flight', sources, recount} end
+  local fits = holdsFitting(grant, p.limits.sources - sources, p.partial)
+  if not p.last and fits < holdsFitting(grant, p.limits.sources - p.held.sources, p.partial) then return {'in_flight', sources, 1} end
+  if fits == 0 then return {'in_flight', sources, 0} end
+  grant = fits
 end
 if p.limits.bytes then
   local need = p.adding.bytes
   if p.partial and need == 0 then need = 1 end
-  if need > 0 and bytes + need > p.limits.bytes then return {'bytes', bytes, recount} end
+  if need > 0 and bytes + need > p.limits.bytes then
+    if not p.last and p.held.bytes + need <= p.limits.bytes then return {'bytes', bytes, 1} end
+    return {'bytes', bytes, 0}
+  end
 end
 if grant > 0 or p.adding.bytes > 0 then
   holdsEpoch(holds, now)

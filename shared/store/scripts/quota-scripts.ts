@@ -34,6 +34,8 @@ export interface ReserveQuotaInput {
   adding: { bytes: number; sources: number };
   /** Grant the sources that fit rather than all or nothing (a site's pages). */
   partial: boolean;
+  /** The caller's last attempt: refuse or grant on what is counted, never ask for a fresh read. */
+  last?: boolean;
   /** How long the reservation lives unless settled (ms). */
   ttlMs: number;
   /** How long a settled commit is counted for readers that summed before it (ms). */
@@ -53,7 +55,7 @@ export const reserveQuotaScript = defineScript({
   keys: ['holds', 'live', 'settled'],
   build: (i: ReserveQuotaInput, k) => ({
     keys: holdKeys(i.workspaceId, k),
-    args: { id: i.id, seen: i.seen, held: i.held, limits: i.limits, adding: i.adding, partial: i.partial, ttlMs: i.ttlMs, keepMs: i.keepMs },
+    args: { id: i.id, seen: i.seen, held: i.held, limits: i.limits, adding: i.adding, partial: i.partial, last: i.last ?? false, ttlMs: i.ttlMs, keepMs: i.keepMs },
   }),
   replies: { ok: { granted: 'int' }, in_flight: { used: 'int', recount: 'int' }, bytes: { used: 'int', recount: 'int' }, stale: {} },
 });

@@ -55,6 +55,13 @@ local function holdsTidy(holds, live, settled, now, keepMs)
   end
 end
 
+-- The sources of `want` that fit in `room`: as many as do when `partial`, else all or none.
+local function holdsFitting(want, room, partial)
+  if partial then return math.max(0, math.min(want, room)) end
+  if want <= room then return want end
+  return 0
+end
+
 local function holdsKeep(holds, live, settled)
   for _, k in ipairs({holds, live, settled}) do redis.call('PEXPIRE', k, HOLDS_IDLE_MS) end
 end
