@@ -8,6 +8,7 @@ import { call } from './support.js';
 
 interface SiteBody {
   status: string;
+  pagesFound: number;
   pagesAdded: number;
   truncated: boolean;
   truncatedReason?: string;
@@ -37,10 +38,10 @@ afterAll(async () => {
   await h.close();
 });
 
-async function createSiteKb(key: string, texts: string[] = []): Promise<KbBody> {
+async function createSiteKb(key: string, texts: string[] = [], settings: Record<string, unknown> = {}): Promise<KbBody> {
   const form = new FormData();
   form.set('knowledge_base_name', 'site under quota');
-  form.set('knowledge_base_sites', JSON.stringify([{ url: `${site.origin}/docs/p0.html`, maxPages: 50 }]));
+  form.set('knowledge_base_sites', JSON.stringify([{ url: `${site.origin}/docs/p0.html`, maxPages: 50, ...settings }]));
   if (texts.length > 0) form.set('knowledge_base_texts', JSON.stringify(texts));
   const res = await call(h.app, 'POST', '/v1/knowledge-bases', { key, body: form });
   expect(res.status, res.text).toBe(201);
@@ -78,11 +79,12 @@ describe("a site's pages under the workspace's quotas", () => {
     expect(kb.sites![0]).toMatchObject({ status: 'done', pagesAdded: 0, truncated: true, truncatedReason: 'workspace_full' });
   });
 
-  it('adds no more pages than the sources-in-flight quota leaves', async () => {
+  it('adds no more pages than the sources-in-flight quota leaves, also from its last batch', async () => {
     const key = await h.key('ws-site-in-flight');
     await h.store.quotas.set('ws-site-in-flight', { sourcesInFlight: 3 });
-    const kb = await discovered(key, (await createSiteKb(key)).kbId);
+    // p1 and p10 to p19: 11 pages, one batch, committed once the discovery has ended.
+    const kb = await discovered(key, (await createSiteKb(key, [], { include: ['/docs/p1*'] })).kbId);
     expect(kb.files.length).toBeLessThanOrEqual(3);
-    expect(kb.sites![0]).toMatchObject({ status: 'done', truncated: true, truncatedReason: 'sources_in_flight' });
+    expect(kb.sites![0]).toMatchObject({ status: 'done', pagesFound: 11, truncated: true, truncatedReason: 'sources_in_flight' });
   });
 });

@@ -88,7 +88,7 @@ export async function syncSite(deps: SiteSyncDeps, job: DiscoverSiteJob, site: S
     if (full) throw new SiteFull();
   };
 
-  let result: DiscoveryResult;
+  let result: DiscoveryResult | undefined;
   try {
     result = await discoverSite({
       url: site.url,
@@ -113,8 +113,10 @@ export async function syncSite(deps: SiteSyncDeps, job: DiscoverSiteJob, site: S
   } catch (err) {
     if (err instanceof SiteGone) return 'gone';
     if (!(err instanceof SiteFull)) throw err;
-    // Stopped short by a quota: like a cap, only pages that answered 404 or 410 count as missed (none here).
-    result = { pagesFound: offered, pagesAdded: added, truncated: true, gone: new Set(), fromSitemaps: false };
+  }
+  // Stopped short by a quota (perhaps at the last batch): like a cap, only pages that answered 404 or 410 count as missed.
+  if (full || !result) {
+    result = { pagesFound: result?.pagesFound ?? offered, pagesAdded: added, truncated: true, gone: result?.gone ?? new Set(), fromSitemaps: result?.fromSitemaps ?? false };
   }
 
   const now = () => new Date().toISOString();
