@@ -7,6 +7,7 @@ import type { KnowledgeBase, KnowledgeBaseSummary, SourceStatus } from '../share
 import type { Site } from '../shared/schemas/site.js';
 import { kbStatus, publicSource, type KbMeta, type NewSource, type StoredSource } from '../shared/store/kb-records.js';
 import type { KbStore } from '../shared/store/kb-store.js';
+import type { CommitLimits } from '../shared/quotas.js';
 import { committedRecord } from '../shared/store/kb-records-store.js';
 import { assertRefreshAllowed } from '../shared/sources/refresh-cooldown.js';
 import { requeueSource } from '../shared/sources/requeue.js';
@@ -180,6 +181,7 @@ export async function createKnowledgeBase(
   workspaceId: string,
   kbId: string,
   form: SourceForm & { name: string },
+  limits: CommitLimits = {},
 ): Promise<KbSnapshot> {
   const chunking = applyChunkChange(deps.chunkDefaults, form.chunking ?? {});
   const sources = await toCommit(deps, workspaceId, kbId, form.sources);
@@ -194,6 +196,7 @@ export async function createKnowledgeBase(
     chunking,
     defaultChunking: deps.chunkDefaults,
     sites: form.sites,
+    ...limits,
   });
   await enqueueNew(deps, workspaceId, kbId, added);
   await enqueueDiscovery(deps, workspaceId, kbId, form.sites);
@@ -212,6 +215,7 @@ export async function updateKnowledgeBase(
   kbId: string,
   form: SourceForm,
   ifRev?: number,
+  limits: CommitLimits = {},
 ): Promise<KbSnapshot> {
   let chunking: ChunkSettings | undefined;
   if (form.chunking) {
@@ -232,6 +236,7 @@ export async function updateKnowledgeBase(
     ...(chunking ? { chunking } : {}),
     defaultChunking: deps.chunkDefaults,
     sites: form.sites,
+    ...(limits.maxSources !== undefined && { maxSources: limits.maxSources }),
   });
   await enqueueNew(deps, workspaceId, kbId, added);
   await enqueueDiscovery(deps, workspaceId, kbId, form.sites);

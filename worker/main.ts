@@ -217,6 +217,7 @@ async function openConnections(
         ...opts.fetchOverrides,
       }),
     sites: runtime.store.sites,
+    quotas: runtime.store.quotas,
     siteFetch: siteFetcher(config, hosts, opts.fetchOverrides),
     extract: (bytes, hints, onProgress) => sandbox.extract(bytes, hints, undefined, onProgress),
   });

@@ -55,6 +55,8 @@ export interface ProcessorDeps extends IngestDeps {
   /** Site records and the fetch of site discovery; without them site discovery jobs fail. */
   sites?: SiteStore;
   siteFetch?: SiteSyncDeps['fetchFor'];
+  /** The workspace quotas a site's pages count against. */
+  quotas?: SiteSyncDeps['quotas'];
 }
 
 export interface JobResult {

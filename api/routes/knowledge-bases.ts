@@ -15,7 +15,7 @@ import {
   updateKnowledgeBase,
   type KbDeps,
 } from '../knowledge-base-verbs.js';
-import { QuotaGuard, intakeOf } from '../../shared/quotas.js';
+import { QuotaGuard, intakeOf, underHold } from '../../shared/quotas.js';
 import { idSchema, pageQuerySchema, toPage } from '../../shared/schemas/common.js';
 import { chunkPageSchema } from '../../shared/schemas/chunk.js';
 import { knowledgeBaseCreateFormSchema, knowledgeBaseUpdateFormSchema } from '../../shared/schemas/source-form.js';
@@ -140,8 +140,10 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
         const beforeStaging = () => quota.assertRoomForIntake(ws, { bytes: 1, sources: 1 });
         const { view, rev } = await form.read(c, { kbId, requireName: true, tap, beforeStaging }, async (f) => {
           await quota.assertRoomForSources(ws, 0, f.sources.length);
-          await quota.assertRoomForIntake(ws, intakeOf(f.sources));
-          return createKnowledgeBase(kb, ws, kbId, { ...f, name: f.name! });
+          // Checked and reserved in one step; the knowledge-base count and the sources per knowledge base are checked by the commit.
+          const hold = await quota.reserveIntake(ws, intakeOf(f.sources));
+          const limits = await quota.commitLimits(ws);
+          return underHold(hold, () => createKnowledgeBase(kb, ws, kbId, { ...f, name: f.name! }, limits));
         });
         return c.json(view, 201, { Location: `/v1/knowledge-bases/${kbId}`, ETag: etagOf(rev) });
       },
@@ -218,8 +220,9 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
         };
         const { view, rev } = await form.read(c, { kbId, requireName: false, tap, beforeStaging }, async (f) => {
           await quota.assertRoomForSources(ws, existing, f.sources.length);
-          await quota.assertRoomForIntake(ws, intakeOf(f.sources));
-          return updateKnowledgeBase(kb, ws, kbId, f, ifRev);
+          const hold = await quota.reserveIntake(ws, intakeOf(f.sources));
+          const limits = await quota.commitLimits(ws);
+          return underHold(hold, () => updateKnowledgeBase(kb, ws, kbId, f, ifRev, limits));
         });
         return c.json(view, 200, { ETag: etagOf(rev) });
       },

@@ -24,6 +24,9 @@ export const SITEMAP_MODES = ['auto', 'only', 'off'] as const;
 export type SitemapMode = (typeof SITEMAP_MODES)[number];
 export const SITE_STATES = ['discovering', 'done', 'failed'] as const;
 export type SiteState = (typeof SITE_STATES)[number];
+/** The quotas that stop a site adding pages: its knowledge base's sources, its workspace's stored bytes, its sources in flight. */
+export const SITE_TRUNCATED_REASONS = ['knowledge_base_full', 'workspace_full', 'sources_in_flight'] as const;
+export type SiteTruncatedReason = (typeof SITE_TRUNCATED_REASONS)[number];
 
 const glob = z
   .string({ error: 'must be a string' })
@@ -96,7 +99,14 @@ export const siteSchema = z
     status: z.enum(SITE_STATES).meta({ description: 'discovering while its pages are being found; its pages are then ordinary URL sources' }),
     pagesFound: z.number().int().meta({ description: 'Distinct allowed same-site pages the last discovery found' }),
     pagesAdded: z.number().int().meta({ description: 'Pages of the site in the knowledge base (at most maxPages)' }),
-    truncated: z.boolean().meta({ description: 'True when discovery stopped at maxPages or a crawl bound' }),
+    truncated: z.boolean().meta({ description: 'True when discovery stopped at maxPages, a crawl bound or a quota' }),
+    truncatedReason: z
+      .enum(SITE_TRUNCATED_REASONS)
+      .optional()
+      .meta({
+        description:
+          'When a quota stopped the site adding pages: `knowledge_base_full` (sources per knowledge base), `workspace_full` (stored bytes) or `sources_in_flight`',
+      }),
     error: z.object({ code: z.string(), message: z.string() }).optional(),
     discoveredAt: isoDateTime.optional().meta({ description: 'When the last discovery ended' }),
     createdAt: isoDateTime,

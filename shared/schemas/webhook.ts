@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { unknownFieldMessage } from '../field-suggestion.js';
 import { isoDateTime, pageSchema } from './common.js';
 import { sourceCountsSchema, sourceErrorSchema } from './knowledge-base.js';
+import { SITE_TRUNCATED_REASONS } from './site.js';
 
 /** The events a webhook may subscribe to. */
 export const WEBHOOK_EVENTS = ['source.ready', 'source.failed', 'knowledge_base.settled', 'site.discovered', 'knowledge_base.changed'] as const;
@@ -111,6 +112,7 @@ export const webhookEventSchema = z
       pagesFound: z.number().int().optional(),
       pagesAdded: z.number().int().optional(),
       truncated: z.boolean().optional(),
+      truncatedReason: z.enum(SITE_TRUNCATED_REASONS).optional().meta({ description: 'site.discovered: the quota that stopped the site adding pages' }),
       afterCursor: z.string().optional().meta({ description: 'knowledge_base.changed: the change-feed cursor before the new events; read GET …/changes?after=<afterCursor>' }),
       toCursor: z.string().optional().meta({ description: 'knowledge_base.changed: the cursor after the last new event' }),
     }),

@@ -17,6 +17,7 @@ import { acquireHostSlotScript, startHostFetchScript } from './scripts/host-scri
 import { fairPrioritiesScript } from './scripts/fair-share-scripts.js';
 import { claimIdempotencyKeyScript, completeIdempotencyKeyScript } from './scripts/idempotency-scripts.js';
 import { deleteSiteScript, finishSiteScript, reserveCrawlBudgetScript, restartSiteScript } from './scripts/site-scripts.js';
+import { addKnowledgeBaseScript, reserveQuotaScript, settleQuotaScript } from './scripts/quota-scripts.js';
 import { finishSourceScript, setSourceProgressScript, startSourceScript } from './scripts/worker-transition-scripts.js';
 import {
   acquireWebhookSlotScript,
@@ -66,6 +67,9 @@ export const SCRIPTS = [
   applySearchScript,
   searchKbScript,
   recountKbScript,
+  addKnowledgeBaseScript,
+  reserveQuotaScript,
+  settleQuotaScript,
 ] as const;
 
 declare const STORE_COMMANDS: unique symbol;

@@ -70,7 +70,7 @@ export function createStore(redis: RedisClient, opts: StoreOptions): Store {
     stages: new StageStore(redis, keys),
     webhooks: new WebhookStore(redis, keys),
     idempotency: new IdempotencyStore(redis, keys),
-    quotas: new QuotaStore(redis, keys),
+    quotas: new QuotaStore(withCommands(redis), keys),
     hostSlots: new HostSlots(redis, keys),
     sites: new SiteStore(withCommands(redis), keys),
     changes,

@@ -1,5 +1,6 @@
 import type { ChunkSettings } from '../chunking/chunk-settings.js';
 import { ConflictError } from '../errors.js';
+import { knowledgeBasesQuotaError, sourcesQuotaError } from '../quotas.js';
 import type { ActiveIndex } from './active-index.js';
 import { runScript, type StoreRedis } from './commands.js';
 import { newSourceFields, parseMeta, parseSource, type KbMeta, type NewSource, type StoredSource } from './kb-records.js';
@@ -7,6 +8,7 @@ import type { KeySpace } from './keys.js';
 import { commitSourcesScript, type CommitInput } from './scripts/commit-scripts.js';
 import { feedRange, type FeedRange } from '../feed/cursor.js';
 import { deleteKbScript } from './scripts/delete-scripts.js';
+import { addKnowledgeBaseScript } from './scripts/quota-scripts.js';
 import { resultError } from './scripts/result-error.js';
 import type { SourcePages } from './source-pages.js';
 import type { NewSite } from './site-records.js';
@@ -24,6 +26,10 @@ export interface CreateKbInput {
   /** The deployment's settings; default DEFAULT_CHUNK_SETTINGS. */
   defaultChunking?: ChunkSettings;
   sites?: NewSite[];
+  /** The workspace's quota of knowledge bases, counted and taken in one step; none: unlimited. */
+  maxKnowledgeBases?: number;
+  /** The quota of sources per knowledge base, checked by the commit; none: unlimited. */
+  maxSources?: number;
 }
 
 /** A change of a knowledge base: new sources, and optionally a new name or refresh period. */
@@ -43,6 +49,8 @@ export interface AddSourcesInput {
   sites?: NewSite[];
   /** A discovery's pages: added only while the site is at this run. */
   siteGuard?: { siteId: string; run: number };
+  /** The quota of sources per knowledge base, checked by the commit; none: unlimited. */
+  maxSources?: number;
 }
 
 /**
@@ -128,11 +136,14 @@ export class KbRecordStore {
    * the sources actually added: a repeat of an earlier one is left out.
    */
   async create(input: CreateKbInput): Promise<NewSource[]> {
-    const index = this.keys.workspaceKbs(input.workspaceId);
-    await this.redis.zadd(index, Date.parse(input.now), input.kbId);
-    const reply = await this.commit({ ...input, create: true });
+    const { workspaceId, kbId, maxKnowledgeBases, ...rest } = input;
+    // The index entry is what the quota counts: taken with the count in one step, before the commit.
+    const entered = await runScript(this.redis, this.keys, addKnowledgeBaseScript, { workspaceId, kbId, score: Date.parse(input.now), max: maxKnowledgeBases });
+    if (entered.kind === 'full') throw knowledgeBasesQuotaError(maxKnowledgeBases!);
+    const reply = await this.commit({ ...rest, workspaceId, kbId, create: true });
     if (reply.kind !== 'ok') {
-      await this.redis.zrem(index, input.kbId);
+      await this.redis.zrem(this.keys.workspaceKbs(workspaceId), kbId);
+      if (reply.kind === 'over_quota') throw sourcesQuotaError(reply.would, input.maxSources!);
       throw new ConflictError(`could not create the knowledge base (${reply.kind})`);
     }
     return withoutSkipped(input.sources, reply.skipped);
@@ -143,10 +154,23 @@ export class KbRecordStore {
    * with `ifRev` changes nothing unless the knowledge base is at that revision.
    */
   async addSources(input: AddSourcesInput): Promise<NewSource[]> {
-    const reply = await this.commit({ ...input, create: false });
+    return (await this.add(input, false)).added;
+  }
+
+  /**
+   * A discovery's pages: those the per-knowledge-base quota (`maxSources`)
+   * leaves room for are added, and `left` counts the others, left out.
+   */
+  async addPages(input: AddSourcesInput): Promise<{ added: NewSource[]; left: number }> {
+    return this.add(input, true);
+  }
+
+  private async add(input: AddSourcesInput, partial: boolean): Promise<{ added: NewSource[]; left: number }> {
+    const reply = await this.commit({ ...input, create: false, partial });
     if (reply.kind === 'precondition_failed') throw resultError(reply.kind, { rev: reply.rev });
+    if (reply.kind === 'over_quota') throw sourcesQuotaError(reply.would, input.maxSources!);
     if (reply.kind !== 'ok') throw resultError(reply.kind, { kbId: input.kbId });
-    return withoutSkipped(input.sources, reply.skipped);
+    return { added: withoutSkipped(input.sources, reply.skipped), left: reply.left };
   }
 
   private async commit(input: Omit<CommitInput, 'blobTtlSeconds'>) {

@@ -53,6 +53,7 @@ export class KbStore {
   list: KbRecordStore['list'] = (...a) => this.records.list(...a);
   create: KbRecordStore['create'] = (...a) => this.records.create(...a);
   addSources: KbRecordStore['addSources'] = (...a) => this.records.addSources(...a);
+  addPages: KbRecordStore['addPages'] = (...a) => this.records.addPages(...a);
   delete: KbRecordStore['delete'] = (...a) => this.records.delete(...a);
 
   // Reads of sources.

@@ -185,6 +185,23 @@ export class KeySpace {
     return `${this.prefix}:{ws:${workspaceId}}:quotas`;
   }
 
+  /**
+   * A workspace's quota holds (hash): reservations of requests between their
+   * check and their commit, their sums, and the epoch of the last settle
+   * (see reserveQuota.lua); with the two sorted sets below.
+   */
+  quotaHolds(workspaceId: string): string {
+    return `${this.prefix}:{ws:${workspaceId}}:holds`;
+  }
+  /** The live reservations, scored by when each lapses (ms). */
+  quotaHoldsLive(workspaceId: string): string {
+    return `${this.prefix}:{ws:${workspaceId}}:holds:live`;
+  }
+  /** The commits settled lately, scored by epoch. */
+  quotaHoldsSettled(workspaceId: string): string {
+    return `${this.prefix}:{ws:${workspaceId}}:holds:settled`;
+  }
+
   /** A workspace's deleted knowledge bases whose change feed is still kept, scored by when it expires (ms). */
   workspaceRetainedFeeds(workspaceId: string): string {
     return `${this.prefix}:{ws:${workspaceId}}:retained-feeds`;

@@ -1,6 +1,7 @@
-import type { RedisClient } from '../redis.js';
 import { counterField } from '../sources/lifecycle.js';
+import { runScript, type StoreRedis } from './commands.js';
 import type { KeySpace } from './keys.js';
+import { reserveQuotaScript, settleQuotaScript, type ReserveQuotaInput } from './scripts/quota-scripts.js';
 
 /** The quotas an operator can set; each a count (bytes for `storedBytes`), absent for the global default. */
 export const QUOTA_NAMES = ['knowledgeBases', 'sourcesPerKnowledgeBase', 'storedBytes', 'sourcesInFlight'] as const;
@@ -19,13 +20,18 @@ export interface WorkspaceHoldings {
 
 const HOLDING_FIELDS = ['storedBytes', counterField('pending'), counterField('processing')] as const;
 
+/** A knowledge-base index entry younger than this may be one whose commit is under way. */
+const DANGLING_AFTER_MS = 60_000;
+
 /**
- * Per-workspace quota overrides, set by the operator through the admin CLI.
- * One small hash per workspace, under the workspace's own hash tag.
+ * Per-workspace quota overrides, set by the operator through the admin CLI
+ * (one small hash per workspace, under the workspace's own hash tag), what a
+ * workspace holds, and the reservations of requests on their way to a
+ * commit (see reserveQuota.lua).
  */
 export class QuotaStore {
   constructor(
-    private readonly redis: RedisClient,
+    private readonly redis: StoreRedis,
     private readonly keys: KeySpace,
   ) {}
 
@@ -87,5 +93,36 @@ export class QuotaStore {
       out.sourcesInFlight += Number(pending ?? 0) + Number(processing ?? 0);
     }
     return out;
+  }
+
+  /**
+   * Takes out of the workspace's index the knowledge bases entered more than
+   * a minute ago that do not exist: a process that died between the index
+   * entry and the commit left them, and the quota counts the index. Read
+   * only when the quota refuses, so at most one read per knowledge base the
+   * quota allows. Returns how many it dropped.
+   */
+  async dropDanglingKbs(workspaceId: string): Promise<number> {
+    const index = this.keys.workspaceKbs(workspaceId);
+    const old = await this.redis.zrangebyscore(index, '-inf', Date.now() - DANGLING_AFTER_MS);
+    const exists = await Promise.all(old.map((kbId) => this.redis.exists(this.keys.kb(kbId))));
+    const dangling = old.filter((_, i) => exists[i] === 0);
+    if (dangling.length > 0) await this.redis.zrem(index, ...dangling);
+    return dangling.length;
+  }
+
+  /** The epoch of the workspace's quota holds, read before {@link holdings} for {@link reserve}. */
+  async holdsEpoch(workspaceId: string): Promise<number> {
+    return Number((await this.redis.hget(this.keys.quotaHolds(workspaceId), 'epoch')) ?? 0);
+  }
+
+  /** Checks the stored-bytes and in-flight quotas against what is held and reserved, and reserves `adding` (reserveQuota.lua). */
+  async reserve(input: ReserveQuotaInput) {
+    return runScript(this.redis, this.keys, reserveQuotaScript, input);
+  }
+
+  /** Ends a reservation: `settle` after a commit (or one that may have happened), else given back. */
+  async settle(workspaceId: string, id: string, settle: boolean, keepMs: number): Promise<void> {
+    await runScript(this.redis, this.keys, settleQuotaScript, { workspaceId, id, settle, keepMs });
   }
 }

@@ -1,4 +1,4 @@
-import type { Site, SiteSettings, SiteState, SitemapMode } from '../schemas/site.js';
+import type { Site, SiteSettings, SiteState, SiteTruncatedReason, SitemapMode } from '../schemas/site.js';
 
 /** A site as the API hands it to the commit. */
 export interface NewSite extends SiteSettings {
@@ -61,6 +61,7 @@ export function parseSite(h: Record<string, string>): StoredSite | null {
   };
   if (h.error) site.error = JSON.parse(h.error) as { code: string; message: string };
   if (h.discoveredAt) site.discoveredAt = h.discoveredAt;
+  if (h.truncatedReason) site.truncatedReason = h.truncatedReason as SiteTruncatedReason;
   return site;
 }
 
@@ -76,6 +77,8 @@ export interface SiteOutcome {
   pagesFound: number;
   pagesAdded: number;
   truncated: boolean;
+  /** The quota that stopped the site adding pages, when one did. */
+  truncatedReason?: SiteTruncatedReason;
   error?: { code: string; message: string };
 }
 
@@ -86,6 +89,7 @@ export function outcomeSiteFields(o: SiteOutcome, now: string): Record<string, s
     pagesFound: String(o.pagesFound),
     pagesAdded: String(o.pagesAdded),
     truncated: o.truncated ? '1' : '0',
+    truncatedReason: o.truncatedReason ?? '',
     error: o.error ? JSON.stringify(o.error) : '',
     discoveredAt: now,
     updatedAt: now,

@@ -44,6 +44,15 @@ describe('workspace quotas', () => {
     expectErrorBody(tooMany, 409, KB_PATH, { message: 'any' });
   });
 
+  it('renames a knowledge base that holds more sources than a quota lowered since', async () => {
+    const key = await h.key('ws-quota-lowered');
+    const kb = await createKb(h, key, 'Before', [textsField(['a', 'b', 'c'])]);
+    await h.store.quotas.set('ws-quota-lowered', { sourcesPerKnowledgeBase: 2 });
+    const renamed = await patchKb(h, key, kb.kbId, [nameField('After')]);
+    expect(renamed.status, renamed.text).toBe(200);
+    expectErrorBody(await patchKb(h, key, kb.kbId, [textsField(['d'])]), 409, KB_PATH, { message: 'This knowledge base would have 4 sources, past its workspace\'s quota of 2 sources per knowledge base' });
+  });
+
   it("applies a workspace's own quota over the global one, 0 meaning unlimited", async () => {
     const key = await h.key('ws-quota-own');
     await h.store.quotas.set('ws-quota-own', { knowledgeBases: 0, sourcesPerKnowledgeBase: 1 });

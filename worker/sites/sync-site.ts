@@ -4,12 +4,16 @@ import type { FeedRange } from '../../shared/feed/cursor.js';
 import { newDocumentId } from '../../shared/ids.js';
 import { sourceJobInfo, type DiscoverSiteJob, type SourceQueue } from '../../shared/jobs.js';
 import type { Logger } from '../../shared/logger.js';
+import { QuotaGuard } from '../../shared/quotas.js';
+import type { SiteTruncatedReason } from '../../shared/schemas/site.js';
 import { requeueSource } from '../../shared/sources/requeue.js';
 import { sourceFingerprint, type NewSource, type StoredSource } from '../../shared/store/kb-records.js';
 import type { KbStore } from '../../shared/store/kb-store.js';
+import type { QuotaStore } from '../../shared/store/quota-store.js';
 import type { SiteOutcome, StoredSite } from '../../shared/store/site-records.js';
 import type { SiteFinish, SiteStore } from '../../shared/store/site-store.js';
 import { discoverSite, type DiscoveryFetch, type DiscoveryResult } from './discover.js';
+import { addSitePages } from './site-pages.js';
 import { pageKey } from './site-url.js';
 
 /** Pages committed together: extraction of the first ones starts while discovery goes on. */
@@ -21,6 +25,8 @@ export interface SiteSyncDeps {
   config: Config;
   kbs: KbStore;
   sites: SiteStore;
+  /** The workspace quotas a site's pages count against; without it pages are added unchecked. */
+  quotas?: QuotaStore;
   queue: SourceQueue;
   logger: Logger;
   /** A fetch for the site's discovery, refusing redirects off its origin (see worker/main.ts). */
@@ -38,6 +44,9 @@ export interface SiteSyncResult {
 
 /** The site went away (deleted, or restarted under a newer run) while it was being discovered. */
 class SiteGone extends Error {}
+
+/** A quota left no room for the site's next page: the discovery stops there. */
+class SiteFull extends Error {}
 
 /**
  * One discovery run of a site, end to end: its pages are found
@@ -59,6 +68,9 @@ export async function syncSite(deps: SiteSyncDeps, job: DiscoverSiteJob, site: S
   const seenAgain = new Set<string>();
   let batch: NewSource[] = [];
   let added = 0;
+  let offered = 0;
+  let full: SiteTruncatedReason | undefined;
+  const quota = deps.quotas && new QuotaGuard(deps.config, deps.quotas);
 
   const flush = async (): Promise<void> => {
     if (batch.length === 0) return;
@@ -66,16 +78,17 @@ export async function syncSite(deps: SiteSyncDeps, job: DiscoverSiteJob, site: S
     batch = [];
     let committed: NewSource[];
     try {
-      committed = await deps.kbs.addSources({ workspaceId, kbId, sources, now: new Date().toISOString(), siteGuard: { siteId, run } });
+      ({ added: committed, full } = await addSitePages(deps.kbs, quota, { workspaceId, kbId, sources, now: new Date().toISOString(), siteGuard: { siteId, run } }));
     } catch (err) {
       if (err instanceof NotFoundError) throw new SiteGone();
       throw err;
     }
     added += committed.length;
     await deps.queue.enqueue(committed.map((s) => ({ workspaceId, kbId, documentId: s.documentId, run: 1, ...sourceJobInfo(s) })));
+    if (full) throw new SiteFull();
   };
 
-  let result: DiscoveryResult;
+  let result: DiscoveryResult | undefined;
   try {
     result = await discoverSite({
       url: site.url,
@@ -88,6 +101,7 @@ export async function syncSite(deps: SiteSyncDeps, job: DiscoverSiteJob, site: S
       fetch: deps.fetchFor(site),
       ...(deps.sleep && { sleep: deps.sleep }),
       onPage: async (url) => {
+        offered += 1;
         const fingerprint = sourceFingerprint({ type: 'url', content: url.href });
         const known = existing.get(fingerprint);
         if (known) return void seenAgain.add(known.documentId);
@@ -98,7 +112,11 @@ export async function syncSite(deps: SiteSyncDeps, job: DiscoverSiteJob, site: S
     await flush();
   } catch (err) {
     if (err instanceof SiteGone) return 'gone';
-    throw err;
+    if (!(err instanceof SiteFull)) throw err;
+  }
+  // Stopped short by a quota (perhaps at the last batch): like a cap, only pages that answered 404 or 410 count as missed.
+  if (full || !result) {
+    result = { pagesFound: result?.pagesFound ?? offered, pagesAdded: added, truncated: true, gone: result?.gone ?? new Set(), fromSitemaps: result?.fromSitemaps ?? false };
   }
 
   const now = () => new Date().toISOString();
@@ -125,6 +143,7 @@ export async function syncSite(deps: SiteSyncDeps, job: DiscoverSiteJob, site: S
     pagesFound: result.pagesFound,
     pagesAdded: existing.size - removed + added,
     truncated: result.truncated,
+    ...(full && { truncatedReason: full }),
   };
   deps.logger.info({ kbId, siteId, run, ...outcome, removed, refreshed: run > 1 ? seenAgain.size : 0 }, 'site discovered');
   return { outcome, finish: await deps.sites.finish(kbId, siteId, run, outcome, now()), ...(changes && { changes }) };

@@ -525,7 +525,7 @@ export interface webhooks {
         put?: never;
         /**
          * The site.discovered event
-         * @description A discovery of a site source ended: `data.siteId`, `status` (`done` or `failed`), `pagesFound`, `pagesAdded` and `truncated` (maxPages reached); `error` when it failed.
+         * @description A discovery of a site source ended: `data.siteId`, `status` (`done` or `failed`), `pagesFound`, `pagesAdded` and `truncated` (maxPages, a crawl bound or a quota reached; `truncatedReason` names the quota); `error` when it failed.
          */
         post: operations["onSiteDiscovered"];
         delete?: never;
@@ -1188,8 +1188,13 @@ export interface components {
              * @enum {string}
              */
             status: "discovering" | "done" | "failed";
-            /** @description True when discovery stopped at maxPages or a crawl bound */
+            /** @description True when discovery stopped at maxPages, a crawl bound or a quota */
             truncated: boolean;
+            /**
+             * @description When a quota stopped the site adding pages: `knowledge_base_full` (sources per knowledge base), `workspace_full` (stored bytes) or `sources_in_flight`
+             * @enum {string}
+             */
+            truncatedReason?: "knowledge_base_full" | "workspace_full" | "sources_in_flight";
             /**
              * Format: date-time
              * @example 2026-11-21T10:00:00.000Z
@@ -1544,6 +1549,11 @@ export interface components {
                 /** @description knowledge_base.changed: the cursor after the last new event */
                 toCursor?: string;
                 truncated?: boolean;
+                /**
+                 * @description site.discovered: the quota that stopped the site adding pages
+                 * @enum {string}
+                 */
+                truncatedReason?: "knowledge_base_full" | "workspace_full" | "sources_in_flight";
                 /** @description `webhook.test`: the webhook tested */
                 webhookId?: string;
             };

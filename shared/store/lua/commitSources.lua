@@ -20,13 +20,17 @@
                    chunkMaxTokens?, chunkOverlapTokens?, defaultChunking (tag when the knowledge base has none),
                    prefixes: {record, text, blob, markdown, chunks, chunkIds},
                    sources: [{stageKey?, fields: {...}, reuse?: {fields, text, markdown, chunks: [...], feed: [...]}}],
-                   sites?: [{key, id, fields}], maxSites?, siteGuard?: {key, run}, feed: see the feed include}
+                   sites?: [{key, id, fields}], maxSites?, siteGuard?: {key, run}, maxSources?, partial?,
+                   feed: see the feed include}
             a prefix .. documentId is that source's key of that kind;
             ifRev: change nothing unless the knowledge base is at this revision;
             sites: new site records (each counted in the meta's sitesDiscovering), at most maxSites in all;
-            siteGuard: a discovery's pages, added only while that site is at that run.
+            siteGuard: a discovery's pages, added only while that site is at that run;
+            maxSources: the quota of sources per knowledge base; past it nothing is added
+            (`over_quota`, with the count the knowledge base would have), or with `partial`
+            the sources that fit are added and the rest left out (counted in `left`).
 
-  Output: {'ok', rev, ...skipped} | {'exists'} | {'missing'} | {'forbidden'} | {'stage_missing'}
+  Output: {'ok', rev, left, ...skipped} | {'over_quota', would} | {'exists'} | {'missing'} | {'forbidden'} | {'stage_missing'}
         | {'precondition_failed', rev} | {'too_many_sites'} | {'site_gone'}
 ]]
 --- @include "checkOwner"
@@ -51,6 +55,23 @@ for _, s in ipairs(p.sources) do
 end
 if p.siteGuard and redis.call('HGET', p.siteGuard.key, 'run') ~= p.siteGuard.run then return {'site_gone'} end
 if p.sites and #p.sites > 0 and redis.call('LLEN', sites) + #p.sites > p.maxSites then return {'too_many_sites'} end
+-- The quota counts the sources this commit would really add: not those the knowledge base has, nor repeats.
+local over = {}
+if p.maxSources then
+  local room, adding, seen = p.maxSources - redis.call('LLEN', ids), 0, {}
+  for i, s in ipairs(p.sources) do
+    local fp = s.fields.fingerprint
+    local same = redis.call('HGET', fingerprints, fp)
+    if seen[fp] then
+      over[i] = seen[fp] == 'over' or nil
+    elseif not (same and redis.call('EXISTS', at.record .. same) == 1) then
+      adding = adding + 1
+      seen[fp] = adding > room and 'over' or 'in'
+      over[i] = adding > room or nil
+    end
+  end
+  if adding > 0 and adding > room and not p.partial then return {'over_quota', p.maxSources - room + adding} end
+end
 if p.create then
   redis.call('HSET', meta, 'kbId', p.kbId, 'workspaceId', p.workspaceId, 'name', p.name, 'createdAt', p.now)
   writeCounts(meta, nil)
@@ -67,12 +88,16 @@ for _, site in ipairs(p.sites or {}) do
   redis.call('RPUSH', sites, site.id)
   redis.call('HINCRBY', meta, 'sitesDiscovering', 1)
 end
-local skipped = {}
-for _, s in ipairs(p.sources) do
+local skipped, left = {}, 0
+for i, s in ipairs(p.sources) do
   local id = s.fields.documentId
   local record = at.record .. id
   local same = redis.call('HGET', fingerprints, s.fields.fingerprint)
-  if same and redis.call('EXISTS', at.record .. same) == 1 then
+  if over[i] then
+    skipped[#skipped + 1] = id
+    left = left + 1
+    if s.stageKey then redis.call('DEL', s.stageKey) end
+  elseif same and redis.call('EXISTS', at.record .. same) == 1 then
     skipped[#skipped + 1] = id
     if s.stageKey then redis.call('DEL', s.stageKey) end
   elseif s.reuse and s.reuse.fields.chunking ~= chunking then
@@ -120,4 +145,4 @@ for _, s in ipairs(p.sources) do
 end
 feedFinish(p.feed)
 redis.call('HSET', meta, 'updatedAt', p.now)
-return {'ok', redis.call('HINCRBY', meta, 'rev', 1), unpack(skipped)}
+return {'ok', redis.call('HINCRBY', meta, 'rev', 1), left, unpack(skipped)}

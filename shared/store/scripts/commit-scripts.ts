@@ -29,6 +29,10 @@ export interface CommitInput {
   sites?: NewSite[];
   /** A discovery's pages: added only while the site is at this run (not deleted, not restarted). */
   siteGuard?: { siteId: string; run: number };
+  /** The quota of sources per knowledge base (none: unlimited), checked in the commit itself. */
+  maxSources?: number;
+  /** Past `maxSources`, add the sources that fit and leave the rest out (a site's pages) rather than refuse them all. */
+  partial?: boolean;
 }
 
 /** Adds sources to a knowledge base (creating it when asked), all or nothing. */
@@ -61,10 +65,13 @@ export const commitSourcesScript = defineScript({
       sites: i.sites?.map((s) => ({ key: k.site(i.kbId, s.siteId), id: s.siteId, fields: siteFields(s, i.now) })),
       maxSites: MAX_SITES_PER_KB,
       siteGuard: i.siteGuard && { key: k.site(i.kbId, i.siteGuard.siteId), run: String(i.siteGuard.run) },
+      maxSources: i.maxSources,
+      partial: i.partial,
     },
   }),
   replies: {
-    ok: { rev: 'int', skipped: 'rest' },
+    ok: { rev: 'int', left: 'int', skipped: 'rest' },
+    over_quota: { would: 'int' },
     exists: {},
     missing: {},
     forbidden: {},
