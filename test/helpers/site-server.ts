@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 
 /** What the loopback site serves; tests change it between discoveries. */
@@ -14,6 +15,10 @@ export interface SiteSpec {
   robots?: string[];
   /** Where /away redirects (another origin). */
   awayTo?: string;
+  /** Pages carry an ETag of their body and answer 304 to a matching If-None-Match. */
+  etags?: boolean;
+  /** Paths that answer 301 to another path of the site. */
+  redirects?: Map<string, string>;
 }
 
 /**
@@ -24,6 +29,10 @@ export interface SiteSpec {
  */
 export class SiteServer {
   readonly hits = new Map<string, number>();
+  /** 304 answers by path. */
+  readonly notModified = new Map<string, number>();
+  /** When each request came (ms since the epoch), in order. */
+  readonly times: { path: string; at: number }[] = [];
   private server: Server | undefined;
   constructor(public spec: SiteSpec) {}
 
@@ -42,6 +51,7 @@ export class SiteServer {
       const url = new URL(req.url ?? '/', 'http://x');
       const path = url.pathname + url.search;
       this.hits.set(path, (this.hits.get(path) ?? 0) + 1);
+      this.times.push({ path, at: Date.now() });
       const send = (status: number, type: string, body: string | Buffer, headers: Record<string, string> = {}) => {
         res.writeHead(status, { 'content-type': type, ...headers });
         res.end(body);
@@ -59,12 +69,22 @@ export class SiteServer {
           .join('\n')}\n</urlset>\n`;
         return url.pathname.endsWith('.gz') ? send(200, 'application/gzip', gzipSync(xml)) : send(200, 'application/xml', xml);
       }
+      const redirect = spec.redirects?.get(url.pathname);
+      if (redirect) return send(301, 'text/plain', '', { location: redirect });
       if (url.pathname.startsWith('/docs/')) {
         const text = spec.pages.get(url.pathname);
         if (text === undefined) return send(404, 'text/html', '<html><body>gone</body></html>');
         const links = [...spec.pages.keys()].map((p) => `<a href="${p}#top">${p}</a>`).join(' ');
         const extra = '<a href="/private/secret.html">s</a> <a href="/away">a</a> <a href="/loop">l</a> <a href="/missing">m</a> <a href="/calendar?m=0&utm_source=x">c</a>';
-        return send(200, 'text/html; charset=utf-8', `<!doctype html><html><head><title>${url.pathname}</title></head><body><main><p>${text}</p><nav>${links} ${extra}</nav></main></body></html>`);
+        const body = `<!doctype html><html><head><title>${url.pathname}</title></head><body><main><p>${text}</p><nav>${links} ${extra}</nav></main></body></html>`;
+        if (!spec.etags) return send(200, 'text/html; charset=utf-8', body);
+        const etag = `"${createHash('sha256').update(body).digest('hex').slice(0, 16)}"`;
+        if (req.headers['if-none-match'] === etag) {
+          this.notModified.set(url.pathname, (this.notModified.get(url.pathname) ?? 0) + 1);
+          res.writeHead(304, { etag });
+          return res.end();
+        }
+        return send(200, 'text/html; charset=utf-8', body, { etag });
       }
       if (url.pathname === '/calendar') {
         const m = Number(url.searchParams.get('m') ?? 0);
