@@ -17,6 +17,12 @@ export interface SiteSpec {
   awayTo?: string;
   /** Pages carry an ETag of their body and answer 304 to a matching If-None-Match. */
   etags?: boolean;
+  /**
+   * Pages also carry this Last-Modified (a file's date, unchanged when the body served changes),
+   * and answer 304 when If-None-Match matches or If-Modified-Since is at least this date, as
+   * some servers do although RFC 9110 says If-Modified-Since is ignored beside If-None-Match.
+   */
+  lastModified?: string;
   /** Paths that answer 301 to another path of the site. */
   redirects?: Map<string, string>;
 }
@@ -79,12 +85,14 @@ export class SiteServer {
         const body = `<!doctype html><html><head><title>${url.pathname}</title></head><body><main><p>${text}</p><nav>${links} ${extra}</nav></main></body></html>`;
         if (!spec.etags) return send(200, 'text/html; charset=utf-8', body);
         const etag = `"${createHash('sha256').update(body).digest('hex').slice(0, 16)}"`;
-        if (req.headers['if-none-match'] === etag) {
+        const dated = spec.lastModified ? { 'last-modified': spec.lastModified } : {};
+        const since = Date.parse(req.headers['if-modified-since'] ?? '');
+        if (req.headers['if-none-match'] === etag || (spec.lastModified && since >= Date.parse(spec.lastModified))) {
           this.notModified.set(url.pathname, (this.notModified.get(url.pathname) ?? 0) + 1);
-          res.writeHead(304, { etag });
+          res.writeHead(304, { etag, ...dated });
           return res.end();
         }
-        return send(200, 'text/html; charset=utf-8', body, { etag });
+        return send(200, 'text/html; charset=utf-8', body, { etag, ...dated });
       }
       if (url.pathname === '/calendar') {
         const m = Number(url.searchParams.get('m') ?? 0);
