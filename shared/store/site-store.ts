@@ -3,7 +3,7 @@ import { runScript, type StoreRedis } from './commands.js';
 import type { KeySpace } from './keys.js';
 import { resultError } from './scripts/result-error.js';
 import { feedRange, type FeedRange } from '../feed/cursor.js';
-import { deleteSiteScript, finishSiteScript, reserveCrawlBudgetScript, restartSiteScript, type SiteTarget } from './scripts/site-scripts.js';
+import { claimLandedUrlScript, deleteSiteScript, finishSiteScript, reserveCrawlBudgetScript, restartSiteScript, type SiteTarget } from './scripts/site-scripts.js';
 import { outcomeSiteFields, parseSite, type SiteOutcome, type StoredSite } from './site-records.js';
 
 /** Budgets left behind by a crashed discovery run out after this long (seconds). */
@@ -118,5 +118,15 @@ export class SiteStore {
   /** Gives a holder's pages back to the workspace's budget. */
   async releaseBudget(workspaceId: string, holder: string): Promise<void> {
     await this.redis.hdel(this.keys.crawlBudget(workspaceId), holder);
+  }
+
+  /**
+   * A site's page whose fetch landed on another URL of the site (`landed`, a
+   * fingerprint; `listed` is the page's own): the page takes the landed URL's
+   * fingerprint (`own`), or, when another source holds it, its own URL
+   * becomes an alias of that source (`alias`, the caller removes the page).
+   */
+  async claimLandedUrl(kbId: string, documentId: string, listed: string, landed: string): Promise<{ kind: 'own' | 'missing' } | { kind: 'alias'; owner: string }> {
+    return runScript(this.redis, this.keys, claimLandedUrlScript, { kbId, documentId, listed, landed });
   }
 }

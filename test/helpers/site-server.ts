@@ -85,7 +85,7 @@ export class SiteServer {
         const body = `<!doctype html><html><head><title>${url.pathname}</title></head><body><main><p>${text}</p><nav>${links} ${extra}</nav></main></body></html>`;
         if (!spec.etags) return send(200, 'text/html; charset=utf-8', body);
         const etag = `"${createHash('sha256').update(body).digest('hex').slice(0, 16)}"`;
-        const dated = spec.lastModified ? { 'last-modified': spec.lastModified } : {};
+        const dated: Record<string, string> = spec.lastModified ? { 'last-modified': spec.lastModified } : {};
         const since = Date.parse(req.headers['if-modified-since'] ?? '');
         if (req.headers['if-none-match'] === etag || (spec.lastModified && since >= Date.parse(spec.lastModified))) {
           this.notModified.set(url.pathname, (this.notModified.get(url.pathname) ?? 0) + 1);

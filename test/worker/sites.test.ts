@@ -191,6 +191,31 @@ describe('a site kept in sync', () => {
     }
   });
 
+  it('gives one source for a page listed both by its URL and by a URL that redirects to it, and keeps it one on refresh', async () => {
+    const pages = generatedPages(3);
+    pages.set('/docs/git.html', 'Git is the version control system of the project.');
+    const redirects = new Map([['/docs/index.html', '/docs/git.html']]);
+    const site = new SiteServer({ pages, redirects, sitemap: ['/docs/index.html', ...pages.keys()], robots: [] });
+    await site.start();
+    try {
+      const created = await createSiteKb({ url: `${site.origin}/`, sitemap: 'only' });
+      let kb = await settled(created.kbId);
+      expect(paths(kb)).toEqual([...pages.keys()].sort());
+      const git = kb.files.find((f) => f.content.endsWith('/docs/git.html'))!;
+      expect(git.status).toBe('ready');
+      for (let round = 0; round < 2; round++) {
+        const refresh = await call(h.app, 'POST', `/v1/knowledge-bases/${created.kbId}/sites/${kb.sites![0]!.siteId}/refresh`, { key });
+        expect(refresh.status).toBe(202);
+        kb = await settled(created.kbId);
+        expect(paths(kb)).toEqual([...pages.keys()].sort());
+        expect(kb.files.find((f) => f.content.endsWith('/docs/git.html'))!.documentId).toBe(git.documentId);
+      }
+      expect(kb.sites![0]).toMatchObject({ status: 'done', pagesAdded: 4 });
+    } finally {
+      await site.stop();
+    }
+  });
+
   it('announces the pages a rediscovery removes and a deleted site as knowledge_base.changed with the range they wrote', async () => {
     const own = await h.key('ws-site-events');
     const hook = await call(h.app, 'POST', '/v1/webhooks', {

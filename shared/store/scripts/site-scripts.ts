@@ -72,3 +72,15 @@ export const reserveCrawlBudgetScript = defineScript({
   }),
   replies: { ok: {}, full: { holders: 'rest' } },
 });
+
+/** Worker: a site's page that landed on another URL of the site takes that URL's fingerprint, or becomes an alias of the source holding it. */
+export const claimLandedUrlScript = defineScript({
+  name: 'siteClaimLandedUrl',
+  file: 'claimLandedUrl',
+  keys: ['fingerprints', 'record'],
+  build: (i: { kbId: string; documentId: string; listed: string; landed: string }, k) => ({
+    keys: { fingerprints: k.fingerprints(i.kbId), record: k.sourceKeys(i.kbId, i.documentId).record },
+    args: { documentId: i.documentId, listed: i.listed, landed: i.landed, recordPrefix: k.sourceKeyPrefixes(i.kbId).record },
+  }),
+  replies: { own: {}, alias: { owner: 'str' }, missing: {} },
+});
