@@ -84,7 +84,17 @@ describe('a discovery waiting out a Crawl-delay', () => {
     const key = await h.key('ws-capped');
     const site = await slowSite(4, 3600);
     const kbId = await siteKb(key, site, 4);
+    const jobId = `${kbId}.${(await readKb(key, kbId)).sites![0]!.siteId}.d1`;
+    // Between its steps the discovery is a delayed job holding its state.
+    const waiting = await waitFor('a step saved', async () => {
+      const job = await h.queue.getJob(jobId);
+      return job?.data.state && (await job.getState()) === 'delayed' ? job : undefined;
+    }, { timeoutMs: 20_000 });
+    expect(waiting.data.state).toMatchObject({ phase: 'links' });
     await waitFor('the discovery to end', async () => !(await discovering(key, kbId)), { timeoutMs: 40_000 });
+    // A finished job keeps its references, not its state.
+    await waitFor('the job to complete', async () => (await (await h.queue.getJob(jobId))?.getState()) === 'completed');
+    expect((await h.queue.getJob(jobId))!.data.state).toBeUndefined();
     const discovery = site.times.filter((t) => t.path.startsWith('/docs/'));
     // Each page is fetched by the discovery, then by its extraction: the discovery's are the first of each path.
     const firsts = discovery.filter((t, i) => discovery.findIndex((u) => u.path === t.path) === i).map((t) => t.at);

@@ -45,11 +45,18 @@ export async function runSiteJob(deps: SiteJobDeps, job: Job, token: string | un
   const { state: saved, ...data } = parsed.data;
   const log = deps.logger.child({ jobId: job.id, kbId: data.kbId, siteId: data.siteId, run: data.run });
   const holder = job.id ?? `${data.kbId}.${data.siteId}.d${data.run}`;
-  const release = () => deps.sites.releaseBudget(data.workspaceId, holder).catch(() => undefined);
+  // At the end, the job keeps its references only: finished jobs are kept for a while, their state is not.
+  const release = async (): Promise<void> => {
+    if (saved) await job.updateData(data).catch(() => undefined);
+    await deps.sites.releaseBudget(data.workspaceId, holder).catch(() => undefined);
+  };
   const meta = await deps.kbs.getMeta(data.kbId);
-  if (!meta || meta.workspaceId !== data.workspaceId) return release().then(() => ({ status: 'skipped', reason: 'gone' }));
-  const site = await deps.sites.get(data.kbId, data.siteId);
-  if (!site || site.run !== data.run || site.status !== 'discovering') return release().then(() => ({ status: 'skipped', reason: 'moved on' }));
+  const site = meta?.workspaceId === data.workspaceId ? await deps.sites.get(data.kbId, data.siteId) : null;
+  if (!site || site.run !== data.run || site.status !== 'discovering') {
+    // Deleted, restarted or ended meanwhile: this step, the next one of a discovery that was waiting, does nothing.
+    await release();
+    return { status: 'skipped', reason: meta ? 'moved on' : 'gone' };
+  }
 
   if (!(await takeBudget(deps, job, holder, data.workspaceId, site.maxPages))) {
     log.debug('workspace discovery budget in use; discovery delayed');
