@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SourceError } from '../../shared/source-errors.js';
 import type { FetchedUrl } from '../../worker/fetch-url.js';
+import { statusError } from '../../worker/fetch/fetch-errors.js';
 import { HostBusyError } from '../../worker/fetch/host-gate.js';
 import { discoveryStep, type DiscoverOptions, type DiscoveryResult } from '../../worker/sites/discover.js';
 import { initialState } from '../../worker/sites/discovery-state.js';
@@ -154,6 +155,18 @@ describe('discoverSite', () => {
     const { pages, result } = await run({ '/': html('<a href="/b">b</a>'), '/b': html('b') });
     expect(pages).toEqual(['/', '/b']);
     expect(result.fromSitemaps).toBe(false);
+  });
+});
+
+describe('a 429 or 503 answer', () => {
+  it('keeps its Retry-After, in seconds or as a date, and nothing unreadable', () => {
+    expect(statusError(429, '7').retryAfterMs).toBe(7000);
+    const at = statusError(503, new Date(Date.now() + 60_000).toUTCString()).retryAfterMs!;
+    expect(at).toBeGreaterThan(55_000);
+    expect(at).toBeLessThanOrEqual(60_000);
+    expect(statusError(429, 'soon').retryAfterMs).toBeUndefined();
+    expect(statusError(429).retryAfterMs).toBeUndefined();
+    expect(statusError(429).retryable).toBe(true);
   });
 });
 
