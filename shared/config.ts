@@ -126,6 +126,8 @@ const envSchema = z
     WEBHOOK_SECRET_GRACE_HOURS: int(0, 720).default(24),
     CRAWL_MAX_PAGES: int(1, 100_000).default(1_000),
     CRAWL_WORKSPACE_MAX_PAGES: int(1, 10_000_000).default(5_000),
+    CRAWL_WORKSPACE_MAX_DISCOVERIES: int(1, 1_000).default(2),
+    CRAWL_MAX_DELAY_SECONDS: int(0, 3_600).default(30),
     URL_FETCH_USER_AGENT: z
       .string()
       .regex(/^[\x21-\x7e][\x20-\x7e]{0,199}$/, 'must be 1 to 200 printable ASCII characters')

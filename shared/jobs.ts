@@ -196,6 +196,8 @@ export const discoverSiteJobSchema = z.strictObject({
   kbId: idSchema,
   siteId: idSchema,
   run: z.number().int().min(1),
+  /** Where the discovery is, between its steps (see worker/sites/discovery-state.ts); absent before its first step. */
+  state: z.record(z.string(), z.unknown()).optional(),
 });
 export type DiscoverSiteJob = z.infer<typeof discoverSiteJobSchema>;
 
@@ -211,8 +213,10 @@ export interface SourceQueue {
   enqueue(jobs: QueuedSource[]): Promise<void>;
   /** Queues the re-chunk of a knowledge base's ready sources with the given settings. */
   rechunk(job: RechunkKbJob): Promise<void>;
-  /** Queues discovery runs of sites. */
+  /** Queues discovery runs of sites, in fair share with the workspaces' other jobs. */
   discover(jobs: DiscoverSiteJob[]): Promise<void>;
+  /** The priority of a workspace's next job in the fair share: what a job that goes back to the queue for a later step takes. */
+  nextPriority(workspaceId: string): Promise<number>;
   /** Refreshes the knowledge base's URL sources every `hours` (0 stops it). */
   scheduleRefresh(job: RefreshKbJob, hours: number): Promise<void>;
 }
@@ -264,8 +268,16 @@ export function bullSourceQueue(queue: Queue, attempts: number, backoffMs?: numb
       await queue.add(RECHUNK_KB_JOB, job, { ...opts, jobId: rechunkKbJobId(job), removeOnComplete: true });
     },
     async discover(jobs) {
-      if (jobs.length === 0) return;
-      await queue.addBulk(jobs.map((data) => ({ name: DISCOVER_SITE_JOB, data, opts: { ...opts, jobId: discoverSiteJobId(data) } })));
+      const added: { name: string; data: DiscoverSiteJob; opts: JobsOptions }[] = [];
+      for (const data of jobs) {
+        const [priority] = await fair.priorities(data.workspaceId, 1);
+        added.push({ name: DISCOVER_SITE_JOB, data, opts: { ...opts, jobId: discoverSiteJobId(data), priority: priority! } });
+      }
+      if (added.length > 0) await queue.addBulk(added);
+    },
+    async nextPriority(workspaceId) {
+      const [priority] = await fair.priorities(workspaceId, 1);
+      return priority!;
     },
     async scheduleRefresh(job, hours) {
       const id = refreshSchedulerId(job.kbId);

@@ -26,6 +26,8 @@ export type SourceErrorCode = (typeof SOURCE_ERROR_CODES)[number];
  */
 export class SourceError extends Error {
   override readonly name = 'SourceError';
+  /** How long a 429 or 503 answer asked to wait (its Retry-After), ms, when it said. */
+  retryAfterMs?: number;
 
   constructor(
     readonly code: SourceErrorCode,

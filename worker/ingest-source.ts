@@ -64,9 +64,12 @@ export async function ingestSource(
     hints = { ...(source.filename ? { filename: source.filename } : {}), ...(source.declaredType ? { declaredType: source.declaredType } : {}) };
     fallbackTitle = source.filename;
   } else {
-    // A refresh of a ready page asks the origin whether it changed (ETag, Last-Modified).
+    // A refresh of a ready page asks the origin whether it changed: by its ETag when it sent one, else by
+    // its Last-Modified. Never both: a server that answers 304 to an unchanged date beside a changed ETag
+    // (a page whose body changed while its file's date did not) would keep the old text.
     const validators = { ...(source.etag && { etag: source.etag }), ...(source.lastModified && { lastModified: source.lastModified }) };
-    const conditional = source.refreshFrom === 'ready' && Object.keys(validators).length > 0 ? validators : undefined;
+    const asked = validators.etag ? { etag: validators.etag } : validators;
+    const conditional = source.refreshFrom === 'ready' && Object.keys(asked).length > 0 ? asked : undefined;
     const fetched = await deps.fetch(source.content, undefined, conditional);
     const checkedAt = new Date().toISOString();
     const fresh = { etag: fetched.etag ?? '', lastModified: fetched.lastModified ?? '' };

@@ -30,6 +30,7 @@ import { isRefreshOfReady, keptAfterFailedRefresh } from './refresh-outcomes.js'
 import type { SourceEvents, WebhookRead } from './webhooks/events.js';
 import type { SiteStore } from '../shared/store/site-store.js';
 import type { StoredSource } from '../shared/store/kb-records.js';
+import { settleLandedPage } from './sites/site-alias.js';
 import { runSiteJob } from './sites/site-job.js';
 import type { SiteSyncDeps } from './sites/sync-site.js';
 import { privateAccess } from '../shared/address-policy.js';
@@ -222,8 +223,22 @@ export function createProcessor(deps: ProcessorDeps) {
       // an unavailable limiter fails the attempt, with the source processing, as during a redirect.
       if (!lease && deps.hosts && source.type === 'url') late = await takeHostSlot(deps, source, run);
       const slot = lease ?? late;
-      const fetch: ProcessorDeps['fetch'] = (url, _lease, conditional) => deps.fetch(url, slot, conditional);
+      let landed: string | undefined;
+      const fetch: ProcessorDeps['fetch'] = async (url, _lease, conditional) => {
+        const fetched = await deps.fetch(url, slot, conditional);
+        landed = fetched.finalUrl;
+        return fetched;
+      };
       const outcome = await ingestSource({ ...deps, fetch }, kbId, source, chunking, progressWriter(deps, ref, claim));
+      // A site's page that redirects to another page of the site is that page's source.
+      if (landed && deps.sites) {
+        const page = await settleLandedPage({ kbs: deps.kbs, sites: deps.sites }, { workspaceId, kbId, documentId }, source, landed);
+        if (page.kind === 'alias') {
+          log.info({ owner: page.owner }, 'page redirects to another source of its site; kept as its alias');
+          if (page.changes) await deps.events?.changed?.(workspaceId, kbId, page.changes);
+          return { status: 'skipped', reason: 'alias' };
+        }
+      }
       // Sent beside the finish, so the events after it wait on no further round trip.
       const hooks = inBatch ? inBatch.readHooks() : deps.events?.readHooks?.(workspaceId);
       const report = await deps.kbs.finishSourceReport(ref, outcome, { now: new Date().toISOString(), claim });

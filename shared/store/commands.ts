@@ -16,7 +16,7 @@ import { parseReply, scriptArgs, type Reply, type ReplySpec, type ScriptDef } fr
 import { acquireHostSlotScript, startHostFetchScript } from './scripts/host-scripts.js';
 import { fairPrioritiesScript } from './scripts/fair-share-scripts.js';
 import { claimIdempotencyKeyScript, completeIdempotencyKeyScript } from './scripts/idempotency-scripts.js';
-import { deleteSiteScript, finishSiteScript, reserveCrawlBudgetScript, restartSiteScript } from './scripts/site-scripts.js';
+import { claimLandedUrlScript, deleteSiteScript, finishSiteScript, reserveCrawlBudgetScript, restartSiteScript } from './scripts/site-scripts.js';
 import { addKnowledgeBaseScript, reserveQuotaScript, settleQuotaScript } from './scripts/quota-scripts.js';
 import { finishSourceScript, setSourceProgressScript, startSourceScript } from './scripts/worker-transition-scripts.js';
 import {
@@ -63,6 +63,7 @@ export const SCRIPTS = [
   restartSiteScript,
   deleteSiteScript,
   reserveCrawlBudgetScript,
+  claimLandedUrlScript,
   readChangesScript,
   applySearchScript,
   searchKbScript,

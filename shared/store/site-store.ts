@@ -3,11 +3,17 @@ import { runScript, type StoreRedis } from './commands.js';
 import type { KeySpace } from './keys.js';
 import { resultError } from './scripts/result-error.js';
 import { feedRange, type FeedRange } from '../feed/cursor.js';
-import { deleteSiteScript, finishSiteScript, reserveCrawlBudgetScript, restartSiteScript, type SiteTarget } from './scripts/site-scripts.js';
+import { claimLandedUrlScript, deleteSiteScript, finishSiteScript, reserveCrawlBudgetScript, restartSiteScript, type SiteTarget } from './scripts/site-scripts.js';
 import { outcomeSiteFields, parseSite, type SiteOutcome, type StoredSite } from './site-records.js';
 
 /** Budgets left behind by a crashed discovery run out after this long (seconds). */
 const BUDGET_TTL_SECONDS = 6 * 3600;
+
+/** How many discoveries a workspace may run at once, and how many pages they may add in all. */
+export interface CrawlBudgetCaps {
+  pages: number;
+  discoveries: number;
+}
 
 /** What the end of a discovery reported. */
 export type SiteFinish = { kind: 'stale' } | { kind: 'ok'; settledSeq?: number; sourceCounts: SourceCounts };
@@ -76,25 +82,35 @@ export class SiteStore {
 
   /**
    * Takes `pages` from the workspace's budget of pages in discovery for
-   * `holder` (a discovery job's id), at most `cap` in all. When that would go
-   * over it, nothing is taken and the other holders are returned, so the
+   * `holder` (a discovery job's id): at most `caps.pages` in all, held by at
+   * most `caps.discoveries` holders. A holder keeps its place between the
+   * steps of its discovery, until it gives it back. When taking it would go
+   * over a cap, nothing is taken and the other holders are returned, so the
    * caller can drop those that died holding pages ({@link dropDeadHolders}).
    */
-  async reserveBudget(workspaceId: string, holder: string, pages: number, cap: number): Promise<{ ok: true } | { ok: false; holders: string[] }> {
-    const reply = await runScript(this.redis, this.keys, reserveCrawlBudgetScript, { workspaceId, holder, pages, cap, ttlSeconds: BUDGET_TTL_SECONDS });
+  async reserveBudget(workspaceId: string, holder: string, pages: number, caps: CrawlBudgetCaps): Promise<{ ok: true } | { ok: false; holders: string[] }> {
+    const reply = await runScript(this.redis, this.keys, reserveCrawlBudgetScript, {
+      workspaceId,
+      holder,
+      pages,
+      cap: caps.pages,
+      maxHolders: caps.discoveries,
+      ttlSeconds: BUDGET_TTL_SECONDS,
+    });
     return reply.kind === 'ok' ? { ok: true } : { ok: false, holders: reply.holders };
   }
 
   /**
-   * Drops the pages of each holder whose liveness key (`liveKey(holder)`, a
-   * BullMQ job lock, which its worker renews while the job runs) is gone: a
-   * worker that crashed mid-discovery never gave its pages back. Returns the
+   * Drops the pages of each holder whose job (the BullMQ job hash
+   * `jobKey(holder)`) is gone or finished: a worker that crashed mid-discovery,
+   * or a job removed by hand, never gave its pages back. A job waiting for its
+   * next step (delayed) or stalled (to be taken over) is alive. Returns the
    * holders dropped.
    */
-  async dropDeadHolders(workspaceId: string, holders: string[], liveKey: (holder: string) => string): Promise<string[]> {
-    // One EXISTS per holder: the locks live in the queue's slot, the budget in the workspace's.
-    const alive = await Promise.all(holders.map((h) => this.redis.exists(liveKey(h))));
-    const dead = holders.filter((_, i) => alive[i] === 0);
+  async dropDeadHolders(workspaceId: string, holders: string[], jobKey: (holder: string) => string): Promise<string[]> {
+    // One HMGET per holder: the jobs live in the queue's slot, the budget in the workspace's.
+    const rows = await Promise.all(holders.map((h) => this.redis.hmget(jobKey(h), 'timestamp', 'finishedOn')));
+    const dead = holders.filter((_, i) => rows[i]![0] === null || rows[i]![1] !== null);
     if (dead.length > 0) await this.redis.hdel(this.keys.crawlBudget(workspaceId), ...dead);
     return dead;
   }
@@ -102,5 +118,15 @@ export class SiteStore {
   /** Gives a holder's pages back to the workspace's budget. */
   async releaseBudget(workspaceId: string, holder: string): Promise<void> {
     await this.redis.hdel(this.keys.crawlBudget(workspaceId), holder);
+  }
+
+  /**
+   * A site's page whose fetch landed on another URL of the site (`landed`, a
+   * fingerprint; `listed` is the page's own): the page takes the landed URL's
+   * fingerprint (`own`), or, when another source holds it, its own URL
+   * becomes an alias of that source (`alias`, the caller removes the page).
+   */
+  async claimLandedUrl(kbId: string, documentId: string, listed: string, landed: string): Promise<{ kind: 'own' | 'missing' } | { kind: 'alias'; owner: string }> {
+    return runScript(this.redis, this.keys, claimLandedUrlScript, { kbId, documentId, listed, landed });
   }
 }

@@ -105,32 +105,49 @@ describe('the OpenAPI document', () => {
 });
 
 describe('the workspace budget of pages in discovery', () => {
+  const caps = { pages: 100, discoveries: 10 };
+
+  it('admits at most CRAWL_WORKSPACE_MAX_DISCOVERIES holders at once, whatever their pages', async () => {
+    const sites = h.store.sites;
+    const two = { pages: 1000, discoveries: 2 };
+    expect(await sites.reserveBudget('ws-two', 'job-a', 10, two)).toEqual({ ok: true });
+    expect(await sites.reserveBudget('ws-two', 'job-b', 10, two)).toEqual({ ok: true });
+    expect(await sites.reserveBudget('ws-two', 'job-c', 10, two)).toEqual({ ok: false, holders: expect.arrayContaining(['job-a', 'job-b']) });
+    // A holder asking again at its next step keeps its place.
+    expect(await sites.reserveBudget('ws-two', 'job-a', 10, two)).toEqual({ ok: true });
+    await sites.releaseBudget('ws-two', 'job-a');
+    expect(await sites.reserveBudget('ws-two', 'job-c', 10, two)).toEqual({ ok: true });
+    for (const holder of ['job-b', 'job-c']) await sites.releaseBudget('ws-two', holder);
+  });
+
   it('gives pages while they fit under the cap, none past it, and takes them back', async () => {
     const sites = h.store.sites;
-    expect(await sites.reserveBudget('ws-budget', 'job-a', 60, 100)).toEqual({ ok: true });
-    expect(await sites.reserveBudget('ws-budget', 'job-b', 50, 100)).toEqual({ ok: false, holders: ['job-a'] });
-    expect(await sites.reserveBudget('ws-budget-other', 'job-c', 100, 100)).toEqual({ ok: true });
+    expect(await sites.reserveBudget('ws-budget', 'job-a', 60, caps)).toEqual({ ok: true });
+    expect(await sites.reserveBudget('ws-budget', 'job-b', 50, caps)).toEqual({ ok: false, holders: ['job-a'] });
+    expect(await sites.reserveBudget('ws-budget-other', 'job-c', 100, caps)).toEqual({ ok: true });
     // A holder taking its pages again (its job run again) replaces its own entry.
-    expect(await sites.reserveBudget('ws-budget', 'job-a', 60, 100)).toEqual({ ok: true });
+    expect(await sites.reserveBudget('ws-budget', 'job-a', 60, caps)).toEqual({ ok: true });
     await sites.releaseBudget('ws-budget', 'job-a');
-    expect(await sites.reserveBudget('ws-budget', 'job-b', 100, 100)).toEqual({ ok: true });
+    expect(await sites.reserveBudget('ws-budget', 'job-b', 100, caps)).toEqual({ ok: true });
     await sites.releaseBudget('ws-budget', 'job-b');
     await sites.releaseBudget('ws-budget-other', 'job-c');
     expect((await h.allKeys()).filter((k) => k.includes('{crawl:'))).toEqual([]);
   });
 
-  it('drops the pages of a holder whose job lock is gone (a crashed worker), and keeps those of a running one', async () => {
+  it('drops the pages of a holder whose job is gone or finished, and keeps those of a job running or waiting for its next step', async () => {
     const sites = h.store.sites;
-    const lock = (holder: string) => `${h.prefix}:test-locks:${holder}:lock`;
-    await h.redis.set(lock('job-running'), 'token', 'PX', 30_000);
-    expect(await sites.reserveBudget('ws-crash', 'job-running', 40, 100)).toEqual({ ok: true });
-    expect(await sites.reserveBudget('ws-crash', 'job-crashed', 60, 100)).toEqual({ ok: true });
-    const full = await sites.reserveBudget('ws-crash', 'job-next', 50, 100);
-    expect(full).toEqual({ ok: false, holders: expect.arrayContaining(['job-running', 'job-crashed']) });
-    expect(await sites.dropDeadHolders('ws-crash', full.ok ? [] : full.holders, lock)).toEqual(['job-crashed']);
-    expect(await sites.reserveBudget('ws-crash', 'job-next', 50, 100)).toEqual({ ok: true });
-    expect(await sites.reserveBudget('ws-crash', 'job-more', 20, 100)).toEqual({ ok: false, holders: expect.arrayContaining(['job-running', 'job-next']) });
+    const job = (holder: string) => `${h.prefix}:test-jobs:${holder}`;
+    await h.redis.hset(job('job-running'), 'timestamp', String(Date.now()));
+    await h.redis.hset(job('job-done'), 'timestamp', String(Date.now()), 'finishedOn', String(Date.now()));
+    expect(await sites.reserveBudget('ws-crash', 'job-done', 0, caps)).toEqual({ ok: true });
+    expect(await sites.reserveBudget('ws-crash', 'job-running', 40, caps)).toEqual({ ok: true });
+    expect(await sites.reserveBudget('ws-crash', 'job-crashed', 60, caps)).toEqual({ ok: true });
+    const full = await sites.reserveBudget('ws-crash', 'job-next', 50, caps);
+    expect(full).toEqual({ ok: false, holders: expect.arrayContaining(['job-running', 'job-crashed', 'job-done']) });
+    expect((await sites.dropDeadHolders('ws-crash', full.ok ? [] : full.holders, job)).sort()).toEqual(['job-crashed', 'job-done']);
+    expect(await sites.reserveBudget('ws-crash', 'job-next', 50, caps)).toEqual({ ok: true });
+    expect(await sites.reserveBudget('ws-crash', 'job-more', 20, caps)).toEqual({ ok: false, holders: expect.arrayContaining(['job-running', 'job-next']) });
     for (const holder of ['job-running', 'job-next']) await sites.releaseBudget('ws-crash', holder);
-    await h.redis.del(lock('job-running'));
+    await h.redis.del(job('job-running'), job('job-done'));
   });
 });

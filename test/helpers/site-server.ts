@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 
 /** What the loopback site serves; tests change it between discoveries. */
@@ -14,6 +15,16 @@ export interface SiteSpec {
   robots?: string[];
   /** Where /away redirects (another origin). */
   awayTo?: string;
+  /** Pages carry an ETag of their body and answer 304 to a matching If-None-Match. */
+  etags?: boolean;
+  /**
+   * Pages also carry this Last-Modified (a file's date, unchanged when the body served changes),
+   * and answer 304 when If-None-Match matches or If-Modified-Since is at least this date, as
+   * some servers do although RFC 9110 says If-Modified-Since is ignored beside If-None-Match.
+   */
+  lastModified?: string;
+  /** Paths that answer 301 to another path of the site. */
+  redirects?: Map<string, string>;
 }
 
 /**
@@ -24,6 +35,10 @@ export interface SiteSpec {
  */
 export class SiteServer {
   readonly hits = new Map<string, number>();
+  /** 304 answers by path. */
+  readonly notModified = new Map<string, number>();
+  /** When each request came (ms since the epoch), in order. */
+  readonly times: { path: string; at: number }[] = [];
   private server: Server | undefined;
   constructor(public spec: SiteSpec) {}
 
@@ -42,6 +57,7 @@ export class SiteServer {
       const url = new URL(req.url ?? '/', 'http://x');
       const path = url.pathname + url.search;
       this.hits.set(path, (this.hits.get(path) ?? 0) + 1);
+      this.times.push({ path, at: Date.now() });
       const send = (status: number, type: string, body: string | Buffer, headers: Record<string, string> = {}) => {
         res.writeHead(status, { 'content-type': type, ...headers });
         res.end(body);
@@ -59,12 +75,24 @@ export class SiteServer {
           .join('\n')}\n</urlset>\n`;
         return url.pathname.endsWith('.gz') ? send(200, 'application/gzip', gzipSync(xml)) : send(200, 'application/xml', xml);
       }
+      const redirect = spec.redirects?.get(url.pathname);
+      if (redirect) return send(301, 'text/plain', '', { location: redirect });
       if (url.pathname.startsWith('/docs/')) {
         const text = spec.pages.get(url.pathname);
         if (text === undefined) return send(404, 'text/html', '<html><body>gone</body></html>');
         const links = [...spec.pages.keys()].map((p) => `<a href="${p}#top">${p}</a>`).join(' ');
         const extra = '<a href="/private/secret.html">s</a> <a href="/away">a</a> <a href="/loop">l</a> <a href="/missing">m</a> <a href="/calendar?m=0&utm_source=x">c</a>';
-        return send(200, 'text/html; charset=utf-8', `<!doctype html><html><head><title>${url.pathname}</title></head><body><main><p>${text}</p><nav>${links} ${extra}</nav></main></body></html>`);
+        const body = `<!doctype html><html><head><title>${url.pathname}</title></head><body><main><p>${text}</p><nav>${links} ${extra}</nav></main></body></html>`;
+        if (!spec.etags) return send(200, 'text/html; charset=utf-8', body);
+        const etag = `"${createHash('sha256').update(body).digest('hex').slice(0, 16)}"`;
+        const dated: Record<string, string> = spec.lastModified ? { 'last-modified': spec.lastModified } : {};
+        const since = Date.parse(req.headers['if-modified-since'] ?? '');
+        if (req.headers['if-none-match'] === etag || (spec.lastModified && since >= Date.parse(spec.lastModified))) {
+          this.notModified.set(url.pathname, (this.notModified.get(url.pathname) ?? 0) + 1);
+          res.writeHead(304, { etag, ...dated });
+          return res.end();
+        }
+        return send(200, 'text/html; charset=utf-8', body, { etag, ...dated });
       }
       if (url.pathname === '/calendar') {
         const m = Number(url.searchParams.get('m') ?? 0);

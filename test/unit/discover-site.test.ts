@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { SourceError } from '../../shared/source-errors.js';
 import type { FetchedUrl } from '../../worker/fetch-url.js';
-import { discoverSite, type DiscoverOptions } from '../../worker/sites/discover.js';
+import { statusError } from '../../worker/fetch/fetch-errors.js';
+import { HostBusyError } from '../../worker/fetch/host-gate.js';
+import { discoveryStep, type DiscoverOptions, type DiscoveryResult } from '../../worker/sites/discover.js';
+import { initialState } from '../../worker/sites/discovery-state.js';
 import { siteEvents } from '../../worker/webhooks/events.js';
 
 /** A site in memory: path to [content type, body]; anything else answers 404. No socket is opened. */
@@ -19,11 +22,16 @@ function fakeSite(routes: Record<string, [string, string]>) {
 
 const html = (body: string, head = '') => ['text/html', `<html><head>${head}</head><body>${body}</body></html>`] as [string, string];
 
-async function run(routes: Record<string, [string, string]>, opts: Partial<DiscoverOptions> = {}) {
+/**
+ * Runs a discovery step by step to its end, as its job does, its state going
+ * through JSON between steps; a wait is recorded (ms, rounded to 100) and
+ * skipped rather than waited out.
+ */
+async function run(routes: Record<string, [string, string]>, opts: Partial<DiscoverOptions> = {}, budget = { requests: 20, ms: 5000 }) {
   const site = fakeSite(routes);
   const pages: string[] = [];
-  const sleeps: number[] = [];
-  const result = await discoverSite({
+  const waits: number[] = [];
+  const options: DiscoverOptions = {
     url: 'https://example.com/',
     maxPages: 100,
     maxDepth: 3,
@@ -32,24 +40,86 @@ async function run(routes: Record<string, [string, string]>, opts: Partial<Disco
     sitemap: 'auto',
     agent: 'kb-ingest',
     fetch: site.fetch,
+    maxDelayMs: 30_000,
     onPage: async (u) => void pages.push(u.pathname + u.search),
-    sleep: async (ms) => void sleeps.push(ms),
     ...opts,
-  });
-  return { result, pages, sleeps, requested: site.requested };
+  };
+  let state = initialState();
+  let result: DiscoveryResult | undefined;
+  let steps = 0;
+  while (!result) {
+    steps += 1;
+    const step = await discoveryStep(options, state, { requests: budget.requests, until: Date.now() + budget.ms });
+    if (step.kind === 'gone') throw new Error('gone');
+    if (step.kind === 'done') result = step.result;
+    else {
+      waits.push(Math.round((step.until - Date.now()) / 100) * 100);
+      state = JSON.parse(JSON.stringify({ ...state, nextAt: 0 }));
+    }
+  }
+  return { result, pages, waits, steps, requested: site.requested, state };
 }
 
 describe('discoverSite', () => {
-  it('honours Disallow for this agent and paces its requests by Crawl-delay', async () => {
-    const { pages, sleeps, requested } = await run({
+  it('honours Disallow for this agent and paces its requests by Crawl-delay, one request a step, never waiting itself', async () => {
+    const { pages, waits, requested, steps } = await run({
       '/robots.txt': ['text/plain', 'User-agent: kb-ingest\nDisallow: /private\nCrawl-delay: 2\n\nUser-agent: *\nDisallow: /'],
       '/': html('<a href="/a">a</a><a href="/private/x">x</a>'),
       '/a': html('<a href="/">home</a>'),
     });
     expect(pages.sort()).toEqual(['/', '/a']);
     expect(requested).not.toContain('/private/x');
-    expect(sleeps.length).toBe(requested.length - 1);
-    expect(sleeps.every((ms) => ms === 2000)).toBe(true);
+    expect(waits.length).toBe(requested.length - 1);
+    expect(waits.every((ms) => ms === 2000)).toBe(true);
+    expect(steps).toBe(requested.length);
+  });
+
+  it('caps a Crawl-delay at maxDelayMs (CRAWL_MAX_DELAY_SECONDS)', async () => {
+    const { waits } = await run(
+      { '/robots.txt': ['text/plain', 'User-agent: *\nCrawl-delay: 3600'], '/': html('<a href="/a">a</a>'), '/a': html('a') },
+      { maxDelayMs: 1500 },
+    );
+    expect(waits.length).toBeGreaterThan(0);
+    expect(waits.every((ms) => ms === 1500)).toBe(true);
+  });
+
+  it('hands its step back on a busy host, and on a 429 for its Retry-After, then fetches the same page again', async () => {
+    let busy = 1;
+    let limited = 1;
+    const site = fakeSite({ '/': html('<a href="/a">a</a>'), '/a': html('a') });
+    const fetch: DiscoverOptions['fetch'] = async (url, max) => {
+      if (url.endsWith('/') && busy-- > 0) throw new HostBusyError('example.com', 700);
+      if (url.endsWith('/a') && limited-- > 0) {
+        const err = new SourceError('http_status', 'the server answered 429 Too Many Requests', true);
+        err.retryAfterMs = 4000;
+        throw err;
+      }
+      return site.fetch(url);
+    };
+    const { pages, waits } = await run({}, { fetch, sitemap: 'off' });
+    expect(pages).toEqual(['/', '/a']);
+    expect(waits).toEqual([700, 4000]);
+  });
+
+  it('does a bounded number of requests per step and keeps its state bounded and serialisable', async () => {
+    const wide: Record<string, [string, string]> = { '/': html(Array.from({ length: 30 }, (_, i) => `<a href="/w${i}">w</a>`).join('')) };
+    for (let i = 0; i < 30; i++) wide[`/w${i}`] = html(`page ${i}`);
+    const { pages, steps, requested, waits, state } = await run(wide, { sitemap: 'off' }, { requests: 4, ms: 60_000 });
+    expect(pages).toHaveLength(31);
+    expect(steps).toBe(Math.ceil(requested.length / 4));
+    expect(waits.every((ms) => ms === 0)).toBe(true);
+    expect(state.seen.every((k) => /^[0-9a-f]{16}$/.test(k))).toBe(true);
+  });
+
+  it('stops before its next request once the site is gone', async () => {
+    const site = fakeSite({ '/': html('<a href="/a">a</a>'), '/a': html('a') });
+    let alive = true;
+    const fetch: DiscoverOptions['fetch'] = async (url) => {
+      alive = false;
+      return site.fetch(url);
+    };
+    await expect(run({}, { fetch, sitemap: 'off', alive: async () => alive })).rejects.toThrow('gone');
+    expect(site.requested).toEqual(['/robots.txt']);
   });
 
   it('adds the canonical page once for its variants', async () => {
@@ -85,6 +155,18 @@ describe('discoverSite', () => {
     const { pages, result } = await run({ '/': html('<a href="/b">b</a>'), '/b': html('b') });
     expect(pages).toEqual(['/', '/b']);
     expect(result.fromSitemaps).toBe(false);
+  });
+});
+
+describe('a 429 or 503 answer', () => {
+  it('keeps its Retry-After, in seconds or as a date, and nothing unreadable', () => {
+    expect(statusError(429, '7').retryAfterMs).toBe(7000);
+    const at = statusError(503, new Date(Date.now() + 60_000).toUTCString()).retryAfterMs!;
+    expect(at).toBeGreaterThan(55_000);
+    expect(at).toBeLessThanOrEqual(60_000);
+    expect(statusError(429, 'soon').retryAfterMs).toBeUndefined();
+    expect(statusError(429).retryAfterMs).toBeUndefined();
+    expect(statusError(429).retryable).toBe(true);
   });
 });
 

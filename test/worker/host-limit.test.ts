@@ -125,7 +125,7 @@ function limiterAwayProcessor() {
     config: h.config,
     kbs: h.store.kbs,
     logger: createLogger('silent'),
-    queue: { enqueue: () => Promise.resolve(), rechunk: () => Promise.resolve(), discover: () => Promise.resolve(), scheduleRefresh: () => Promise.resolve() },
+    queue: { enqueue: () => Promise.resolve(), rechunk: () => Promise.resolve(), discover: () => Promise.resolve(), scheduleRefresh: () => Promise.resolve(), nextPriority: () => Promise.resolve(1) },
     hosts: new HostGate(unreachable, { maxPerHost: 2, leaseMs: 60_000, spacingMs: 0 }),
     fetch: () => (probe.fetched++, Promise.reject(new Error('must not fetch'))),
     extract: () => Promise.reject(new Error('must not extract')),

@@ -165,6 +165,57 @@ describe('a site kept in sync', () => {
     }
   });
 
+  it('re-extracts the pages whose body changed on refresh, and answers the others with a 304', async () => {
+    const pages = generatedPages(6);
+    // The body served changes while the file's date does not: only the ETag tells.
+    const site = new SiteServer({ pages, sitemap: [...pages.keys()], robots: [], etags: true, lastModified: 'Tue, 03 Nov 2026 10:00:00 GMT' });
+    await site.start();
+    try {
+      const created = await createSiteKb({ url: `${site.origin}/`, sitemap: 'only' });
+      let kb = await settled(created.kbId);
+      expect(kb.files).toHaveLength(6);
+      const changed = ['/docs/p1.html', '/docs/p2.html', '/docs/p3.html'];
+      for (const p of changed) pages.set(p, `${p} now says something new for the refresh check.`);
+      const refresh = await call(h.app, 'POST', `/v1/knowledge-bases/${created.kbId}/sites/${kb.sites![0]!.siteId}/refresh`, { key });
+      expect(refresh.status).toBe(202);
+      kb = await settled(created.kbId);
+      for (const p of changed) {
+        const doc = kb.files.find((f) => f.content.endsWith(p))!;
+        const text = ((await call(h.app, 'GET', `/v1/knowledge-bases/${created.kbId}/documents/${doc.documentId}`, { key })).body as { text: string }).text;
+        expect(text, p).toContain('something new for the refresh check');
+      }
+      for (const p of ['/docs/p0.html', '/docs/p4.html', '/docs/p5.html']) expect(site.notModified.get(p), p).toBe(1);
+      for (const p of changed) expect(site.notModified.get(p), p).toBeUndefined();
+    } finally {
+      await site.stop();
+    }
+  });
+
+  it('gives one source for a page listed both by its URL and by a URL that redirects to it, and keeps it one on refresh', async () => {
+    const pages = generatedPages(3);
+    pages.set('/docs/git.html', 'Git is the version control system of the project.');
+    const redirects = new Map([['/docs/index.html', '/docs/git.html']]);
+    const site = new SiteServer({ pages, redirects, sitemap: ['/docs/index.html', ...pages.keys()], robots: [] });
+    await site.start();
+    try {
+      const created = await createSiteKb({ url: `${site.origin}/`, sitemap: 'only' });
+      let kb = await settled(created.kbId);
+      expect(paths(kb)).toEqual([...pages.keys()].sort());
+      const git = kb.files.find((f) => f.content.endsWith('/docs/git.html'))!;
+      expect(git.status).toBe('ready');
+      for (let round = 0; round < 2; round++) {
+        const refresh = await call(h.app, 'POST', `/v1/knowledge-bases/${created.kbId}/sites/${kb.sites![0]!.siteId}/refresh`, { key });
+        expect(refresh.status).toBe(202);
+        kb = await settled(created.kbId);
+        expect(paths(kb)).toEqual([...pages.keys()].sort());
+        expect(kb.files.find((f) => f.content.endsWith('/docs/git.html'))!.documentId).toBe(git.documentId);
+      }
+      expect(kb.sites![0]).toMatchObject({ status: 'done', pagesAdded: 4 });
+    } finally {
+      await site.stop();
+    }
+  });
+
   it('announces the pages a rediscovery removes and a deleted site as knowledge_base.changed with the range they wrote', async () => {
     const own = await h.key('ws-site-events');
     const hook = await call(h.app, 'POST', '/v1/webhooks', {
@@ -255,9 +306,9 @@ describe('a site kept in sync', () => {
 
 describe('the workspace budget of pages in discovery after a crash', () => {
   it('runs a discovery although a worker that crashed mid-discovery still holds the whole budget', async () => {
-    // What a worker killed mid-discovery leaves: its pages taken, its `finally` never run, its job lock expired.
+    // What a worker killed mid-discovery leaves, its job then removed: its pages taken, its `finally` never run.
     const cap = h.config.CRAWL_WORKSPACE_MAX_PAGES;
-    expect(await h.store.sites.reserveBudget('ws-sites', 'kb_gone.site_gone.d1', cap, cap)).toEqual({ ok: true });
+    expect(await h.store.sites.reserveBudget('ws-sites', 'kb_gone.site_gone.d1', cap, { pages: cap, discoveries: 1 })).toEqual({ ok: true });
     const site = new SiteServer({ pages: generatedPages(3), sitemap: [...generatedPages(3).keys()] });
     await site.start();
     try {

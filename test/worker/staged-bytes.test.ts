@@ -25,7 +25,7 @@ async function failWith(failure: Error): Promise<{ kbId: string; documentId: str
     config: h.config,
     kbs: h.store.kbs,
     logger: createLogger('silent'),
-    queue: { enqueue: () => Promise.resolve(), rechunk: () => Promise.resolve(), discover: () => Promise.resolve(), scheduleRefresh: () => Promise.resolve() },
+    queue: { enqueue: () => Promise.resolve(), rechunk: () => Promise.resolve(), discover: () => Promise.resolve(), scheduleRefresh: () => Promise.resolve(), nextPriority: () => Promise.resolve(1) },
     fetch: () => Promise.reject(new Error('no URL sources here')),
     extract: () => Promise.reject(failure),
   });

@@ -4,10 +4,24 @@ import { SourceError, isSourceError } from '../../shared/source-errors.js';
 
 const TLS_ERROR = /^(ERR_TLS_|ERR_SSL_|UNABLE_TO_|CERT_)|_CERT|SELF_SIGNED|_SIGNATURE/;
 
-/** A non-2xx final answer; 5xx, 408 and 429 are worth another attempt. */
-export function statusError(status: number): SourceError {
+/**
+ * A non-2xx final answer; 5xx, 408 and 429 are worth another attempt. A
+ * `Retry-After` (seconds or an HTTP date) is kept as `retryAfterMs`.
+ */
+export function statusError(status: number, retryAfter?: string): SourceError {
   const text = `the server answered ${status} ${STATUS_CODES[status] ?? ''}`.trim();
-  return new SourceError('http_status', text, status >= 500 || status === 408 || status === 429);
+  const err = new SourceError('http_status', text, status >= 500 || status === 408 || status === 429);
+  const waitMs = retryAfter === undefined ? undefined : retryAfterMs(retryAfter);
+  if (waitMs !== undefined) err.retryAfterMs = waitMs;
+  return err;
+}
+
+/** A Retry-After header's wait in ms (delta-seconds or an HTTP date); undefined when unreadable. */
+function retryAfterMs(value: string): number | undefined {
+  const trimmed = value.trim();
+  if (/^\d{1,9}$/.test(trimmed)) return Number(trimmed) * 1000;
+  const at = Date.parse(trimmed);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
 }
 
 /** Maps anything thrown to a SourceError whose message names the host at most: no addresses, no stack traces. */

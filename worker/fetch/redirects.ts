@@ -64,7 +64,7 @@ export async function requestFollowingRedirects(agent: Agent, url: string, opts:
     if (res.statusCode === 304 && opts.conditional) return { res, url: current };
     if (res.statusCode < 200 || res.statusCode > 299) {
       discard(res.body);
-      throw statusError(res.statusCode);
+      throw statusError(res.statusCode, header(res.headers, 'retry-after'));
     }
     return { res, url: current };
   }

@@ -4,13 +4,13 @@ import type { FetchedUrl } from '../fetch-url.js';
 
 /** Largest robots.txt read (Google reads the first 500 KiB). */
 export const ROBOTS_MAX_BYTES = 512 * 1024;
-/** Longest Crawl-delay honoured; a site asking for more is crawled at this pace. */
-export const MAX_CRAWL_DELAY_MS = 10_000;
+/** Longest Crawl-delay honoured by default (CRAWL_MAX_DELAY_SECONDS); a site asking for more is crawled at this pace. */
+export const MAX_CRAWL_DELAY_MS = 30_000;
 
 /** A site's robots.txt rules for this service. */
 export interface RobotsRules {
   isAllowed(url: URL): boolean;
-  /** The pause between two requests the site asks for (Crawl-delay), capped at {@link MAX_CRAWL_DELAY_MS}. */
+  /** The pause between two requests the site asks for (Crawl-delay), capped at `maxDelayMs`. */
   delayMs: number;
   /** `Sitemap:` lines, as written. */
   sitemaps: string[];
@@ -40,9 +40,15 @@ export function httpStatusOf(err: unknown): number | undefined {
  * Crawl-delay, Sitemap). A missing file (4xx) allows everything, as RFC 9309
  * says; an unreachable one (5xx or no answer) fails the discovery, since
  * the site's wishes are then unknown. `agent` is the product token the
- * groups are matched against (`kb-ingest`).
+ * groups are matched against (`kb-ingest`); `maxDelayMs` caps the Crawl-delay
+ * (default {@link MAX_CRAWL_DELAY_MS}).
  */
-export async function loadRobots(origin: string, agent: string, fetch: (url: string, maxBytes: number) => Promise<FetchedUrl>): Promise<RobotsRules> {
+export async function loadRobots(
+  origin: string,
+  agent: string,
+  fetch: (url: string, maxBytes: number) => Promise<FetchedUrl>,
+  maxDelayMs = MAX_CRAWL_DELAY_MS,
+): Promise<RobotsRules> {
   const url = `${origin}/robots.txt`;
   let fetched: FetchedUrl;
   try {
@@ -59,7 +65,7 @@ export async function loadRobots(origin: string, agent: string, fetch: (url: str
   const delay = robots.getCrawlDelay(agent);
   return {
     isAllowed: (page) => robots.isAllowed(page.href, agent) !== false,
-    delayMs: Math.min(Math.max(0, (delay ?? 0) * 1000), MAX_CRAWL_DELAY_MS),
+    delayMs: Math.min(Math.max(0, (delay ?? 0) * 1000), maxDelayMs),
     sitemaps: robots.getSitemaps(),
   };
 }

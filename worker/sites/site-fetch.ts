@@ -1,6 +1,6 @@
 import type { Config } from '../../shared/config.js';
 import type { StoredSite } from '../../shared/store/site-records.js';
-import { HostBusyError, type HostGate } from '../fetch/host-gate.js';
+import type { HostGate } from '../fetch/host-gate.js';
 import { fetchUrl, type FetchUrlOptions } from '../fetch-url.js';
 import type { DiscoveryFetch } from './discover.js';
 import { isSameSite, siteOrigin } from './site-url.js';
@@ -10,30 +10,22 @@ import { privateAccess } from '../../shared/address-policy.js';
  * The fetch of a site's discovery: the URL sources' guarded fetcher (SSRF
  * guard, redirect re-check, size and time caps, per-host slots and
  * spacing), with the same User-Agent, refusing redirects off the site's
- * origin. A discovery is one long job, so when its host's slots are all
- * taken it waits for one rather than going back to the queue.
+ * origin. When its host's slots are all taken it throws HostBusyError
+ * (after the gate's brief wait), and the discovery goes back to the queue
+ * until one is due, as a URL source does.
  */
 export function siteFetcher(config: Config, hosts: HostGate | undefined, overrides?: Pick<FetchUrlOptions, 'lookup' | 'connect'>): (site: StoredSite) => DiscoveryFetch {
   return (site) => {
     const origin = siteOrigin(new URL(site.url));
-    return async (url, maxBytes) => {
-      const deadline = Date.now() + config.URL_FETCH_TIMEOUT_MS;
-      for (;;) {
-        try {
-          return await fetchUrl(url, {
-            maxBytes,
-            timeoutMs: config.URL_FETCH_TIMEOUT_MS,
-            allowPrivate: privateAccess(config),
-            userAgent: config.URL_FETCH_USER_AGENT,
-            allowRedirect: (to) => isSameSite(to, origin),
-            ...(hosts && { hosts }),
-            ...overrides,
-          });
-        } catch (err) {
-          if (!(err instanceof HostBusyError) || Date.now() + err.delayMs > deadline) throw err;
-          await new Promise((r) => setTimeout(r, err.delayMs));
-        }
-      }
-    };
+    return (url, maxBytes) =>
+      fetchUrl(url, {
+        maxBytes,
+        timeoutMs: config.URL_FETCH_TIMEOUT_MS,
+        allowPrivate: privateAccess(config),
+        userAgent: config.URL_FETCH_USER_AGENT,
+        allowRedirect: (to) => isSameSite(to, origin),
+        ...(hosts && { hosts }),
+        ...overrides,
+      });
   };
 }

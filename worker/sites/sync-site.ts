@@ -12,7 +12,8 @@ import type { KbStore } from '../../shared/store/kb-store.js';
 import type { QuotaStore } from '../../shared/store/quota-store.js';
 import type { SiteOutcome, StoredSite } from '../../shared/store/site-records.js';
 import type { SiteFinish, SiteStore } from '../../shared/store/site-store.js';
-import { discoverSite, type DiscoveryFetch, type DiscoveryResult } from './discover.js';
+import { discoveryStep, type DiscoveryFetch, type DiscoveryResult, type StepBudget, type StepOutcome } from './discover.js';
+import { keyDigest, type DiscoveryState } from './discovery-state.js';
 import { addSitePages } from './site-pages.js';
 import { pageKey } from './site-url.js';
 
@@ -31,7 +32,6 @@ export interface SiteSyncDeps {
   logger: Logger;
   /** A fetch for the site's discovery, refusing redirects off its origin (see worker/main.ts). */
   fetchFor(site: StoredSite): DiscoveryFetch;
-  sleep?: (ms: number) => Promise<void>;
 }
 
 /** What one run of a site's discovery did. */
@@ -48,27 +48,37 @@ class SiteGone extends Error {}
 /** A quota left no room for the site's next page: the discovery stops there. */
 class SiteFull extends Error {}
 
+/** A step of a site's discovery that must wait: its state is to be saved and the rest run from `until`. */
+export interface SiteSyncWait {
+  kind: 'wait';
+  until: number;
+}
+
 /**
- * One discovery run of a site, end to end: its pages are found
- * ({@link discoverSite}) and added as URL sources carrying its `siteId` in
- * batches (each guarded by the site's run, so a deleted or restarted site
- * gets no more pages), their first extraction queued at once. On a later run
- * the pages found again are fetched again, and a page missed
- * {@link MISSES_TO_REMOVE} runs in a row (not in the sitemap, not linked, or
- * answering 404/410) is removed; a run cut short by a cap counts only 404/410
- * as misses. Throws what the discovery throws; the caller ends the site
- * `failed` on a permanent error or the last attempt ({@link failSite}).
+ * One step of a discovery run of a site ({@link discoveryStep}), from
+ * `state`, which it updates in place: the pages it finds are added as URL
+ * sources carrying its `siteId` in batches (each guarded by the site's run,
+ * so a deleted or restarted site gets no more pages), their first extraction
+ * queued at once. A step that must wait returns `wait` with nothing pending.
+ * The last step syncs the site: on a later run the pages found again are
+ * fetched again, and a page missed {@link MISSES_TO_REMOVE} runs in a row
+ * (not in the sitemap, not linked, or answering 404/410) is removed; a run
+ * cut short by a cap counts only 404/410 as misses. Throws what the discovery
+ * throws; the caller ends the site `failed` on a permanent error or the last
+ * attempt ({@link failSite}).
  */
-export async function syncSite(deps: SiteSyncDeps, job: DiscoverSiteJob, site: StoredSite): Promise<SiteSyncResult | 'gone'> {
+export async function syncSiteStep(
+  deps: SiteSyncDeps,
+  job: DiscoverSiteJob,
+  site: StoredSite,
+  state: DiscoveryState,
+  budget: StepBudget,
+): Promise<SiteSyncResult | SiteSyncWait | 'gone'> {
   const { workspaceId, kbId, siteId, run } = job;
-  const found = await deps.kbs.get(kbId);
-  if (!found) return 'gone';
-  const existing = new Map<string, StoredSource>();
-  for (const s of found.sources) if (s.siteId === siteId) existing.set(sourceFingerprint(s), s);
-  const seenAgain = new Set<string>();
+  const existing = await siteSources(deps, kbId, siteId);
+  if (!existing) return 'gone';
+  const seenAgain = new Set(state.again);
   let batch: NewSource[] = [];
-  let added = 0;
-  let offered = 0;
   let full: SiteTruncatedReason | undefined;
   const quota = deps.quotas && new QuotaGuard(deps.config, deps.quotas);
 
@@ -83,53 +93,87 @@ export async function syncSite(deps: SiteSyncDeps, job: DiscoverSiteJob, site: S
       if (err instanceof NotFoundError) throw new SiteGone();
       throw err;
     }
-    added += committed.length;
+    state.added += committed.length;
     await deps.queue.enqueue(committed.map((s) => ({ workspaceId, kbId, documentId: s.documentId, run: 1, ...sourceJobInfo(s) })));
     if (full) throw new SiteFull();
   };
 
-  let result: DiscoveryResult | undefined;
+  let step: StepOutcome | undefined;
   try {
-    result = await discoverSite({
-      url: site.url,
-      maxPages: site.maxPages,
-      maxDepth: site.maxDepth,
-      include: site.include,
-      exclude: site.exclude,
-      sitemap: site.sitemap,
-      agent: agentToken(deps.config.URL_FETCH_USER_AGENT),
-      fetch: deps.fetchFor(site),
-      ...(deps.sleep && { sleep: deps.sleep }),
-      onPage: async (url) => {
-        offered += 1;
-        const fingerprint = sourceFingerprint({ type: 'url', content: url.href });
-        const known = existing.get(fingerprint);
-        if (known) return void seenAgain.add(known.documentId);
-        batch.push({ documentId: newDocumentId(), type: 'url', content: url.href, fingerprint, siteId });
-        if (batch.length >= COMMIT_BATCH) await flush();
+    step = await discoveryStep(
+      {
+        url: site.url,
+        maxPages: site.maxPages,
+        maxDepth: site.maxDepth,
+        include: site.include,
+        exclude: site.exclude,
+        sitemap: site.sitemap,
+        agent: agentToken(deps.config.URL_FETCH_USER_AGENT),
+        fetch: deps.fetchFor(site),
+        maxDelayMs: deps.config.CRAWL_MAX_DELAY_SECONDS * 1000,
+        alive: async () => (await deps.sites.get(kbId, siteId))?.run === run,
+        onPage: async (url) => {
+          const fingerprint = sourceFingerprint({ type: 'url', content: url.href });
+          const known = existing.get(fingerprint);
+          if (known) return void seenAgain.add(known.documentId);
+          batch.push({ documentId: newDocumentId(), type: 'url', content: url.href, fingerprint, siteId });
+          if (batch.length >= COMMIT_BATCH) await flush();
+        },
       },
-    });
+      state,
+      budget,
+    );
     await flush();
   } catch (err) {
     if (err instanceof SiteGone) return 'gone';
     if (!(err instanceof SiteFull)) throw err;
+  } finally {
+    state.again = [...seenAgain];
   }
+  if (step?.kind === 'gone') return 'gone';
+  if (!full && step?.kind === 'wait') return step;
   // Stopped short by a quota (perhaps at the last batch): like a cap, only pages that answered 404 or 410 count as missed.
-  if (full || !result) {
-    result = { pagesFound: result?.pagesFound ?? offered, pagesAdded: added, truncated: true, gone: result?.gone ?? new Set(), fromSitemaps: result?.fromSitemaps ?? false };
-  }
+  const result: DiscoveryResult =
+    step?.kind === 'done' && !full
+      ? step.result
+      : { pagesFound: Math.max(state.pagesFound, state.added), pagesAdded: state.added, truncated: true, seen: new Set(state.seen), gone: new Set(state.gone), fromSitemaps: state.fromSitemaps };
+  // The sources as they are now: this run's pages included.
+  return finishSync(deps, job, (await siteSources(deps, kbId, siteId)) ?? new Map(), seenAgain, result, state.added, full);
+}
 
+/** The site's sources by fingerprint; null when the knowledge base is gone. */
+async function siteSources(deps: SiteSyncDeps, kbId: string, siteId: string): Promise<Map<string, StoredSource> | null> {
+  const found = await deps.kbs.get(kbId);
+  if (!found) return null;
+  const sources = new Map<string, StoredSource>();
+  for (const s of found.sources) if (s.siteId === siteId) sources.set(sourceFingerprint(s), s);
+  return sources;
+}
+
+/** The end of a run: pages found again are fetched again, pages missed are counted and removed, the site is finished. */
+async function finishSync(
+  deps: SiteSyncDeps,
+  job: DiscoverSiteJob,
+  sources: Map<string, StoredSource>,
+  seenAgain: Set<string>,
+  result: DiscoveryResult,
+  added: number,
+  full?: SiteTruncatedReason,
+): Promise<SiteSyncResult> {
+  const { workspaceId, kbId, siteId, run } = job;
   const now = () => new Date().toISOString();
   let removed = 0;
   let changes: FeedRange | undefined;
-  for (const source of existing.values()) {
+  for (const source of sources.values()) {
     const target = { workspaceId, kbId, documentId: source.documentId };
     if (seenAgain.has(source.documentId)) {
       if (run > 1) await requeueSource(deps, target, 'refresh', now()).catch(ignoreMoved);
       continue;
     }
-    const gone = result.gone.has(pageKey(new URL(source.content)));
-    if (result.truncated && !gone) continue;
+    const key = keyDigest(pageKey(new URL(source.content)));
+    // Added by this run (in an earlier step), or seen past a cap: not a miss.
+    if (result.seen.has(key)) continue;
+    if (result.truncated && !result.gone.has(key)) continue;
     const misses = await deps.sites.addMiss(kbId, siteId, source.documentId);
     if (misses < MISSES_TO_REMOVE) continue;
     const wrote = (await deps.kbs.deleteSource(target, now()).catch(ignoreMoved))?.changes;
@@ -141,11 +185,11 @@ export async function syncSite(deps: SiteSyncDeps, job: DiscoverSiteJob, site: S
   const outcome: SiteOutcome = {
     state: 'done',
     pagesFound: result.pagesFound,
-    pagesAdded: existing.size - removed + added,
+    pagesAdded: sources.size - removed,
     truncated: result.truncated,
     ...(full && { truncatedReason: full }),
   };
-  deps.logger.info({ kbId, siteId, run, ...outcome, removed, refreshed: run > 1 ? seenAgain.size : 0 }, 'site discovered');
+  deps.logger.info({ kbId, siteId, run, ...outcome, added, removed, refreshed: run > 1 ? seenAgain.size : 0 }, 'site discovered');
   return { outcome, finish: await deps.sites.finish(kbId, siteId, run, outcome, now()), ...(changes && { changes }) };
 }
 

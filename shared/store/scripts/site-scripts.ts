@@ -61,14 +61,26 @@ export const deleteSiteScript = defineScript({
   replies: { ok: { removed: 'int', feedFrom: 'str', feedTo: 'str' }, missing: {}, forbidden: {}, missing_site: {} },
 });
 
-/** Worker: takes pages of the workspace's discovery budget for one holder, unless that would pass the cap. */
+/** Worker: takes pages of the workspace's discovery budget for one holder, unless that would pass the cap on pages or on holders. */
 export const reserveCrawlBudgetScript = defineScript({
   name: 'siteReserveBudget',
   file: 'reserveCrawlBudget',
   keys: ['budget'],
-  build: (i: { workspaceId: string; holder: string; pages: number; cap: number; ttlSeconds: number }, k) => ({
+  build: (i: { workspaceId: string; holder: string; pages: number; cap: number; maxHolders: number; ttlSeconds: number }, k) => ({
     keys: { budget: k.crawlBudget(i.workspaceId) },
-    args: { holder: i.holder, pages: i.pages, cap: i.cap, ttlSeconds: i.ttlSeconds },
+    args: { holder: i.holder, pages: i.pages, cap: i.cap, maxHolders: i.maxHolders, ttlSeconds: i.ttlSeconds },
   }),
   replies: { ok: {}, full: { holders: 'rest' } },
+});
+
+/** Worker: a site's page that landed on another URL of the site takes that URL's fingerprint, or becomes an alias of the source holding it. */
+export const claimLandedUrlScript = defineScript({
+  name: 'siteClaimLandedUrl',
+  file: 'claimLandedUrl',
+  keys: ['fingerprints', 'record'],
+  build: (i: { kbId: string; documentId: string; listed: string; landed: string }, k) => ({
+    keys: { fingerprints: k.fingerprints(i.kbId), record: k.sourceKeys(i.kbId, i.documentId).record },
+    args: { documentId: i.documentId, listed: i.listed, landed: i.landed, recordPrefix: k.sourceKeyPrefixes(i.kbId).record },
+  }),
+  replies: { own: {}, alias: { owner: 'str' }, missing: {} },
 });
