@@ -4,7 +4,9 @@ import type { RedisClient } from '../redis.js';
 import type { KeySpace } from './keys.js';
 import { lifecycleLua } from './lifecycle-lua.js';
 import { importCatalogScript } from './scripts/catalog-scripts.js';
-import { readChangesScript } from './scripts/changes-scripts.js';
+import { readChangesScript, trimFeedScript, workspaceFeedBytesScript } from './scripts/changes-scripts.js';
+import { boundWorkspaceFeeds } from './feed-bound.js';
+import type { FeedArgs } from '../feed/feed-entries.js';
 import { applySearchScript, searchKbScript } from './scripts/search-scripts.js';
 import { commitSourcesScript } from './scripts/commit-scripts.js';
 import { deleteKbScript, deleteSourceScript } from './scripts/delete-scripts.js';
@@ -12,7 +14,7 @@ import { setSourceMetadataScript } from './scripts/metadata-scripts.js';
 import { rechunkSourceScript } from './scripts/rechunk-scripts.js';
 import { recountKbScript, repairSourceScript, unmarkActiveScript } from './scripts/reconciler-scripts.js';
 import { refreshSourceScript, retrySourceScript } from './scripts/rerun-scripts.js';
-import { parseReply, scriptArgs, type Reply, type ReplySpec, type ScriptDef } from './scripts/script.js';
+import { parseReply, type Reply, type ReplySpec, type ScriptDef } from './scripts/script.js';
 import { acquireHostSlotScript, startHostFetchScript } from './scripts/host-scripts.js';
 import { fairPrioritiesScript } from './scripts/fair-share-scripts.js';
 import { claimIdempotencyKeyScript, completeIdempotencyKeyScript } from './scripts/idempotency-scripts.js';
@@ -63,6 +65,8 @@ export const SCRIPTS = [
   deleteSiteScript,
   reserveCrawlBudgetScript,
   readChangesScript,
+  trimFeedScript,
+  workspaceFeedBytesScript,
   applySearchScript,
   searchKbScript,
   recountKbScript,
@@ -110,7 +114,12 @@ export function withCommands(redis: RedisClient): StoreRedis {
   return redis as StoreRedis;
 }
 
-/** Runs one declared script: builds its KEYS and payload from `input`, and parses its reply by the declaration. */
+/**
+ * Runs one declared script: builds its KEYS and payload from `input`, and
+ * parses its reply by the declaration. After a script that wrote to a change
+ * feed (a reply with a non-empty `feedTo`, or an `ok` of a writer that does
+ * not report its range), holds the workspace's feeds under their bound.
+ */
 export async function runScript<In, K extends string, S extends ReplySpec>(
   redis: StoreRedis,
   keys: KeySpace,
@@ -118,6 +127,14 @@ export async function runScript<In, K extends string, S extends ReplySpec>(
   input: In,
 ): Promise<Reply<S>> {
   const command = (redis as unknown as Record<string, (...args: string[]) => Promise<unknown>>)[def.name]!;
-  const raw = await command.call(redis, ...scriptArgs(def, input, keys));
-  return parseReply(def.name, def.replies, raw);
+  const { keys: named, args } = def.build(input, keys);
+  const raw = await command.call(redis, ...def.keys.map((k) => named[k]), JSON.stringify(args));
+  const reply = parseReply(def.name, def.replies, raw);
+  if (args.feed !== undefined && def !== (readChangesScript as unknown) && wroteFeed(reply)) await boundWorkspaceFeeds(redis, keys, args.feed as FeedArgs);
+  return reply;
+}
+
+function wroteFeed(reply: { kind: string }): boolean {
+  const to = (reply as { feedTo?: unknown }).feedTo;
+  return to === undefined ? reply.kind === 'ok' : to !== '';
 }
