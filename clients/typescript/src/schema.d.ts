@@ -664,7 +664,7 @@ export interface components {
             /** @enum {string} */
             status: "Live" | "Testing" | "Disabled";
         };
-        ChangeEvent: components["schemas"]["ChunkUpserted"] | components["schemas"]["ChunkDeleted"];
+        ChangeEvent: components["schemas"]["ChunkUpserted"] | components["schemas"]["ChunkDeleted"] | components["schemas"]["KnowledgeBaseDeleted"];
         ChangesPage: {
             data: components["schemas"]["ChangeEvent"][];
             /** @description More events follow right away (read again at once); false: the feed is read to its end */
@@ -943,6 +943,15 @@ export interface components {
              * @example ["https://example.com/faq", {"url": "https://example.com/prices", "metadata": {"team": "sales"}}]
              */
             knowledge_base_urls?: string;
+        };
+        /** @description The knowledge base was deleted: drop every chunk of it. The feed's last event, read by every cursor of the feed however old, for CHANGES_RETENTION_HOURS */
+        KnowledgeBaseDeleted: {
+            kbId: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "knowledge_base.deleted";
         };
         KnowledgeBasePage: {
             data: components["schemas"]["KnowledgeBaseSummary"][];

@@ -31,22 +31,8 @@ for _, e in ipairs(p.entries) do
   if digests[e.i] ~= e.g then return {'moved'} end
 end
 
--- Flat objects of strings, numbers and booleans (the metadata schema): equal when every key has the same value.
-local function sameMetadata(a, b)
-  if a == b then return true end
-  if a == '' or b == '' then return false end
-  local x, y = cjson.decode(a), cjson.decode(b)
-  for k, v in pairs(x) do
-    if y[k] ~= v then return false end
-  end
-  for k in pairs(y) do
-    if x[k] == nil then return false end
-  end
-  return true
-end
-
 local before = redis.call('HGET', record, 'metadata') or ''
-local changed = not sameMetadata(before, p.metadata)
+local changed = not feedSameMetadata(before, p.metadata)
 if changed then
   if p.metadata == '' then
     redis.call('HDEL', record, 'metadata')

@@ -63,6 +63,20 @@ local function feedSource(record)
   return cjson.encode(s)
 end
 
+-- Two sources' metadata as stored (JSON text, '' for none), flat objects of strings, numbers and booleans (the metadata schema): equal when every key has the same value.
+local function feedSameMetadata(a, b)
+  if a == b then return true end
+  if a == '' or b == '' then return false end
+  local x, y = cjson.decode(a), cjson.decode(b)
+  for k, v in pairs(x) do
+    if y[k] ~= v then return false end
+  end
+  for k in pairs(y) do
+    if x[k] == nil then return false end
+  end
+  return true
+end
+
 -- An event's offset (`o`), or -1 for an event written before offsets were kept.
 local function feedOffsetOf(entry)
   local fields = entry[2]
