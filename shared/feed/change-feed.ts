@@ -14,9 +14,6 @@ import { decodeCursor, encodeCursor, FEED_START } from './cursor.js';
 export const RESYNC_MESSAGE =
   'This cursor is older than the change feed keeps. Resync: read every chunk from GET /v1/knowledge-bases/{kbId}/chunks, then follow the feed from the changesCursor that listing returns.';
 
-/** Bytes of events one page carries at most, past its first event (the events' chunk and source JSON). */
-export const CHANGES_PAGE_MAX_BYTES = 1024 * 1024;
-
 /**
  * What an event keeps of its chunk's source: the fields the chunk listing
  * shows (see chunkSourceFields). Events written before carry the source's
@@ -49,12 +46,12 @@ export class ChangeFeed {
 
   /**
    * The events after `after` (from the start when undefined), at most `size`
-   * and about CHANGES_PAGE_MAX_BYTES; 410 past retention, 400 for a cursor of
+   * and about a MiB of events (the retention's `pageMaxBytes`); 410 past retention, 400 for a cursor of
    * another knowledge base or ahead of the feed.
    */
   async read(workspaceId: string, kbId: string, after: string | undefined, size: number): Promise<ChangesPage> {
     const from = after === undefined ? FEED_START : decodeCursor(after, 'after', kbId);
-    const reply = await runScript(this.redis, this.keys, readChangesScript, { workspaceId, kbId, after: from, size, maxBytes: CHANGES_PAGE_MAX_BYTES });
+    const reply = await runScript(this.redis, this.keys, readChangesScript, { workspaceId, kbId, after: from, size, maxBytes: this.keys.changeRetention.pageMaxBytes });
     if (reply.kind === 'expired') throw new GoneError(RESYNC_MESSAGE.replace('{kbId}', kbId));
     if (reply.kind === 'ahead') throw new ValidationError({ after: 'is not a cursor of this change feed' });
     if (reply.kind !== 'ok') throw resultError(reply.kind, { kbId });

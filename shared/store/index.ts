@@ -60,6 +60,7 @@ export function changeRetention(config: {
   CHANGES_WORKSPACE_MAX_BYTES: number;
 }): ChangeRetention {
   return {
+    ...DEFAULT_CHANGE_RETENTION,
     retentionMs: config.CHANGES_RETENTION_HOURS * 3_600_000,
     maxEvents: config.CHANGES_MAX_EVENTS,
     maxBytes: config.CHANGES_MAX_BYTES,

@@ -19,6 +19,8 @@ export interface ChangeRetention {
   maxBytes: number;
   /** Bytes all of a workspace's feeds may hold together (CHANGES_WORKSPACE_MAX_BYTES). */
   workspaceMaxBytes: number;
+  /** Bytes of events one page of the feed carries, about (past its first event). */
+  pageMaxBytes: number;
 }
 
 /** The defaults of CHANGES_RETENTION_HOURS, CHANGES_MAX_EVENTS, CHANGES_MAX_BYTES and CHANGES_WORKSPACE_MAX_BYTES. */
@@ -27,6 +29,7 @@ export const DEFAULT_CHANGE_RETENTION: ChangeRetention = {
   maxEvents: 100_000,
   maxBytes: 64 * 1024 * 1024,
   workspaceMaxBytes: 256 * 1024 * 1024,
+  pageMaxBytes: 1024 * 1024,
 };
 
 /**
