@@ -30,6 +30,10 @@ interface FeedSource {
 
 /** Values per event in the script's reply (id, kind, chunk id, documentId, chunk JSON, source JSON). */
 const EVENT_WIDTH = 6;
+/** Events one read script returns at most (about 2 ms of Redis time for small events). */
+const EVENTS_PER_SCRIPT = 200;
+/** What an event costs beside its chunk and source JSON, as the feed scripts count it (FEED_EVENT_OVERHEAD). */
+const EVENT_OVERHEAD = 64;
 
 /**
  * A knowledge base's change feed: the events the chunk-writing scripts
@@ -51,20 +55,32 @@ export class ChangeFeed {
    */
   async read(workspaceId: string, kbId: string, after: string | undefined, size: number): Promise<ChangesPage> {
     const from = after === undefined ? FEED_START : decodeCursor(after, 'after', kbId);
-    const reply = await runScript(this.redis, this.keys, readChangesScript, { workspaceId, kbId, after: from, size, maxBytes: this.keys.changeRetention.pageMaxBytes });
-    if (reply.kind === 'expired') throw new GoneError(RESYNC_MESSAGE.replace('{kbId}', kbId));
-    if (reply.kind === 'ahead') throw new ValidationError({ after: 'is not a cursor of this change feed' });
-    if (reply.kind !== 'ok') throw resultError(reply.kind, { kbId });
+    const budget = this.keys.changeRetention.pageMaxBytes;
     const data: ChangeEvent[] = [];
     let last = from;
-    for (let i = 0; i + EVENT_WIDTH <= reply.events.length; i += EVENT_WIDTH) {
-      const [id, kind, chunkId, documentId, chunkJson, sourceJson] = reply.events.slice(i, i + EVENT_WIDTH) as [string, string, string, string, string, string];
-      last = id;
-      if (kind === 'u') data.push({ type: 'chunk.upserted', chunk: withSource(chunkJson, sourceJson) });
-      else if (kind === 'd') data.push({ type: 'chunk.deleted', chunkId, documentId });
-      else if (kind === 'x') data.push({ type: 'knowledge_base.deleted', kbId });
+    let head = from;
+    let bytes = 0;
+    // A page is read in slices, each one short script: a 1,000-event page never holds Redis for long.
+    while (data.length < size && bytes < budget) {
+      const ask = Math.min(size - data.length, EVENTS_PER_SCRIPT);
+      const reply = await runScript(this.redis, this.keys, readChangesScript, { workspaceId, kbId, after: last, size: ask, maxBytes: budget - bytes });
+      if (reply.kind === 'expired' && data.length > 0) break;
+      if (reply.kind === 'expired') throw new GoneError(RESYNC_MESSAGE.replace('{kbId}', kbId));
+      if (reply.kind === 'ahead') throw new ValidationError({ after: 'is not a cursor of this change feed' });
+      if (reply.kind !== 'ok') throw resultError(reply.kind, { kbId });
+      head = reply.head;
+      let read = 0;
+      for (let i = 0; i + EVENT_WIDTH <= reply.events.length; i += EVENT_WIDTH, read++) {
+        const [id, kind, chunkId, documentId, chunkJson, sourceJson] = reply.events.slice(i, i + EVENT_WIDTH) as [string, string, string, string, string, string];
+        last = id;
+        bytes += chunkJson.length + sourceJson.length + EVENT_OVERHEAD;
+        if (kind === 'u') data.push({ type: 'chunk.upserted', chunk: withSource(chunkJson, sourceJson) });
+        else if (kind === 'd') data.push({ type: 'chunk.deleted', chunkId, documentId });
+        else if (kind === 'x') data.push({ type: 'knowledge_base.deleted', kbId });
+      }
+      if (read < ask) break;
     }
-    return { data, nextCursor: encodeCursor(last, kbId), hasMore: data.length > 0 && last !== reply.head };
+    return { data, nextCursor: encodeCursor(last, kbId), hasMore: data.length > 0 && last !== head };
   }
 
   /** The cursor after the newest event: where a consumer that has read everything up to now goes on from. */

@@ -27,7 +27,8 @@ local rev = redis.call('HGET', KEYS[1], 'rev') or '0'
 if p.ifRev and p.ifRev ~= rev then return {'precondition_failed', rev} end
 local at = p.prefixes
 for _, id in ipairs(redis.call('LRANGE', KEYS[2], 0, -1)) do
-  redis.call('DEL', at.record .. id, at.text .. id, at.blob .. id, at.markdown .. id, at.chunks .. id, at.chunkIds .. id)
+  -- UNLINK: a source's chunk list and chunk-id hash are freed off Redis's thread.
+  redis.call('UNLINK', at.record .. id, at.text .. id, at.blob .. id, at.markdown .. id, at.chunks .. id, at.chunkIds .. id)
 end
 -- The events before the deletion no longer matter to anyone: UNLINK frees them off the main
 -- thread. The new stream's first id must stay after every cursor given out (the old head).

@@ -29,8 +29,12 @@
 -- Bytes an event costs beside its values: its id, field names and the stream's per-entry overhead.
 local FEED_EVENT_OVERHEAD = 64
 local FEED_MAX_SEQ = '18446744073709551615'
+-- What one trim drops at most beside what its script wrote (see feedTrim).
+local FEED_TRIM_STEP = 4 * 1024 * 1024
+local FEED_TRIM_EVENTS = 2000
 
-local feedBefore, feedFirst, feedLast, feedTotal = nil, nil, nil, nil
+local feedBefore, feedFirst, feedLast, feedTotal, feedStartTotal = nil, nil, nil, nil, nil
+local feedWritten = 0
 
 -- The id of the stream's newest event ('0-0' for none): the cursor before what a script writes.
 -- Kept in the info hash (when `info` is given); a feed written before it was kept there asks the stream.
@@ -90,7 +94,9 @@ local function feedEmit(f, kind, chunkId, documentId, chunkJson, sourceJson)
   if not feedFirst then
     feedBefore = feedHead(f.stream, f.info)
     feedTotal = tonumber(redis.call('HGET', f.info, 'total') or '0')
+    feedStartTotal = feedTotal
   end
+  feedWritten = feedWritten + 1
   local id
   local offset = feedTotal
   if kind == 'u' then
@@ -189,42 +195,56 @@ local function feedHeld(f, total)
 end
 
 -- Drops events past retention, past the count cap and past the byte cap (`maxBytes`, default the
--- feed's), remembering the newest one dropped, and records the bytes held. Each step is a few
--- lookups, or reads as many events as the cap is passed by (what the last write added).
+-- feed's), remembering the newest one dropped, and records the bytes held. Freeing events costs
+-- Redis about a microsecond a stream node, so one call drops at most FEED_TRIM_STEP bytes beside
+-- what the script wrote (and FEED_TRIM_EVENTS events beside those it wrote): a feed far past a
+-- bound (retention reached by a whole feed at once, a lowered setting) comes back under it over
+-- the next writes and reads, each of them short; no bound's excess ever grows.
 local function feedTrim(f, maxBytes)
-  local floor = nil
-  -- The oldest event first: a reverse scan from minId walks a whole node of events back
-  -- to the stream's start when none is that old, which is what nearly every write finds.
   local first = redis.call('XRANGE', f.stream, '-', '+', 'COUNT', 1)[1]
   if not first then return end
+  local total = feedTotal or tonumber(redis.call('HGET', f.info, 'total') or '0')
+  local written = feedTotal and (feedTotal - feedStartTotal) or 0
+  local firstOffset = math.max(0, feedOffsetOf(first))
+  local held = total - firstOffset
+  -- The events before `cutId` go ('' for all), or without it those before the first event at offset `target` or past.
+  local target, cutId = nil, nil
+  local function want(t, id)
+    if target == nil or t > target then target, cutId = t, id end
+  end
   if feedCompare(first[1], f.minId) < 0 then
-    local old = feedAtOrBefore(f.stream, '(' .. f.minId)
-    floor = old[1]
-    redis.call('XTRIM', f.stream, 'MINID', f.minId)
+    local young = redis.call('XRANGE', f.stream, f.minId, '+', 'COUNT', 1)[1]
+    if young then want(math.max(0, feedOffsetOf(young)), young[1]) else want(total, '') end
   end
   local over = redis.call('XLEN', f.stream) - f.maxEvents
   if over > 0 then
-    local dropped = redis.call('XRANGE', f.stream, '-', '+', 'COUNT', over)
-    floor = dropped[#dropped][1]
-    redis.call('XTRIM', f.stream, 'MAXLEN', f.maxEvents)
+    over = math.min(over, FEED_TRIM_EVENTS + feedWritten)
+    local e = redis.call('XRANGE', f.stream, '-', '+', 'COUNT', over + 1)[over + 1]
+    if e then want(math.max(0, feedOffsetOf(e)), e[1]) else want(total, '') end
   end
-  local total = feedTotal or tonumber(redis.call('HGET', f.info, 'total') or '0')
-  local held, oldest = feedHeld(f, total)
   local cap = maxBytes or f.maxBytes
-  if held > cap then
-    local last = redis.call('XREVRANGE', f.stream, '+', '-', 'COUNT', 1)[1]
-    local cut = feedFirstFrom(f.stream, total - cap, oldest[1], last[1])
-    if cut then
-      floor = feedAtOrBefore(f.stream, '(' .. cut)[1]
-      redis.call('XTRIM', f.stream, 'MINID', cut)
-    else
-      floor = last[1]
-      redis.call('XTRIM', f.stream, 'MAXLEN', 0)
+  if held > cap then want(total - cap, nil) end
+  if target == nil then
+    redis.call('HSET', f.info, 'bytes', held)
+    return
+  end
+  local limit = firstOffset + FEED_TRIM_STEP + written
+  if target > limit then target, cutId = limit, nil end
+  local last = redis.call('XREVRANGE', f.stream, '+', '-', 'COUNT', 1)[1]
+  if cutId == nil then cutId = feedFirstFrom(f.stream, target, first[1], last[1]) or '' end
+  local floor = nil
+  if cutId == '' then
+    floor = last[1]
+    redis.call('XTRIM', f.stream, 'MAXLEN', 0)
+  else
+    local before = feedAtOrBefore(f.stream, '(' .. cutId)
+    if before then
+      floor = before[1]
+      redis.call('XTRIM', f.stream, 'MINID', cutId)
     end
-    held = feedHeld(f, total)
   end
   if floor then redis.call('HSET', f.info, 'floor', floor) end
-  redis.call('HSET', f.info, 'bytes', held)
+  redis.call('HSET', f.info, 'bytes', (feedHeld(f, total)))
 end
 
 -- After a script's writes: records the head and the running count, trims the feed when it
