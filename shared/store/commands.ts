@@ -11,7 +11,7 @@ import { applySearchScript, searchKbScript } from './scripts/search-scripts.js';
 import { commitSourcesScript } from './scripts/commit-scripts.js';
 import { deleteKbScript, deleteSourceScript } from './scripts/delete-scripts.js';
 import { setSourceMetadataScript } from './scripts/metadata-scripts.js';
-import { rechunkSourceScript } from './scripts/rechunk-scripts.js';
+import { rechunkSourceScript, settleKbScript } from './scripts/rechunk-scripts.js';
 import { recountKbScript, repairSourceScript, unmarkActiveScript } from './scripts/reconciler-scripts.js';
 import { refreshSourceScript, retrySourceScript } from './scripts/rerun-scripts.js';
 import { parseReply, type Reply, type ReplySpec, type ScriptDef } from './scripts/script.js';
@@ -43,6 +43,7 @@ export const SCRIPTS = [
   finishSourceScript,
   setSourceProgressScript,
   rechunkSourceScript,
+  settleKbScript,
   setSourceMetadataScript,
   retrySourceScript,
   refreshSourceScript,

@@ -897,6 +897,8 @@ export interface components {
             /** @example kb_V1StGXR8_Z5jdHi6B-myT */
             kbId: string;
             name: string;
+            /** @description While a change of chunk_max_tokens or chunk_overlap_tokens is being applied: the ready sources whose chunks are still those of the earlier settings (absent once none are; knowledge_base.settled is sent when the re-chunk ends) */
+            rechunkingSources?: number;
             /** @description Site sources (knowledge_base_sites), when there are any */
             sites?: components["schemas"]["Site"][];
             sourceCounts: components["schemas"]["SourceCounts"];
