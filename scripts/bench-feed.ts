@@ -99,6 +99,9 @@ async function main(): Promise<void> {
     const patchStream = await memoryUsage(redis, store.keys.changes('kb_patch'));
     console.log(`patches: 9 x 750 KB texts, ${patches} rounds of metadata PATCHes (${9 * (patches + 1)} writes of a source's chunks)`);
     console.log(`  feed counted ${mb(await counted(redis, store, 'kb_patch'))}, stream ${mb(patchStream)} (MEMORY USAGE) against CHANGES_MAX_BYTES ${mb(retention.maxBytes)}`);
+    const patchFloor = await redis.hget(store.keys.changesInfo('kb_patch'), 'floor');
+    const bigPage = await store.changes.read(WS, 'kb_patch', patchFloor ? encodeCursor(patchFloor, 'kb_patch') : undefined, 1000);
+    console.log(`  a page of size 1000 from its oldest event: ${bigPage.data.length} events in ${Buffer.byteLength(JSON.stringify(bigPage))} bytes, hasMore ${bigPage.hasMore}`);
     const usage = await store.quotas.derivedBytes(WS);
     console.log(`  workspace usage changeFeeds ${mb(usage.changeFeeds)} against CHANGES_WORKSPACE_MAX_BYTES ${mb(retention.workspaceMaxBytes)}`);
 
