@@ -129,6 +129,18 @@ describe('the change feed in bytes', () => {
 });
 
 describe('change feed cursors and edge cases', () => {
+  it('shows a long title cut to 1 KiB at a character, the same in the feed and the listing', async () => {
+    const key = await h.key('ws-bound-title');
+    const title = `é${'😀'.repeat(500)}`;
+    const { kbId } = await createKbWith(h, key, (f) => f.set('knowledge_base_texts', JSON.stringify([{ title, text: 'A short text.' }])));
+    await settled(kbId, key);
+    const listed = (await call(h.app, 'GET', `/v1/knowledge-bases/${kbId}/chunks`, { key })).body.data[0].title as string;
+    const fed = (await call(h.app, 'GET', `/v1/knowledge-bases/${kbId}/changes`, { key })).body.data[0].chunk.title as string;
+    expect(fed).toBe(listed);
+    expect(Buffer.byteLength(fed)).toBe(1022);
+    expect(title.startsWith(fed)).toBe(true);
+  });
+
   it('refuses with a 400 a cursor of another knowledge base and one ahead of the feed, and still reads a cursor of the earlier form', async () => {
     const key = await h.key('ws-bound-cursor');
     const one = await createKbWith(h, key, (f) => f.set('knowledge_base_texts', JSON.stringify(['One text, short.'])));

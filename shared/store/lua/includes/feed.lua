@@ -51,12 +51,21 @@ local function feedHead(stream, info)
   return '0-0'
 end
 
+-- A title cut to CHUNK_TITLE_MAX_BYTES at a UTF-8 character's boundary, as chunkTitle does.
+local FEED_TITLE_MAX = 1024
+local function feedTitle(t)
+  if #t <= FEED_TITLE_MAX then return t end
+  local e = FEED_TITLE_MAX
+  while e > 0 and bit.band(string.byte(t, e + 1), 0xC0) == 0x80 do e = e - 1 end
+  return string.sub(t, 1, e)
+end
+
 -- What a chunk.upserted shows of its source, as the chunk listing shows it (see chunkSourceFields):
 -- the title, the URL of a URL source, the file name of a file source, the metadata. Never a text's content.
 local function feedSource(record)
   local v = redis.call('HMGET', record, 'type', 'title', 'filename', 'metadata')
   local s = {}
-  if v[2] and v[2] ~= '' then s.title = v[2] end
+  if v[2] and v[2] ~= '' then s.title = feedTitle(v[2]) end
   if v[1] == 'url' then
     s.url = redis.call('HGET', record, 'content')
   elseif v[1] == 'file' then
