@@ -131,7 +131,10 @@ export async function runScript<In, K extends string, S extends ReplySpec>(
   const { keys: named, args } = def.build(input, keys);
   const raw = await command.call(redis, ...def.keys.map((k) => named[k]), JSON.stringify(args));
   const reply = parseReply(def.name, def.replies, raw);
-  if (args.feed !== undefined && def !== (readChangesScript as unknown) && wroteFeed(reply)) await boundWorkspaceFeeds(redis, keys, args.feed as FeedArgs);
+  if (args.feed !== undefined && def !== (readChangesScript as unknown) && wroteFeed(reply)) {
+    // The write is done and must be reported as done: a failure here leaves the bound to the next write.
+    await boundWorkspaceFeeds(redis, keys, args.feed as FeedArgs).catch(() => undefined);
+  }
   return reply;
 }
 

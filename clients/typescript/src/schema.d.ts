@@ -81,7 +81,7 @@ export interface paths {
         };
         /**
          * Changes of the chunks of a knowledge base
-         * @description The chunk.upserted (with the chunk) and chunk.deleted (with its id) events after `after`, oldest first. Store `nextCursor` and read again from it; `hasMore` says whether more follow at once. A source becoming ready, refreshed with other content, failed, re-chunked or deleted, and the knowledge base deleted (its feed stays for CHANGES_RETENTION_HOURS) all appear; a refresh yielding the same chunks appears as nothing. A cursor older than what the feed keeps is a 410: resync from GET …/chunks.
+         * @description The chunk.upserted (with the chunk) and chunk.deleted (with its id) events after `after`, oldest first, at most `size` and about 1 MiB a page. Store `nextCursor` and read again from it; `hasMore` says whether more follow at once. A source becoming ready, refreshed with other content, failed, re-chunked or deleted all appear; a refresh yielding the same chunks appears as nothing. A deleted knowledge base's feed ends with knowledge_base.deleted, which every cursor of it reads for CHANGES_RETENTION_HOURS: drop its chunks. A cursor older than what the feed keeps is a 410: resync from GET …/chunks. A cursor of another knowledge base or ahead of the feed is a 400.
          */
         get: operations["listKnowledgeBaseChanges"];
         put?: never;
@@ -1308,9 +1308,9 @@ export interface components {
             [key: string]: unknown;
         }) & (components["schemas"]["VoiceTransferCallTool"] | components["schemas"]["OtherTool"]);
         Usage: {
-            /** @description What the service keeps for the workspace beside its sources, bounded by CHANGES_RETENTION_HOURS and CHANGES_MAX_EVENTS per knowledge base and by its chunks */
+            /** @description What the service keeps for the workspace beside its sources, bounded by CHANGES_RETENTION_HOURS, CHANGES_MAX_EVENTS and CHANGES_MAX_BYTES per knowledge base, CHANGES_WORKSPACE_MAX_BYTES for all its feeds, and by its chunks */
             derivedBytes: {
-                /** @description Bytes the change feeds take, about: of its knowledge bases, and of deleted ones until their retention ends */
+                /** @description Bytes the change feeds hold (their events, as the feed counts them): of its knowledge bases, and of deleted ones until their retention ends */
                 changeFeeds: number;
                 /** @description Bytes the search indexes of its knowledge bases take, about */
                 searchIndexes: number;
@@ -2500,7 +2500,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The change-feed cursor is older than what CHANGES_RETENTION_HOURS and CHANGES_MAX_EVENTS keep; resync from GET /v1/knowledge-bases/{kbId}/chunks and follow the feed from its changesCursor */
+            /** @description The change-feed cursor is older than what CHANGES_RETENTION_HOURS, CHANGES_MAX_EVENTS, CHANGES_MAX_BYTES and CHANGES_WORKSPACE_MAX_BYTES keep; resync from GET /v1/knowledge-bases/{kbId}/chunks and follow the feed from its changesCursor */
             410: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
