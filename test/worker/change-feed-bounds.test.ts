@@ -196,3 +196,42 @@ describe('change feed cursors and edge cases', () => {
     expect((await call(h.app, 'GET', '/v1/usage', { key })).body.derivedBytes.changeFeeds).toBeLessThan(200);
   }, 60_000);
 });
+
+describe('trimming a feed far past its bound', () => {
+  it('drops about 4 MiB beside what was written per script, and comes back under the bound over the next calls', async () => {
+    const { sourceFingerprint } = await import('../../shared/store/kb-records.js');
+    // The same Redis, a store with the default bounds: a feed of about 7 MB.
+    const prefix = `${h.prefix}big`;
+    const big = createStore(h.redis, { prefix, blobTtlSeconds: 60 });
+    const ws = 'ws-bound-step';
+    const kbId = 'kb_bound_step';
+    const text = prose(240_000, 8);
+    const chunks = [];
+    for (let at = 0, index = 0; at < text.length; at += 2000, index++) {
+      const end = Math.min(text.length, at + 2000);
+      chunks.push({ index, charStart: at, charEnd: end, byteStart: at, byteEnd: end, tokens: 500, headings: [] });
+    }
+    const documentId = 'doc_bound_step_000000';
+    const now = () => new Date().toISOString();
+    await big.kbs.create({ workspaceId: ws, kbId, name: 'big', sources: [{ documentId, type: 'text', content: text, fingerprint: sourceFingerprint({ type: 'text', content: text }) }], now: now() });
+    await big.kbs.startSource({ kbId, documentId, run: 1 }, { now: now() });
+    await big.kbs.finishSource({ kbId, documentId, run: 1 }, { status: 'ready', text, markdown: text, chunks, truncated: false }, { now: now() });
+    for (let i = 0; i < 28; i++) await big.kbs.setMetadata({ workspaceId: ws, kbId, documentId }, { round: i }, now());
+    const held = async () => Number(await h.redis.hget(big.keys.changesInfo(kbId), 'bytes'));
+    const before = await held();
+    expect(before).toBeGreaterThan(6 * MIB);
+
+    // Lowered to 1 MiB: each read trims once, by at most the step.
+    const small = createStore(h.redis, { prefix, blobTtlSeconds: 60, changes: { maxBytes: MIB } });
+    const seen = [before];
+    for (let i = 0; i < 4 && seen.at(-1)! > MIB; i++) {
+      await small.changes.read(ws, kbId, undefined, 1).catch(() => undefined);
+      seen.push(await held());
+    }
+    // The step, and the event that reaches past it.
+    for (let i = 1; i < seen.length; i++) expect(seen[i - 1]! - seen[i]!).toBeLessThanOrEqual(4 * MIB + 8192);
+    expect(seen[1]).toBeLessThan(before);
+    expect(seen.at(-1)).toBeLessThanOrEqual(MIB);
+    expect(seen.length).toBeGreaterThan(2);
+  }, 60_000);
+});
