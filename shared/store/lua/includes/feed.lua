@@ -205,10 +205,9 @@ end
 
 -- Drops events past retention, past the count cap and past the byte cap (`maxBytes`, default the
 -- feed's), remembering the newest one dropped, and records the bytes held. Freeing events costs
--- Redis about a microsecond a stream node, so one call drops at most FEED_TRIM_STEP bytes (and the event
--- reaching past them) beside
--- what the script wrote (and FEED_TRIM_EVENTS events beside those it wrote): a feed far past a
--- bound (retention reached by a whole feed at once, a lowered setting) comes back under it over
+-- Redis about a microsecond a stream node, so one call drops at most FEED_TRIM_STEP bytes (and
+-- the event reaching past them) beside what the script wrote (and FEED_TRIM_EVENTS events beside
+-- those it wrote): a feed far past a bound (retention reached by a whole feed at once, a lowered setting) comes back under it over
 -- the next writes and reads, each of them short; no bound's excess ever grows.
 local function feedTrim(f, maxBytes)
   local first = redis.call('XRANGE', f.stream, '-', '+', 'COUNT', 1)[1]
