@@ -194,6 +194,14 @@ describe('change feed cursors and edge cases', () => {
     }
     expect((await call(h.app, 'GET', `/v1/knowledge-bases/${kbId}/changes`, { key: await h.key('ws-bound-stranger') })).status).toBe(403);
     expect((await call(h.app, 'GET', '/v1/usage', { key })).body.derivedBytes.changeFeeds).toBeLessThan(200);
+    // Its bytes leave the workspace's tally once its retention has ended, at the workspace's next feed write.
+    const tally = h.store.keys.workspaceFeedBytes('ws-bound-deleted');
+    expect(Number(await h.redis.hget(tally, kbId))).toBe(64);
+    await h.redis.zadd(h.store.keys.workspaceRetainedFeeds('ws-bound-deleted'), Date.now() - 1, kbId);
+    const next = await createKbWith(h, key, (f) => f.set('knowledge_base_texts', JSON.stringify(['After the deletion.'])));
+    await settled(next.kbId, key);
+    expect(await h.redis.hget(tally, kbId)).toBeNull();
+    expect(Number(await h.redis.hget(tally, ':total'))).toBe(await feedBytes(next.kbId));
   }, 60_000);
 });
 

@@ -13,7 +13,7 @@
   (title, URL or file name, metadata), never by its content: a text source's
   content is the whole text.
 
-  The payload's `feed` is {stream, info, meta, minId, maxEvents, maxBytes}:
+  The payload's `feed` is {kbId, stream, info, meta, minId, maxEvents, maxBytes}:
   minId is the oldest event id retention keeps, maxBytes the bytes the feed
   may hold. `info` holds:
     floor        the newest event trimmed away: a cursor before it has missed events;
