@@ -1,4 +1,4 @@
-import { applyChunkChange, effectiveChunking, type ChunkSettings } from '../shared/chunking/chunk-settings.js';
+import { applyChunkChange, chunkingTag, effectiveChunking, type ChunkSettings } from '../shared/chunking/chunk-settings.js';
 import { chunkView } from '../shared/chunking/chunk-view.js';
 import { ConflictError, ForbiddenError, OTHER_WORKSPACE, notFound } from '../shared/errors.js';
 import { assignTextBatches, sourceJobInfo, type SourceQueue } from '../shared/jobs.js';
@@ -52,7 +52,10 @@ export function summaryView(meta: KbMeta, defaults: ChunkSettings): KnowledgeBas
 }
 
 export function knowledgeBaseView(meta: KbMeta, sources: StoredSource[], defaults: ChunkSettings, sites: Site[] = []): KnowledgeBase {
-  return { ...summaryView(meta, defaults), files: sources.map(publicSource), ...(sites.length > 0 && { sites }) };
+  // Ready sources cut with other settings than the knowledge base's: the re-chunk still to do.
+  const tag = chunkingTag(effectiveChunking(meta.chunking, defaults));
+  const rechunking = sources.filter((s) => s.status === 'ready' && s.chunking !== undefined && s.chunking !== tag).length;
+  return { ...summaryView(meta, defaults), files: sources.map(publicSource), ...(rechunking > 0 && { rechunkingSources: rechunking }), ...(sites.length > 0 && { sites }) };
 }
 
 /**

@@ -47,7 +47,7 @@ export const STATUS_TABLE = {
     error: 'Gone',
     message: 'The requested position is no longer kept',
     description:
-      'The change-feed cursor is older than what CHANGES_RETENTION_HOURS and CHANGES_MAX_EVENTS keep; resync from GET /v1/knowledge-bases/{kbId}/chunks and follow the feed from its changesCursor',
+      'The change-feed cursor is older than what CHANGES_RETENTION_HOURS, CHANGES_MAX_EVENTS, CHANGES_MAX_BYTES and CHANGES_WORKSPACE_MAX_BYTES keep; resync from GET /v1/knowledge-bases/{kbId}/chunks and follow the feed from its changesCursor',
   },
   412: {
     error: 'Precondition Failed',

@@ -1,4 +1,4 @@
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { KbApiError, type ChangeEvent, type KbClient } from '../clients/typescript/src/index.js';
 
@@ -28,6 +28,7 @@ const PREVIEW = 60;
 /** One event as a line: its type, the chunk and document ids, and the start of the chunk's text. */
 export function eventLine(e: ChangeEvent): string {
   if (e.type === 'chunk.deleted') return `chunk.deleted   ${e.chunkId} ${e.documentId}`;
+  if (e.type === 'knowledge_base.deleted') return `knowledge_base.deleted ${e.kbId}`;
   const text = e.chunk.text.replace(/\s+/g, ' ').trim();
   return `chunk.upserted  ${e.chunk.id} ${e.chunk.documentId} ${JSON.stringify(text.length > PREVIEW ? `${text.slice(0, PREVIEW)}…` : text)}`;
 }
@@ -38,7 +39,10 @@ export function eventLine(e: ChangeEvent): string {
  * When the cursor is older than the feed keeps (410), it resyncs: it prints
  * `resync`, then every chunk of the listing as `chunk.upserted`, and follows
  * on from the listing's cursor, so a reader of the output that applies the
- * events in order ends with the knowledge base's chunks. Returns the exit code.
+ * events in order ends with the knowledge base's chunks. When the knowledge
+ * base is deleted it prints `knowledge_base.deleted <kbId>` (a reader drops
+ * every chunk of it), removes the cursor file and stops with 0, whatever the
+ * cursor's age. Returns the exit code.
  */
 export async function watch(client: KbClient, opts: WatchOptions): Promise<number> {
   const size = opts.pageSize ?? 100;
@@ -61,6 +65,11 @@ export async function watch(client: KbClient, opts: WatchOptions): Promise<numbe
       continue;
     }
     for (const e of page.data) print(e);
+    if (page.data.some((e) => e.type === 'knowledge_base.deleted')) {
+      opts.err.write(`knowledge base ${opts.kbId} was deleted: its chunks are gone; stopping\n`);
+      if (opts.cursorFile) await rm(opts.cursorFile, { force: true });
+      return 0;
+    }
     if (page.nextCursor !== cursor) await saveCursor(opts.cursorFile, page.nextCursor);
     cursor = page.nextCursor;
     if (page.hasMore) continue;

@@ -2,7 +2,9 @@
  * Follows a knowledge base's change feed into a local index (a Map by chunk
  * id, standing in for a vector store) and prints what changed. Starts from
  * the chunk listing, then reads the feed from the cursor the listing gave;
- * on a 410 (the cursor is older than the feed keeps) it loads the listing again.
+ * on a 410 (the cursor is older than the feed keeps) it loads the listing again;
+ * on knowledge_base.deleted (the feed's last event, read by any cursor
+ * however old) it drops every chunk of the knowledge base and stops.
  *
  *   API=http://localhost:3000 KEY=<api key> npx tsx examples/feed-consumer.ts <kbId>
  */
@@ -12,7 +14,10 @@ const kbId = process.argv[2];
 if (!kbId) throw new Error('usage: feed-consumer.ts <kbId>');
 
 type Chunk = { id: string; documentId: string; text: string };
-type Event = { type: 'chunk.upserted'; chunk: Chunk } | { type: 'chunk.deleted'; chunkId: string; documentId: string };
+type Event =
+  | { type: 'chunk.upserted'; chunk: Chunk }
+  | { type: 'chunk.deleted'; chunkId: string; documentId: string }
+  | { type: 'knowledge_base.deleted'; kbId: string };
 const index = new Map<string, Chunk>();
 
 async function get(path: string): Promise<Response> {
@@ -45,8 +50,14 @@ for (;;) {
   }
   const page = (await res.json()) as { data: Event[]; nextCursor: string; hasMore: boolean };
   for (const e of page.data) {
+    if (e.type === 'knowledge_base.deleted') {
+      index.clear();
+      console.log(`knowledge_base.deleted ${e.kbId}: every chunk dropped -> ${index.size} chunks`);
+      process.exit(0);
+    }
     if (e.type === 'chunk.upserted') index.set(e.chunk.id, e.chunk);
-    else index.delete(e.chunkId);
+    else if (e.type === 'chunk.deleted') index.delete(e.chunkId);
+    else continue; // an event type this consumer does not know
     const id = e.type === 'chunk.upserted' ? e.chunk.id : e.chunkId;
     console.log(`${e.type} ${id} (${e.type === 'chunk.upserted' ? e.chunk.text.slice(0, 60).replace(/\s+/g, ' ') : e.documentId}) -> ${index.size} chunks`);
   }

@@ -110,6 +110,8 @@ const envSchema = z
     IDEMPOTENCY_MAX_BODY_BYTES: int(256, 16 * 1024 * 1024).default(4096),
     CHANGES_RETENTION_HOURS: int(1, 8760).default(168),
     CHANGES_MAX_EVENTS: int(100, 10_000_000).default(100_000),
+    CHANGES_MAX_BYTES: int(1024 * 1024, 64 * 1024 * 1024 * 1024).default(64 * 1024 * 1024),
+    CHANGES_WORKSPACE_MAX_BYTES: int(1024 * 1024, 1024 * 1024 * 1024 * 1024).default(256 * 1024 * 1024),
     SEARCH_STEMMER: z.enum([...STEMMER_LANGUAGES, 'none']).default('english'),
     SHUTDOWN_GRACE_MS: int(0, 3_600_000).default(25_000),
     REDIS_STARTUP_BACKOFF_MAX_MS: int(100, 600_000).default(10_000),

@@ -19,7 +19,7 @@ export function eventId(...parts: (string | number)[]): string {
 
 /** `knowledge_base.changed` for a write to the change feed, its id derived from the range it wrote. */
 export function changedEvent(kbId: string, changes: FeedRange, now: string): WebhookEvent {
-  const data = { kbId, afterCursor: encodeCursor(changes.from), toCursor: encodeCursor(changes.to) };
+  const data = { kbId, afterCursor: encodeCursor(changes.from, kbId), toCursor: encodeCursor(changes.to, kbId) };
   return { id: eventId(kbId, 'changed', changes.to), type: 'knowledge_base.changed', createdAt: now, data };
 }
 

@@ -13,8 +13,8 @@ export interface RechunkDeps {
   chunkDefaults: ChunkSettings;
   /** The sandbox, where the Markdown is cut (see cutChunksInSandbox). */
   extract: SandboxExtract;
-  /** Webhook events: `knowledge_base.changed` once for the feed range the re-chunk wrote. */
-  events?: Pick<SourceEvents, 'changed'>;
+  /** Webhook events: `knowledge_base.changed` once for the feed range the re-chunk wrote, `knowledge_base.settled` when it ends. */
+  events?: Pick<SourceEvents, 'changed' | 'settled'>;
 }
 
 /** What a re-chunk did: sources whose chunks were replaced, and those left (busy, gone or already cut so). */
@@ -31,7 +31,10 @@ export interface RechunkSummary {
  * is left alone, so a job run twice (a crash, a stall, a retry after a
  * source failed to be cut) costs only reads for what is done. A
  * source that is pending or processing gets chunks of the current settings
- * when its run ends (the processor checks), so it is skipped here.
+ * when its run ends (the processor checks), so it is skipped here. Until it
+ * ends, the knowledge base's GET counts the ready sources still to cut
+ * (`rechunkingSources`); when it has cut any, the knowledge base settles
+ * (`knowledge_base.settled`), as it does when its last source in flight ends.
  */
 export async function rechunkKnowledgeBase(deps: RechunkDeps, job: RechunkKbJob): Promise<RechunkSummary> {
   const summary: RechunkSummary = { rechunked: 0, skipped: 0 };
@@ -78,6 +81,11 @@ export async function rechunkKnowledgeBase(deps: RechunkDeps, job: RechunkKbJob)
   // One event for the whole range (other writers' events in it included): its id comes from where it ends.
   if (written) await deps.events?.changed?.(job.workspaceId, job.kbId, written);
   if (failed.length > 0) throw new Error(`${failed.length} sources could not be re-chunked; the job is tried again`);
+  // The re-chunk is over: the knowledge base settles (unless a source is in flight, whose end settles it).
+  if (summary.rechunked > 0) {
+    const settle = await deps.kbs.settleAfterRechunk(job.workspaceId, job.kbId);
+    if (settle) await deps.events?.settled?.(job.workspaceId, job.kbId, settle);
+  }
   if (summary.rechunked > 0) deps.logger.info({ kbId: job.kbId, ...summary, chunking: tag }, 're-chunked knowledge base');
   return summary;
 }

@@ -26,7 +26,7 @@ export function kbChangeRoutes(deps: AppDeps) {
       tags: [TAGS.knowledgeBases],
       summary: 'Changes of the chunks of a knowledge base',
       description:
-        'The chunk.upserted (with the chunk) and chunk.deleted (with its id) events after `after`, oldest first. Store `nextCursor` and read again from it; `hasMore` says whether more follow at once. A source becoming ready, refreshed with other content, failed, re-chunked or deleted, and the knowledge base deleted (its feed stays for CHANGES_RETENTION_HOURS) all appear; a refresh yielding the same chunks appears as nothing. A cursor older than what the feed keeps is a 410: resync from GET …/chunks.',
+        'The chunk.upserted (with the chunk) and chunk.deleted (with its id) events after `after`, oldest first, at most `size` and about 1 MiB a page. Store `nextCursor` and read again from it; `hasMore` says whether more follow at once. A source becoming ready, refreshed with other content, failed, re-chunked or deleted all appear; a refresh yielding the same chunks appears as nothing. A deleted knowledge base\'s feed ends with knowledge_base.deleted, which every cursor of it reads for CHANGES_RETENTION_HOURS: drop its chunks. A cursor older than what the feed keeps is a 410: resync from GET …/chunks. A cursor of another knowledge base or ahead of the feed is a 400.',
       security,
       request: { params: z.object({ kbId: idSchema }), query: changesQuery },
       responses: { 200: jsonResponse(changesPageSchema, 'Events after the cursor, and the cursor to read on from'), ...errorResponses(400, 401, 403, 404, 410, 500, 503) },

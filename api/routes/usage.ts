@@ -20,10 +20,10 @@ const usageSchema = z
     }),
     derivedBytes: z
       .object({
-        changeFeeds: z.number().int().meta({ description: 'Bytes the change feeds take, about: of its knowledge bases, and of deleted ones until their retention ends' }),
+        changeFeeds: z.number().int().meta({ description: 'Bytes the change feeds hold (their events, as the feed counts them): of its knowledge bases, and of deleted ones until their retention ends' }),
         searchIndexes: z.number().int().meta({ description: 'Bytes the search indexes of its knowledge bases take, about' }),
       })
-      .meta({ description: 'What the service keeps for the workspace beside its sources, bounded by CHANGES_RETENTION_HOURS and CHANGES_MAX_EVENTS per knowledge base and by its chunks' }),
+      .meta({ description: 'What the service keeps for the workspace beside its sources, bounded by CHANGES_RETENTION_HOURS, CHANGES_MAX_EVENTS and CHANGES_MAX_BYTES per knowledge base, CHANGES_WORKSPACE_MAX_BYTES for all its feeds, and by its chunks' }),
   })
   .meta({ id: 'Usage' });
 

@@ -1,5 +1,5 @@
 import { chunkSourceFields } from '../chunking/chunk-view.js';
-import { GoneError } from '../errors.js';
+import { GoneError, ValidationError } from '../errors.js';
 import type { Chunk } from '../schemas/chunk.js';
 import type { ChangeEvent, ChangesPage } from '../schemas/changes.js';
 import type { Metadata } from '../schemas/metadata.js';
@@ -14,23 +14,33 @@ import { decodeCursor, encodeCursor, FEED_START } from './cursor.js';
 export const RESYNC_MESSAGE =
   'This cursor is older than the change feed keeps. Resync: read every chunk from GET /v1/knowledge-bases/{kbId}/chunks, then follow the feed from the changesCursor that listing returns.';
 
-/** What the scripts keep of a chunk's source beside a chunk.upserted. */
+/**
+ * What an event keeps of its chunk's source: the fields the chunk listing
+ * shows (see chunkSourceFields). Events written before carry the source's
+ * type and content instead, and are read the old way until they age out.
+ */
 interface FeedSource {
-  type: StoredSource['type'];
-  content: string;
   title?: string;
+  url?: string;
   filename?: string;
   metadata?: string;
+  type?: StoredSource['type'];
+  content?: string;
 }
 
 /** Values per event in the script's reply (id, kind, chunk id, documentId, chunk JSON, source JSON). */
 const EVENT_WIDTH = 6;
+/** Events one read script returns at most (about 2 ms of Redis time for small events). */
+const EVENTS_PER_SCRIPT = 200;
+/** What an event costs beside its chunk and source JSON, as the feed scripts count it (FEED_EVENT_OVERHEAD). */
+const EVENT_OVERHEAD = 64;
 
 /**
  * A knowledge base's change feed: the events the chunk-writing scripts
  * appended (a Redis stream on the knowledge base's slot), read in order
  * after a cursor. Each chunk.upserted carries the chunk as the API shows it,
- * with its source's fields as they were when it was written.
+ * with its source's fields as they were when it was written; the last event
+ * of a deleted knowledge base's feed is knowledge_base.deleted.
  */
 export class ChangeFeed {
   constructor(
@@ -38,30 +48,51 @@ export class ChangeFeed {
     private readonly keys: KeySpace,
   ) {}
 
-  /** The events after `after` (from the start when undefined), at most `size`; 410 past retention. */
+  /**
+   * The events after `after` (from the start when undefined), at most `size`
+   * and about a MiB of events (the retention's `pageMaxBytes`); 410 past retention, 400 for a cursor of
+   * another knowledge base or ahead of the feed.
+   */
   async read(workspaceId: string, kbId: string, after: string | undefined, size: number): Promise<ChangesPage> {
-    const from = after === undefined ? FEED_START : decodeCursor(after);
-    const reply = await runScript(this.redis, this.keys, readChangesScript, { workspaceId, kbId, after: from, size });
-    if (reply.kind === 'expired') throw new GoneError(RESYNC_MESSAGE.replace('{kbId}', kbId));
-    if (reply.kind !== 'ok') throw resultError(reply.kind, { kbId });
+    const from = after === undefined ? FEED_START : decodeCursor(after, 'after', kbId);
+    const budget = this.keys.changeRetention.pageMaxBytes;
     const data: ChangeEvent[] = [];
     let last = from;
-    for (let i = 0; i + EVENT_WIDTH <= reply.events.length; i += EVENT_WIDTH) {
-      const [id, kind, chunkId, documentId, chunkJson, sourceJson] = reply.events.slice(i, i + EVENT_WIDTH) as [string, string, string, string, string, string];
-      last = id;
-      data.push(kind === 'u' ? { type: 'chunk.upserted', chunk: withSource(chunkJson, sourceJson) } : { type: 'chunk.deleted', chunkId, documentId });
+    let head = from;
+    let bytes = 0;
+    // A page is read in slices, each one short script: a 1,000-event page never holds Redis for long.
+    while (data.length < size && bytes < budget) {
+      const ask = Math.min(size - data.length, EVENTS_PER_SCRIPT);
+      const reply = await runScript(this.redis, this.keys, readChangesScript, { workspaceId, kbId, after: last, size: ask, maxBytes: budget - bytes });
+      if (reply.kind === 'expired' && data.length > 0) break;
+      if (reply.kind === 'expired') throw new GoneError(RESYNC_MESSAGE.replace('{kbId}', kbId));
+      if (reply.kind === 'ahead') throw new ValidationError({ after: 'is not a cursor of this change feed' });
+      if (reply.kind !== 'ok') throw resultError(reply.kind, { kbId });
+      head = reply.head;
+      let read = 0;
+      for (let i = 0; i + EVENT_WIDTH <= reply.events.length; i += EVENT_WIDTH, read++) {
+        const [id, kind, chunkId, documentId, chunkJson, sourceJson] = reply.events.slice(i, i + EVENT_WIDTH) as [string, string, string, string, string, string];
+        last = id;
+        bytes += chunkJson.length + sourceJson.length + EVENT_OVERHEAD;
+        if (kind === 'u') data.push({ type: 'chunk.upserted', chunk: withSource(chunkJson, sourceJson) });
+        else if (kind === 'd') data.push({ type: 'chunk.deleted', chunkId, documentId });
+        else if (kind === 'x') data.push({ type: 'knowledge_base.deleted', kbId });
+      }
+      if (read < ask) break;
     }
-    return { data, nextCursor: encodeCursor(last), hasMore: data.length > 0 && last !== reply.head };
+    return { data, nextCursor: encodeCursor(last, kbId), hasMore: data.length > 0 && last !== head };
   }
 
   /** The cursor after the newest event: where a consumer that has read everything up to now goes on from. */
   async headCursor(kbId: string): Promise<string> {
+    const head = await this.redis.hget(this.keys.changesInfo(kbId), 'head');
+    if (head) return encodeCursor(head, kbId);
+    // A feed last written before the head was kept in its info: the stream keeps its last id even when trimming has emptied it.
     const stream = this.keys.changes(kbId);
-    if ((await this.redis.exists(stream)) === 0) return encodeCursor(FEED_START);
-    // The stream keeps its last id even when trimming has emptied it.
+    if ((await this.redis.exists(stream)) === 0) return encodeCursor(FEED_START, kbId);
     const info = (await this.redis.xinfo('STREAM', stream)) as unknown[];
     const at = info.indexOf('last-generated-id');
-    return encodeCursor(at >= 0 ? String(info[at + 1]) : FEED_START);
+    return encodeCursor(at >= 0 ? String(info[at + 1]) : FEED_START, kbId);
   }
 }
 
@@ -69,5 +100,12 @@ function withSource(chunkJson: string, sourceJson: string): Chunk {
   const chunk = JSON.parse(chunkJson) as Chunk;
   const s = JSON.parse(sourceJson) as FeedSource;
   const metadata = s.metadata ? (JSON.parse(s.metadata) as Metadata) : undefined;
-  return { ...chunk, ...chunkSourceFields({ type: s.type, content: s.content, title: s.title, filename: s.filename, metadata }) };
+  if (s.type !== undefined) return { ...chunk, ...chunkSourceFields({ type: s.type, content: s.content ?? '', title: s.title, filename: s.filename, metadata }) };
+  return {
+    ...chunk,
+    ...(s.title ? { title: s.title } : {}),
+    ...(s.url !== undefined ? { url: s.url } : {}),
+    ...(s.filename !== undefined ? { filename: s.filename } : {}),
+    ...(metadata && Object.keys(metadata).length > 0 ? { metadata } : {}),
+  };
 }

@@ -10,12 +10,16 @@ export interface FeedEntry {
   j: string;
 }
 
-/** What a script that writes the feed needs of it: its keys, the oldest id retention keeps, the cap. */
+/** What a script that writes the feed needs of it: its keys, the oldest id retention keeps, the caps. */
 export interface FeedArgs {
+  kbId: string;
   stream: string;
   info: string;
+  /** The knowledge base's meta hash, whose owner the feed's info records. */
+  meta: string;
   minId: string;
   maxEvents: number;
+  maxBytes: number;
 }
 
 /**
@@ -35,5 +39,14 @@ export function feedEntries(kbId: string, documentId: string, markdown: string, 
 
 /** The feed part of a script's payload, with retention counted from now. */
 export function feedArgs(k: KeySpace, kbId: string, nowMs = Date.now()): FeedArgs {
-  return { stream: k.changes(kbId), info: k.changesInfo(kbId), minId: `${Math.max(1, nowMs - k.changeRetention.retentionMs)}-0`, maxEvents: k.changeRetention.maxEvents };
+  const r = k.changeRetention;
+  return {
+    kbId,
+    stream: k.changes(kbId),
+    info: k.changesInfo(kbId),
+    meta: k.kb(kbId),
+    minId: `${Math.max(1, nowMs - r.retentionMs)}-0`,
+    maxEvents: r.maxEvents,
+    maxBytes: r.maxBytes,
+  };
 }

@@ -16,8 +16,18 @@ const deletedSchema = z
   })
   .meta({ id: 'ChunkDeleted' });
 
-/** One event of a knowledge base's change feed. */
-export const changeEventSchema = z.discriminatedUnion('type', [upsertedSchema, deletedSchema]).meta({ id: 'ChangeEvent' });
+const kbDeletedSchema = z
+  .object({
+    type: z.literal('knowledge_base.deleted'),
+    kbId: z.string(),
+  })
+  .meta({
+    id: 'KnowledgeBaseDeleted',
+    description: "The knowledge base was deleted: drop every chunk of it. The feed's last event, read by every cursor of the feed however old, for CHANGES_RETENTION_HOURS",
+  });
+
+/** One event of a knowledge base's change feed. Consumers should skip types they do not know. */
+export const changeEventSchema = z.discriminatedUnion('type', [upsertedSchema, deletedSchema, kbDeletedSchema]).meta({ id: 'ChangeEvent' });
 export type ChangeEvent = z.infer<typeof changeEventSchema>;
 
 /** A page of the change feed. */

@@ -83,6 +83,10 @@ export const knowledgeBaseSchema = z
   .object({
     ...kbFields,
     files: z.array(sourceSchema),
+    rechunkingSources: z.number().int().min(1).optional().meta({
+      description:
+        'While a change of chunk_max_tokens or chunk_overlap_tokens is being applied: the ready sources whose chunks are still those of the earlier settings (absent once none are; knowledge_base.settled is sent when the re-chunk ends)',
+    }),
     sites: z.array(siteSchema).optional().meta({ description: 'Site sources (knowledge_base_sites), when there are any' }),
   })
   .meta({ id: 'KnowledgeBase' });

@@ -80,7 +80,7 @@ export class SearchIndex {
         throw err;
       }
       if (page.data.length === 0) return;
-      const ops: SearchOp[] = page.data.map((e) => (e.type === 'chunk.upserted' ? { id: e.chunk.id, doc: indexedDoc(e.chunk, stem) } : { id: e.chunkId }));
+      const ops: SearchOp[] = page.data.flatMap((e) => (e.type === 'chunk.upserted' ? [{ id: e.chunk.id, doc: indexedDoc(e.chunk, stem) }] : e.type === 'chunk.deleted' ? [{ id: e.chunkId }] : []));
       await this.apply(kbId, from, decodeCursor(page.nextCursor), false, ops);
       if (!page.hasMore) return;
     }

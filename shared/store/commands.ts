@@ -4,15 +4,17 @@ import type { RedisClient } from '../redis.js';
 import type { KeySpace } from './keys.js';
 import { lifecycleLua } from './lifecycle-lua.js';
 import { importCatalogScript } from './scripts/catalog-scripts.js';
-import { readChangesScript } from './scripts/changes-scripts.js';
+import { readChangesScript, trimFeedScript, workspaceFeedBytesScript } from './scripts/changes-scripts.js';
+import { boundWorkspaceFeeds } from './feed-bound.js';
+import type { FeedArgs } from '../feed/feed-entries.js';
 import { applySearchScript, searchKbScript } from './scripts/search-scripts.js';
 import { commitSourcesScript } from './scripts/commit-scripts.js';
 import { deleteKbScript, deleteSourceScript } from './scripts/delete-scripts.js';
 import { setSourceMetadataScript } from './scripts/metadata-scripts.js';
-import { rechunkSourceScript } from './scripts/rechunk-scripts.js';
+import { rechunkSourceScript, settleKbScript } from './scripts/rechunk-scripts.js';
 import { recountKbScript, repairSourceScript, unmarkActiveScript } from './scripts/reconciler-scripts.js';
 import { refreshSourceScript, retrySourceScript } from './scripts/rerun-scripts.js';
-import { parseReply, scriptArgs, type Reply, type ReplySpec, type ScriptDef } from './scripts/script.js';
+import { parseReply, type Reply, type ReplySpec, type ScriptDef } from './scripts/script.js';
 import { acquireHostSlotScript, startHostFetchScript } from './scripts/host-scripts.js';
 import { fairPrioritiesScript } from './scripts/fair-share-scripts.js';
 import { claimIdempotencyKeyScript, completeIdempotencyKeyScript } from './scripts/idempotency-scripts.js';
@@ -42,6 +44,7 @@ export const SCRIPTS = [
   finishSourceScript,
   setSourceProgressScript,
   rechunkSourceScript,
+  settleKbScript,
   setSourceMetadataScript,
   retrySourceScript,
   refreshSourceScript,
@@ -65,6 +68,8 @@ export const SCRIPTS = [
   reserveCrawlBudgetScript,
   claimLandedUrlScript,
   readChangesScript,
+  trimFeedScript,
+  workspaceFeedBytesScript,
   applySearchScript,
   searchKbScript,
   recountKbScript,
@@ -115,7 +120,12 @@ export function withCommands(redis: RedisClient): StoreRedis {
   return redis as StoreRedis;
 }
 
-/** Runs one declared script: builds its KEYS and payload from `input`, and parses its reply by the declaration. */
+/**
+ * Runs one declared script: builds its KEYS and payload from `input`, and
+ * parses its reply by the declaration. After a script that wrote to a change
+ * feed (a reply with a non-empty `feedTo`, or an `ok` of a writer that does
+ * not report its range), holds the workspace's feeds under their bound.
+ */
 export async function runScript<In, K extends string, S extends ReplySpec>(
   redis: StoreRedis,
   keys: KeySpace,
@@ -123,6 +133,17 @@ export async function runScript<In, K extends string, S extends ReplySpec>(
   input: In,
 ): Promise<Reply<S>> {
   const command = (redis as unknown as Record<string, (...args: string[]) => Promise<unknown>>)[def.name]!;
-  const raw = await command.call(redis, ...scriptArgs(def, input, keys));
-  return parseReply(def.name, def.replies, raw);
+  const { keys: named, args } = def.build(input, keys);
+  const raw = await command.call(redis, ...def.keys.map((k) => named[k]), JSON.stringify(args));
+  const reply = parseReply(def.name, def.replies, raw);
+  if (args.feed !== undefined && def !== (readChangesScript as unknown) && wroteFeed(reply)) {
+    // The write is done and must be reported as done: a failure here leaves the bound to the next write.
+    await boundWorkspaceFeeds(redis, keys, args.feed as FeedArgs).catch(() => undefined);
+  }
+  return reply;
+}
+
+function wroteFeed(reply: { kind: string }): boolean {
+  const to = (reply as { feedTo?: unknown }).feedTo;
+  return to === undefined ? reply.kind === 'ok' : to !== '';
 }

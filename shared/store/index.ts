@@ -41,8 +41,8 @@ export interface StoreOptions {
   prefix?: string;
   /** Maximum life of staged upload bytes, seconds. */
   blobTtlSeconds: number;
-  /** The change feed's retention; default DEFAULT_CHANGE_RETENTION (CHANGES_RETENTION_HOURS, CHANGES_MAX_EVENTS). */
-  changes?: ChangeRetention;
+  /** The change feed's retention; default DEFAULT_CHANGE_RETENTION (CHANGES_RETENTION_HOURS, CHANGES_MAX_EVENTS, CHANGES_MAX_BYTES, CHANGES_WORKSPACE_MAX_BYTES). */
+  changes?: Partial<ChangeRetention>;
   /** The stemmer of search terms (SEARCH_STEMMER); default `english`. */
   stemmer?: StemmerName;
 }
@@ -53,13 +53,24 @@ export function searchOptions(config: { SEARCH_STEMMER: StemmerName }): { stemme
 }
 
 /** The change feed's retention from the configuration. */
-export function changeRetention(config: { CHANGES_RETENTION_HOURS: number; CHANGES_MAX_EVENTS: number }): ChangeRetention {
-  return { retentionMs: config.CHANGES_RETENTION_HOURS * 3_600_000, maxEvents: config.CHANGES_MAX_EVENTS };
+export function changeRetention(config: {
+  CHANGES_RETENTION_HOURS: number;
+  CHANGES_MAX_EVENTS: number;
+  CHANGES_MAX_BYTES: number;
+  CHANGES_WORKSPACE_MAX_BYTES: number;
+}): ChangeRetention {
+  return {
+    ...DEFAULT_CHANGE_RETENTION,
+    retentionMs: config.CHANGES_RETENTION_HOURS * 3_600_000,
+    maxEvents: config.CHANGES_MAX_EVENTS,
+    maxBytes: config.CHANGES_MAX_BYTES,
+    workspaceMaxBytes: config.CHANGES_WORKSPACE_MAX_BYTES,
+  };
 }
 
 /** The Redis store both roles and the admin CLI use. */
 export function createStore(redis: RedisClient, opts: StoreOptions): Store {
-  const keys = new KeySpace(opts.prefix ?? 'kbi', opts.changes ?? DEFAULT_CHANGE_RETENTION);
+  const keys = new KeySpace(opts.prefix ?? 'kbi', { ...DEFAULT_CHANGE_RETENTION, ...opts.changes });
   const kbs = new KbStore(redis, keys, { blobTtlSeconds: opts.blobTtlSeconds });
   const changes = new ChangeFeed(withCommands(redis), keys);
   return {

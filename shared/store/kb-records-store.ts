@@ -188,14 +188,14 @@ export class KbRecordStore {
     const reply = await runScript(this.redis, this.keys, deleteKbScript, { workspaceId, kbId, ifRev });
     if (reply.kind === 'precondition_failed') throw resultError(reply.kind, { rev: reply.rev });
     if (reply.kind !== 'ok') throw resultError(reply.kind, { kbId });
-    // The feed stays for its retention with the deletes in it, and counts against the workspace until it expires.
+    // The feed stays for its retention (one knowledge_base.deleted) and counts against the workspace until it
+    // expires; the expired entries leave with their bytes in the workspace's feed tally (workspaceFeedBytes.lua).
     const now = Date.now();
     const retained = this.keys.workspaceRetainedFeeds(workspaceId);
     await this.redis
       .multi()
       .zrem(this.keys.workspaceKbs(workspaceId), kbId)
       .zadd(retained, now + this.keys.changeRetention.retentionMs, kbId)
-      .zremrangebyscore(retained, '-inf', now)
       .pexpire(retained, this.keys.changeRetention.retentionMs)
       .exec();
     return feedRange(reply.feedFrom, reply.feedTo);

@@ -81,6 +81,7 @@ export class KbStore {
   finishSourceReport: SourceTransitions['finishSourceReport'] = (...a) => this.transitions.finishSourceReport(...a);
   rechunkSource: SourceTransitions['rechunkSource'] = (...a) => this.transitions.rechunkSource(...a);
   rechunkSourceReport: SourceTransitions['rechunkSourceReport'] = (...a) => this.transitions.rechunkSourceReport(...a);
+  settleAfterRechunk: SourceTransitions['settleAfterRechunk'] = (...a) => this.transitions.settleAfterRechunk(...a);
 
   // Extraction reuse.
   recordExtractedFile: ExtractionReuse['recordExtractedFile'] = (...a) => this.reuse.recordExtractedFile(...a);

@@ -11,14 +11,26 @@ export interface SourceKeys {
   chunkIds: string;
 }
 
-/** How long the change feed keeps its events, and how many at most per knowledge base. */
+/** How long the change feed keeps its events, how many and how many bytes at most per knowledge base, and per workspace. */
 export interface ChangeRetention {
   retentionMs: number;
   maxEvents: number;
+  /** Bytes one knowledge base's feed may hold (CHANGES_MAX_BYTES). */
+  maxBytes: number;
+  /** Bytes all of a workspace's feeds may hold together (CHANGES_WORKSPACE_MAX_BYTES). */
+  workspaceMaxBytes: number;
+  /** Bytes of events one page of the feed carries, about (past its first event). */
+  pageMaxBytes: number;
 }
 
-/** The defaults of CHANGES_RETENTION_HOURS and CHANGES_MAX_EVENTS. */
-export const DEFAULT_CHANGE_RETENTION: ChangeRetention = { retentionMs: 168 * 3_600_000, maxEvents: 100_000 };
+/** The defaults of CHANGES_RETENTION_HOURS, CHANGES_MAX_EVENTS, CHANGES_MAX_BYTES and CHANGES_WORKSPACE_MAX_BYTES. */
+export const DEFAULT_CHANGE_RETENTION: ChangeRetention = {
+  retentionMs: 168 * 3_600_000,
+  maxEvents: 100_000,
+  maxBytes: 64 * 1024 * 1024,
+  workspaceMaxBytes: 256 * 1024 * 1024,
+  pageMaxBytes: 1024 * 1024,
+};
 
 /**
  * Every Redis key the store uses, in one place. Keys of one knowledge base share
@@ -109,7 +121,7 @@ export class KeySpace {
   changes(kbId: string): string {
     return `${this.kbTag(kbId)}:changes`;
   }
-  /** The feed's bookkeeping (hash): `floor`, the newest event trimmed away; `workspaceId` once the knowledge base is deleted. */
+  /** The feed's bookkeeping (hash): `floor`, `head`, `total`, `bytes`, `workspaceId`, `deleted` (see the feed Lua include). */
   changesInfo(kbId: string): string {
     return `${this.kbTag(kbId)}:changes:info`;
   }
@@ -200,6 +212,11 @@ export class KeySpace {
   /** The commits settled lately, scored by epoch. */
   quotaHoldsSettled(workspaceId: string): string {
     return `${this.prefix}:{ws:${workspaceId}}:holds:settled`;
+  }
+
+  /** The bytes each of a workspace's change feeds holds (hash: kbId to bytes, and `:total`), for CHANGES_WORKSPACE_MAX_BYTES. */
+  workspaceFeedBytes(workspaceId: string): string {
+    return `${this.prefix}:{ws:${workspaceId}}:feed-bytes`;
   }
 
   /** A workspace's deleted knowledge bases whose change feed is still kept, scored by when it expires (ms). */

@@ -1,3 +1,4 @@
+import { settleReport, type SettleReport } from './settle-report.js';
 import type { ChunkSettings } from '../chunking/chunk-settings.js';
 import type { StoredChunk } from '../schemas/chunk.js';
 import type { SourceProgress } from '../schemas/knowledge-base.js';
@@ -7,7 +8,7 @@ import { runScript, type StoreRedis } from './commands.js';
 import { outcomeFields, parseSource, type SourceOutcome, type StoredSource } from './kb-records.js';
 import type { KeySpace } from './keys.js';
 import type { Reply } from './scripts/script.js';
-import { rechunkSourceScript, type RechunkInput } from './scripts/rechunk-scripts.js';
+import { rechunkSourceScript, settleKbScript, type RechunkInput } from './scripts/rechunk-scripts.js';
 import {
   finishSourceScript,
   setSourceProgressScript,
@@ -118,6 +119,16 @@ export class SourceTransitions {
     const chunks = input.chunks.map((c) => JSON.stringify(c));
     const reply = await runScript(this.redis, this.keys, rechunkSourceScript, { ...input, chunks });
     return reply.kind === 'ok' && reply.feedTo !== '' ? { result: reply.kind, changes: { from: reply.feedFrom, to: reply.feedTo } } : { result: reply.kind };
+  }
+
+  /**
+   * Settles a knowledge base whose re-chunk has ended (its `knowledge_base.settled`
+   * event), unless something is still in flight: that one's end settles it.
+   * Undefined when the knowledge base is gone or another workspace's.
+   */
+  async settleAfterRechunk(workspaceId: string, kbId: string): Promise<SettleReport | undefined> {
+    const reply = await runScript(this.redis, this.keys, settleKbScript, { workspaceId, kbId });
+    return reply.kind === 'ok' ? settleReport(reply.settled, reply.counts) : undefined;
   }
 
   /** Records the outcome once; a duplicate or stale run (or attempt) writes nothing. */

@@ -46,7 +46,8 @@ async function heldPatch(kbId: string, form: FormData, splitAt: number) {
 }
 
 async function expectGone(kbId: string): Promise<void> {
-  expect(await kbKeys(h, kbId)).toEqual([]);
+  // Only its change feed stays (one knowledge_base.deleted, until retention ends).
+  expect((await kbKeys(h, kbId)).sort()).toEqual([h.store.keys.changes(kbId), h.store.keys.changesInfo(kbId)].sort());
   expect(await h.redis.zrange(h.store.keys.workspaceKbs(WS), 0, -1)).not.toContain(kbId);
   expect((await call(h.app, 'GET', `/v1/knowledge-bases/${kbId}`, { key })).status).toBe(404);
 }

@@ -451,7 +451,7 @@ describe('PATCH /v1/knowledge-bases/{kbId}', () => {
 });
 
 describe('DELETE /v1/knowledge-bases/{kbId}', () => {
-  it('returns 204 without a body, then 404, and leaves no key of the knowledge base', async () => {
+  it('returns 204 without a body, then 404, and leaves no key of the knowledge base but its expiring feed', async () => {
     const kb = await createKb(h, key, 'Doomed', [
       textsField(['will be ready', 'stays pending']),
       urlsField(['https://example.com/doomed']),
@@ -468,7 +468,11 @@ describe('DELETE /v1/knowledge-bases/{kbId}', () => {
 
     expectErrorBody(await get(kb.kbId), 404, '/v1/knowledge-bases');
     expectErrorBody(await call(h.app, 'DELETE', `/v1/knowledge-bases/${kb.kbId}`, { key }), 404, '/v1/knowledge-bases');
-    expect(await kbKeys(h, kb.kbId)).toEqual([]);
+    // The change feed stays for its retention, holding one knowledge_base.deleted for its consumers.
+    const feed = [h.store.keys.changes(kb.kbId), h.store.keys.changesInfo(kb.kbId)];
+    expect((await kbKeys(h, kb.kbId)).sort()).toEqual(feed.sort());
+    for (const k of feed) expect(await h.redis.ttl(k)).toBeGreaterThan(0);
+    expect(await h.redis.xlen(feed[0]!)).toBe(1);
     expect(await h.redis.zrange(h.store.keys.workspaceKbs(WS), 0, -1)).not.toContain(kb.kbId);
     const listed = await call(h.app, 'GET', '/v1/knowledge-bases?size=100', { key });
     expect(listed.body.data.map((k: { kbId: string }) => k.kbId)).not.toContain(kb.kbId);

@@ -143,7 +143,7 @@ describe('kb-ingest watch: the change feed', () => {
       child.kill('SIGINT');
       expect(await exited).toBe(0);
       expect(stdout).toContain('"Seen while watching."');
-      expect(stderr).toMatch(/stopped at cursor c1\.\S+ \(resume with --after c1\.\S+\)/);
+      expect(stderr).toMatch(/stopped at cursor c2\.\S+ \(resume with --after c2\.\S+\)/);
       expect(stderr).toContain((await readFile(cursorFile, 'utf8')).trim());
     } finally {
       child.kill('SIGKILL');
@@ -164,5 +164,21 @@ describe('kb-ingest watch: the change feed', () => {
     // Every chunk of the knowledge base, as upserts: the four texts.
     expect(lines.slice(1).map((l) => l.split(' ')[0])).toEqual(['chunk.upserted', 'chunk.upserted', 'chunk.upserted', 'chunk.upserted']);
     expect(res.stdout).toContain('Added while nobody watched.');
+  });
+
+  it('prints knowledge_base.deleted, forgets its cursor and exits 0 when the knowledge base was deleted, even past its cursor\'s retention', async () => {
+    const old = (await readFile(cursorFile, 'utf8')).trim();
+    await addText('Last', 'Written just before the deletion.');
+    const del = await served.h.app.request(`/v1/knowledge-bases/${kbId}`, { method: 'DELETE', headers: { 'X-API-Key': env.KB_INGEST_API_KEY! } });
+    expect(del.status).toBe(204);
+    // The cursor kept is from before the events the deletion dropped: a 410 before, when the listing was a 404.
+    const res = await cli(['watch', kbId, '--once', '--cursor-file', cursorFile]);
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stdout).toBe(`knowledge_base.deleted ${kbId}\n`);
+    expect(res.stderr).toContain('was deleted');
+    await expect(readFile(cursorFile, 'utf8')).rejects.toThrow(/ENOENT/);
+    const json = await cli(['watch', kbId, '--once', '--json', '--after', old]);
+    expect(json.code, json.stderr).toBe(0);
+    expect(JSON.parse(json.stdout)).toEqual({ type: 'knowledge_base.deleted', kbId });
   });
 });

@@ -19,17 +19,20 @@ function kbsWriting(ranges: ({ from: string; to: string } | undefined)[]): KbSto
       const changes = ranges[at++];
       return changes ? { result: 'ok', changes } : { result: 'ok' };
     },
+    settleAfterRechunk: async () => ({ settledSeq: 4, sourceCounts: { pending: 0, processing: 0, ready: ranges.length, failed: 0 } }),
   } as unknown as KbStore;
 }
 
 describe('a knowledge base re-chunked', () => {
-  it('announces knowledge_base.changed once, for the feed range from the first write to the last', async () => {
+  it('announces knowledge_base.changed once, for the feed range from the first write to the last, then knowledge_base.settled', async () => {
     const changed: unknown[] = [];
-    const events = { changed: async (...a: unknown[]) => void changed.push(a) };
+    const settled: unknown[] = [];
+    const events = { changed: async (...a: unknown[]) => void changed.push(a), settled: async (...a: unknown[]) => void settled.push(a) };
     const kbs = kbsWriting([{ from: '1-0', to: '1-4' }, undefined, { from: '2-0', to: '2-7' }]);
     const done = await rechunkKnowledgeBase({ kbs, logger, extract, chunkDefaults: { maxTokens: 512, overlapTokens: 0 }, events }, job);
     expect(done.rechunked).toBe(3);
     expect(changed).toEqual([['ws_a', 'kb_a', { from: '1-0', to: '2-7' }]]);
+    expect(settled).toEqual([['ws_a', 'kb_a', { settledSeq: 4, sourceCounts: { pending: 0, processing: 0, ready: 3, failed: 0 } }]]);
   });
 
   it('announces nothing when no source wrote to the feed (chunks cut as before)', async () => {

@@ -197,7 +197,7 @@ describe('idempotent and conditional write-back', () => {
     expect(await h.redis.hget(h.store.keys.changesInfo(kbId), 'floor')).toBe(kept[1]);
   });
 
-  it('writes nothing and leaves no key when the knowledge base is deleted mid-flight', async () => {
+  it('writes nothing and leaves only its feed (one knowledge_base.deleted, expiring) when the knowledge base is deleted mid-flight', async () => {
     const { kbId, docs } = await createKbWith(h, key, (f) => f.set('knowledge_base_urls', JSON.stringify(['http://public.test/hang'])));
     const job = fakeJob({ workspaceId: 'ws_consistency', kbId, documentId: docs[0]!, run: 1 });
     const running = processor()(job).catch((err: unknown) => err);
@@ -207,7 +207,12 @@ describe('idempotent and conditional write-back', () => {
     const del = await h.app.request(`/v1/knowledge-bases/${kbId}`, { method: 'DELETE', headers: { 'X-API-Key': key } });
     expect(del.status).toBe(204);
     await running;
-    expect(await kbSnapshot(h, kbId)).toEqual({});
+    const stream = h.store.keys.changes(kbId);
+    const info = h.store.keys.changesInfo(kbId);
+    const left = await kbSnapshot(h, kbId);
+    expect(Object.keys(left).sort()).toEqual([stream, info].sort());
+    expect((left[stream] as [string, string[]][]).map(([, fields]) => fields.slice(0, 2))).toEqual([['k', 'x']]);
+    for (const k of [stream, info]) expect(await h.redis.ttl(k)).toBeGreaterThan(0);
   });
 });
 

@@ -81,7 +81,7 @@ export interface paths {
         };
         /**
          * Changes of the chunks of a knowledge base
-         * @description The chunk.upserted (with the chunk) and chunk.deleted (with its id) events after `after`, oldest first. Store `nextCursor` and read again from it; `hasMore` says whether more follow at once. A source becoming ready, refreshed with other content, failed, re-chunked or deleted, and the knowledge base deleted (its feed stays for CHANGES_RETENTION_HOURS) all appear; a refresh yielding the same chunks appears as nothing. A cursor older than what the feed keeps is a 410: resync from GET …/chunks.
+         * @description The chunk.upserted (with the chunk) and chunk.deleted (with its id) events after `after`, oldest first, at most `size` and about 1 MiB a page. Store `nextCursor` and read again from it; `hasMore` says whether more follow at once. A source becoming ready, refreshed with other content, failed, re-chunked or deleted all appear; a refresh yielding the same chunks appears as nothing. A deleted knowledge base's feed ends with knowledge_base.deleted, which every cursor of it reads for CHANGES_RETENTION_HOURS: drop its chunks. A cursor older than what the feed keeps is a 410: resync from GET …/chunks. A cursor of another knowledge base or ahead of the feed is a 400.
          */
         get: operations["listKnowledgeBaseChanges"];
         put?: never;
@@ -664,7 +664,7 @@ export interface components {
             /** @enum {string} */
             status: "Live" | "Testing" | "Disabled";
         };
-        ChangeEvent: components["schemas"]["ChunkUpserted"] | components["schemas"]["ChunkDeleted"];
+        ChangeEvent: components["schemas"]["ChunkUpserted"] | components["schemas"]["ChunkDeleted"] | components["schemas"]["KnowledgeBaseDeleted"];
         ChangesPage: {
             data: components["schemas"]["ChangeEvent"][];
             /** @description More events follow right away (read again at once); false: the feed is read to its end */
@@ -897,6 +897,8 @@ export interface components {
             /** @example kb_V1StGXR8_Z5jdHi6B-myT */
             kbId: string;
             name: string;
+            /** @description While a change of chunk_max_tokens or chunk_overlap_tokens is being applied: the ready sources whose chunks are still those of the earlier settings (absent once none are; knowledge_base.settled is sent when the re-chunk ends) */
+            rechunkingSources?: number;
             /** @description Site sources (knowledge_base_sites), when there are any */
             sites?: components["schemas"]["Site"][];
             sourceCounts: components["schemas"]["SourceCounts"];
@@ -943,6 +945,15 @@ export interface components {
              * @example ["https://example.com/faq", {"url": "https://example.com/prices", "metadata": {"team": "sales"}}]
              */
             knowledge_base_urls?: string;
+        };
+        /** @description The knowledge base was deleted: drop every chunk of it. The feed's last event, read by every cursor of the feed however old, for CHANGES_RETENTION_HOURS */
+        KnowledgeBaseDeleted: {
+            kbId: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "knowledge_base.deleted";
         };
         KnowledgeBasePage: {
             data: components["schemas"]["KnowledgeBaseSummary"][];
@@ -1302,9 +1313,9 @@ export interface components {
             [key: string]: unknown;
         }) & (components["schemas"]["VoiceTransferCallTool"] | components["schemas"]["OtherTool"]);
         Usage: {
-            /** @description What the service keeps for the workspace beside its sources, bounded by CHANGES_RETENTION_HOURS and CHANGES_MAX_EVENTS per knowledge base and by its chunks */
+            /** @description What the service keeps for the workspace beside its sources, bounded by CHANGES_RETENTION_HOURS, CHANGES_MAX_EVENTS and CHANGES_MAX_BYTES per knowledge base, CHANGES_WORKSPACE_MAX_BYTES for all its feeds, and by its chunks */
             derivedBytes: {
-                /** @description Bytes the change feeds take, about: of its knowledge bases, and of deleted ones until their retention ends */
+                /** @description Bytes the change feeds hold (their events, as the feed counts them): of its knowledge bases, and of deleted ones until their retention ends */
                 changeFeeds: number;
                 /** @description Bytes the search indexes of its knowledge bases take, about */
                 searchIndexes: number;
@@ -2499,7 +2510,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The change-feed cursor is older than what CHANGES_RETENTION_HOURS and CHANGES_MAX_EVENTS keep; resync from GET /v1/knowledge-bases/{kbId}/chunks and follow the feed from its changesCursor */
+            /** @description The change-feed cursor is older than what CHANGES_RETENTION_HOURS, CHANGES_MAX_EVENTS, CHANGES_MAX_BYTES and CHANGES_WORKSPACE_MAX_BYTES keep; resync from GET /v1/knowledge-bases/{kbId}/chunks and follow the feed from its changesCursor */
             410: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];

@@ -124,7 +124,7 @@ for i, s in ipairs(p.sources) do
     for i = 1, #s.reuse.chunks, 500 do
       redis.call('RPUSH', at.chunks .. id, unpack(s.reuse.chunks, i, math.min(i + 499, #s.reuse.chunks)))
     end
-    feedReplace(p.feed.stream, at.chunkIds .. id, record, id, s.reuse.feed)
+    feedReplace(p.feed, at.chunkIds .. id, record, id, s.reuse.feed)
     setBytes(meta, record, 'extractedBytes', extractionBytes(s.reuse.text, s.reuse.markdown, s.reuse.chunks))
     if s.stageKey then redis.call('DEL', s.stageKey) end
   else

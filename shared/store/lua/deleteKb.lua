@@ -8,9 +8,10 @@
                    feed: see the feed include, feedTtl (seconds), search: {state, docs, terms, postings}}
             a prefix .. documentId is that source's key of that kind; sitePrefix .. siteId a site's record;
             ifRev: delete nothing unless the knowledge base is at this revision (If-Match).
-            The change feed (when it has ever had an event) stays for feedTtl with a chunk.deleted for
-            every chunk, so a consumer sees the knowledge base emptied; its info names the workspace
-            that may still read it.
+            The change feed stays for feedTtl holding one knowledge_base.deleted event (its older
+            events dropped at once, the floor set before it), so every consumer, whatever its cursor,
+            reads that the knowledge base is gone; its info names the workspace that may still read it.
+            One event whatever the knowledge base held: the cost of this script is its sources' keys.
             The search index goes with the knowledge base.
 
   Output: {'ok', feedFrom, feedTo} | {'missing'} | {'forbidden'} | {'precondition_failed', rev}
@@ -26,17 +27,26 @@ local rev = redis.call('HGET', KEYS[1], 'rev') or '0'
 if p.ifRev and p.ifRev ~= rev then return {'precondition_failed', rev} end
 local at = p.prefixes
 for _, id in ipairs(redis.call('LRANGE', KEYS[2], 0, -1)) do
-  feedDropAll(p.feed.stream, at.chunkIds .. id, id)
-  redis.call('DEL', at.record .. id, at.text .. id, at.blob .. id, at.markdown .. id, at.chunks .. id)
+  -- UNLINK: a source's chunk list and chunk-id hash are freed off Redis's thread.
+  redis.call('UNLINK', at.record .. id, at.text .. id, at.blob .. id, at.markdown .. id, at.chunks .. id, at.chunkIds .. id)
 end
-local feedFrom, feedTo = feedFinish(p.feed)
-if redis.call('EXISTS', p.feed.stream) == 1 then
-  redis.call('HSET', p.feed.info, 'workspaceId', p.workspaceId)
-  redis.call('EXPIRE', p.feed.info, p.feedTtl)
-  redis.call('EXPIRE', p.feed.stream, p.feedTtl)
-else
-  redis.call('DEL', p.feed.info)
-end
+-- The events before the deletion no longer matter to anyone: UNLINK frees them off the main
+-- thread. The new stream's first id must stay after every cursor given out (the old head).
+local head = feedHead(p.feed.stream, p.feed.info)
+redis.call('UNLINK', p.feed.stream)
+local now = redis.call('TIME')
+local nowMs = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
+local headMs, headSeq = string.match(head, '^(%d+)-(%d+)$')
+local id = '*'
+if tonumber(headMs) >= nowMs then id = string.format('%d-%d', tonumber(headMs), tonumber(headSeq) + 1) end
+local offset = tonumber(redis.call('HGET', p.feed.info, 'total') or '0')
+local deleted = redis.call('XADD', p.feed.stream, id, 'k', 'x', 'o', offset)
+redis.call('HSET', p.feed.info, 'head', deleted, 'total', offset + FEED_EVENT_OVERHEAD, 'bytes', FEED_EVENT_OVERHEAD,
+  'workspaceId', p.workspaceId, 'deleted', '1')
+if head ~= '0-0' then redis.call('HSET', p.feed.info, 'floor', head) end
+redis.call('EXPIRE', p.feed.info, p.feedTtl)
+redis.call('EXPIRE', p.feed.stream, p.feedTtl)
+local feedFrom, feedTo = head, deleted
 for _, term in ipairs(redis.call('SMEMBERS', p.search.terms)) do redis.call('DEL', p.search.postings .. term) end
 redis.call('DEL', p.search.state, p.search.docs, p.search.terms)
 for _, id in ipairs(redis.call('LRANGE', KEYS[5], 0, -1)) do

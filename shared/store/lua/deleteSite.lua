@@ -35,7 +35,7 @@ for _, id in ipairs(redis.call('LRANGE', ids, 0, -1)) do
     dropBytes(meta, record)
     redis.call('LREM', ids, 0, id)
     redis.call('ZREM', active, id)
-    feedDropAll(p.feed.stream, at.chunkIds .. id, id)
+    feedDropAll(p.feed, at.chunkIds .. id, id)
     redis.call('DEL', record, at.text .. id, at.blob .. id, at.markdown .. id, at.chunks .. id)
     removed = removed + 1
   end

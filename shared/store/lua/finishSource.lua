@@ -56,10 +56,10 @@ if not p.unchanged then
     for i = 1, #p.chunks, 500 do
       redis.call('RPUSH', chunkList, unpack(p.chunks, i, math.min(i + 499, #p.chunks)))
     end
-    feedReplace(p.feed.stream, chunkIds, record, p.documentId, p.feedChunks)
+    feedReplace(p.feed, chunkIds, record, p.documentId, p.feedChunks)
     setBytes(meta, record, 'extractedBytes', extractionBytes(p.text, md, p.chunks))
   else
-    feedDropAll(p.feed.stream, chunkIds, p.documentId)
+    feedDropAll(p.feed, chunkIds, p.documentId)
     setBytes(meta, record, 'extractedBytes', 0)
   end
 end

@@ -33,7 +33,7 @@ redis.call('DEL', chunkList)
 for i = 1, #p.chunks, 500 do
   redis.call('RPUSH', chunkList, unpack(p.chunks, i, math.min(i + 499, #p.chunks)))
 end
-feedReplace(p.feed.stream, chunkIds, record, p.documentId, p.feedChunks)
+feedReplace(p.feed, chunkIds, record, p.documentId, p.feedChunks)
 setBytes(meta, record, 'extractedBytes', redis.call('STRLEN', KEYS[5]) + redis.call('STRLEN', KEYS[6]) + extractionBytes('', '', p.chunks))
 redis.call('HSET', record, 'chunkCount', #p.chunks, 'chunking', p.chunking, 'updatedAt', p.now)
 redis.call('HSET', meta, 'updatedAt', p.now)

@@ -4,6 +4,8 @@
   source appears again as chunk.upserted; the caller read the chunks as
   `entries` (see feedReplace), and when they are no longer the ones the feed
   holds (a run rewrote them meanwhile) nothing is written and it reads again.
+  Metadata is compared as values, not as text: the same keys and values in
+  another order are the same metadata, kept as stored, and emit nothing.
 
   Input:
     KEYS[1] meta hash   KEYS[2] source record   KEYS[3] chunk ids in the change feed
@@ -30,17 +32,20 @@ for _, e in ipairs(p.entries) do
 end
 
 local before = redis.call('HGET', record, 'metadata') or ''
-if p.metadata == '' then
-  redis.call('HDEL', record, 'metadata')
-else
-  redis.call('HSET', record, 'metadata', p.metadata)
+local changed = not feedSameMetadata(before, p.metadata)
+if changed then
+  if p.metadata == '' then
+    redis.call('HDEL', record, 'metadata')
+  else
+    redis.call('HSET', record, 'metadata', p.metadata)
+  end
 end
 redis.call('HSET', record, 'updatedAt', p.now)
 redis.call('HSET', meta, 'updatedAt', p.now)
 redis.call('HINCRBY', meta, 'rev', 1)
-if before ~= p.metadata and #p.entries > 0 then
+if changed and #p.entries > 0 then
   local source = feedSource(record)
-  for _, e in ipairs(p.entries) do feedEmit(p.feed.stream, 'u', e.i, p.documentId, e.j, source) end
+  for _, e in ipairs(p.entries) do feedEmit(p.feed, 'u', e.i, p.documentId, e.j, source) end
 end
 local feedFrom, feedTo = feedFinish(p.feed)
 return {'ok', feedFrom, feedTo}

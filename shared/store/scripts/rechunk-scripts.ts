@@ -38,3 +38,12 @@ export const rechunkSourceScript = defineScript({
   },
   replies: { ok: { feedFrom: 'str', feedTo: 'str' }, gone: {}, not_ready: {}, stale: {} },
 });
+
+/** Worker: settles a knowledge base whose re-chunk ended, when nothing else is in flight. */
+export const settleKbScript = defineScript({
+  name: 'kbSettleKb',
+  file: 'settleKb',
+  keys: ['meta'],
+  build: (i: { workspaceId: string; kbId: string }, k) => ({ keys: { meta: k.kb(i.kbId) }, args: { workspaceId: i.workspaceId } }),
+  replies: { ok: { settled: 'int', counts: 'rest' }, missing: {}, forbidden: {} },
+});

@@ -1,0 +1,46 @@
+import { spawn } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningWorker } from '../../worker/main.js';
+import { serveApi, type ServedApi } from '../helpers/api-server.js';
+import { waitFor } from '../helpers/wait.js';
+import { createKbWith, startTestWorker } from '../helpers/worker-harness.js';
+
+let served: ServedApi;
+let worker: RunningWorker;
+
+beforeAll(async () => {
+  served = await serveApi();
+  worker = await startTestWorker(served.h);
+});
+afterAll(async () => {
+  await worker?.close();
+  await served?.close();
+});
+
+describe('examples/feed-consumer.ts', () => {
+  it('drops every chunk and exits 0 when its knowledge base is deleted', async () => {
+    const key = await served.h.key('ws-example-consumer');
+    const { kbId } = await createKbWith(served.h, key, (f) => f.set('knowledge_base_texts', JSON.stringify(['The example follows this text.', 'And this one.'])));
+    await waitFor('the knowledge base to settle', async () => {
+      const res = await served.h.app.request(`/v1/knowledge-bases/${kbId}`, { headers: { 'X-API-Key': key } });
+      return ((await res.json()) as { status: string }).status === 'ready';
+    });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'examples/feed-consumer.ts', kbId], {
+      env: { PATH: process.env.PATH, API: `http://127.0.0.1:${served.port}`, KEY: key },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
+    child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    try {
+      await waitFor('the example to load the listing', async () => (stdout.includes('loaded 2 chunks') ? true : undefined), { describe: () => stderr });
+      const del = await served.h.app.request(`/v1/knowledge-bases/${kbId}`, { method: 'DELETE', headers: { 'X-API-Key': key } });
+      expect(del.status).toBe(204);
+      expect(await exited, stderr).toBe(0);
+      expect(stdout).toContain(`knowledge_base.deleted ${kbId}: every chunk dropped -> 0 chunks`);
+    } finally {
+      child.kill('SIGKILL');
+    }
+  }, 60_000);
+});
