@@ -2,30 +2,32 @@ import { chunkView } from '../chunking/chunk-view.js';
 import type { ChangeFeed } from '../feed/change-feed.js';
 import { decodeCursor, encodeCursor, FEED_START } from '../feed/cursor.js';
 import { AppError } from '../errors.js';
-import type { Chunk } from '../schemas/chunk.js';
-import { runScript, type StoreRedis } from '../store/commands.js';
+import type { Metadata } from '../schemas/metadata.js';
+import type { StoredChunk } from '../schemas/chunk.js';
+import { parseSource } from '../store/kb-records.js';
+import type { StoreRedis } from '../store/commands.js';
 import type { KbStore } from '../store/kb-store.js';
 import type { KeySpace } from '../store/keys.js';
-import { applySearchScript, searchKbScript, searchLayout, SEARCH_HIT_WIDTH, type SearchKbInput, type SearchOp } from '../store/scripts/search-scripts.js';
-import { SCORING } from './rank.js';
-import { loadStemmer, termCounts, type Stem, type StemmerName } from './tokenize.js';
+import { indexedChunk, MemoryIndex, type IndexHit } from './memory-index.js';
+import { loadStopWords } from './stopwords.js';
+import { loadStemmer, words, type Stem, type StemmerName } from './tokenize.js';
 
-/** Events applied per script call: small enough that Redis is never held for long. */
-const BATCH = 500;
-/** Catch-up rounds before a search goes ahead with the index as it is (replicas racing each other). */
-const MAX_ROUNDS = 1000;
+/** Chunks read per command while an index is built (a slice of a source's chunk list, then their texts). */
+export const CHUNK_BATCH = 500;
+/** Source ids read per command while an index is built. */
+export const SOURCE_BATCH = 1000;
+/** Feed events read per call while an index catches up. */
+export const FEED_BATCH = 200;
+/** Source records read per pipeline while a search checks its candidates' sources. */
+const RECORD_BATCH = 500;
+/** Query terms used at most: a pasted paragraph is still one bounded search. */
+export const MAX_QUERY_TERMS = 32;
+/** Default of SEARCH_INDEX_CACHE_MB. */
+export const DEFAULT_INDEX_CACHE_BYTES = 256 * 1024 * 1024;
+/** Postings of an index built before this one (in Redis) removed per command. */
+const LEGACY_BATCH = 200;
 
-/** What the index keeps of one chunk: source, position, body and heading lengths, and term counts. */
-export function indexedDoc(chunk: Chunk, stem: Stem): string {
-  const body = termCounts(chunk.text, stem);
-  const heading = termCounts(chunk.headings.join('\n'), stem);
-  const t: Record<string, string> = {};
-  for (const term of new Set([...body.keys(), ...heading.keys()])) t[term] = `${body.get(term) ?? 0},${heading.get(term) ?? 0}`;
-  const length = (m: Map<string, number>) => [...m.values()].reduce((a, b) => a + b, 0);
-  return JSON.stringify({ d: chunk.documentId, i: chunk.index, b: length(body), h: length(heading), t });
-}
-
-/** A chunk as a search reads it from the index: its score, source record, stored entry and text. */
+/** A chunk as a search reads it: its score, source record, stored entry and text. */
 export interface RankedChunk {
   id: string;
   score: number;
@@ -35,29 +37,57 @@ export interface RankedChunk {
   text: string;
 }
 
-/** What a search asks the index for (see searchKb.lua). */
-export type RankRequest = Pick<SearchKbInput, 'terms' | 'k' | 'documentIds' | 'metadata'>;
+/** What a search asks the index for: stemmed terms, how many chunks, and the filter. */
+export interface RankRequest {
+  terms: string[];
+  k: number;
+  documentIds?: string[] | undefined;
+  metadata?: Metadata | undefined;
+}
+
+export interface SearchIndexOptions {
+  stemmer: StemmerName;
+  /** Bytes the indexes of one process may take together (least recently searched dropped first). */
+  cacheBytes?: number;
+}
 
 /**
- * A knowledge base's search index in Redis beside its chunks (per-term
- * postings sorted by weight, on its slot), kept up to date from its change
- * feed: a search ranks in one script call that first checks the index has
- * applied the whole feed; when it has not, the events it has not seen are
- * applied in batches fenced by the feed position, so any API replica can do
- * it and none repeats another's work. When the feed no longer holds the
- * index's position (past retention), or the index was built with another
- * stemmer or scoring, it is built again from the chunks.
+ * Each knowledge base's search index, held in the API process (MemoryIndex)
+ * and kept from the change feed: nothing of it is in Redis, so a search
+ * sends Redis only short reads (the feed's head, source records, the hits'
+ * entries and texts) and ranks on the process's own thread.
+ *
+ * An index is built on a knowledge base's first search from its chunk
+ * listing, read in slices, after taking the feed's head; it then applies
+ * the feed's events after that head (a chunk written meanwhile is applied
+ * twice, the same way). Before each search it applies the events it has
+ * not seen. When the feed no longer holds its position (past retention),
+ * or a hit's chunk is not where the index says while the feed has not
+ * moved, the index is dropped and built again from the chunks. Every
+ * replica caught up to the same position holds the same chunks and so
+ * ranks alike. Indexes are dropped least recently searched first past the
+ * process's byte budget.
  */
 export class SearchIndex {
+  private readonly cacheBytes: number;
+  private readonly indexes = new Map<string, MemoryIndex>();
+  private readonly pending = new Map<string, Promise<MemoryIndex>>();
+  /** Knowledge bases whose index of the earlier layout in Redis has been looked for. */
+  private readonly legacyChecked = new Set<string>();
+
   constructor(
     readonly redis: StoreRedis,
     private readonly keys: KeySpace,
     private readonly feed: ChangeFeed,
     private readonly kbs: KbStore,
     readonly stemmer: StemmerName,
-  ) {}
+    opts: { cacheBytes?: number } = {},
+  ) {
+    this.cacheBytes = opts.cacheBytes ?? DEFAULT_INDEX_CACHE_BYTES;
+  }
 
   private stemFn: Stem | undefined;
+  private stopWords: ReadonlySet<string> | undefined;
 
   /** The stemmer's function, loaded on first use. */
   async stem(): Promise<Stem> {
@@ -65,75 +95,208 @@ export class SearchIndex {
     return this.stemFn;
   }
 
-  /** Applies every feed event the index has not seen yet. */
-  async catchUp(workspaceId: string, kbId: string): Promise<void> {
+  /**
+   * A query's terms, stemmed, each once, in the query's order: its words
+   * without the stop words of the stemmer's language (all of them when
+   * nothing else is left), at most MAX_QUERY_TERMS.
+   */
+  async queryTerms(query: string): Promise<string[]> {
     const stem = await this.stem();
-    for (let round = 0; round < MAX_ROUNDS; round++) {
-      const [at, stemmer, layout] = await this.redis.hmget(this.keys.searchState(kbId), 'cursor', 'stemmer', 'layout');
-      if (at != null && (stemmer !== this.stemmer || layout !== searchLayout(SCORING))) return this.rebuild(kbId, at);
-      const from = at ?? FEED_START;
-      let page;
-      try {
-        page = await this.feed.read(workspaceId, kbId, from === FEED_START ? undefined : encodeCursor(from), BATCH);
-      } catch (err) {
-        if (err instanceof AppError && err.code === 'gone') return this.rebuild(kbId, from);
-        throw err;
-      }
-      if (page.data.length === 0) return;
-      const ops: SearchOp[] = page.data.map((e) => (e.type === 'chunk.upserted' ? { id: e.chunk.id, doc: indexedDoc(e.chunk, stem) } : { id: e.chunkId }));
-      await this.apply(kbId, from, decodeCursor(page.nextCursor), false, ops);
-      if (!page.hasMore) return;
-    }
+    this.stopWords ??= await loadStopWords(this.stemmer);
+    const all = words(query).map((w) => w.word);
+    const kept = all.filter((w) => !this.stopWords!.has(w));
+    return [...new Set((kept.length > 0 ? kept : all).map(stem))].slice(0, MAX_QUERY_TERMS);
   }
 
-  /** Drops the index and indexes every chunk again, then goes on from the feed position taken first. */
-  private async rebuild(kbId: string, from: string): Promise<void> {
-    const stem = await this.stem();
-    const to = decodeCursor(await this.feed.headCursor(kbId));
-    let reset = true;
-    let prev = from;
-    for (const documentId of await this.kbs.sourceIds(kbId)) {
-      const source = await this.kbs.getSource(kbId, documentId);
-      if (!source || source.status !== 'ready') continue;
-      for (let offset = 0; ; offset += BATCH) {
-        const chunks = await this.kbs.chunkRange(kbId, documentId, offset, BATCH);
-        if (chunks.length === 0) break;
-        const ops = chunks.map((c) => {
-          const chunk = chunkView(kbId, source, c);
-          return { id: chunk.id, doc: indexedDoc(chunk, stem) };
-        });
-        if (!(await this.apply(kbId, prev, to, reset, ops))) return;
-        [reset, prev] = [false, to];
-      }
-    }
-    if (reset) await this.apply(kbId, prev, to, true, []);
+  /** Bytes the indexes this process holds take, about. */
+  get heldBytes(): number {
+    let sum = 0;
+    for (const idx of this.indexes.values()) sum += idx.bytes;
+    return sum;
   }
 
-  /** One fenced batch; false when another replica moved the index meanwhile (it carries on instead). */
-  private async apply(kbId: string, from: string, to: string, reset: boolean, ops: SearchOp[]): Promise<boolean> {
-    const reply = await runScript(this.redis, this.keys, applySearchScript, { kbId, from, to, stemmer: this.stemmer, scoring: SCORING, reset, ops });
-    return reply.kind === 'ok';
+  /** Forgets a knowledge base's index (its next search builds it again). */
+  forget(kbId: string): void {
+    this.indexes.delete(kbId);
   }
 
   /**
-   * The best chunks for a query's terms: one script call while the index is
-   * caught up (an idle knowledge base costs that one round trip); else the
-   * index catches up first and ranks as it then is.
+   * The best chunks for a query's terms, with their sources and texts, from
+   * the index caught up to the feed's head. A hit whose chunk moved is left
+   * out and the search runs once more: on the index caught up again when the
+   * feed moved, else on one built again from the chunks.
    */
   async rank(workspaceId: string, kbId: string, req: RankRequest): Promise<RankedChunk[]> {
-    const input: SearchKbInput = { kbId, stemmer: this.stemmer, scoring: SCORING, stale: false, ...req };
-    let reply = await runScript(this.redis, this.keys, searchKbScript, input);
-    if (reply.kind === 'behind') {
-      await this.catchUp(workspaceId, kbId);
-      // Writes that land meanwhile are seen by the next search; a chunk they moved is left out by the caller.
-      reply = await runScript(this.redis, this.keys, searchKbScript, { ...input, stale: true });
+    for (let attempt = 0; ; attempt++) {
+      const idx = await this.current(workspaceId, kbId);
+      const { hits, moved } = await this.resolve(kbId, idx, req);
+      if (!moved || attempt > 0) return hits;
+      if ((await this.head(kbId)) === idx.position && this.indexes.get(kbId) === idx) this.forget(kbId);
     }
-    const hits = reply.kind === 'ok' ? reply.hits : [];
-    const out: RankedChunk[] = [];
-    for (let i = 0; i + SEARCH_HIT_WIDTH <= hits.length; i += SEARCH_HIT_WIDTH) {
-      const [id, score, documentId, record, entry, text] = hits.slice(i, i + SEARCH_HIT_WIDTH) as [string, string, string, string, string, string];
-      out.push({ id, score: Number(score), documentId, record: JSON.parse(record) as Record<string, string>, entry, text });
-    }
-    return out;
   }
+
+  /** The index of a knowledge base caught up to its feed's head; concurrent searches share one catch-up. */
+  async current(workspaceId: string, kbId: string): Promise<MemoryIndex> {
+    let p = this.pending.get(kbId);
+    if (!p) {
+      p = this.update(workspaceId, kbId).finally(() => this.pending.delete(kbId));
+      this.pending.set(kbId, p);
+    }
+    return p;
+  }
+
+  private async update(workspaceId: string, kbId: string): Promise<MemoryIndex> {
+    if (!this.legacyChecked.has(kbId)) {
+      await this.dropLegacy(kbId);
+      if (this.legacyChecked.size >= 100_000) this.legacyChecked.clear();
+      this.legacyChecked.add(kbId);
+    }
+    let idx = this.indexes.get(kbId);
+    if (idx) idx = await this.catchUp(workspaceId, kbId, idx);
+    for (let tries = 0; !idx; tries++) {
+      if (tries >= 3) throw new Error(`The search index of ${kbId} fell behind the change feed's retention three times while it was built`);
+      idx = await this.catchUp(workspaceId, kbId, await this.build(kbId));
+    }
+    this.indexes.delete(kbId);
+    this.indexes.set(kbId, idx);
+    this.evict(kbId);
+    return idx;
+  }
+
+  /** Drops the least recently searched indexes past the budget (never the one being searched). */
+  private evict(keep: string): void {
+    let total = this.heldBytes;
+    for (const [kbId, idx] of this.indexes) {
+      if (total <= this.cacheBytes) return;
+      if (kbId === keep) continue;
+      this.indexes.delete(kbId);
+      total -= idx.bytes;
+    }
+  }
+
+  /** The feed position after its newest event. */
+  private async head(kbId: string): Promise<string> {
+    return decodeCursor(await this.feed.headCursor(kbId));
+  }
+
+  /** An index of every chunk of the knowledge base's ready sources, at the feed position taken first. */
+  private async build(kbId: string): Promise<MemoryIndex> {
+    const stem = await this.stem();
+    const idx = new MemoryIndex(await this.head(kbId));
+    for (let at = 0; ; at += SOURCE_BATCH) {
+      const ids = await this.redis.lrange(this.keys.sourceIds(kbId), at, at + SOURCE_BATCH - 1);
+      for (const documentId of ids) {
+        const source = await this.kbs.getSource(kbId, documentId);
+        if (!source || source.status !== 'ready') continue;
+        for (let offset = 0; ; offset += CHUNK_BATCH) {
+          const chunks = await this.kbs.chunkRange(kbId, documentId, offset, CHUNK_BATCH);
+          for (const c of chunks) idx.upsert(indexedChunk(chunkView(kbId, source, c), stem));
+          if (chunks.length < CHUNK_BATCH) break;
+        }
+      }
+      if (ids.length < SOURCE_BATCH) break;
+    }
+    return idx;
+  }
+
+  /** Applies the feed's events after the index's position; undefined when the feed no longer holds that position. */
+  private async catchUp(workspaceId: string, kbId: string, idx: MemoryIndex): Promise<MemoryIndex | undefined> {
+    if ((await this.head(kbId)) === idx.position) return idx;
+    const stem = await this.stem();
+    for (;;) {
+      let page;
+      try {
+        page = await this.feed.read(workspaceId, kbId, idx.position === FEED_START ? undefined : encodeCursor(idx.position), FEED_BATCH);
+      } catch (err) {
+        if (err instanceof AppError && err.code === 'gone') return undefined;
+        throw err;
+      }
+      for (const event of page.data) {
+        const type = event.type as string;
+        if (event.type === 'chunk.upserted') idx.upsert(indexedChunk(event.chunk, stem));
+        else if (event.type === 'chunk.deleted') idx.remove(event.chunkId);
+        // The knowledge base is gone: nothing of it is left to find.
+        else if (type === 'knowledge_base.deleted') idx = new MemoryIndex(idx.position);
+      }
+      idx.position = decodeCursor(page.nextCursor);
+      if (!page.hasMore) return idx;
+    }
+  }
+
+  /** The index's best chunks whose sources the search admits, read back with their records, entries and texts. */
+  private async resolve(kbId: string, idx: MemoryIndex, req: RankRequest): Promise<{ hits: RankedChunk[]; moved: boolean }> {
+    const only = req.documentIds ? new Set(req.documentIds) : undefined;
+    // A source's record when a search may show its chunks, null when not; unknown sources are let through until read.
+    const records = new Map<string, Record<string, string> | null>();
+    let top: IndexHit[] = [];
+    for (let want = req.k; ; want = Math.min(want * 2, 10 * req.k + RECORD_BATCH)) {
+      top = idx.top(req.terms, want, (d) => (!only || only.has(d)) && records.get(d) !== null);
+      const unknown = [...new Set(top.map((h) => h.documentId))].filter((d) => !records.has(d));
+      if (unknown.length === 0) break;
+      for (let i = 0; i < unknown.length; i += RECORD_BATCH) {
+        const slice = unknown.slice(i, i + RECORD_BATCH);
+        const pipe = this.redis.pipeline();
+        for (const d of slice) pipe.hgetall(this.keys.source(kbId, d));
+        const rows = (await pipe.exec()) ?? [];
+        slice.forEach((d, j) => {
+          const record = (rows[j]?.[1] ?? {}) as Record<string, string>;
+          records.set(d, admits(record, req.metadata) ? record : null);
+        });
+      }
+    }
+    const hits = top.slice(0, req.k);
+    if (hits.length === 0) return { hits: [], moved: false };
+    const entriesPipe = this.redis.pipeline();
+    for (const h of hits) entriesPipe.lindex(this.keys.chunks(kbId, h.documentId), h.index);
+    const entries = ((await entriesPipe.exec()) ?? []).map((r) => (typeof r[1] === 'string' ? r[1] : null));
+    const textsPipe = this.redis.pipeline();
+    const parsed = entries.map((e) => (e ? (JSON.parse(e) as StoredChunk) : null));
+    const textAt = hits.map((h, i) => {
+      const c = parsed[i];
+      if (!c || c.byteEnd <= c.byteStart) return -1;
+      textsPipe.getrangeBuffer(this.keys.markdown(kbId, h.documentId), c.byteStart, c.byteEnd - 1);
+      return textsPipe.length - 1;
+    });
+    const texts = textsPipe.length > 0 ? ((await textsPipe.exec()) ?? []) : [];
+    let moved = false;
+    const out: RankedChunk[] = [];
+    hits.forEach((h, i) => {
+      const c = parsed[i];
+      const record = records.get(h.documentId)!;
+      const source = parseSource(record);
+      if (!c || !source) return void (moved = true);
+      const text = textAt[i]! < 0 ? '' : ((texts[textAt[i]!]?.[1] as Buffer | undefined)?.toString('utf8') ?? '');
+      const { byteStart: _s, byteEnd: _e, ...stored } = c;
+      if (chunkView(kbId, source, { ...stored, text }).id !== h.id) return void (moved = true);
+      out.push({ id: h.id, score: h.score, documentId: h.documentId, record, entry: entries[i]!, text });
+    });
+    return { hits: out, moved };
+  }
+
+  /**
+   * Removes the index an earlier version kept in Redis (per-term sorted sets
+   * beside the chunks), a slice of terms per command, each set unlinked (freed
+   * off Redis's main thread).
+   */
+  private async dropLegacy(kbId: string): Promise<void> {
+    const state = this.keys.searchState(kbId);
+    const docs = this.keys.searchDocs(kbId);
+    const terms = this.keys.searchTerms(kbId);
+    if ((await this.redis.exists(state, docs, terms)) === 0) return;
+    const prefix = this.keys.searchPostingsPrefix(kbId);
+    for (;;) {
+      const batch = await this.redis.srandmember(terms, LEGACY_BATCH);
+      if (batch.length === 0) break;
+      await this.redis.pipeline().unlink(...batch.map((term) => prefix + term)).srem(terms, ...batch).exec();
+    }
+    await this.redis.unlink(state, docs, terms);
+  }
+}
+
+/** Whether a search may show chunks of the source this record holds: a ready source with the filter's metadata. */
+function admits(record: Record<string, string>, metadata: Metadata | undefined): boolean {
+  if (record.status !== 'ready') return false;
+  if (!metadata) return true;
+  const m = record.metadata ? (JSON.parse(record.metadata) as Metadata) : {};
+  return Object.entries(metadata).every(([key, want]) => m[key] === want);
 }

@@ -5,7 +5,6 @@ import type { KeySpace } from './keys.js';
 import { lifecycleLua } from './lifecycle-lua.js';
 import { importCatalogScript } from './scripts/catalog-scripts.js';
 import { readChangesScript } from './scripts/changes-scripts.js';
-import { applySearchScript, searchKbScript } from './scripts/search-scripts.js';
 import { commitSourcesScript } from './scripts/commit-scripts.js';
 import { deleteKbScript, deleteSourceScript } from './scripts/delete-scripts.js';
 import { setSourceMetadataScript } from './scripts/metadata-scripts.js';
@@ -63,8 +62,6 @@ export const SCRIPTS = [
   deleteSiteScript,
   reserveCrawlBudgetScript,
   readChangesScript,
-  applySearchScript,
-  searchKbScript,
   recountKbScript,
 ] as const;
 
