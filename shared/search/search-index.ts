@@ -174,9 +174,17 @@ export class SearchIndex {
     }
   }
 
-  /** The feed position after its newest event. */
+  /** The feed position after its newest event (the stream keeps it when trimming has emptied it), in one command. */
   private async head(kbId: string): Promise<string> {
-    return decodeCursor(await this.feed.headCursor(kbId));
+    let info: unknown[];
+    try {
+      info = (await this.redis.xinfo('STREAM', this.keys.changes(kbId))) as unknown[];
+    } catch (err) {
+      if (err instanceof Error && /no such key/i.test(err.message)) return FEED_START;
+      throw err;
+    }
+    const at = info.indexOf('last-generated-id');
+    return at >= 0 ? String(info[at + 1]) : FEED_START;
   }
 
   /** An index of every chunk of the knowledge base's ready sources, at the feed position taken first. */
@@ -223,32 +231,47 @@ export class SearchIndex {
     }
   }
 
-  /** The index's best chunks whose sources the search admits, read back with their records, entries and texts. */
+  /**
+   * The index's best chunks whose sources the search admits, read back with
+   * their records, entries and texts. The records of the candidates' sources
+   * are read with the entries of the best k in one round trip; when a source
+   * is refused, the candidates are ranked again without it (and more of them
+   * read at once).
+   */
   private async resolve(kbId: string, idx: MemoryIndex, req: RankRequest): Promise<{ hits: RankedChunk[]; moved: boolean }> {
     const only = req.documentIds ? new Set(req.documentIds) : undefined;
     // A source's record when a search may show its chunks, null when not; unknown sources are let through until read.
     const records = new Map<string, Record<string, string> | null>();
-    let top: IndexHit[] = [];
-    for (let want = req.k; ; want = Math.min(want * 2, 10 * req.k + RECORD_BATCH)) {
-      top = idx.top(req.terms, want, (d) => (!only || only.has(d)) && records.get(d) !== null);
-      const unknown = [...new Set(top.map((h) => h.documentId))].filter((d) => !records.has(d));
+    const admit = (d: string) => (!only || only.has(d)) && records.get(d) !== null;
+    let hits: IndexHit[] = [];
+    let entries: (string | null)[] = [];
+    for (let want = req.k; ; ) {
+      const top = idx.top(req.terms, want, admit);
+      hits = top.slice(0, req.k);
+      const unknown = [...new Set(top.map((h) => h.documentId))].filter((d) => !records.has(d)).slice(0, RECORD_BATCH);
       if (unknown.length === 0) break;
-      for (let i = 0; i < unknown.length; i += RECORD_BATCH) {
-        const slice = unknown.slice(i, i + RECORD_BATCH);
-        const pipe = this.redis.pipeline();
-        for (const d of slice) pipe.hgetall(this.keys.source(kbId, d));
-        const rows = (await pipe.exec()) ?? [];
-        slice.forEach((d, j) => {
-          const record = (rows[j]?.[1] ?? {}) as Record<string, string>;
-          records.set(d, admits(record, req.metadata) ? record : null);
-        });
-      }
+      const pipe = this.redis.pipeline();
+      for (const d of unknown) pipe.hgetall(this.keys.source(kbId, d));
+      for (const h of hits) pipe.lindex(this.keys.chunks(kbId, h.documentId), h.index);
+      const rows = (await pipe.exec()) ?? [];
+      let refused = false;
+      unknown.forEach((d, j) => {
+        const record = (rows[j]?.[1] ?? {}) as Record<string, string>;
+        const ok = admits(record, req.metadata);
+        records.set(d, ok ? record : null);
+        refused ||= !ok;
+      });
+      entries = rows.slice(unknown.length).map((r) => (typeof r[1] === 'string' ? r[1] : null));
+      if (!refused) break;
+      want = Math.min(want * 2, req.k + RECORD_BATCH);
     }
-    const hits = top.slice(0, req.k);
     if (hits.length === 0) return { hits: [], moved: false };
-    const entriesPipe = this.redis.pipeline();
-    for (const h of hits) entriesPipe.lindex(this.keys.chunks(kbId, h.documentId), h.index);
-    const entries = ((await entriesPipe.exec()) ?? []).map((r) => (typeof r[1] === 'string' ? r[1] : null));
+    if (entries.length !== hits.length) {
+      // The last round read no record (every candidate's source known): the entries of the hits it ranked.
+      const pipe = this.redis.pipeline();
+      for (const h of hits) pipe.lindex(this.keys.chunks(kbId, h.documentId), h.index);
+      entries = ((await pipe.exec()) ?? []).map((r) => (typeof r[1] === 'string' ? r[1] : null));
+    }
     const textsPipe = this.redis.pipeline();
     const parsed = entries.map((e) => (e ? (JSON.parse(e) as StoredChunk) : null));
     const textAt = hits.map((h, i) => {
