@@ -21,7 +21,7 @@ const usageSchema = z
     derivedBytes: z
       .object({
         changeFeeds: z.number().int().meta({ description: 'Bytes the change feeds take, about: of its knowledge bases, and of deleted ones until their retention ends' }),
-        searchIndexes: z.number().int().meta({ description: 'Bytes the search indexes of its knowledge bases take, about' }),
+        searchIndexes: z.number().int().meta({ description: 'Bytes search indexes of its knowledge bases take in Redis, about: 0, as the API processes hold the indexes; an index an earlier version kept in Redis counts until the first search of its knowledge base removes it' }),
       })
       .meta({ description: 'What the service keeps for the workspace beside its sources, bounded by CHANGES_RETENTION_HOURS and CHANGES_MAX_EVENTS per knowledge base and by its chunks' }),
   })
