@@ -33,6 +33,10 @@ export interface SearchLoad {
 export interface SlowEntry {
   micros: number;
   command: string;
+  /** Calls logged, the 99.9th percentile of their durations, and how many took over 5 ms. */
+  calls: number;
+  p999Micros: number;
+  over5ms: number;
 }
 
 /** What the store and search modules of an implementation give the benchmark (this tree's or another checkout's). */
@@ -64,7 +68,7 @@ async function loadImpl(root: string): Promise<Impl> {
 }
 
 /** Text to build chunks from: the corpus's Markdown and plain-text lines and its Markdown headings, else made-up prose. */
-function textPool(random: SeededRandom): { lines: string[]; headings: string[] } {
+export function textPool(random: SeededRandom): { lines: string[]; headings: string[] } {
   const root = corpusDir();
   const lines: string[] = [];
   const headings: string[] = [];
@@ -99,7 +103,7 @@ const CHUNK_CHARS = 600;
 const PER_SOURCE = 100;
 
 /** One source's Markdown and chunks: runs of consecutive corpus lines under two headings each. */
-function sourceText(random: SeededRandom, pool: { lines: string[]; headings: string[] }): { markdown: string; stored: StoredChunk[]; texts: string[] } {
+export function sourceText(random: SeededRandom, pool: { lines: string[]; headings: string[] }): { markdown: string; stored: StoredChunk[]; texts: string[] } {
   let markdown = '';
   let bytes = 0;
   const stored: StoredChunk[] = [];
@@ -122,7 +126,7 @@ function sourceText(random: SeededRandom, pool: { lines: string[]; headings: str
 }
 
 /** Queries as people type them: two to four words of a chunk's text or heading, some after "how do I". */
-function queries(random: SeededRandom, pool: { lines: string[]; headings: string[] }, count: number): string[] {
+export function queries(random: SeededRandom, pool: { lines: string[]; headings: string[] }, count: number): string[] {
   const out: string[] = [];
   while (out.length < count) {
     const from = random.chance(0.3) ? pool.headings[random.int(0, pool.headings.length - 1)]! : pool.lines[random.int(0, pool.lines.length - 1)]!;
@@ -135,25 +139,34 @@ function queries(random: SeededRandom, pool: { lines: string[]; headings: string
   return out;
 }
 
-async function usedMemory(redis: Redis): Promise<number> {
+export async function usedMemory(redis: Redis): Promise<number> {
   const info = await redis.info('memory');
   return Number(/used_memory:(\d+)/.exec(info)?.[1] ?? 0);
 }
 
-/** The slowest entry of the slow log since its last reset, then resets it. */
-async function slowest(redis: Redis): Promise<SlowEntry> {
+/** The slowest entry of the slow log since its last reset (and the spread of the others), then resets it. */
+export async function slowest(redis: Redis): Promise<SlowEntry> {
   const entries = (await redis.call('SLOWLOG', 'GET', '-1')) as [number, number, number, (string | Buffer)[]][];
   await redis.call('SLOWLOG', 'RESET');
-  let top: SlowEntry = { micros: 0, command: '' };
+  let top = { micros: 0, command: '' };
+  const durations: number[] = [];
   for (const [, , micros, args] of entries) {
     const name = String(args[0]).toUpperCase();
     // The benchmark's own SLOWLOG and INFO calls are not the search's.
-    if (micros <= top.micros || name === 'SLOWLOG' || name === 'INFO') continue;
+    if (name === 'SLOWLOG' || name === 'INFO') continue;
+    durations.push(micros);
+    if (micros <= top.micros) continue;
     // A script is named by its first key; other commands by their key.
     const key = name.startsWith('EVAL') ? String(args[3] ?? '') : String(args[1] ?? '');
     top = { micros, command: `${name} ${key.replace(/^[^}]*}/, '…')}`.slice(0, 60) };
   }
-  return top;
+  durations.sort((a, b) => a - b);
+  return {
+    ...top,
+    calls: durations.length,
+    p999Micros: durations[Math.min(durations.length - 1, Math.floor(durations.length * 0.999))] ?? 0,
+    over5ms: durations.filter((d) => d > 5000).length,
+  };
 }
 
 /**
