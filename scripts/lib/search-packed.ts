@@ -1,6 +1,7 @@
 import { Redis } from 'ioredis';
 import { SCORING } from '../../shared/search/rank.js';
-import { loadStemmer, termCounts } from '../../shared/search/tokenize.js';
+import { loadStopWords } from '../../shared/search/stopwords.js';
+import { loadStemmer, termCounts, words } from '../../shared/search/tokenize.js';
 import { startRedisServer } from '../../test/helpers/redis-server.js';
 import { median } from './bench-util.js';
 import { queries, slowest, sourceText, textPool, usedMemory, type SlowEntry } from './search-load.js';
@@ -35,6 +36,7 @@ export async function packedLoad(opts: { chunks: number; queries: number; client
     const random = new SeededRandom(opts.seed ?? 11);
     const pool = textPool(random);
     const stem = await loadStemmer('english');
+    const stop = await loadStopWords('english');
     const lists = new Map<string, number[]>();
     const lengths: number[] = [];
     let textBytes = 0;
@@ -90,11 +92,15 @@ export async function packedLoad(opts: { chunks: number; queries: number; client
         while (next < qs.length) {
           const q = qs[next++]!;
           const start = performance.now();
-          const terms = [...new Set(q.toLowerCase().split(/\W+/).filter(Boolean).map(stem))];
+          const all = words(q).map((x) => x.word);
+          const kept = all.filter((x) => !stop.has(x));
+          const terms = [...new Set((kept.length > 0 ? kept : all).map(stem))];
           const p = redis.pipeline();
           for (const t of terms) p.getBuffer(`p:${t}`);
           const rows = (await p.exec()) ?? [];
-          const scores = new Map<number, number>();
+          // Scored as the in-process index scores: a typed array of scores and the chunks touched.
+          const scores = new Float64Array(n);
+          const touched: number[] = [];
           for (const [, v] of rows) {
             const buf = v as Buffer | null;
             if (!buf) continue;
@@ -104,11 +110,17 @@ export async function packedLoad(opts: { chunks: number; queries: number; client
             for (let o = 0; o < buf.length; o += 6) {
               const id = buf.readUInt32LE(o);
               const tf = buf.readUInt16LE(o + 4);
-              const s = (idf * tf * (SCORING.k1 + 1)) / (tf + SCORING.k1 * (1 - SCORING.b + (SCORING.b * lengths[id]!) / avg));
-              scores.set(id, (scores.get(id) ?? 0) + s);
+              if (scores[id] === 0) touched.push(id);
+              scores[id] = scores[id]! + (idf * tf * (SCORING.k1 + 1)) / (tf + SCORING.k1 * (1 - SCORING.b + (SCORING.b * lengths[id]!) / avg));
             }
           }
-          [...scores].sort((a, b) => b[1] - a[1]).slice(0, 10);
+          const best: number[] = [];
+          for (const id of touched) {
+            if (best.length === 10 && scores[id]! <= scores[best[9]!]!) continue;
+            best.push(id);
+            best.sort((a, b) => scores[b]! - scores[a]!);
+            if (best.length > 10) best.pop();
+          }
           times.push(performance.now() - start);
         }
       }),
