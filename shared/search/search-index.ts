@@ -1,7 +1,7 @@
 import { chunkView } from '../chunking/chunk-view.js';
 import type { ChangeFeed } from '../feed/change-feed.js';
 import { decodeCursor, encodeCursor, FEED_START } from '../feed/cursor.js';
-import { AppError } from '../errors.js';
+import { AppError, UnavailableError } from '../errors.js';
 import type { Metadata } from '../schemas/metadata.js';
 import type { StoredChunk } from '../schemas/chunk.js';
 import { parseSource } from '../store/kb-records.js';
@@ -24,6 +24,8 @@ const RECORD_BATCH = 500;
 export const MAX_QUERY_TERMS = 32;
 /** Default of SEARCH_INDEX_CACHE_MB. */
 export const DEFAULT_INDEX_CACHE_BYTES = 256 * 1024 * 1024;
+/** Why a knowledge base cannot be searched: its index alone would pass the process's budget. */
+const TOO_LARGE = "This knowledge base's search index would take more memory than the API may give search indexes (SEARCH_INDEX_CACHE_MB).";
 /** Postings of an index built before this one (in Redis) removed per command. */
 const LEGACY_BATCH = 200;
 
@@ -199,6 +201,7 @@ export class SearchIndex {
         for (let offset = 0; ; offset += CHUNK_BATCH) {
           const chunks = await this.kbs.chunkRange(kbId, documentId, offset, CHUNK_BATCH);
           for (const c of chunks) idx.upsert(indexedChunk(chunkView(kbId, source, c), stem));
+          if (idx.bytes > this.cacheBytes) throw new UnavailableError(TOO_LARGE, 3600);
           if (chunks.length < CHUNK_BATCH) break;
         }
       }
@@ -219,6 +222,7 @@ export class SearchIndex {
         if (err instanceof AppError && err.code === 'gone') return undefined;
         throw err;
       }
+      if (idx.bytes > this.cacheBytes) throw new UnavailableError(TOO_LARGE, 3600);
       for (const event of page.data) {
         const type = event.type as string;
         if (event.type === 'chunk.upserted') idx.upsert(indexedChunk(event.chunk, stem));

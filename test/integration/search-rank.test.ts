@@ -197,6 +197,31 @@ describe("the search index's ranking", () => {
   });
 });
 
+describe('the indexes a process holds', () => {
+  it('drops the least recently searched past the byte budget, and refuses a knowledge base whose index alone passes it', async () => {
+    const stem = await store.search.stem();
+    const one = await store.search.current(WS, kbId);
+    // Room for this index and not for another beside it, even an empty one.
+    const budget = one.bytes + 1000;
+    const small = createStore(redis, { prefix: 'rank', blobTtlSeconds: 3600, stemmer: 'none', searchCacheBytes: budget });
+    const other = 'kb_rank_other';
+    await store.kbs.create({ workspaceId: WS, kbId: other, name: 'Other', sources: [], now: now() });
+    await small.search.rank(WS, kbId, { terms: [stem('w0x')], k: 3 });
+    const held = await small.search.current(WS, kbId);
+    expect(small.search.heldBytes).toBe(held.bytes);
+    await small.search.rank(WS, other, { terms: [stem('w0x')], k: 3 });
+    // The big one was searched least recently and went; it is built again on its next search, and the other goes.
+    expect(small.search.heldBytes).toBeLessThanOrEqual(budget);
+    const again = await small.search.current(WS, kbId);
+    expect(again).not.toBe(held);
+    expect(small.search.heldBytes).toBe(again.bytes);
+    expect((await small.search.rank(WS, kbId, { terms: [stem('w0x')], k: 3 })).length).toBe(3);
+
+    const tiny = createStore(redis, { prefix: 'rank', blobTtlSeconds: 3600, stemmer: 'none', searchCacheBytes: 64 * 1024 });
+    await expect(tiny.search.rank(WS, kbId, { terms: [stem('w0x')], k: 3 })).rejects.toMatchObject({ code: 'unavailable' });
+  });
+});
+
 /** The commands (lower-case name, then arguments) Redis received while `fn` ran. */
 async function monitored(fn: () => Promise<unknown>): Promise<string[][]> {
   const monitor = await redis.monitor();
