@@ -1,4 +1,4 @@
-import { chunkView } from '../chunking/chunk-view.js';
+import { chunkView, type ReadChunk } from '../chunking/chunk-view.js';
 import type { ChangeFeed } from '../feed/change-feed.js';
 import { decodeCursor, encodeCursor, FEED_START } from '../feed/cursor.js';
 import { AppError, UnavailableError } from '../errors.js';
@@ -14,6 +14,8 @@ import { loadStemmer, words, type Stem, type StemmerName } from './tokenize.js';
 
 /** Chunks read per command while an index is built (a slice of a source's chunk list, then their texts). */
 export const CHUNK_BATCH = 500;
+/** Bytes of a source's Markdown read per command while an index is built (a slice's texts, one range). */
+export const TEXT_SPAN = 1024 * 1024;
 /** Source ids read per command while an index is built. */
 export const SOURCE_BATCH = 1000;
 /** Feed events read per call while an index catches up. */
@@ -199,7 +201,7 @@ export class SearchIndex {
         const source = await this.kbs.getSource(kbId, documentId);
         if (!source || source.status !== 'ready') continue;
         for (let offset = 0; ; offset += CHUNK_BATCH) {
-          const chunks = await this.kbs.chunkRange(kbId, documentId, offset, CHUNK_BATCH);
+          const chunks = await this.chunkSlice(kbId, documentId, offset);
           for (const c of chunks) idx.upsert(indexedChunk(chunkView(kbId, source, c), stem));
           if (idx.bytes > this.cacheBytes) throw new UnavailableError(TOO_LARGE, 3600);
           if (chunks.length < CHUNK_BATCH) break;
@@ -208,6 +210,38 @@ export class SearchIndex {
       if (ids.length < SOURCE_BATCH) break;
     }
     return idx;
+  }
+
+  /**
+   * CHUNK_BATCH of a source's chunks from `offset` with their texts: the
+   * entries in one LRANGE, the texts in GETRANGEs of the Markdown each
+   * spanning at most TEXT_SPAN bytes (consecutive chunks share one).
+   */
+  private async chunkSlice(kbId: string, documentId: string, offset: number): Promise<ReadChunk[]> {
+    const rows = await this.redis.lrange(this.keys.chunks(kbId, documentId), offset, offset + CHUNK_BATCH - 1);
+    const entries = rows.map((r) => JSON.parse(r) as StoredChunk);
+    const spans: { start: number; end: number; from: number; to: number }[] = [];
+    entries.forEach((e, i) => {
+      const last = spans.at(-1);
+      if (last && e.byteStart >= last.start && Math.max(last.end, e.byteEnd) - last.start <= TEXT_SPAN) {
+        last.end = Math.max(last.end, e.byteEnd);
+        last.to = i + 1;
+      } else spans.push({ start: e.byteStart, end: e.byteEnd, from: i, to: i + 1 });
+    });
+    const pipe = this.redis.pipeline();
+    const md = this.keys.markdown(kbId, documentId);
+    // An empty span reads nothing (GETRANGE's end of -1 would mean the whole string).
+    const at = spans.map((span) => (span.end > span.start ? pipe.getrangeBuffer(md, span.start, span.end - 1).length - 1 : -1));
+    const texts = pipe.length > 0 ? ((await pipe.exec()) ?? []) : [];
+    const out: ReadChunk[] = [];
+    spans.forEach((span, j) => {
+      const bytes = (at[j]! >= 0 ? (texts[at[j]!]?.[1] as Buffer | undefined) : undefined) ?? Buffer.alloc(0);
+      for (let i = span.from; i < span.to; i++) {
+        const { byteStart, byteEnd, ...c } = entries[i]!;
+        out.push({ ...c, text: byteEnd > byteStart ? bytes.toString('utf8', byteStart - span.start, byteEnd - span.start) : '' });
+      }
+    });
+    return out;
   }
 
   /** Applies the feed's events after the index's position; undefined when the feed no longer holds that position. */

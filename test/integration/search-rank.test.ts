@@ -6,7 +6,7 @@ import type { Chunk, StoredChunk } from '../../shared/schemas/chunk.js';
 import { rankChunks, SCORING, type Postings } from '../../shared/search/rank.js';
 import { termCounts, type Stem } from '../../shared/search/tokenize.js';
 import { sourceFingerprint, type NewSource } from '../../shared/store/kb-records.js';
-import { CHUNK_BATCH, FEED_BATCH, SOURCE_BATCH } from '../../shared/search/search-index.js';
+import { CHUNK_BATCH, FEED_BATCH, SOURCE_BATCH, TEXT_SPAN } from '../../shared/search/search-index.js';
 import { createStore, type Store } from '../../shared/store/index.js';
 import { startRedisServer, type RedisServerHandle } from '../helpers/redis-server.js';
 
@@ -136,6 +136,10 @@ describe("the search index's ranking", () => {
     expect(ranges.length).toBeGreaterThan(1);
     expect(Math.max(...ranges)).toBeLessThanOrEqual(Math.max(CHUNK_BATCH, SOURCE_BATCH));
     expect(built.filter((c) => c[0] === 'lrange' && c[1]!.includes(big)).map((c) => Number(c[3]) - Number(c[2]) + 1)).toEqual([CHUNK_BATCH, CHUNK_BATCH]);
+    // A slice's texts are one range of the Markdown, at most TEXT_SPAN bytes.
+    const texts = built.filter((c) => c[0] === 'getrange' && c[1]!.includes(big)).map((c) => Number(c[3]) - Number(c[2]) + 1);
+    expect(texts).toHaveLength(2);
+    expect(Math.max(...texts)).toBeLessThanOrEqual(TEXT_SPAN);
     // A new source's chunks are events the index has not seen: the catch-up reads them a page at a time.
     const added = FEED_BATCH + 50;
     await addSource(added, 30);
