@@ -4,11 +4,12 @@ import { decodeCursor, encodeCursor, FEED_START } from '../feed/cursor.js';
 import { AppError, UnavailableError } from '../errors.js';
 import type { Metadata } from '../schemas/metadata.js';
 import type { StoredChunk } from '../schemas/chunk.js';
-import { parseSource } from '../store/kb-records.js';
 import type { StoreRedis } from '../store/commands.js';
 import type { KbStore } from '../store/kb-store.js';
 import type { KeySpace } from '../store/keys.js';
-import { indexedChunk, MemoryIndex, type IndexHit } from './memory-index.js';
+import { readHits } from './hit-reader.js';
+import { dropLegacyIndex } from './legacy-index.js';
+import { indexedChunk, MemoryIndex } from './memory-index.js';
 import { loadStopWords } from './stopwords.js';
 import { loadStemmer, words, type Stem, type StemmerName } from './tokenize.js';
 
@@ -20,16 +21,12 @@ export const TEXT_SPAN = 1024 * 1024;
 export const SOURCE_BATCH = 1000;
 /** Feed events read per call while an index catches up. */
 export const FEED_BATCH = 200;
-/** Source records read per pipeline while a search checks its candidates' sources. */
-const RECORD_BATCH = 500;
 /** Query terms used at most: a pasted paragraph is still one bounded search. */
 export const MAX_QUERY_TERMS = 32;
 /** Default of SEARCH_INDEX_CACHE_MB. */
 export const DEFAULT_INDEX_CACHE_BYTES = 256 * 1024 * 1024;
 /** Why a knowledge base cannot be searched: its index alone would pass the process's budget. */
 const TOO_LARGE = "This knowledge base's search index would take more memory than the API may give search indexes (SEARCH_INDEX_CACHE_MB).";
-/** Postings of an index built before this one (in Redis) removed per command. */
-const LEGACY_BATCH = 200;
 
 /** A chunk as a search reads it: its score, source record, stored entry and text. */
 export interface RankedChunk {
@@ -133,7 +130,7 @@ export class SearchIndex {
   async rank(workspaceId: string, kbId: string, req: RankRequest): Promise<RankedChunk[]> {
     for (let attempt = 0; ; attempt++) {
       const idx = await this.current(workspaceId, kbId);
-      const { hits, moved } = await this.resolve(kbId, idx, req);
+      const { hits, moved } = await readHits(this.redis, this.keys, kbId, idx, req);
       if (!moved || attempt > 0) return hits;
       if ((await this.head(kbId)) === idx.position && this.indexes.get(kbId) === idx) this.forget(kbId);
     }
@@ -151,7 +148,7 @@ export class SearchIndex {
 
   private async update(workspaceId: string, kbId: string): Promise<MemoryIndex> {
     if (!this.legacyChecked.has(kbId)) {
-      await this.dropLegacy(kbId);
+      await dropLegacyIndex(this.redis, this.keys, kbId);
       if (this.legacyChecked.size >= 100_000) this.legacyChecked.clear();
       this.legacyChecked.add(kbId);
     }
@@ -268,96 +265,4 @@ export class SearchIndex {
       if (!page.hasMore) return idx;
     }
   }
-
-  /**
-   * The index's best chunks whose sources the search admits, read back with
-   * their records, entries and texts. The records of the candidates' sources
-   * are read with the entries of the best k in one round trip; when a source
-   * is refused, the candidates are ranked again without it (and more of them
-   * read at once).
-   */
-  private async resolve(kbId: string, idx: MemoryIndex, req: RankRequest): Promise<{ hits: RankedChunk[]; moved: boolean }> {
-    const only = req.documentIds ? new Set(req.documentIds) : undefined;
-    // A source's record when a search may show its chunks, null when not; unknown sources are let through until read.
-    const records = new Map<string, Record<string, string> | null>();
-    const admit = (d: string) => (!only || only.has(d)) && records.get(d) !== null;
-    let hits: IndexHit[] = [];
-    let entries: (string | null)[] = [];
-    for (let want = req.k; ; ) {
-      const top = idx.top(req.terms, want, admit);
-      hits = top.slice(0, req.k);
-      const unknown = [...new Set(top.map((h) => h.documentId))].filter((d) => !records.has(d)).slice(0, RECORD_BATCH);
-      if (unknown.length === 0) break;
-      const pipe = this.redis.pipeline();
-      for (const d of unknown) pipe.hgetall(this.keys.source(kbId, d));
-      for (const h of hits) pipe.lindex(this.keys.chunks(kbId, h.documentId), h.index);
-      const rows = (await pipe.exec()) ?? [];
-      let refused = false;
-      unknown.forEach((d, j) => {
-        const record = (rows[j]?.[1] ?? {}) as Record<string, string>;
-        const ok = admits(record, req.metadata);
-        records.set(d, ok ? record : null);
-        refused ||= !ok;
-      });
-      entries = rows.slice(unknown.length).map((r) => (typeof r[1] === 'string' ? r[1] : null));
-      if (!refused) break;
-      want = Math.min(want * 2, req.k + RECORD_BATCH);
-    }
-    if (hits.length === 0) return { hits: [], moved: false };
-    if (entries.length !== hits.length) {
-      // The last round read no record (every candidate's source known): the entries of the hits it ranked.
-      const pipe = this.redis.pipeline();
-      for (const h of hits) pipe.lindex(this.keys.chunks(kbId, h.documentId), h.index);
-      entries = ((await pipe.exec()) ?? []).map((r) => (typeof r[1] === 'string' ? r[1] : null));
-    }
-    const textsPipe = this.redis.pipeline();
-    const parsed = entries.map((e) => (e ? (JSON.parse(e) as StoredChunk) : null));
-    const textAt = hits.map((h, i) => {
-      const c = parsed[i];
-      if (!c || c.byteEnd <= c.byteStart) return -1;
-      textsPipe.getrangeBuffer(this.keys.markdown(kbId, h.documentId), c.byteStart, c.byteEnd - 1);
-      return textsPipe.length - 1;
-    });
-    const texts = textsPipe.length > 0 ? ((await textsPipe.exec()) ?? []) : [];
-    let moved = false;
-    const out: RankedChunk[] = [];
-    hits.forEach((h, i) => {
-      const c = parsed[i];
-      const record = records.get(h.documentId)!;
-      const source = parseSource(record);
-      if (!c || !source) return void (moved = true);
-      const text = textAt[i]! < 0 ? '' : ((texts[textAt[i]!]?.[1] as Buffer | undefined)?.toString('utf8') ?? '');
-      const { byteStart: _s, byteEnd: _e, ...stored } = c;
-      if (chunkView(kbId, source, { ...stored, text }).id !== h.id) return void (moved = true);
-      out.push({ id: h.id, score: h.score, documentId: h.documentId, record, entry: entries[i]!, text });
-    });
-    return { hits: out, moved };
-  }
-
-  /**
-   * Removes the index an earlier version kept in Redis (per-term sorted sets
-   * beside the chunks), a slice of terms per command, each set unlinked (freed
-   * off Redis's main thread).
-   */
-  private async dropLegacy(kbId: string): Promise<void> {
-    const state = this.keys.searchState(kbId);
-    const docs = this.keys.searchDocs(kbId);
-    const terms = this.keys.searchTerms(kbId);
-    if ((await this.redis.exists(state, docs, terms)) === 0) return;
-    const prefix = this.keys.searchPostingsPrefix(kbId);
-    for (;;) {
-      const batch = await this.redis.srandmember(terms, LEGACY_BATCH);
-      if (batch.length === 0) break;
-      await this.redis.pipeline().unlink(...batch.map((term) => prefix + term)).srem(terms, ...batch).exec();
-    }
-    await this.redis.unlink(state, docs, terms);
-  }
-}
-
-/** Whether a search may show chunks of the source this record holds: a ready source with the filter's metadata. */
-function admits(record: Record<string, string>, metadata: Metadata | undefined): boolean {
-  if (record.status !== 'ready') return false;
-  if (!metadata) return true;
-  const m = record.metadata ? (JSON.parse(record.metadata) as Metadata) : {};
-  return Object.entries(metadata).every(([key, want]) => m[key] === want);
 }
