@@ -199,7 +199,11 @@ export class SearchIndex {
         if (!source || source.status !== 'ready') continue;
         for (let offset = 0; ; offset += CHUNK_BATCH) {
           const chunks = await this.chunkSlice(kbId, documentId, offset);
-          for (const c of chunks) idx.upsert(indexedChunk(chunkView(kbId, source, c), stem));
+          for (let i = 0; i < chunks.length; i++) {
+            idx.upsert(indexedChunk(chunkView(kbId, source, chunks[i]!), stem));
+            // Other requests get the event loop between a hundred chunks (up to a few MB of text).
+            if (i % 100 === 99) await new Promise((r) => setImmediate(r));
+          }
           if (idx.bytes > this.cacheBytes) throw new UnavailableError(TOO_LARGE, 3600);
           if (chunks.length < CHUNK_BATCH) break;
         }
