@@ -69,8 +69,9 @@ export async function readHits(redis: StoreRedis, keys: KeySpace, kbId: string, 
     if (!c || !source) return void (moved = true);
     const text = textAt[i]! < 0 ? '' : ((texts[textAt[i]!]?.[1] as Buffer | undefined)?.toString('utf8') ?? '');
     const { byteStart: _s, byteEnd: _e, ...stored } = c;
-    if (chunkView(kbId, source, { ...stored, text }).id !== h.id) return void (moved = true);
-    out.push({ id: h.id, score: h.score, documentId: h.documentId, record, entry: entries[i]!, text });
+    const chunk = chunkView(kbId, source, { ...stored, text });
+    if (chunk.id !== h.id) return void (moved = true);
+    out.push({ id: h.id, score: h.score, documentId: h.documentId, record, entry: entries[i]!, text, chunk });
   });
   return { hits: out, moved };
 }

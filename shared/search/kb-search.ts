@@ -1,7 +1,4 @@
-import { chunkView } from '../chunking/chunk-view.js';
-import type { StoredChunk } from '../schemas/chunk.js';
 import type { SearchHit, SearchRequest } from '../schemas/search.js';
-import { parseSource } from '../store/kb-records.js';
 import type { StoreRedis } from '../store/commands.js';
 import type { KbStore } from '../store/kb-store.js';
 import type { KeySpace } from '../store/keys.js';
@@ -29,14 +26,7 @@ export async function searchKb(deps: SearchDeps, workspaceId: string, kbId: stri
   const ranked = await deps.index.rank(workspaceId, kbId, { terms, k: req.topK, documentIds: req.filter?.documentIds, metadata: req.filter?.metadata });
   const termSet = new Set(terms);
   const hits: SearchHit[] = [];
-  for (const r of ranked) {
-    const source = parseSource(r.record);
-    if (!source) continue;
-    const { byteStart: _s, byteEnd: _e, ...stored } = JSON.parse(r.entry) as StoredChunk;
-    const chunk = chunkView(kbId, source, { ...stored, text: r.text });
-    // The index leaves out a chunk that moved since it caught up (SearchIndex.rank); this only guards the shape.
-    if (chunk.id !== r.id) continue;
-    hits.push({ score: Number(r.score.toFixed(4)), chunk, ...highlight(chunk.text, termSet, stem) });
-  }
+  // A chunk that moved since the index caught up is already left out (SearchIndex.rank).
+  for (const { score, chunk } of ranked) hits.push({ score: Number(score.toFixed(4)), chunk, ...highlight(chunk.text, termSet, stem) });
   return hits;
 }

@@ -3,6 +3,7 @@ import type { ChangeFeed } from '../feed/change-feed.js';
 import { decodeCursor, encodeCursor, FEED_START } from '../feed/cursor.js';
 import { AppError, UnavailableError } from '../errors.js';
 import type { Metadata } from '../schemas/metadata.js';
+import type { Chunk } from '../schemas/chunk.js';
 import type { StoredChunk } from '../schemas/chunk.js';
 import type { StoreRedis } from '../store/commands.js';
 import type { KbStore } from '../store/kb-store.js';
@@ -28,7 +29,7 @@ export const DEFAULT_INDEX_CACHE_BYTES = 256 * 1024 * 1024;
 /** Why a knowledge base cannot be searched: its index alone would pass the process's budget. */
 const TOO_LARGE = "This knowledge base's search index would take more memory than the API may give search indexes (SEARCH_INDEX_CACHE_MB).";
 
-/** A chunk as a search reads it: its score, source record, stored entry and text. */
+/** A chunk as a search reads it: its score, source record, stored entry and text, and the chunk as the API shows it. */
 export interface RankedChunk {
   id: string;
   score: number;
@@ -36,6 +37,7 @@ export interface RankedChunk {
   record: Record<string, string>;
   entry: string;
   text: string;
+  chunk: Chunk;
 }
 
 /** What a search asks the index for: stemmed terms, how many chunks, and the filter. */
