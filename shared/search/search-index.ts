@@ -194,25 +194,41 @@ export class SearchIndex {
   private async build(kbId: string): Promise<MemoryIndex> {
     const stem = await this.stem();
     const idx = new MemoryIndex(await this.head(kbId));
-    for (let at = 0; ; at += SOURCE_BATCH) {
-      const ids = await this.redis.lrange(this.keys.sourceIds(kbId), at, at + SOURCE_BATCH - 1);
-      for (const documentId of ids) {
-        const source = await this.kbs.getSource(kbId, documentId);
-        if (!source || source.status !== 'ready') continue;
-        for (let offset = 0; ; offset += CHUNK_BATCH) {
-          const chunks = await this.chunkSlice(kbId, documentId, offset);
-          for (let i = 0; i < chunks.length; i++) {
-            idx.upsert(indexedChunk(chunkView(kbId, source, chunks[i]!), stem));
-            // Other requests get the event loop between a hundred chunks (up to a few MB of text).
-            if (i % 100 === 99) await new Promise((r) => setImmediate(r));
-          }
-          if (idx.bytes > this.cacheBytes) throw new UnavailableError(TOO_LARGE, 3600);
-          if (chunks.length < CHUNK_BATCH) break;
+    for (const documentId of await this.sourceIds(kbId)) {
+      const source = await this.kbs.getSource(kbId, documentId);
+      if (!source || source.status !== 'ready') continue;
+      for (let offset = 0; ; offset += CHUNK_BATCH) {
+        const chunks = await this.chunkSlice(kbId, documentId, offset);
+        for (let i = 0; i < chunks.length; i++) {
+          idx.upsert(indexedChunk(chunkView(kbId, source, chunks[i]!), stem));
+          // Other requests get the event loop between a hundred chunks (up to a few MB of text).
+          if (i % 100 === 99) await new Promise((r) => setImmediate(r));
         }
+        if (idx.bytes > this.cacheBytes) throw new UnavailableError(TOO_LARGE, 3600);
+        if (chunks.length < CHUNK_BATCH) break;
       }
-      if (ids.length < SOURCE_BATCH) break;
     }
     return idx;
+  }
+
+  /**
+   * The knowledge base's source ids, read SOURCE_BATCH at a time. A source
+   * deleted between two slices shifts the rest and could hide one from the
+   * build (its chunks predate the feed position the build starts from), so the
+   * list is read again while the knowledge base's revision moves under it.
+   */
+  private async sourceIds(kbId: string): Promise<string[]> {
+    const list = this.keys.sourceIds(kbId);
+    for (let tries = 0; ; tries++) {
+      const rev = await this.redis.hget(this.keys.kb(kbId), 'rev');
+      const ids: string[] = [];
+      for (let at = 0; ; at += SOURCE_BATCH) {
+        const slice = await this.redis.lrange(list, at, at + SOURCE_BATCH - 1);
+        ids.push(...slice);
+        if (slice.length < SOURCE_BATCH) break;
+      }
+      if (ids.length <= SOURCE_BATCH || tries >= 4 || (await this.redis.hget(this.keys.kb(kbId), 'rev')) === rev) return [...new Set(ids)];
+    }
   }
 
   /**
@@ -260,12 +276,17 @@ export class SearchIndex {
         throw err;
       }
       if (idx.bytes > this.cacheBytes) throw new UnavailableError(TOO_LARGE, 3600);
-      for (const event of page.data) {
-        const type = event.type as string;
-        if (event.type === 'chunk.upserted') idx.upsert(indexedChunk(event.chunk, stem));
-        else if (event.type === 'chunk.deleted') idx.remove(event.chunkId);
-        // The knowledge base is gone: nothing of it is left to find.
-        else if (type === 'knowledge_base.deleted') idx = new MemoryIndex(idx.position);
+      try {
+        for (const event of page.data) {
+          const type = event.type as string;
+          if (event.type === 'chunk.upserted') idx.upsert(indexedChunk(event.chunk, stem));
+          else if (event.type === 'chunk.deleted') idx.remove(event.chunkId);
+          // The knowledge base is gone: nothing of it is left to find.
+          else if (type === 'knowledge_base.deleted') idx = new MemoryIndex(idx.position);
+        }
+      } catch {
+        // An event the index cannot apply leaves it wrong: it is built again from the chunks rather than left failing.
+        return undefined;
       }
       idx.position = decodeCursor(page.nextCursor);
       if (!page.hasMore) return idx;
