@@ -289,7 +289,8 @@ export class SearchIndex {
         return undefined;
       }
       idx.position = decodeCursor(page.nextCursor);
-      if (!page.hasMore) return idx;
+      // A page that moved nothing ends the catch-up too: the feed has nothing more for now.
+      if (!page.hasMore || page.data.length === 0) return idx;
     }
   }
 }
