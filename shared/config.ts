@@ -113,6 +113,7 @@ const envSchema = z
     CHANGES_MAX_BYTES: int(1024 * 1024, 64 * 1024 * 1024 * 1024).default(64 * 1024 * 1024),
     CHANGES_WORKSPACE_MAX_BYTES: int(1024 * 1024, 1024 * 1024 * 1024 * 1024).default(256 * 1024 * 1024),
     SEARCH_STEMMER: z.enum([...STEMMER_LANGUAGES, 'none']).default('english'),
+    SEARCH_INDEX_CACHE_MB: int(16, 1_048_576).default(256),
     SHUTDOWN_GRACE_MS: int(0, 3_600_000).default(25_000),
     REDIS_STARTUP_BACKOFF_MAX_MS: int(100, 600_000).default(10_000),
     STAGING_TTL_SECONDS: int(60, 30 * 86_400).default(7 * 86_400),

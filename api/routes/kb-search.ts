@@ -27,7 +27,7 @@ export function kbSearchRoutes(deps: AppDeps, kb: KbDeps) {
       tags: [TAGS.knowledgeBases],
       summary: 'Search the chunks of a knowledge base',
       description:
-        "Ranks the chunks of the ready sources by BM25 over their text and heading path (a heading word counts twice), with words found by Unicode segmentation and stemmed by SEARCH_STEMMER. `filter.documentIds` and `filter.metadata` (exact values of the source's metadata) narrow it. The index lives in Redis beside the chunks and follows the change feed, so every API replica answers from the same index. Read-only keys may search.",
+        "Ranks the chunks of the ready sources by BM25 over their text and heading path (a heading word counts twice), with words found by Unicode segmentation and stemmed by SEARCH_STEMMER. `filter.documentIds` and `filter.metadata` (exact values of the source's metadata) narrow it. Stop words of that language are left out of a query that has other words. Each API process holds an index per knowledge base, built from its chunks and kept from the change feed, so every replica caught up to the same feed position gives the same answer (equal scores in chunk id order). Read-only keys may search.",
       security,
       request: { params: z.object({ kbId: idSchema }), body: { content: { 'application/json': { schema: searchRequestSchema } }, required: true } },
       responses: { 200: jsonResponse(searchResultSchema, 'The best chunks, best first'), ...errorResponses(400, 401, 403, 404, 413, 500, 503) },

@@ -21,7 +21,7 @@ const usageSchema = z
     derivedBytes: z
       .object({
         changeFeeds: z.number().int().meta({ description: 'Bytes the change feeds hold (their events, as the feed counts them): of its knowledge bases, and of deleted ones until their retention ends' }),
-        searchIndexes: z.number().int().meta({ description: 'Bytes the search indexes of its knowledge bases take, about' }),
+        searchIndexes: z.number().int().meta({ description: 'Bytes search indexes of its knowledge bases take in Redis, about: 0, as the API processes hold the indexes; an index an earlier version kept in Redis counts until the first search of its knowledge base removes it' }),
       })
       .meta({ description: 'What the service keeps for the workspace beside its sources, bounded by CHANGES_RETENTION_HOURS, CHANGES_MAX_EVENTS and CHANGES_MAX_BYTES per knowledge base, CHANGES_WORKSPACE_MAX_BYTES for all its feeds, and by its chunks' }),
   })

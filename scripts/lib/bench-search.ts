@@ -13,11 +13,11 @@ export interface SearchBench {
   chunks: number;
   /** Events per second read through the change feed's page reads (1,000 a page). */
   feedEventsPerSecond: number;
-  /** Seconds the first search took to index every chunk from the feed. */
+  /** Seconds the first search took to build the index from the chunks. */
   indexSeconds: number;
   searchP50Ms: number;
   searchP95Ms: number;
-  /** Redis used_memory per chunk: the feed's events and chunk ids, and the search index. */
+  /** Redis used_memory per chunk: the feed's events and chunk ids, and the search index (none since it is held by the API process). */
   feedBytesPerChunk: number;
   indexBytesPerChunk: number;
   /** The workspace usage's figures (derivedBytes) over what Redis holds: the feed stream, and the index by used_memory. */
@@ -58,7 +58,7 @@ async function usedMemory(redis: Redis): Promise<number> {
 /**
  * The change feed and search on a throwaway redis-server: `chunkCount`
  * chunks written as ready sources (which writes their feed events), the feed
- * read from the start, the first search (which indexes every chunk), then
+ * read from the start, the first search (which builds the index), then
  * `queries` searches of two or three words, timed one by one.
  */
 export async function searchBench(chunkCount = 10_000, queries = 300, seed = 7): Promise<SearchBench> {

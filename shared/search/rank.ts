@@ -25,9 +25,9 @@ export type Postings = Record<string, string>;
  * BM25 over each chunk's text and heading path as one field in which a
  * heading word counts `headingWeight` times (BM25F with two fields of one
  * length normalisation). Gives every chunk that holds a query term, best first.
- * The index in Redis ranks the same way without reading every posting
- * (searchKb.lua); this exhaustive form is the reference its tests and the
- * quality evaluation compare with.
+ * The index each API process holds ranks the same way over typed arrays
+ * (memory-index.ts); this form over postings strings is the reference its
+ * tests and the quality evaluation compare with.
  */
 export function rankChunks(postingsByTerm: Postings[], totals: IndexTotals, headingWeight = HEADING_WEIGHT): { id: string; score: number }[] {
   const n = Math.max(totals.n, 1);

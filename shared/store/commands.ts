@@ -7,7 +7,6 @@ import { importCatalogScript } from './scripts/catalog-scripts.js';
 import { readChangesScript, trimFeedScript, workspaceFeedBytesScript } from './scripts/changes-scripts.js';
 import { boundWorkspaceFeeds } from './feed-bound.js';
 import type { FeedArgs } from '../feed/feed-entries.js';
-import { applySearchScript, searchKbScript } from './scripts/search-scripts.js';
 import { commitSourcesScript } from './scripts/commit-scripts.js';
 import { deleteKbScript, deleteSourceScript } from './scripts/delete-scripts.js';
 import { setSourceMetadataScript } from './scripts/metadata-scripts.js';
@@ -70,8 +69,6 @@ export const SCRIPTS = [
   readChangesScript,
   trimFeedScript,
   workspaceFeedBytesScript,
-  applySearchScript,
-  searchKbScript,
   recountKbScript,
   addKnowledgeBaseScript,
   reserveQuotaScript,

@@ -32,7 +32,7 @@ export interface Store {
   sites: SiteStore;
   /** Each knowledge base's change feed of chunks. */
   changes: ChangeFeed;
-  /** Each knowledge base's search index, kept from its change feed. */
+  /** Each knowledge base's search index, held in this process and kept from its change feed. */
   search: SearchIndex;
 }
 
@@ -45,11 +45,13 @@ export interface StoreOptions {
   changes?: Partial<ChangeRetention>;
   /** The stemmer of search terms (SEARCH_STEMMER); default `english`. */
   stemmer?: StemmerName;
+  /** Bytes the search indexes of this process may take together (SEARCH_INDEX_CACHE_MB). */
+  searchCacheBytes?: number;
 }
 
 /** The search settings from the configuration. */
-export function searchOptions(config: { SEARCH_STEMMER: StemmerName }): { stemmer: StemmerName } {
-  return { stemmer: config.SEARCH_STEMMER };
+export function searchOptions(config: { SEARCH_STEMMER: StemmerName; SEARCH_INDEX_CACHE_MB: number }): { stemmer: StemmerName; searchCacheBytes: number } {
+  return { stemmer: config.SEARCH_STEMMER, searchCacheBytes: config.SEARCH_INDEX_CACHE_MB * 1024 * 1024 };
 }
 
 /** The change feed's retention from the configuration. */
@@ -85,6 +87,6 @@ export function createStore(redis: RedisClient, opts: StoreOptions): Store {
     hostSlots: new HostSlots(redis, keys),
     sites: new SiteStore(withCommands(redis), keys),
     changes,
-    search: new SearchIndex(withCommands(redis), keys, changes, kbs, opts.stemmer ?? 'english'),
+    search: new SearchIndex(withCommands(redis), keys, changes, kbs, opts.stemmer ?? 'english', { cacheBytes: opts.searchCacheBytes }),
   };
 }

@@ -203,8 +203,9 @@ describe('GET /v1/knowledge-bases/{kbId}/changes', () => {
 
     const search = await call(h.app, 'POST', `/v1/knowledge-bases/${kbId}/search`, { key: own, body: JSON.stringify({ query: 'ledger entry' }), headers: { 'Content-Type': 'application/json' } });
     expect(search.status, search.text).toBe(200);
+    // The search index is held by the API process: nothing of it in Redis to count.
     const indexed = await usage();
-    expect(indexed.searchIndexes).toBeGreaterThan(0);
+    expect(indexed.searchIndexes).toBe(0);
 
     expect((await call(h.app, 'DELETE', `/v1/knowledge-bases/${kbId}`, { key: own })).status).toBe(204);
     const deleted = await usage();

@@ -91,18 +91,50 @@ describe('POST /v1/knowledge-bases/{kbId}/search', () => {
     expect(after.body.data).toHaveLength(1);
   });
 
-  it('answers from the index in Redis on another API replica', async () => {
+  it('answers alike on another API replica, which builds its own index, and keeps no index in Redis', async () => {
     const replica = await createHarness({ REDIS_KEY_PREFIX: h.prefix });
     try {
-      const here = await search(kbId, { query: 'warehouse parcels' });
-      const there = await search(kbId, { query: 'warehouse parcels' }, key, replica.app);
-      expect(there.status).toBe(200);
-      expect(there.body).toEqual(here.body);
-      expect(Number(await h.redis.hget(h.store.keys.searchState(kbId), 'n'))).toBeGreaterThan(3);
+      const queries = ['warehouse parcels', 'refunds policy', 'passwords cash', 'train tickets'];
+      for (const query of queries) {
+        const here = await search(kbId, { query, topK: 10 });
+        const there = await search(kbId, { query, topK: 10 }, key, replica.app);
+        expect(there.status).toBe(200);
+        expect(there.body).toEqual(here.body);
+      }
+      expect((await h.allKeys()).filter((k) => k.includes(':sx:'))).toEqual([]);
     } finally {
       await replica.queue.close();
       await replica.redis.quit();
     }
+  });
+
+  it('searches a source without headings after a metadata PATCH re-sends its chunks', async () => {
+    const { kbId: plain, docs: [doc] } = await createKbWith(h, key, (f) => f.set('knowledge_base_texts', JSON.stringify(['Kiwis are small flightless birds of New Zealand.', 'Penguins swim.'])));
+    await settled(plain);
+    expect((await search(plain, { query: 'kiwis' })).body.data).toHaveLength(1);
+    const patch = await call(h.app, 'PATCH', `/v1/knowledge-bases/${plain}/documents/${doc}`, {
+      key,
+      body: JSON.stringify({ metadata: { team: 'birds' } }),
+      headers: { 'Content-Type': 'application/json' },
+    });
+    expect(patch.status, patch.text).toBe(200);
+    for (let i = 0; i < 2; i++) {
+      const res = await search(plain, { query: 'kiwis' });
+      expect(res.status, res.text).toBe(200);
+      expect(res.body.data.map((d: { chunk: { documentId: string; metadata?: unknown } }) => [d.chunk.documentId, d.chunk.metadata])).toEqual([[doc, { team: 'birds' }]]);
+    }
+  });
+
+  it("leaves the stop words of the stemmer's language out of a query that has other words", async () => {
+    const chatter = 'How do I do this? How do you do it, and what do they do with the things that they do? It is what it is, and so it was. '.repeat(3);
+    const { kbId: faq, docs } = await createKbWith(h, key, (f) => f.set('knowledge_base_texts', JSON.stringify([chatter, `Feeding: give the kiwi worms every evening. ${filler('care')}`])));
+    await settled(faq);
+    const res = await search(faq, { query: 'how do I do the kiwi' });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.data.map((d: { chunk: { documentId: string } }) => d.chunk.documentId)).toEqual([docs[1]]);
+    expect(res.body.data[0].matchedTerms).toEqual(['kiwi']);
+    // A query of stop words alone is still searched with them.
+    expect((await search(faq, { query: 'how do I' })).body.data[0].chunk.documentId).toBe(docs[0]);
   });
 
   it('lets a read-only key search but not change anything, and refuses other workspaces and bad bodies', async () => {

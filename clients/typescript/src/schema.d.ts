@@ -231,7 +231,7 @@ export interface paths {
         put?: never;
         /**
          * Search the chunks of a knowledge base
-         * @description Ranks the chunks of the ready sources by BM25 over their text and heading path (a heading word counts twice), with words found by Unicode segmentation and stemmed by SEARCH_STEMMER. `filter.documentIds` and `filter.metadata` (exact values of the source's metadata) narrow it. The index lives in Redis beside the chunks and follows the change feed, so every API replica answers from the same index. Read-only keys may search.
+         * @description Ranks the chunks of the ready sources by BM25 over their text and heading path (a heading word counts twice), with words found by Unicode segmentation and stemmed by SEARCH_STEMMER. `filter.documentIds` and `filter.metadata` (exact values of the source's metadata) narrow it. Stop words of that language are left out of a query that has other words. Each API process holds an index per knowledge base, built from its chunks and kept from the change feed, so every replica caught up to the same feed position gives the same answer (equal scores in chunk id order). Read-only keys may search.
          */
         post: operations["searchKnowledgeBase"];
         delete?: never;
@@ -1317,7 +1317,7 @@ export interface components {
             derivedBytes: {
                 /** @description Bytes the change feeds hold (their events, as the feed counts them): of its knowledge bases, and of deleted ones until their retention ends */
                 changeFeeds: number;
-                /** @description Bytes the search indexes of its knowledge bases take, about */
+                /** @description Bytes search indexes of its knowledge bases take in Redis, about: 0, as the API processes hold the indexes; an index an earlier version kept in Redis counts until the first search of its knowledge base removes it */
                 searchIndexes: number;
             };
             idempotencyKeys: {
