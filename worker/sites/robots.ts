@@ -39,7 +39,8 @@ export function httpStatusOf(err: unknown): number | undefined {
  * (robots-parser: groups by user agent, Allow/Disallow with `*` and `$`,
  * Crawl-delay, Sitemap). A missing file (4xx) allows everything, as RFC 9309
  * says; an unreachable one (5xx or no answer) fails the discovery, since
- * the site's wishes are then unknown. `agent` is the product token the
+ * the site's wishes are then unknown (for another attempt when the failure
+ * may pass; at once, as `fetch_blocked`, when the address is refused). `agent` is the product token the
  * groups are matched against (`kb-ingest`).
  */
 export async function loadRobots(origin: string, agent: string, fetch: (url: string, maxBytes: number) => Promise<FetchedUrl>): Promise<RobotsRules> {
@@ -53,7 +54,10 @@ export async function loadRobots(origin: string, agent: string, fetch: (url: str
     if (isSourceError(err) && err.code === 'file_too_large') {
       throw new SourceError('fetch_failed', `the site's robots.txt is larger than ${ROBOTS_MAX_BYTES} bytes`, false);
     }
-    throw new SourceError('fetch_failed', `the site's robots.txt could not be read (${isSourceError(err) ? err.message : 'fetch failed'})`, true);
+    // A refused address is final, as is any fetch error that says so; only the network and 5xx/429 are worth another try.
+    if (isSourceError(err) && err.code === 'fetch_blocked') throw err;
+    const retryable = isSourceError(err) ? err.retryable : true;
+    throw new SourceError('fetch_failed', `the site's robots.txt could not be read (${isSourceError(err) ? err.message : 'fetch failed'})`, retryable);
   }
   const robots = robotsParser(url, Buffer.from(fetched.bytes).toString('utf8'));
   const delay = robots.getCrawlDelay(agent);
