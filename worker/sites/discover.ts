@@ -1,10 +1,10 @@
 import { isSourceError, SourceError } from '../../shared/source-errors.js';
-import type { SitemapMode } from '../../shared/schemas/site.js';
+import { MAX_SITE_WARNINGS, type SitemapMode, type SiteWarning } from '../../shared/schemas/site.js';
 import type { FetchedUrl } from '../fetch-url.js';
 import { pageLinks } from './links.js';
 import { httpStatusOf, loadRobots, type RobotsRules } from './robots.js';
 import { looksLikeSitemap, pageKey, pageUrl, pathFilter, siteOrigin, type SiteOrigin } from './site-url.js';
-import { parseSitemap, SITEMAP_MAX_BYTES } from './sitemap.js';
+import { parseSitemap, SITEMAP_MAX_BYTES, SitemapError } from './sitemap.js';
 
 /** Sitemaps (indexes included) one discovery reads at most. */
 export const MAX_SITEMAPS = 50;
@@ -43,6 +43,8 @@ export interface DiscoveryResult {
   gone: Set<string>;
   /** Whether the pages came from sitemaps. */
   fromSitemaps: boolean;
+  /** What was skipped on the way (at most {@link MAX_SITE_WARNINGS}). */
+  warnings: SiteWarning[];
 }
 
 /**
@@ -73,7 +75,7 @@ export async function discoverSite(opts: DiscoverOptions): Promise<DiscoveryResu
   const allowed = (url: URL): boolean => rules.isAllowed(url) && inPaths(url);
 
   const seen = new Set<string>();
-  const result: DiscoveryResult = { pagesFound: 0, pagesAdded: 0, truncated: false, gone: new Set(), fromSitemaps: false };
+  const result: DiscoveryResult = { pagesFound: 0, pagesAdded: 0, truncated: false, gone: new Set(), fromSitemaps: false, warnings: [] };
   const seenCap = opts.maxPages * SEEN_PER_PAGE + 100;
   const accept = async (url: URL): Promise<void> => {
     const key = pageKey(url);
@@ -95,7 +97,8 @@ export async function discoverSite(opts: DiscoverOptions): Promise<DiscoveryResu
   const given = looksLikeSitemap(start);
   if (given || opts.sitemap !== 'off') {
     const candidates = given ? [start.href] : rules.sitemaps.length > 0 ? rules.sitemaps : [`${start.origin}/sitemap.xml`];
-    const read = await readSitemaps(candidates, origin, fetchPaced, allowed, accept, (n) => (result.truncated ||= n));
+    const warn = (w: SiteWarning) => void (result.warnings.length < MAX_SITE_WARNINGS && result.warnings.push(w));
+    const read = await readSitemaps(candidates, origin, fetchPaced, allowed, accept, (n) => (result.truncated ||= n), warn);
     result.fromSitemaps = read > 0;
     if (given || opts.sitemap === 'only' || result.pagesFound > 0) {
       if (read === 0) throw new SourceError('fetch_failed', 'no sitemap of the site could be read', false);
@@ -114,6 +117,7 @@ async function readSitemaps(
   allowed: (url: URL) => boolean,
   accept: (url: URL) => Promise<void>,
   truncate: (yes: boolean) => void,
+  warn: (w: SiteWarning) => void,
 ): Promise<number> {
   const queue = candidates.map((c) => pageUrl(c, c, origin)).filter((u): u is URL => u !== undefined);
   const queued = new Set(queue.map((u) => u.href));
@@ -123,10 +127,13 @@ async function readSitemaps(
     const url = queue.shift()!;
     let entries;
     try {
-      entries = parseSitemap((await fetch(url.href, SITEMAP_MAX_BYTES)).bytes);
+      entries = await parseSitemap((await fetch(url.href, SITEMAP_MAX_BYTES)).bytes);
     } catch (err) {
       if (isRetryable(err)) throw err;
-      continue; // a sitemap that is missing, too large or unreadable adds nothing; the others still count
+      // A sitemap that is missing, blocked, too large or unreadable adds nothing; the others still count.
+      // One that answered an HTTP error (a guessed /sitemap.xml that is not there) is no news.
+      if (httpStatusOf(err) === undefined) warn({ code: 'sitemap_skipped', url: url.href, message: (err as Error).message });
+      continue;
     }
     read += 1;
     if (entries.truncated) truncate(true);
@@ -174,13 +181,15 @@ async function followLinks(
     try {
       fetched = await fetch(url.href, PAGE_MAX_BYTES);
     } catch (err) {
+      // A start page the address policy refuses ends the discovery at once; any other page is skipped.
+      if (depth === 0 && isSourceError(err) && err.code === 'fetch_blocked') throw err;
       const status = httpStatusOf(err);
       if (status === 404 || status === 410) result.gone.add(pageKey(url));
       continue;
     }
     const landed = pageUrl(fetched.finalUrl, fetched.finalUrl, origin) ?? url;
     const html = isHtml(fetched);
-    const found = html ? safeLinks(fetched.bytes) : undefined;
+    const found = html ? await safeLinks(fetched.bytes) : undefined;
     const canonical = found?.canonical ? pageUrl(found.canonical, landed, origin) : undefined;
     await accept(canonical && allowed(canonical) ? canonical : allowed(landed) ? landed : url);
     if (!found || found.nofollow || depth >= opts.maxDepth) continue;
@@ -205,17 +214,23 @@ function isHtml(f: FetchedUrl): boolean {
   return /^\s*(<!doctype html|<html)/i.test(Buffer.from(f.bytes.subarray(0, 512)).toString('utf8'));
 }
 
-/** Links of a page; a page too deep or broken to parse has none. */
-function safeLinks(bytes: Uint8Array) {
+/** Links of a page; a page that cannot be read has none. */
+async function safeLinks(bytes: Uint8Array) {
   try {
-    return pageLinks(Buffer.from(bytes).toString('utf8'));
+    return await pageLinks(bytes);
   } catch {
     return undefined;
   }
 }
 
-/** A failure worth running the whole discovery again for (the site or the network is down for now). */
+/**
+ * A failure worth running the whole discovery again for (the site or the
+ * network is down for now). A sitemap's own fault ({@link SitemapError}), a
+ * refused address (`fetch_blocked`) and any other final fetch error are not;
+ * an HTTP status is the sitemap's, which is skipped.
+ */
 function isRetryable(err: unknown): boolean {
+  if (err instanceof SitemapError) return false;
   if (!isSourceError(err)) return true;
   return err.retryable && httpStatusOf(err) === undefined;
 }

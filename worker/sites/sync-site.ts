@@ -125,6 +125,7 @@ export async function syncSite(deps: SiteSyncDeps, job: DiscoverSiteJob, site: S
     pagesFound: result.pagesFound,
     pagesAdded: existing.size - removed + added,
     truncated: result.truncated,
+    warnings: result.warnings,
   };
   deps.logger.info({ kbId, siteId, run, ...outcome, removed, refreshed: run > 1 ? seenAgain.size : 0 }, 'site discovered');
   return { outcome, finish: await deps.sites.finish(kbId, siteId, run, outcome, now()), ...(changes && { changes }) };
