@@ -2,10 +2,10 @@ import type { LookupFunction } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../shared/config.js';
-import { isSourceError } from '../../shared/source-errors.js';
+import { isSourceError, SourceError } from '../../shared/source-errors.js';
 import type { StoredSite } from '../../shared/store/site-records.js';
-import type { ConnectTarget } from '../../worker/fetch-url.js';
-import { discoverSite } from '../../worker/sites/discover.js';
+import type { ConnectTarget, FetchedUrl } from '../../worker/fetch-url.js';
+import { discoverSite, MAX_SITEMAPS, type DiscoveryFetch } from '../../worker/sites/discover.js';
 import { MAX_LINKS_PER_PAGE, pageLinks } from '../../worker/sites/links.js';
 import { siteFetcher } from '../../worker/sites/site-fetch.js';
 import { parseSitemap, SITEMAP_MAX_BYTES, SITEMAP_MAX_ENTRIES, SitemapError } from '../../worker/sites/sitemap.js';
@@ -94,6 +94,56 @@ describe('hostile pages', () => {
       '<head><script>var s = "<a href=/script>"</script><!-- <a href="/comment"> --><title><a href=/t></title><base href=""><base href="/b/"></head>' +
       '<body><a href="/x?a=1&amp;b=2">x</a><a href="/n" rel="NoFollow noopener">n</a><a HREF="/first" href="/second"></a><area href="/area"/></body>';
     await expect(pageLinks(html)).resolves.toEqual({ links: ['/x?a=1&b=2', '/first', '/area'], nofollow: false });
+  });
+});
+
+describe('a discovery of hostile sitemaps', () => {
+  /** A site in memory (no socket): path to body; anything else answers 404. */
+  function site(routes: Map<string, Buffer | string>) {
+    const requested: string[] = [];
+    const fetch = async (url: string): Promise<FetchedUrl> => {
+      const path = new URL(url).pathname;
+      requested.push(path);
+      const body = routes.get(path);
+      if (body === undefined) throw new SourceError('http_status', 'the server answered 404 Not Found', false);
+      return { bytes: Buffer.from(body), contentType: 'application/xml', finalUrl: url, status: 200 };
+    };
+    return { fetch, requested };
+  }
+  const discover = (fetch: DiscoveryFetch, pages: string[]) =>
+    discoverSite({ url: 'https://example.com/', maxPages: 100_000, maxDepth: 2, include: [], exclude: [], sitemap: 'auto', agent: 'kb-ingest', fetch, onPage: async (u) => void pages.push(u.pathname) });
+
+  it('reads at most 50 sitemaps of an index that lists 1,000, and says it stopped', async () => {
+    const routes = new Map<string, string>();
+    routes.set('/sitemap.xml', `<sitemapindex>${Array.from({ length: 1000 }, (_, i) => `<sitemap><loc>https://example.com/s/${i}.xml</loc></sitemap>`).join('')}</sitemapindex>`);
+    for (let i = 0; i < 1000; i++) routes.set(`/s/${i}.xml`, `<urlset>${Array.from({ length: 200 }, (_, j) => `<url><loc>https://example.com/d/${i}/${j}</loc></url>`).join('')}</urlset>`);
+    const { fetch, requested } = site(routes);
+    const pages: string[] = [];
+    const r = await withLoopProbe(() => discover(fetch, pages));
+    expect(requested.filter((p) => p.endsWith('.xml'))).toHaveLength(MAX_SITEMAPS);
+    expect(r.value).toMatchObject({ truncated: true, fromSitemaps: true, pagesAdded: (MAX_SITEMAPS - 1) * 200 });
+    expect(r.elapsedMs).toBeLessThan(MAX_TIME_MS);
+    expect(r.worstBlockMs).toBeLessThan(MAX_BLOCK_MS);
+  });
+
+  it('skips a gzip bomb with a sitemap_skipped warning, reads it once, and keeps the pages of the other sitemap', async () => {
+    const routes = new Map<string, Buffer | string>([
+      ['/robots.txt', 'User-agent: *\nSitemap: https://example.com/bomb.xml.gz\nSitemap: https://example.com/deep.xml.gz\nSitemap: https://example.com/good.xml\n'],
+      ['/bomb.xml.gz', gzipSync(Buffer.alloc(SITEMAP_MAX_BYTES + 1024, 0x20))],
+      ['/deep.xml.gz', gzipSync(`<urlset>${'<loc>'.repeat(180_000)}`)],
+      ['/good.xml', '<urlset><url><loc>https://example.com/a</loc></url><url><loc>https://example.com/b</loc></url></urlset>'],
+    ]);
+    const { fetch, requested } = site(routes);
+    const pages: string[] = [];
+    const r = await withLoopProbe(() => discover(fetch, pages));
+    expect(pages).toEqual(['/a', '/b']);
+    expect(r.value.warnings).toEqual([
+      { code: 'sitemap_skipped', url: 'https://example.com/bomb.xml.gz', message: expect.stringMatching(/inflates past/) },
+      { code: 'sitemap_skipped', url: 'https://example.com/deep.xml.gz', message: expect.stringMatching(/more than 32 deep/) },
+    ]);
+    expect(requested.filter((p) => p === '/bomb.xml.gz')).toHaveLength(1);
+    expect(r.elapsedMs).toBeLessThan(MAX_TIME_MS);
+    expect(r.worstBlockMs).toBeLessThan(MAX_BLOCK_MS);
   });
 });
 
