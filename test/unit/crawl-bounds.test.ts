@@ -147,6 +147,25 @@ describe('a discovery of hostile sitemaps', () => {
   });
 });
 
+describe('a hostile robots.txt', () => {
+  it('is refused when its wildcard rules would make every URL check slow, before any sitemap is read', async () => {
+    // 30 KB: before this bound, checking a sitemap's 50,000 URLs against it held the loop for tens of seconds.
+    const robots = `User-agent: *\n${Array.from({ length: 2000 }, (_, i) => `Disallow: /*q${i}*z\n`).join('')}Sitemap: https://example.com/sitemap.xml\n`;
+    const requested: string[] = [];
+    const fetch: DiscoveryFetch = async (url) => {
+      requested.push(new URL(url).pathname);
+      if (new URL(url).pathname !== '/robots.txt') throw new SourceError('http_status', 'the server answered 404 Not Found', false);
+      return { bytes: Buffer.from(robots), contentType: 'text/plain', finalUrl: url, status: 200 };
+    };
+    const r = await failureWithLoopProbe(() =>
+      discoverSite({ url: 'https://example.com/', maxPages: 100, maxDepth: 2, include: [], exclude: [], sitemap: 'auto', agent: 'kb-ingest', fetch, onPage: async () => undefined }),
+    );
+    expect(r.error).toMatchObject({ code: 'fetch_failed', retryable: false, message: expect.stringMatching(/patterns with \*/) });
+    expect(requested).toEqual(['/robots.txt']);
+    expect(r.elapsedMs).toBeLessThan(2_000);
+  });
+});
+
 describe('a start URL the address policy refuses', () => {
   it('ends the discovery fetch_blocked at once, not retryable, without connecting', async () => {
     const config = loadConfig({ URL_FETCH_ALLOW_CIDRS: '127.0.0.0/8' });
