@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { isSourceError, SourceError } from '../../shared/source-errors.js';
 import { MAX_SITE_WARNINGS, type SitemapMode, type SiteWarning } from '../../shared/schemas/site.js';
 import type { FetchedUrl } from '../fetch-url.js';
@@ -10,6 +11,8 @@ import { parseSitemap, SITEMAP_MAX_BYTES, SitemapError } from './sitemap.js';
 export const MAX_SITEMAPS = 50;
 /** Largest page read for its links. */
 export const PAGE_MAX_BYTES = 5 * 1024 * 1024;
+/** Longest stretch of a sitemap's entries checked without giving the event loop a turn (ms). */
+const LOOP_TURN_MS = 10;
 /** Distinct URLs remembered per page a site may add: what bounds a crawl of an endless link space. */
 const SEEN_PER_PAGE = 10;
 
@@ -137,7 +140,13 @@ async function readSitemaps(
     }
     read += 1;
     if (entries.truncated) truncate(true);
+    let turn = performance.now();
     for (const loc of entries.locs) {
+      // 50,000 entries checked against robots.txt take a while: the event loop gets its turns.
+      if (performance.now() - turn > LOOP_TURN_MS) {
+        await nextTurn();
+        turn = performance.now();
+      }
       const page = pageUrl(loc, url, origin);
       if (!page) continue;
       if (entries.kind === 'index') {
