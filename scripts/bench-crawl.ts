@@ -80,6 +80,16 @@ function shapes(): Shape[] {
   }
   list.push({ name: 'sitemap index of 1,000 sitemaps', routes: fan, start: '/', sitemap: 'auto', maxPages: 100_000, hostile: { path: '/sitemap.xml', kind: 'sitemap' } });
 
+  const many = Array.from({ length: 50_000 }, (_, i) => `<url><loc>ORIGIN/d/${i}/a-page-of-the-site</loc></url>`).join('');
+  list.push({
+    name: '50,000 entries robots.txt disallows',
+    routes: new Map([
+      ['/robots.txt', ['text/plain', Buffer.from('User-agent: *\nDisallow: /d/\nSitemap: ORIGIN/sitemap.xml\n')]],
+      ['/sitemap.xml', ['application/xml', xml(`<urlset>${many}</urlset>`)]],
+    ]),
+    start: '/', sitemap: 'auto', maxPages: 100, hostile: { path: '/sitemap.xml', kind: 'sitemap' },
+  });
+
   const good = Array.from({ length: 20 }, (_, i) => `<url><loc>ORIGIN/g/${i}</loc></url>`).join('');
   list.push({
     name: 'gzip bomb (50 MB) + a good sitemap',
