@@ -11,7 +11,7 @@ import { parseSitemap, SITEMAP_MAX_BYTES, SitemapError } from './sitemap.js';
 export const MAX_SITEMAPS = 50;
 /** Largest page read for its links. */
 export const PAGE_MAX_BYTES = 5 * 1024 * 1024;
-/** Longest stretch of a sitemap's entries checked without giving the event loop a turn (ms). */
+/** Longest stretch of URL checks (a sitemap's entries, a crawl's queue) without a turn of the event loop (ms). */
 const LOOP_TURN_MS = 10;
 /** Distinct URLs remembered per page a site may add: what bounds a crawl of an endless link space. */
 const SEEN_PER_PAGE = 10;
@@ -180,7 +180,7 @@ async function followLinks(
   while (queue.length > 0) {
     if (result.pagesAdded >= opts.maxPages || fetches >= maxFetches) {
       result.truncated = true;
-      result.pagesFound += queue.filter((q) => allowed(q.url)).length;
+      result.pagesFound += await countAllowed(queue, allowed);
       return;
     }
     const { url, depth } = queue.shift()!;
@@ -216,6 +216,20 @@ async function followLinks(
       queue.push({ url: next, depth: depth + 1 });
     }
   }
+}
+
+/** How many queued URLs are allowed; up to ten per page, each checked against robots.txt, so the event loop gets its turns. */
+async function countAllowed(queue: { url: URL }[], allowed: (url: URL) => boolean): Promise<number> {
+  let n = 0;
+  let turn = performance.now();
+  for (const { url } of queue) {
+    if (performance.now() - turn > LOOP_TURN_MS) {
+      await nextTurn();
+      turn = performance.now();
+    }
+    if (allowed(url)) n += 1;
+  }
+  return n;
 }
 
 function isHtml(f: FetchedUrl): boolean {

@@ -6,12 +6,12 @@ import type { FetchedUrl } from '../fetch-url.js';
 /** Largest robots.txt read (Google reads the first 500 KiB). */
 export const ROBOTS_MAX_BYTES = 512 * 1024;
 /** Allow and Disallow lines read at most; a robots.txt with more is not crawled. */
-export const ROBOTS_MAX_RULES = 2_000;
+export const ROBOTS_MAX_RULES = 5_000;
 /**
  * Characters of patterns with `*` read at most, all groups together: matching
  * one against a URL costs its length times the URL's, for every URL checked.
  */
-export const ROBOTS_MAX_WILDCARD_CHARS = 2_048;
+export const ROBOTS_MAX_WILDCARD_CHARS = 4_096;
 /** Longest Crawl-delay honoured; a site asking for more is crawled at this pace. */
 export const MAX_CRAWL_DELAY_MS = 10_000;
 
@@ -47,9 +47,11 @@ export function httpStatusOf(err: unknown): number | undefined {
  * (robots-parser: groups by user agent, Allow/Disallow with `*` and `$`,
  * Crawl-delay, Sitemap). A missing file (4xx) allows everything, as RFC 9309
  * says; an unreachable one (5xx or no answer) fails the discovery, since
- * the site's wishes are then unknown (for another attempt when the failure
- * may pass; at once, as `fetch_blocked`, when the address is refused). `agent` is the product token the
- * groups are matched against (`kb-ingest`).
+ * the site's wishes are then unknown: for another attempt when the failure
+ * may pass, at once (`fetch_blocked`) when the address is refused. A file
+ * with more rules than each URL's check can afford ({@link overRuleBounds})
+ * fails it too. `agent` is the product token the groups are matched against
+ * (`kb-ingest`).
  */
 export async function loadRobots(origin: string, agent: string, fetch: (url: string, maxBytes: number) => Promise<FetchedUrl>): Promise<RobotsRules> {
   const url = `${origin}/robots.txt`;
