@@ -7,6 +7,7 @@ import type { StoredSite } from '../../shared/store/site-records.js';
 import type { ConnectTarget, FetchedUrl } from '../../worker/fetch-url.js';
 import { discoverSite, MAX_SITEMAPS, type DiscoveryFetch } from '../../worker/sites/discover.js';
 import { MAX_LINKS_PER_PAGE, pageLinks } from '../../worker/sites/links.js';
+import { scanMarkup } from '../../worker/sites/markup-scan.js';
 import { siteFetcher } from '../../worker/sites/site-fetch.js';
 import { parseSitemap, SITEMAP_MAX_BYTES, SITEMAP_MAX_ENTRIES, SitemapError } from '../../worker/sites/sitemap.js';
 import { failureWithLoopProbe, withLoopProbe } from '../helpers/loop-block.js';
@@ -63,6 +64,17 @@ describe('hostile sitemaps', () => {
   it('keeps what the old scan read: prefixes, bare ampersands, an index, and not an extension\'s <image:loc>', async () => {
     const xml = '<sm:sitemapindex xmlns:sm="s"><sm:sitemap><sm:LOC>https://a.example/s?a=1&b=2</sm:LOC><image:image><image:loc>https://a.example/i.png</image:loc></image:image></sm:sitemap></sm:sitemapindex>';
     await expect(parseSitemap(Buffer.from(xml))).resolves.toEqual({ kind: 'index', locs: ['https://a.example/s?a=1&b=2'], truncated: false });
+  });
+});
+
+describe('the scan budget', () => {
+  it('ends a scan that spends its time on the loop as over_time, long before the input ends', async () => {
+    let tags = 0;
+    const r = await withLoopProbe(() => scanMarkup(['<p>'.repeat(3_000_000)], { xmlMode: false, budgetMs: 20 }, () => ({ onopentagname: () => void (tags += 1) })));
+    expect(r.value).toBe('over_time');
+    expect(tags).toBeGreaterThan(0);
+    expect(tags).toBeLessThan(3_000_000);
+    expect(r.worstBlockMs).toBeLessThan(MAX_BLOCK_MS);
   });
 });
 
