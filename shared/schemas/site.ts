@@ -86,6 +86,19 @@ export const siteItemSchema = z
   .meta({ id: 'SiteSource' });
 export type SiteSettings = z.output<typeof siteItemSchema>;
 
+/** Warnings one discovery keeps at most; later ones are dropped. */
+export const MAX_SITE_WARNINGS = 20;
+
+/** Something a discovery left out and went on without (a sitemap it could not read). */
+export const siteWarningSchema = z
+  .object({
+    code: z.enum(['sitemap_skipped']).meta({ description: '`sitemap_skipped`: a sitemap that could not be read or was over a bound added no page' }),
+    url: z.string(),
+    message: z.string().meta({ example: 'the sitemap inflates past 52428800 bytes' }),
+  })
+  .meta({ id: 'SiteWarning' });
+export type SiteWarning = z.infer<typeof siteWarningSchema>;
+
 /** A site as the API answers it. */
 export const siteSchema = z
   .object({
@@ -108,6 +121,11 @@ export const siteSchema = z
           'When a quota stopped the site adding pages: `knowledge_base_full` (sources per knowledge base), `workspace_full` (stored bytes) or `sources_in_flight`',
       }),
     error: z.object({ code: z.string(), message: z.string() }).optional(),
+    warnings: z
+      .array(siteWarningSchema)
+      .max(MAX_SITE_WARNINGS)
+      .optional()
+      .meta({ description: `What the last discovery skipped and went on without (at most ${MAX_SITE_WARNINGS}); absent when nothing was` }),
     discoveredAt: isoDateTime.optional().meta({ description: 'When the last discovery ended' }),
     createdAt: isoDateTime,
     updatedAt: isoDateTime,

@@ -1,4 +1,4 @@
-import type { Site, SiteSettings, SiteState, SiteTruncatedReason, SitemapMode } from '../schemas/site.js';
+import { MAX_SITE_WARNINGS, siteWarningSchema, type Site, type SiteSettings, type SiteState, type SiteTruncatedReason, type SitemapMode, type SiteWarning } from '../schemas/site.js';
 
 /** A site as the API hands it to the commit. */
 export interface NewSite extends SiteSettings {
@@ -40,6 +40,17 @@ const list = (v: string | undefined): string[] => {
   }
 };
 
+/** The warnings of a site's record; a field that does not read as warnings is none. */
+function warningList(v: string | undefined): SiteWarning[] {
+  if (!v) return [];
+  try {
+    const parsed = siteWarningSchema.array().max(MAX_SITE_WARNINGS).safeParse(JSON.parse(v));
+    return parsed.success ? parsed.data : [];
+  } catch {
+    return [];
+  }
+}
+
 /** Reads a site's record; null when it is gone. */
 export function parseSite(h: Record<string, string>): StoredSite | null {
   if (!h.siteId || !h.url) return null;
@@ -60,6 +71,8 @@ export function parseSite(h: Record<string, string>): StoredSite | null {
     run: Number(h.run ?? 1),
   };
   if (h.error) site.error = JSON.parse(h.error) as { code: string; message: string };
+  const warnings = warningList(h.warnings);
+  if (warnings.length > 0) site.warnings = warnings;
   if (h.discoveredAt) site.discoveredAt = h.discoveredAt;
   if (h.truncatedReason) site.truncatedReason = h.truncatedReason as SiteTruncatedReason;
   return site;
@@ -80,6 +93,8 @@ export interface SiteOutcome {
   /** The quota that stopped the site adding pages, when one did. */
   truncatedReason?: SiteTruncatedReason;
   error?: { code: string; message: string };
+  /** What the discovery skipped and went on without (kept up to {@link MAX_SITE_WARNINGS}). */
+  warnings?: SiteWarning[];
 }
 
 /** The record fields of a discovery's end. */
@@ -91,6 +106,7 @@ export function outcomeSiteFields(o: SiteOutcome, now: string): Record<string, s
     truncated: o.truncated ? '1' : '0',
     truncatedReason: o.truncatedReason ?? '',
     error: o.error ? JSON.stringify(o.error) : '',
+    warnings: o.warnings?.length ? JSON.stringify(o.warnings.slice(0, MAX_SITE_WARNINGS)) : '',
     discoveredAt: now,
     updatedAt: now,
   };

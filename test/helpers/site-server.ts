@@ -25,6 +25,8 @@ export interface SiteSpec {
   lastModified?: string;
   /** Paths that answer 301 to another path of the site. */
   redirects?: Map<string, string>;
+  /** More sitemaps, path to body (served as sent), named in robots.txt before /sitemap.xml. */
+  extraSitemaps?: Map<string, Buffer>;
 }
 
 /**
@@ -65,9 +67,12 @@ export class SiteServer {
       const { spec } = this;
       if (url.pathname === '/robots.txt') {
         if (!spec.robots) return send(404, 'text/plain', 'no robots');
-        const sitemap = spec.sitemap ? [`Sitemap: ${this.origin}/sitemap.xml${spec.gzip ? '.gz' : ''}`] : [];
+        const extra = [...(spec.extraSitemaps?.keys() ?? [])].map((p) => `Sitemap: ${this.origin}${p}`);
+        const sitemap = [...extra, ...(spec.sitemap ? [`Sitemap: ${this.origin}/sitemap.xml${spec.gzip ? '.gz' : ''}`] : [])];
         return send(200, 'text/plain', ['User-agent: *', ...spec.robots, ...sitemap, ''].join('\n'));
       }
+      const extra = spec.extraSitemaps?.get(url.pathname);
+      if (extra) return send(200, 'application/octet-stream', extra);
       if (url.pathname === '/sitemap.xml' || url.pathname === '/sitemap.xml.gz') {
         if (!spec.sitemap) return send(404, 'text/plain', 'none');
         const xml = `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${spec.sitemap

@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeCursor } from '../../shared/feed/cursor.js';
 import { eventId } from '../../shared/webhook-events.js';
@@ -9,6 +10,7 @@ import { generatedPages, SiteServer } from '../helpers/site-server.js';
 import { waitFor } from '../helpers/wait.js';
 import { startTestWorker } from '../helpers/worker-harness.js';
 import type { RunningWorker } from '../../worker/main.js';
+import { SITEMAP_MAX_BYTES } from '../../worker/sites/sitemap.js';
 
 interface SiteBody {
   siteId: string;
@@ -17,6 +19,7 @@ interface SiteBody {
   pagesAdded: number;
   truncated: boolean;
   error?: { code: string; message: string };
+  warnings?: { code: string; url: string; message: string }[];
 }
 interface KbBody {
   kbId: string;
@@ -97,6 +100,28 @@ describe('a site source from its sitemap', () => {
       // One request per page: the extraction; discovery read only robots.txt and the sitemap.
       for (const p of generatedPages(30).keys()) expect(site.hits.get(p), p).toBe(1);
       expect(kb.status).toBe('ready');
+    } finally {
+      await site.stop();
+    }
+  });
+});
+
+describe('a sitemap that cannot be read', () => {
+  it('is skipped with a sitemap_skipped warning on the site while the other sitemap adds its pages', async () => {
+    // 1 KB of gzip that inflates past the 50 MB cap, named in robots.txt before the good sitemap.
+    const bomb = gzipSync(Buffer.alloc(SITEMAP_MAX_BYTES + 1024, 0x20));
+    const site = new SiteServer({ pages: generatedPages(4), robots: [], sitemap: [...generatedPages(4).keys()], extraSitemaps: new Map([['/bomb.xml.gz', bomb]]) });
+    await site.start();
+    try {
+      const created = await createSiteKb({ url: `${site.origin}/` });
+      const kb = await settled(created.kbId);
+      const warning = { code: 'sitemap_skipped', url: `${site.origin}/bomb.xml.gz`, message: expect.stringMatching(/inflates past/) };
+      expect(kb.sites![0]).toMatchObject({ status: 'done', pagesAdded: 4, warnings: [warning] });
+      expect(paths(kb)).toEqual([...generatedPages(4).keys()].sort());
+      // Read once: a sitemap's own fault is final, not a reason to run the discovery again.
+      expect(site.hits.get('/bomb.xml.gz')).toBe(1);
+      const one = await call(h.app, 'GET', `/v1/knowledge-bases/${created.kbId}/sites/${kb.sites![0]!.siteId}`, { key });
+      expect(one.body).toMatchObject({ warnings: [warning] });
     } finally {
       await site.stop();
     }

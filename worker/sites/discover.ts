@@ -1,17 +1,20 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { isSourceError, SourceError } from '../../shared/source-errors.js';
-import type { SitemapMode } from '../../shared/schemas/site.js';
+import { MAX_SITE_WARNINGS, type SitemapMode, type SiteWarning } from '../../shared/schemas/site.js';
 import { HostBusyError } from '../fetch/host-gate.js';
 import type { FetchedUrl } from '../fetch-url.js';
 import { keyDigest, LINK_QUEUE_MAX_CHARS, type DiscoveryState } from './discovery-state.js';
 import { pageLinks } from './links.js';
 import { httpStatusOf, loadRobots, type RobotsRules } from './robots.js';
 import { looksLikeSitemap, pageKey, pageUrl, pathFilter, siteOrigin, type SiteOrigin } from './site-url.js';
-import { parseSitemap, SITEMAP_MAX_BYTES } from './sitemap.js';
+import { parseSitemap, SITEMAP_MAX_BYTES, SitemapError } from './sitemap.js';
 
 /** Sitemaps (indexes included) one discovery reads at most. */
 export const MAX_SITEMAPS = 50;
 /** Largest page read for its links. */
 export const PAGE_MAX_BYTES = 5 * 1024 * 1024;
+/** Longest stretch of URL checks (a sitemap's entries, a crawl's queue) without a turn of the event loop (ms). */
+const LOOP_TURN_MS = 10;
 /** Distinct URLs remembered per page a site may add: what bounds a crawl of an endless link space. */
 const SEEN_PER_PAGE = 10;
 /** Waits a discovery takes for 429 and 503 answers; past them such an answer is a failed fetch. */
@@ -59,6 +62,8 @@ export interface DiscoveryResult {
   gone: Set<string>;
   /** Whether the pages came from sitemaps. */
   fromSitemaps: boolean;
+  /** What was skipped on the way (at most {@link MAX_SITE_WARNINGS}). */
+  warnings: SiteWarning[];
 }
 
 /**
@@ -145,7 +150,7 @@ class Step {
     if (s.phase === 'sitemaps') await this.readSitemaps();
     if (s.phase === 'links') await this.followLinks();
     s.phase = 'done';
-    return { pagesFound: s.pagesFound, pagesAdded: s.pagesAdded, truncated: s.truncated, seen: this.seen, gone: this.gone, fromSitemaps: s.fromSitemaps };
+    return { pagesFound: s.pagesFound, pagesAdded: s.pagesAdded, truncated: s.truncated, seen: this.seen, gone: this.gone, fromSitemaps: s.fromSitemaps, warnings: s.warnings };
   }
 
   private allowed(url: URL): boolean {
@@ -232,17 +237,26 @@ class Step {
       const url = new URL(s.sitemaps[0]!);
       let entries;
       try {
-        entries = parseSitemap((await this.request(url.href, SITEMAP_MAX_BYTES)).bytes);
+        entries = await parseSitemap((await this.request(url.href, SITEMAP_MAX_BYTES)).bytes);
       } catch (err) {
         if (err instanceof Pause || err instanceof Gone || isRetryable(err)) throw err;
         s.sitemaps.shift();
-        continue; // a sitemap that is missing, too large or unreadable adds nothing; the others still count
+        // A sitemap that is missing, blocked, too large or unreadable adds nothing; the others still count.
+        // One that answered an HTTP error (a guessed /sitemap.xml that is not there) is no news.
+        if (httpStatusOf(err) === undefined) this.warn({ code: 'sitemap_skipped', url: url.href, message: (err as Error).message });
+        continue;
       }
       s.sitemaps.shift();
       s.sitemapsRead += 1;
       s.fromSitemaps = true;
       if (entries.truncated) s.truncated = true;
+      let turn = performance.now();
       for (const loc of entries.locs) {
+        // 50,000 entries checked against robots.txt take a while: the event loop gets its turns.
+        if (performance.now() - turn > LOOP_TURN_MS) {
+          await nextTurn();
+          turn = performance.now();
+        }
         const page = pageUrl(loc, url, this.origin);
         if (!page) continue;
         if (entries.kind === 'index') {
@@ -279,7 +293,7 @@ class Step {
     while (s.links.length > 0) {
       if (s.pagesAdded >= this.opts.maxPages || s.fetches >= maxFetches) {
         s.truncated = true;
-        s.pagesFound += s.links.filter(([href]) => this.allowed(new URL(href))).length;
+        s.pagesFound += await this.countAllowed(s.links);
         s.links = [];
         return;
       }
@@ -298,6 +312,8 @@ class Step {
         fetched = await this.request(href, PAGE_MAX_BYTES);
       } catch (err) {
         if (err instanceof Pause || err instanceof Gone) throw err;
+        // A start page the address policy refuses ends the discovery at once; any other page is skipped.
+        if (depth === 0 && isSourceError(err) && err.code === 'fetch_blocked') throw err;
         next();
         s.fetches += 1;
         const status = httpStatusOf(err);
@@ -307,7 +323,7 @@ class Step {
       next();
       s.fetches += 1;
       const landed = pageUrl(fetched.finalUrl, fetched.finalUrl, this.origin) ?? url;
-      const found = isHtml(fetched) ? safeLinks(fetched.bytes) : undefined;
+      const found = isHtml(fetched) ? await safeLinks(fetched.bytes) : undefined;
       const canonical = found?.canonical ? pageUrl(found.canonical, landed, this.origin) : undefined;
       await this.accept(canonical && this.allowed(canonical) ? canonical : this.allowed(landed) ? landed : url);
       if (!found || found.nofollow || depth >= this.opts.maxDepth) continue;
@@ -326,6 +342,25 @@ class Step {
         s.linkChars += page.href.length;
       }
     }
+  }
+
+  /** Keeps a warning for the site, at most {@link MAX_SITE_WARNINGS} over the whole discovery. */
+  private warn(w: SiteWarning): void {
+    if (this.s.warnings.length < MAX_SITE_WARNINGS) this.s.warnings.push(w);
+  }
+
+  /** How many queued URLs are allowed; up to ten per page, each checked against robots.txt, so the event loop gets its turns. */
+  private async countAllowed(links: [string, number][]): Promise<number> {
+    let n = 0;
+    let turn = performance.now();
+    for (const [href] of links) {
+      if (performance.now() - turn > LOOP_TURN_MS) {
+        await nextTurn();
+        turn = performance.now();
+      }
+      if (this.allowed(new URL(href))) n += 1;
+    }
+    return n;
   }
 
   private async accept(url: URL): Promise<void> {
@@ -363,17 +398,23 @@ function isHtml(f: FetchedUrl): boolean {
   return /^\s*(<!doctype html|<html)/i.test(Buffer.from(f.bytes.subarray(0, 512)).toString('utf8'));
 }
 
-/** Links of a page; a page too deep or broken to parse has none. */
-function safeLinks(bytes: Uint8Array) {
+/** Links of a page; a page that cannot be read has none. */
+async function safeLinks(bytes: Uint8Array) {
   try {
-    return pageLinks(Buffer.from(bytes).toString('utf8'));
+    return await pageLinks(bytes);
   } catch {
     return undefined;
   }
 }
 
-/** A failure worth running the whole discovery again for (the site or the network is down for now). */
+/**
+ * A failure worth running the whole discovery again for (the site or the
+ * network is down for now). A sitemap's own fault ({@link SitemapError}), a
+ * refused address (`fetch_blocked`) and any other final fetch error are not;
+ * an HTTP status is the sitemap's, which is skipped.
+ */
 function isRetryable(err: unknown): boolean {
+  if (err instanceof SitemapError) return false;
   if (!isSourceError(err)) return true;
   return err.retryable && httpStatusOf(err) === undefined;
 }

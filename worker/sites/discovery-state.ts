@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { MAX_SITE_WARNINGS, siteWarningSchema } from '../../shared/schemas/site.js';
 
 /**
  * What a site's discovery keeps between its steps, in its job's data (see
@@ -12,7 +13,8 @@ import { z } from 'zod';
  * - `links`: queued page URLs, at most {@link LINK_QUEUE_MAX_CHARS} characters in all;
  * - `sitemaps`: at most 200 sitemap URLs queued (their URLs at most 2,048 characters);
  * - `robots`: the site's robots.txt as read, at most 512 KiB (ROBOTS_MAX_BYTES);
- * - `again`: ids of the site's pages found again, at most `maxPages`.
+ * - `again`: ids of the site's pages found again, at most `maxPages`;
+ * - `warnings`: what was skipped (a sitemap that could not be read), at most MAX_SITE_WARNINGS.
  */
 export const discoveryStateSchema = z.object({
   phase: z.enum(['robots', 'sitemaps', 'links', 'done']),
@@ -39,6 +41,8 @@ export const discoveryStateSchema = z.object({
   /** The site's pages found again (document ids), and the pages this run added. */
   again: z.array(z.string()),
   added: z.number().int(),
+  /** Kept across steps: the site shows them when the discovery ends. A state saved before warnings existed has none. */
+  warnings: z.array(siteWarningSchema).max(MAX_SITE_WARNINGS).default([]),
 });
 export type DiscoveryState = z.infer<typeof discoveryStateSchema>;
 
@@ -67,6 +71,7 @@ export function initialState(): DiscoveryState {
     fromSitemaps: false,
     again: [],
     added: 0,
+    warnings: [],
   };
 }
 

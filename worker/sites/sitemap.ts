@@ -1,9 +1,19 @@
-import { gunzipSync } from 'node:zlib';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { createGunzip } from 'node:zlib';
+import { scanMarkup, SLICE_CHARS } from './markup-scan.js';
 
 /** Largest sitemap once decompressed (the sitemap protocol's own limit is 50 MB). */
 export const SITEMAP_MAX_BYTES = 50 * 1024 * 1024;
 /** Entries read from one sitemap (the protocol's limit). */
 export const SITEMAP_MAX_ENTRIES = 50_000;
+/** Time one sitemap's parse may spend on the event loop in all (a 50 MB sitemap takes about 2 s). */
+export const SITEMAP_PARSE_BUDGET_MS = 10_000;
+/** Deepest element nesting read: a sitemap needs three levels, its extensions one or two more. */
+export const SITEMAP_MAX_DEPTH = 32;
+/** Longest `<loc>` or text line kept; a URL is far shorter. */
+const LOC_MAX_CHARS = 8 * 1024;
+/** Elements whose `<loc>` child is an entry (an extension's, such as `<image:loc>`, is not). */
+const LOC_PARENTS = new Set(['url', 'sitemap', 'urlset', 'sitemapindex']);
 
 /** A sitemap's entries: pages (`<urlset>`) or further sitemaps (`<sitemapindex>`). */
 export interface SitemapEntries {
@@ -13,61 +23,168 @@ export interface SitemapEntries {
   truncated: boolean;
 }
 
-const GZIP_MAGIC = [0x1f, 0x8b];
-const LOC = /<(?:[\w-]+:)?loc\b[^>]*>([\s\S]*?)<\/(?:[\w-]+:)?loc\s*>/gi;
-const XML_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+/** Why a sitemap was not read. */
+export type SitemapProblem = 'not_gzip' | 'too_large' | 'entities' | 'too_deep' | 'too_slow';
+
+/** A sitemap that cannot be read or is over a bound: final, the discovery skips it and goes on. */
+export class SitemapError extends Error {
+  override readonly name = 'SitemapError';
+
+  constructor(
+    readonly problem: SitemapProblem,
+    message: string,
+  ) {
+    super(message);
+  }
+}
 
 /**
- * Reads a sitemap's bytes: gzip is inflated with a cap on the output (a
- * gzip bomb stops at {@link SITEMAP_MAX_BYTES}); XML is scanned for `<loc>`
- * elements without a DTD, so no entity is ever defined or expanded: a
- * document that declares one is refused, and only the five predefined
- * entities and character references are decoded. A text sitemap (one URL
- * a line) is read too. Throws a plain Error for a sitemap that cannot be read.
+ * Reads a sitemap's bytes in one linear pass that gives the event loop a
+ * turn every few milliseconds (see `scanMarkup`): gzip is inflated as a
+ * stream, off the loop, and stops at {@link SITEMAP_MAX_BYTES} (a gzip bomb
+ * inflates no further); reading stops at {@link SITEMAP_MAX_ENTRIES}
+ * entries (`truncated`). XML is read without a DTD, so no entity is ever
+ * defined or expanded: a document that declares one is refused, and only
+ * the five predefined entities and character references are decoded; CDATA
+ * is kept as is, and element names match whatever their prefix. A text
+ * sitemap (one URL a line) is read too. Rejects with a {@link SitemapError}
+ * for a sitemap that cannot be read, nests elements deeper than
+ * {@link SITEMAP_MAX_DEPTH} or takes more than
+ * {@link SITEMAP_PARSE_BUDGET_MS} of the loop.
  */
-export function parseSitemap(bytes: Uint8Array): SitemapEntries {
-  const text = decode(bytes);
-  if (!text.trimStart().startsWith('<')) return textSitemap(text);
-  if (/<!ENTITY/i.test(text)) throw new Error('the sitemap declares XML entities');
-  const kind = /<(?:[\w-]+:)?sitemapindex\b/i.test(text) ? 'index' : 'urlset';
-  const locs: string[] = [];
-  let truncated = false;
-  for (const m of text.matchAll(LOC)) {
-    if (locs.length >= SITEMAP_MAX_ENTRIES) {
-      truncated = true;
-      break;
-    }
-    const loc = decodeXmlText(m[1]!).trim();
-    if (loc) locs.push(loc);
+export async function parseSitemap(bytes: Uint8Array): Promise<SitemapEntries> {
+  const chunks = decodedText(bytes);
+  let head = '';
+  for (;;) {
+    const next = await chunks.next();
+    if (next.done) break;
+    head = next.value.trimStart();
+    if (head) break;
+    await nextTurn();
   }
-  return { kind, locs, truncated };
-}
-
-function decode(bytes: Uint8Array): string {
-  let raw = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (raw[0] === GZIP_MAGIC[0] && raw[1] === GZIP_MAGIC[1]) {
-    try {
-      raw = gunzipSync(raw, { maxOutputLength: SITEMAP_MAX_BYTES });
-    } catch (err) {
-      throw new Error(err instanceof RangeError ? `the sitemap inflates past ${SITEMAP_MAX_BYTES} bytes` : 'the sitemap is not valid gzip');
-    }
+  async function* rest(): AsyncGenerator<string> {
+    yield head;
+    yield* chunks;
   }
-  if (raw.length > SITEMAP_MAX_BYTES) throw new Error(`the sitemap is larger than ${SITEMAP_MAX_BYTES} bytes`);
-  return raw.toString('utf8');
+  return head.startsWith('<') ? xmlSitemap(rest()) : textSitemap(rest());
 }
 
-function textSitemap(text: string): SitemapEntries {
-  const lines = text.split(/\r?\n/).map((l) => l.trim()).filter((l) => /^https?:\/\//i.test(l));
-  return { kind: 'urlset', locs: lines.slice(0, SITEMAP_MAX_ENTRIES), truncated: lines.length > SITEMAP_MAX_ENTRIES };
-}
-
-/** Character data of a `<loc>`: CDATA kept as is, the predefined entities and character references decoded. */
-function decodeXmlText(s: string): string {
-  const cdata = /^\s*<!\[CDATA\[([\s\S]*?)\]\]>\s*$/.exec(s);
-  if (cdata) return cdata[1]!;
-  return s.replace(/&(#x[0-9a-f]{1,6}|#\d{1,7}|\w+);/gi, (whole, ref: string) => {
-    if (ref[0] !== '#') return XML_ENTITIES[ref.toLowerCase()] ?? whole;
-    const code = ref[1] === 'x' || ref[1] === 'X' ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10);
-    return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
+async function xmlSitemap(chunks: AsyncIterable<string>): Promise<SitemapEntries> {
+  const out: SitemapEntries = { kind: 'urlset', locs: [], truncated: false };
+  const open: string[] = [];
+  let rooted = false;
+  let loc: string | undefined;
+  let refused: SitemapError | undefined;
+  const add = (text: string) => {
+    if (loc === undefined) return;
+    loc = loc.length + text.length > LOC_MAX_CHARS ? undefined : loc + text;
+  };
+  const ended = await scanMarkup(chunks, { xmlMode: true, budgetMs: SITEMAP_PARSE_BUDGET_MS }, (ctx) => {
+    const refuse = (err: SitemapError) => {
+      refused = err;
+      ctx.stop();
+    };
+    const nameOf = (start: number, end: number) => (end - start > 128 ? '' : localName(ctx.text(start, end)));
+    return {
+      onopentagname(start, end) {
+        loc = undefined; // markup inside a <loc> spoils it
+        if (open.length >= SITEMAP_MAX_DEPTH) return refuse(new SitemapError('too_deep', `the sitemap nests elements more than ${SITEMAP_MAX_DEPTH} deep`));
+        const name = nameOf(start, end);
+        if (!rooted) out.kind = name === 'sitemapindex' ? 'index' : 'urlset';
+        rooted = true;
+        if (name === 'loc' && LOC_PARENTS.has(open.at(-1) ?? '')) loc = '';
+        open.push(name);
+      },
+      onselfclosingtag() {
+        open.pop();
+        loc = undefined;
+      },
+      onclosetag(start, end) {
+        const name = nameOf(start, end);
+        // Bounded by SITEMAP_MAX_DEPTH; a close tag of nothing open is ignored, as the old scan did.
+        const at = open.lastIndexOf(name);
+        if (at < 0) return;
+        open.length = at;
+        const text = name === 'loc' ? loc?.trim() : undefined;
+        loc = undefined;
+        if (!text) return;
+        if (out.locs.length >= SITEMAP_MAX_ENTRIES) {
+          out.truncated = true;
+          return ctx.stop();
+        }
+        out.locs.push(text);
+      },
+      ontext: (start, end) => add(ctx.text(start, end)),
+      ontextentity: (codepoint) => add(String.fromCodePoint(codepoint)),
+      oncdata: (start, end, endOffset) => add(ctx.text(start, end - endOffset)),
+      ondeclaration(start, end) {
+        // `<!DOCTYPE x [<!ENTITY …` reaches here up to its first `>`, each later declaration on its own, without the `<!`.
+        if (/(?:^|<!)\s*ENTITY\b/i.test(ctx.text(start, end))) refuse(new SitemapError('entities', 'the sitemap declares XML entities'));
+      },
+    };
   });
+  if (refused) throw refused;
+  if (ended === 'over_time') throw new SitemapError('too_slow', `the sitemap took more than ${SITEMAP_PARSE_BUDGET_MS / 1000} s to read`);
+  return out;
+}
+
+async function textSitemap(chunks: AsyncIterable<string>): Promise<SitemapEntries> {
+  const out: SitemapEntries = { kind: 'urlset', locs: [], truncated: false };
+  let carry = '';
+  let inLongLine = false;
+  const take = (line: string): boolean => {
+    const url = line.trim();
+    if (!/^https?:\/\//i.test(url)) return true;
+    if (out.locs.length >= SITEMAP_MAX_ENTRIES) return !(out.truncated = true);
+    out.locs.push(url);
+    return true;
+  };
+  for await (const chunk of chunks) {
+    const lines = (carry + chunk).split('\n');
+    carry = lines.pop()!;
+    if (inLongLine && lines.length > 0) {
+      lines.shift();
+      inLongLine = false;
+    }
+    for (const line of lines) if (!take(line)) return out;
+    // A line longer than any URL is no entry: what follows of it is dropped as it comes.
+    if (carry.length > LOC_MAX_CHARS) {
+      carry = '';
+      inLongLine = true;
+    }
+    await nextTurn();
+  }
+  if (!inLongLine) take(carry);
+  return out;
+}
+
+/** The sitemap's text, inflated when gzipped, in slices of at most {@link SLICE_CHARS} bytes. */
+async function* decodedText(bytes: Uint8Array): AsyncGenerator<string> {
+  const decoder = new TextDecoder('utf-8');
+  if (!(bytes[0] === 0x1f && bytes[1] === 0x8b)) {
+    if (bytes.length > SITEMAP_MAX_BYTES) throw new SitemapError('too_large', `the sitemap is larger than ${SITEMAP_MAX_BYTES} bytes`);
+    for (let at = 0; at < bytes.length; at += SLICE_CHARS) yield decoder.decode(bytes.subarray(at, at + SLICE_CHARS), { stream: true });
+    yield decoder.decode();
+    return;
+  }
+  const gunzip = createGunzip({ chunkSize: SLICE_CHARS });
+  gunzip.end(bytes);
+  let inflated = 0;
+  try {
+    for await (const chunk of gunzip as AsyncIterable<Buffer>) {
+      inflated += chunk.length;
+      if (inflated > SITEMAP_MAX_BYTES) throw new SitemapError('too_large', `the sitemap inflates past ${SITEMAP_MAX_BYTES} bytes`);
+      yield decoder.decode(chunk, { stream: true });
+    }
+  } catch (err) {
+    throw err instanceof SitemapError ? err : new SitemapError('not_gzip', 'the sitemap is not valid gzip');
+  } finally {
+    gunzip.destroy();
+  }
+  yield decoder.decode();
+}
+
+/** An element's name without its prefix, in lower case (`sm:LOC` is `loc`). */
+function localName(name: string): string {
+  return name.slice(name.indexOf(':') + 1).toLowerCase();
 }

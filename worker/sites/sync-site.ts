@@ -136,7 +136,7 @@ export async function syncSiteStep(
   const result: DiscoveryResult =
     step?.kind === 'done' && !full
       ? step.result
-      : { pagesFound: Math.max(state.pagesFound, state.added), pagesAdded: state.added, truncated: true, seen: new Set(state.seen), gone: new Set(state.gone), fromSitemaps: state.fromSitemaps };
+      : { pagesFound: Math.max(state.pagesFound, state.added), pagesAdded: state.added, truncated: true, seen: new Set(state.seen), gone: new Set(state.gone), fromSitemaps: state.fromSitemaps, warnings: state.warnings };
   // The sources as they are now: this run's pages included.
   return finishSync(deps, job, (await siteSources(deps, kbId, siteId)) ?? new Map(), seenAgain, result, state.added, full);
 }
@@ -188,6 +188,7 @@ async function finishSync(
     pagesAdded: sources.size - removed,
     truncated: result.truncated,
     ...(full && { truncatedReason: full }),
+    warnings: result.warnings,
   };
   deps.logger.info({ kbId, siteId, run, ...outcome, added, removed, refreshed: run > 1 ? seenAgain.size : 0 }, 'site discovered');
   return { outcome, finish: await deps.sites.finish(kbId, siteId, run, outcome, now()), ...(changes && { changes }) };

@@ -1212,6 +1212,18 @@ export interface components {
              */
             updatedAt: string;
             url: string;
+            /** @description What the last discovery skipped and went on without (at most 20); absent when nothing was */
+            warnings?: components["schemas"]["SiteWarning"][];
+        };
+        SiteWarning: {
+            /**
+             * @description `sitemap_skipped`: a sitemap that could not be read or was over a bound added no page
+             * @enum {string}
+             */
+            code: "sitemap_skipped";
+            /** @example the sitemap inflates past 52428800 bytes */
+            message: string;
+            url: string;
         };
         Source: {
             /** @description Characters of the extracted text */
