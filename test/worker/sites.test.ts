@@ -216,6 +216,38 @@ describe('a site kept in sync', () => {
     }
   });
 
+  it('fetches again without validators the pages whose sitemap <lastmod> moved past their last fetch, from a server that answers every conditional request 304', async () => {
+    const pages = generatedPages(5);
+    const lastmods = new Map([...pages.keys()].map((p) => [p, '2026-01-05']));
+    const site = new SiteServer({ pages, sitemap: [...pages.keys()], lastmods, robots: [], etags: true, always304: true });
+    await site.start();
+    try {
+      const created = await createSiteKb({ url: `${site.origin}/`, sitemap: 'only' });
+      let kb = await settled(created.kbId);
+      expect(kb.files.filter((f) => f.status === 'ready')).toHaveLength(5);
+      // A <lastmod> a second or more after the pages were fetched (the comparison is in whole seconds).
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      const changed = ['/docs/p1.html', '/docs/p3.html'];
+      for (const p of changed) {
+        pages.set(p, `${p} was rewritten after the first crawl.`);
+        lastmods.set(p, new Date().toISOString().replace(/\.\d+Z$/, '+00:00'));
+      }
+      const refresh = await call(h.app, 'POST', `/v1/knowledge-bases/${created.kbId}/sites/${kb.sites![0]!.siteId}/refresh`, { key });
+      expect(refresh.status).toBe(202);
+      kb = await settled(created.kbId);
+      for (const p of changed) {
+        const doc = kb.files.find((f) => f.content.endsWith(p))!;
+        const text = ((await call(h.app, 'GET', `/v1/knowledge-bases/${created.kbId}/documents/${doc.documentId}`, { key })).body as { text: string }).text;
+        expect(text, p).toContain('was rewritten after the first crawl');
+        expect(site.notModified.get(p), p).toBeUndefined();
+      }
+      // The others were asked conditionally, and kept their extraction.
+      for (const p of ['/docs/p0.html', '/docs/p2.html', '/docs/p4.html']) expect(site.notModified.get(p), p).toBe(1);
+    } finally {
+      await site.stop();
+    }
+  });
+
   it('gives one source for a page listed both by its URL and by a URL that redirects to it, and keeps it one on refresh', async () => {
     const pages = generatedPages(3);
     pages.set('/docs/git.html', 'Git is the version control system of the project.');
