@@ -238,6 +238,8 @@ export function createProcessor(deps: ProcessorDeps) {
         if (page.kind === 'alias') {
           log.info({ owner: page.owner }, 'page redirects to another source of its site; kept as its alias');
           if (page.changes) await deps.events?.changed?.(workspaceId, kbId, page.changes);
+          // The last source in flight removed: the knowledge base has settled, as after any source's end.
+          if (page.settle) await deps.events?.settled?.(workspaceId, kbId, page.settle);
           return { status: 'skipped', reason: 'alias' };
         }
       }

@@ -27,7 +27,9 @@ export interface SiteSpec {
   always304?: boolean;
   /** Each listed path's `<lastmod>` in the sitemap. */
   lastmods?: Map<string, string>;
-  /** Paths that answer 301 to another path of the site. */
+  /** How long a redirect of `redirects` takes to answer (ms); none: at once. */
+  redirectDelayMs?: number;
+  /** Paths that answer 301 to another path of the site (after `redirectDelayMs`). */
   redirects?: Map<string, string>;
   /** More sitemaps, path to body (served as sent), named in robots.txt before /sitemap.xml. */
   extraSitemaps?: Map<string, Buffer>;
@@ -85,7 +87,7 @@ export class SiteServer {
         return url.pathname.endsWith('.gz') ? send(200, 'application/gzip', gzipSync(xml)) : send(200, 'application/xml', xml);
       }
       const redirect = spec.redirects?.get(url.pathname);
-      if (redirect) return send(301, 'text/plain', '', { location: redirect });
+      if (redirect) return void setTimeout(() => send(301, 'text/plain', '', { location: redirect }), spec.redirectDelayMs ?? 0);
       if (url.pathname.startsWith('/docs/')) {
         const text = spec.pages.get(url.pathname);
         if (text === undefined) return send(404, 'text/html', '<html><body>gone</body></html>');

@@ -8,6 +8,7 @@ import { call } from '../api/support.js';
 import { createHarness, type Harness } from '../helpers/app-harness.js';
 import { generatedPages, SiteServer } from '../helpers/site-server.js';
 import { waitFor } from '../helpers/wait.js';
+import { startReceiver } from '../helpers/webhook-receiver.js';
 import { startTestWorker } from '../helpers/worker-harness.js';
 import type { RunningWorker } from '../../worker/main.js';
 import { SITEMAP_MAX_BYTES } from '../../worker/sites/sitemap.js';
@@ -270,6 +271,43 @@ describe('a site kept in sync', () => {
       expect(kb.sites![0]).toMatchObject({ status: 'done', pagesAdded: 4 });
     } finally {
       await site.stop();
+    }
+  });
+
+  it('settles the knowledge base once when the last page in flight is a redirect removed as an alias', async () => {
+    const own = await h.key('ws-site-alias');
+    const receiver = await startReceiver();
+    const pages = generatedPages(2);
+    pages.set('/docs/git.html', 'Git is the version control system of the project.');
+    // The redirect answers last, so the alias it makes is the last source in flight.
+    const site = new SiteServer({ pages, redirects: new Map([['/docs/index.html', '/docs/git.html']]), redirectDelayMs: 1500, sitemap: ['/docs/index.html', ...pages.keys()], robots: [] });
+    await site.start();
+    try {
+      const hook = await call(h.app, 'POST', '/v1/webhooks', {
+        key: own,
+        body: JSON.stringify({ url: `${receiver.origin}/settled`, events: ['knowledge_base.settled'] }),
+        headers: { 'content-type': 'application/json' },
+      });
+      expect(hook.status, hook.text).toBe(201);
+      receiver.on('/settled', { secret: hook.body.secret, statuses: [200] });
+      const form = new FormData();
+      form.set('knowledge_base_name', 'alias settles');
+      form.set('knowledge_base_sites', JSON.stringify([{ url: `${site.origin}/`, sitemap: 'only' }]));
+      const res = await call(h.app, 'POST', '/v1/knowledge-bases', { key: own, body: form });
+      expect(res.status, res.text).toBe(201);
+      const kbId = (res.body as KbBody).kbId;
+      const kb = await settled(kbId, own);
+      expect(paths(kb)).toEqual([...pages.keys()].sort());
+      expect(site.hits.get('/docs/index.html')).toBe(1);
+      const settles = () => receiver.at('/settled').filter((r) => r.verified?.type === 'knowledge_base.settled' && r.verified.data.kbId === kbId);
+      await waitFor('knowledge_base.settled delivered', async () => settles().length > 0 || undefined, { timeoutMs: 15_000 });
+      // Nothing further comes.
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      expect(settles()).toHaveLength(1);
+      expect(settles()[0]!.verified!.data.sourceCounts).toEqual({ pending: 0, processing: 0, ready: 3, failed: 0 });
+    } finally {
+      await site.stop();
+      await receiver.close();
     }
   });
 
