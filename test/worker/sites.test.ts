@@ -113,17 +113,30 @@ describe('a sitemap that cannot be read', () => {
     const bomb = gzipSync(Buffer.alloc(SITEMAP_MAX_BYTES + 1024, 0x20));
     const site = new SiteServer({ pages: generatedPages(4), robots: [], sitemap: [...generatedPages(4).keys()], extraSitemaps: new Map([['/bomb.xml.gz', bomb]]) });
     await site.start();
+    const receiver = await startReceiver();
+    const hook = await call(h.app, 'POST', '/v1/webhooks', {
+      key,
+      body: JSON.stringify({ url: `${receiver.origin}/discovered`, events: ['site.discovered'] }),
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(hook.status, hook.text).toBe(201);
+    receiver.on('/discovered', { secret: hook.body.secret, statuses: [200] });
     try {
       const created = await createSiteKb({ url: `${site.origin}/` });
       const kb = await settled(created.kbId);
       const warning = { code: 'sitemap_skipped', url: `${site.origin}/bomb.xml.gz`, message: expect.stringMatching(/inflates past/) };
       expect(kb.sites![0]).toMatchObject({ status: 'done', pagesAdded: 4, warnings: [warning] });
+      // site.discovered says it as the site does.
+      const event = await waitFor('site.discovered delivered', () => receiver.at('/discovered').find((r) => r.verified?.data.kbId === created.kbId)?.verified);
+      expect(event).toMatchObject({ type: 'site.discovered', data: { status: 'done', pagesAdded: 4, warnings: [warning] } });
       expect(paths(kb)).toEqual([...generatedPages(4).keys()].sort());
       // Read once: a sitemap's own fault is final, not a reason to run the discovery again.
       expect(site.hits.get('/bomb.xml.gz')).toBe(1);
       const one = await call(h.app, 'GET', `/v1/knowledge-bases/${created.kbId}/sites/${kb.sites![0]!.siteId}`, { key });
       expect(one.body).toMatchObject({ warnings: [warning] });
     } finally {
+      await call(h.app, 'DELETE', `/v1/webhooks/${hook.body.webhookId}`, { key });
+      await receiver.close();
       await site.stop();
     }
   });
