@@ -11,7 +11,7 @@ const EVENT_DESCRIPTION: Record<EventType, string> = {
   'knowledge_base.changed':
     "Chunks of the knowledge base changed (a source became ready, was refreshed with other content, failed, or was re-chunked; a document's metadata changed; a document, a site or the knowledge base was deleted; a site's discovery removed pages): read `GET /v1/knowledge-bases/{kbId}/changes?after=<data.afterCursor>`; `data.toCursor` is the cursor after the last of these events.",
   'site.discovered':
-    'A discovery of a site source ended: `data.siteId`, `status` (`done` or `failed`), `pagesFound`, `pagesAdded` and `truncated` (maxPages, a crawl bound or a quota reached; `truncatedReason` names the quota); `error` when it failed.',
+    'A discovery of a site source ended: `data.siteId`, `status` (`done` or `failed`), `pagesFound`, `pagesAdded` and `truncated` (maxPages, a crawl bound or a quota reached; `truncatedReason` names the quota); `warnings` when it skipped something (a `sitemap_skipped`), as the site shows them; `error` when it failed.',
   'webhook.test': 'Sent by `POST /v1/webhooks/{webhookId}/test` to that webhook only, whatever it subscribes to: `data.webhookId` names it.',
 };
 

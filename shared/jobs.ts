@@ -46,6 +46,8 @@ export const extractSourceJobSchema = z.strictObject({
   run: z.number().int().min(1),
   jobType: z.enum(SOURCE_JOB_TYPES).optional(),
   sizeBytes: z.number().int().min(0).optional(),
+  /** A URL source's refresh asks without the validators held (its site's sitemap says it changed since). */
+  unconditional: z.literal(true).optional(),
 });
 export type ExtractSourceJob = z.infer<typeof extractSourceJobSchema>;
 

@@ -130,7 +130,7 @@ export function createProcessor(deps: ProcessorDeps) {
       }
     }
     try {
-      return await processClaimed(job, token, ref, log, lease);
+      return await processClaimed(job, token, { ...ref, ...(parsed.data.unconditional && { unconditional: true }) }, log, lease);
     } finally {
       await lease?.release();
     }
@@ -229,13 +229,17 @@ export function createProcessor(deps: ProcessorDeps) {
         landed = fetched.finalUrl;
         return fetched;
       };
-      const outcome = await ingestSource({ ...deps, fetch }, kbId, source, chunking, progressWriter(deps, ref, claim));
+      // A page its sitemap says changed is fetched without the validators held: a server may answer 304 to them wrongly.
+      const { etag: _etag, lastModified: _lastModified, ...unvalidated } = source;
+      const outcome = await ingestSource({ ...deps, fetch }, kbId, data.unconditional ? unvalidated : source, chunking, progressWriter(deps, ref, claim));
       // A site's page that redirects to another page of the site is that page's source.
       if (landed && deps.sites) {
         const page = await settleLandedPage({ kbs: deps.kbs, sites: deps.sites }, { workspaceId, kbId, documentId }, source, landed);
         if (page.kind === 'alias') {
           log.info({ owner: page.owner }, 'page redirects to another source of its site; kept as its alias');
           if (page.changes) await deps.events?.changed?.(workspaceId, kbId, page.changes);
+          // The last source in flight removed: the knowledge base has settled, as after any source's end.
+          if (page.settle) await deps.events?.settled?.(workspaceId, kbId, page.settle);
           return { status: 'skipped', reason: 'alias' };
         }
       }

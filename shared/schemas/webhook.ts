@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { unknownFieldMessage } from '../field-suggestion.js';
 import { isoDateTime, pageSchema } from './common.js';
 import { sourceCountsSchema, sourceErrorSchema } from './knowledge-base.js';
-import { SITE_TRUNCATED_REASONS } from './site.js';
+import { MAX_SITE_WARNINGS, SITE_TRUNCATED_REASONS, siteWarningSchema } from './site.js';
 
 /** The events a webhook may subscribe to. */
 export const WEBHOOK_EVENTS = ['source.ready', 'source.failed', 'knowledge_base.settled', 'site.discovered', 'knowledge_base.changed'] as const;
@@ -113,6 +113,11 @@ export const webhookEventSchema = z
       pagesAdded: z.number().int().optional(),
       truncated: z.boolean().optional(),
       truncatedReason: z.enum(SITE_TRUNCATED_REASONS).optional().meta({ description: 'site.discovered: the quota that stopped the site adding pages' }),
+      warnings: z
+        .array(siteWarningSchema)
+        .max(MAX_SITE_WARNINGS)
+        .optional()
+        .meta({ description: 'site.discovered: what the discovery skipped and went on without (a `sitemap_skipped`), as the site shows them; absent when nothing was' }),
       afterCursor: z.string().optional().meta({ description: 'knowledge_base.changed: the change-feed cursor before the new events; read GET …/changes?after=<afterCursor>' }),
       toCursor: z.string().optional().meta({ description: 'knowledge_base.changed: the cursor after the last new event' }),
     }),

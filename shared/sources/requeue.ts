@@ -32,8 +32,9 @@ export type RequeueResult =
  * reconciler's repair share. A retry or refresh the store refuses throws its
  * error (404, 403, 409, 400). When the enqueue fails, the source stays
  * pending and the reconciler enqueues it, so the move is not lost.
+ * `unconditional`: a URL's refresh fetches without the validators held.
  */
-export async function requeueSource(deps: RequeueDeps, target: SourceTarget, reason: RequeueReason, now: string): Promise<RequeueResult> {
+export async function requeueSource(deps: RequeueDeps, target: SourceTarget, reason: RequeueReason, now: string, opts: { unconditional?: boolean } = {}): Promise<RequeueResult> {
   let run: number;
   if (reason === 'repair') {
     const repaired = await deps.kbs.repairSource(target.kbId, target.documentId, now);
@@ -48,6 +49,6 @@ export async function requeueSource(deps: RequeueDeps, target: SourceTarget, rea
   const job: ExtractSourceJob = { ...target, run };
   // The job is named after the source's type, with its size, for Bull Board.
   const record = await deps.kbs.getSource(target.kbId, target.documentId);
-  await deps.queue.enqueue([{ ...job, ...(record && sourceJobInfo(record)) }]);
+  await deps.queue.enqueue([{ ...job, ...(record && sourceJobInfo(record)), ...(opts.unconditional && { unconditional: true as const }) }]);
   return { requeued: job };
 }

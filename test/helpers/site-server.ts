@@ -23,7 +23,13 @@ export interface SiteSpec {
    * some servers do although RFC 9110 says If-Modified-Since is ignored beside If-None-Match.
    */
   lastModified?: string;
-  /** Paths that answer 301 to another path of the site. */
+  /** A server that answers 304 to any conditional request (If-None-Match, If-Modified-Since), matching or not. */
+  always304?: boolean;
+  /** Each listed path's `<lastmod>` in the sitemap. */
+  lastmods?: Map<string, string>;
+  /** How long a redirect of `redirects` takes to answer (ms); none: at once. */
+  redirectDelayMs?: number;
+  /** Paths that answer 301 to another path of the site (after `redirectDelayMs`). */
   redirects?: Map<string, string>;
   /** More sitemaps, path to body (served as sent), named in robots.txt before /sitemap.xml. */
   extraSitemaps?: Map<string, Buffer>;
@@ -76,12 +82,12 @@ export class SiteServer {
       if (url.pathname === '/sitemap.xml' || url.pathname === '/sitemap.xml.gz') {
         if (!spec.sitemap) return send(404, 'text/plain', 'none');
         const xml = `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${spec.sitemap
-          .map((p) => `  <url><loc>${p.startsWith('http') ? p : this.origin + p}</loc></url>`)
+          .map((p) => `  <url><loc>${p.startsWith('http') ? p : this.origin + p}</loc>${spec.lastmods?.has(p) ? `<lastmod>${spec.lastmods.get(p)}</lastmod>` : ''}</url>`)
           .join('\n')}\n</urlset>\n`;
         return url.pathname.endsWith('.gz') ? send(200, 'application/gzip', gzipSync(xml)) : send(200, 'application/xml', xml);
       }
       const redirect = spec.redirects?.get(url.pathname);
-      if (redirect) return send(301, 'text/plain', '', { location: redirect });
+      if (redirect) return void setTimeout(() => send(301, 'text/plain', '', { location: redirect }), spec.redirectDelayMs ?? 0);
       if (url.pathname.startsWith('/docs/')) {
         const text = spec.pages.get(url.pathname);
         if (text === undefined) return send(404, 'text/html', '<html><body>gone</body></html>');
@@ -92,7 +98,8 @@ export class SiteServer {
         const etag = `"${createHash('sha256').update(body).digest('hex').slice(0, 16)}"`;
         const dated: Record<string, string> = spec.lastModified ? { 'last-modified': spec.lastModified } : {};
         const since = Date.parse(req.headers['if-modified-since'] ?? '');
-        if (req.headers['if-none-match'] === etag || (spec.lastModified && since >= Date.parse(spec.lastModified))) {
+        const conditional = req.headers['if-none-match'] !== undefined || req.headers['if-modified-since'] !== undefined;
+        if (req.headers['if-none-match'] === etag || (spec.lastModified && since >= Date.parse(spec.lastModified)) || (spec.always304 && conditional)) {
           this.notModified.set(url.pathname, (this.notModified.get(url.pathname) ?? 0) + 1);
           res.writeHead(304, { etag, ...dated });
           return res.end();

@@ -32,7 +32,7 @@ describe('hostile sitemaps', () => {
   it('reads 180,000 <url>s whose <loc> is never closed in one linear pass, finding no entry', async () => {
     const gz = gzipSync(`<urlset>${'<url><loc>https://a.example/p</url>'.repeat(180_000)}</urlset>`);
     const r = await withLoopProbe(() => parseSitemap(gz));
-    expect(r.value).toEqual({ kind: 'urlset', locs: [], truncated: false });
+    expect(r.value).toEqual({ kind: 'urlset', locs: [], lastmods: [], truncated: false });
     expect(r.elapsedMs).toBeLessThan(MAX_TIME_MS);
     expect(r.worstBlockMs).toBeLessThan(MAX_BLOCK_MS);
   });
@@ -64,7 +64,7 @@ describe('hostile sitemaps', () => {
 
   it('keeps what the old scan read: prefixes, bare ampersands, an index, and not an extension\'s <image:loc>', async () => {
     const xml = '<sm:sitemapindex xmlns:sm="s"><sm:sitemap><sm:LOC>https://a.example/s?a=1&b=2</sm:LOC><image:image><image:loc>https://a.example/i.png</image:loc></image:image></sm:sitemap></sm:sitemapindex>';
-    await expect(parseSitemap(Buffer.from(xml))).resolves.toEqual({ kind: 'index', locs: ['https://a.example/s?a=1&b=2'], truncated: false });
+    await expect(parseSitemap(Buffer.from(xml))).resolves.toEqual({ kind: 'index', locs: ['https://a.example/s?a=1&b=2'], lastmods: [0], truncated: false });
   });
 });
 

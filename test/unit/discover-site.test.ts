@@ -5,6 +5,7 @@ import { statusError } from '../../worker/fetch/fetch-errors.js';
 import { HostBusyError } from '../../worker/fetch/host-gate.js';
 import { discoveryStep, type DiscoverOptions, type DiscoveryResult } from '../../worker/sites/discover.js';
 import { initialState } from '../../worker/sites/discovery-state.js';
+import { webhookEventSchema } from '../../shared/schemas/webhook.js';
 import { siteEvents } from '../../worker/webhooks/events.js';
 
 /** A site in memory: path to [content type, body]; anything else answers 404. No socket is opened. */
@@ -180,5 +181,17 @@ describe('site.discovered', () => {
     expect(events[0]!.data).toEqual({ kbId: 'kb_1', siteId: 'site_1', status: 'done', pagesFound: 12, pagesAdded: 10, truncated: true });
     expect(siteEvents(site, outcome, { kind: 'ok', sourceCounts: counts }, 'later')[0]!.id).toBe(events[0]!.id);
     expect(siteEvents(site, outcome, { kind: 'stale' }, 'now')).toEqual([]);
+  });
+
+  it('carries the warnings and the truncatedReason as the site shows them', () => {
+    const site = { workspaceId: 'w', kbId: 'kb_1', siteId: 'site_1', run: 1 };
+    const warnings = [{ code: 'sitemap_skipped' as const, url: 'https://a.example/bomb.xml.gz', message: 'the sitemap inflates past 52428800 bytes' }];
+    const outcome = { state: 'done' as const, pagesFound: 4, pagesAdded: 4, truncated: true, truncatedReason: 'knowledge_base_full' as const, warnings };
+    const [event] = siteEvents(site, outcome, { kind: 'ok', sourceCounts: { pending: 4, processing: 0, ready: 0, failed: 0 } }, 'now');
+    expect(event!.data).toEqual({ kbId: 'kb_1', siteId: 'site_1', status: 'done', pagesFound: 4, pagesAdded: 4, truncated: true, truncatedReason: 'knowledge_base_full', warnings });
+    // The schema of the OpenAPI webhooks section keeps them (an unknown field would be stripped).
+    expect(webhookEventSchema.parse(event).data.warnings).toEqual(warnings);
+    // None: no field, as on the site.
+    expect(siteEvents(site, { ...outcome, warnings: [] }, { kind: 'ok', sourceCounts: { pending: 0, processing: 0, ready: 4, failed: 0 } }, 'now')[0]!.data).not.toHaveProperty('warnings');
   });
 });

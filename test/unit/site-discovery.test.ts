@@ -43,7 +43,20 @@ describe('sitemaps', () => {
 
   it('reads page locations, with entities and CDATA decoded', async () => {
     const parsed = await parseSitemap(Buffer.from(urlset(['https://a.example/x?a=1&amp;b=2', '<![CDATA[https://a.example/y]]>', ' https://a.example/&#x7A; '])));
-    expect(parsed).toEqual({ kind: 'urlset', locs: ['https://a.example/x?a=1&b=2', 'https://a.example/y', 'https://a.example/z'], truncated: false });
+    expect(parsed).toEqual({ kind: 'urlset', locs: ['https://a.example/x?a=1&b=2', 'https://a.example/y', 'https://a.example/z'], lastmods: [0, 0, 0], truncated: false });
+  });
+
+  it("reads each page's <lastmod> in seconds, before or after its <loc>, and 0 for none or one that is no W3C datetime", async () => {
+    const xml = `<urlset>
+      <url><loc>https://a.example/1</loc><lastmod>2026-11-03T10:00:00+01:00</lastmod></url>
+      <url><lastmod>2026-11-03</lastmod><loc>https://a.example/2</loc></url>
+      <url><loc>https://a.example/3</loc></url>
+      <url><loc>https://a.example/4</loc><lastmod>yesterday</lastmod></url>
+      <url><loc>https://a.example/5</loc><lastmod>Tue, 03 Nov 2026 10:00:00 GMT</lastmod></url>
+    </urlset>`;
+    const parsed = await parseSitemap(Buffer.from(xml));
+    expect(parsed.locs).toEqual([1, 2, 3, 4, 5].map((n) => `https://a.example/${n}`));
+    expect(parsed.lastmods).toEqual([Date.UTC(2026, 10, 3, 9) / 1000, Date.UTC(2026, 10, 3) / 1000, 0, 0, 0]);
   });
 
   it('tells a sitemap index apart and reads gzip', async () => {

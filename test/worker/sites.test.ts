@@ -8,6 +8,7 @@ import { call } from '../api/support.js';
 import { createHarness, type Harness } from '../helpers/app-harness.js';
 import { generatedPages, SiteServer } from '../helpers/site-server.js';
 import { waitFor } from '../helpers/wait.js';
+import { startReceiver } from '../helpers/webhook-receiver.js';
 import { startTestWorker } from '../helpers/worker-harness.js';
 import type { RunningWorker } from '../../worker/main.js';
 import { SITEMAP_MAX_BYTES } from '../../worker/sites/sitemap.js';
@@ -112,17 +113,30 @@ describe('a sitemap that cannot be read', () => {
     const bomb = gzipSync(Buffer.alloc(SITEMAP_MAX_BYTES + 1024, 0x20));
     const site = new SiteServer({ pages: generatedPages(4), robots: [], sitemap: [...generatedPages(4).keys()], extraSitemaps: new Map([['/bomb.xml.gz', bomb]]) });
     await site.start();
+    const receiver = await startReceiver();
+    const hook = await call(h.app, 'POST', '/v1/webhooks', {
+      key,
+      body: JSON.stringify({ url: `${receiver.origin}/discovered`, events: ['site.discovered'] }),
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(hook.status, hook.text).toBe(201);
+    receiver.on('/discovered', { secret: hook.body.secret, statuses: [200] });
     try {
       const created = await createSiteKb({ url: `${site.origin}/` });
       const kb = await settled(created.kbId);
       const warning = { code: 'sitemap_skipped', url: `${site.origin}/bomb.xml.gz`, message: expect.stringMatching(/inflates past/) };
       expect(kb.sites![0]).toMatchObject({ status: 'done', pagesAdded: 4, warnings: [warning] });
+      // site.discovered says it as the site does.
+      const event = await waitFor('site.discovered delivered', () => receiver.at('/discovered').find((r) => r.verified?.data.kbId === created.kbId)?.verified);
+      expect(event).toMatchObject({ type: 'site.discovered', data: { status: 'done', pagesAdded: 4, warnings: [warning] } });
       expect(paths(kb)).toEqual([...generatedPages(4).keys()].sort());
       // Read once: a sitemap's own fault is final, not a reason to run the discovery again.
       expect(site.hits.get('/bomb.xml.gz')).toBe(1);
       const one = await call(h.app, 'GET', `/v1/knowledge-bases/${created.kbId}/sites/${kb.sites![0]!.siteId}`, { key });
       expect(one.body).toMatchObject({ warnings: [warning] });
     } finally {
+      await call(h.app, 'DELETE', `/v1/webhooks/${hook.body.webhookId}`, { key });
+      await receiver.close();
       await site.stop();
     }
   });
@@ -216,6 +230,38 @@ describe('a site kept in sync', () => {
     }
   });
 
+  it('fetches again without validators the pages whose sitemap <lastmod> moved past their last fetch, from a server that answers every conditional request 304', async () => {
+    const pages = generatedPages(5);
+    const lastmods = new Map([...pages.keys()].map((p) => [p, '2026-01-05']));
+    const site = new SiteServer({ pages, sitemap: [...pages.keys()], lastmods, robots: [], etags: true, always304: true });
+    await site.start();
+    try {
+      const created = await createSiteKb({ url: `${site.origin}/`, sitemap: 'only' });
+      let kb = await settled(created.kbId);
+      expect(kb.files.filter((f) => f.status === 'ready')).toHaveLength(5);
+      // A <lastmod> a second or more after the pages were fetched (the comparison is in whole seconds).
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      const changed = ['/docs/p1.html', '/docs/p3.html'];
+      for (const p of changed) {
+        pages.set(p, `${p} was rewritten after the first crawl.`);
+        lastmods.set(p, new Date().toISOString().replace(/\.\d+Z$/, '+00:00'));
+      }
+      const refresh = await call(h.app, 'POST', `/v1/knowledge-bases/${created.kbId}/sites/${kb.sites![0]!.siteId}/refresh`, { key });
+      expect(refresh.status).toBe(202);
+      kb = await settled(created.kbId);
+      for (const p of changed) {
+        const doc = kb.files.find((f) => f.content.endsWith(p))!;
+        const text = ((await call(h.app, 'GET', `/v1/knowledge-bases/${created.kbId}/documents/${doc.documentId}`, { key })).body as { text: string }).text;
+        expect(text, p).toContain('was rewritten after the first crawl');
+        expect(site.notModified.get(p), p).toBeUndefined();
+      }
+      // The others were asked conditionally, and kept their extraction.
+      for (const p of ['/docs/p0.html', '/docs/p2.html', '/docs/p4.html']) expect(site.notModified.get(p), p).toBe(1);
+    } finally {
+      await site.stop();
+    }
+  });
+
   it('gives one source for a page listed both by its URL and by a URL that redirects to it, and keeps it one on refresh', async () => {
     const pages = generatedPages(3);
     pages.set('/docs/git.html', 'Git is the version control system of the project.');
@@ -238,6 +284,43 @@ describe('a site kept in sync', () => {
       expect(kb.sites![0]).toMatchObject({ status: 'done', pagesAdded: 4 });
     } finally {
       await site.stop();
+    }
+  });
+
+  it('settles the knowledge base once when the last page in flight is a redirect removed as an alias', async () => {
+    const own = await h.key('ws-site-alias');
+    const receiver = await startReceiver();
+    const pages = generatedPages(2);
+    pages.set('/docs/git.html', 'Git is the version control system of the project.');
+    // The redirect answers last, so the alias it makes is the last source in flight.
+    const site = new SiteServer({ pages, redirects: new Map([['/docs/index.html', '/docs/git.html']]), redirectDelayMs: 1500, sitemap: ['/docs/index.html', ...pages.keys()], robots: [] });
+    await site.start();
+    try {
+      const hook = await call(h.app, 'POST', '/v1/webhooks', {
+        key: own,
+        body: JSON.stringify({ url: `${receiver.origin}/settled`, events: ['knowledge_base.settled'] }),
+        headers: { 'content-type': 'application/json' },
+      });
+      expect(hook.status, hook.text).toBe(201);
+      receiver.on('/settled', { secret: hook.body.secret, statuses: [200] });
+      const form = new FormData();
+      form.set('knowledge_base_name', 'alias settles');
+      form.set('knowledge_base_sites', JSON.stringify([{ url: `${site.origin}/`, sitemap: 'only' }]));
+      const res = await call(h.app, 'POST', '/v1/knowledge-bases', { key: own, body: form });
+      expect(res.status, res.text).toBe(201);
+      const kbId = (res.body as KbBody).kbId;
+      const kb = await settled(kbId, own);
+      expect(paths(kb)).toEqual([...pages.keys()].sort());
+      expect(site.hits.get('/docs/index.html')).toBe(1);
+      const settles = () => receiver.at('/settled').filter((r) => r.verified?.type === 'knowledge_base.settled' && r.verified.data.kbId === kbId);
+      await waitFor('knowledge_base.settled delivered', async () => settles().length > 0 || undefined, { timeoutMs: 15_000 });
+      // Nothing further comes.
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      expect(settles()).toHaveLength(1);
+      expect(settles()[0]!.verified!.data.sourceCounts).toEqual({ pending: 0, processing: 0, ready: 3, failed: 0 });
+    } finally {
+      await site.stop();
+      await receiver.close();
     }
   });
 

@@ -38,8 +38,12 @@ export interface DiscoverOptions {
   fetch: DiscoveryFetch;
   /** Longest Crawl-delay (and Retry-After) honoured, ms (CRAWL_MAX_DELAY_SECONDS). */
   maxDelayMs: number;
-  /** Called once per page, in discovery order, for at most `maxPages` pages over the whole discovery. */
-  onPage(url: URL): Promise<void>;
+  /**
+   * Called once per page, in discovery order, for at most `maxPages` pages
+   * over the whole discovery; `lastmod`, the sitemap's `<lastmod>` of the
+   * page (seconds since the epoch), when it gave one.
+   */
+  onPage(url: URL, lastmod?: number): Promise<void>;
   /** Whether the site is still to be discovered; asked before each request. Default: always. */
   alive?(): Promise<boolean>;
 }
@@ -251,7 +255,7 @@ class Step {
       s.fromSitemaps = true;
       if (entries.truncated) s.truncated = true;
       let turn = performance.now();
-      for (const loc of entries.locs) {
+      for (const [i, loc] of entries.locs.entries()) {
         // 50,000 entries checked against robots.txt take a while: the event loop gets its turns.
         if (performance.now() - turn > LOOP_TURN_MS) {
           await nextTurn();
@@ -265,7 +269,7 @@ class Step {
             s.sitemaps.push(page.href);
           }
         } else if (this.allowed(page)) {
-          await this.accept(page);
+          await this.accept(page, entries.lastmods[i] || undefined);
         }
       }
     }
@@ -363,7 +367,7 @@ class Step {
     return n;
   }
 
-  private async accept(url: URL): Promise<void> {
+  private async accept(url: URL, lastmod?: number): Promise<void> {
     const s = this.s;
     const key = keyDigest(pageKey(url));
     if (this.seen.has(key)) return;
@@ -378,7 +382,7 @@ class Step {
       return;
     }
     s.pagesAdded += 1;
-    await this.opts.onPage(url);
+    await this.opts.onPage(url, lastmod);
   }
 }
 

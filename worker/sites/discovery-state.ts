@@ -13,7 +13,8 @@ import { MAX_SITE_WARNINGS, siteWarningSchema } from '../../shared/schemas/site.
  * - `links`: queued page URLs, at most {@link LINK_QUEUE_MAX_CHARS} characters in all;
  * - `sitemaps`: at most 200 sitemap URLs queued (their URLs at most 2,048 characters);
  * - `robots`: the site's robots.txt as read, at most 512 KiB (ROBOTS_MAX_BYTES);
- * - `again`: ids of the site's pages found again, at most `maxPages`;
+ * - `again`: ids of the site's pages found again, at most `maxPages`, and `changed`, those of them
+ *   whose sitemap `<lastmod>` is later than their last fetch;
  * - `warnings`: what was skipped (a sitemap that could not be read), at most MAX_SITE_WARNINGS.
  */
 export const discoveryStateSchema = z.object({
@@ -40,6 +41,8 @@ export const discoveryStateSchema = z.object({
   fromSitemaps: z.boolean(),
   /** The site's pages found again (document ids), and the pages this run added. */
   again: z.array(z.string()),
+  /** Of `again`, the pages the sitemap says changed since they were last fetched: fetched again unconditionally. */
+  changed: z.array(z.string()).default([]),
   added: z.number().int(),
   /** Kept across steps: the site shows them when the discovery ends. A state saved before warnings existed has none. */
   warnings: z.array(siteWarningSchema).max(MAX_SITE_WARNINGS).default([]),
@@ -70,6 +73,7 @@ export function initialState(): DiscoveryState {
     truncated: false,
     fromSitemaps: false,
     again: [],
+    changed: [],
     added: 0,
     warnings: [],
   };

@@ -19,6 +19,11 @@ const LOC_PARENTS = new Set(['url', 'sitemap', 'urlset', 'sitemapindex']);
 export interface SitemapEntries {
   kind: 'urlset' | 'index';
   locs: string[];
+  /**
+   * Each page entry's `<lastmod>`, in seconds since the epoch, by the index
+   * of its `locs` entry; 0 when it has none or it is no W3C datetime.
+   */
+  lastmods: number[];
   /** More entries than {@link SITEMAP_MAX_ENTRIES}: the rest were not read. */
   truncated: boolean;
 }
@@ -70,11 +75,15 @@ export async function parseSitemap(bytes: Uint8Array): Promise<SitemapEntries> {
 }
 
 async function xmlSitemap(chunks: AsyncIterable<string>): Promise<SitemapEntries> {
-  const out: SitemapEntries = { kind: 'urlset', locs: [], truncated: false };
+  const out: SitemapEntries = { kind: 'urlset', locs: [], lastmods: [], truncated: false };
   const open: string[] = [];
   let rooted = false;
+  /** The text of the `<loc>` or `<lastmod>` being read. */
   let loc: string | undefined;
   let refused: SitemapError | undefined;
+  /** The current `<url>`'s entry (index in `locs`) once its `<loc>` is read, and its `<lastmod>` when read first. */
+  let entry = -1;
+  let lastmod = 0;
   const add = (text: string) => {
     if (loc === undefined) return;
     loc = loc.length + text.length > LOC_MAX_CHARS ? undefined : loc + text;
@@ -93,6 +102,8 @@ async function xmlSitemap(chunks: AsyncIterable<string>): Promise<SitemapEntries
         if (!rooted) out.kind = name === 'sitemapindex' ? 'index' : 'urlset';
         rooted = true;
         if (name === 'loc' && LOC_PARENTS.has(open.at(-1) ?? '')) loc = '';
+        if (name === 'lastmod' && open.at(-1) === 'url') loc = '';
+        if (name === 'url') [entry, lastmod] = [-1, 0];
         open.push(name);
       },
       onselfclosingtag() {
@@ -105,14 +116,21 @@ async function xmlSitemap(chunks: AsyncIterable<string>): Promise<SitemapEntries
         const at = open.lastIndexOf(name);
         if (at < 0) return;
         open.length = at;
-        const text = name === 'loc' ? loc?.trim() : undefined;
+        const text = name === 'loc' || name === 'lastmod' ? loc?.trim() : undefined;
         loc = undefined;
         if (!text) return;
+        if (name === 'lastmod') {
+          lastmod = w3cSeconds(text);
+          if (entry >= 0) out.lastmods[entry] = lastmod;
+          return;
+        }
         if (out.locs.length >= SITEMAP_MAX_ENTRIES) {
           out.truncated = true;
           return ctx.stop();
         }
+        if (open.at(-1) === 'url') entry = out.locs.length;
         out.locs.push(text);
+        out.lastmods.push(open.at(-1) === 'url' ? lastmod : 0);
       },
       ontext: (start, end) => add(ctx.text(start, end)),
       ontextentity: (codepoint) => add(String.fromCodePoint(codepoint)),
@@ -129,7 +147,7 @@ async function xmlSitemap(chunks: AsyncIterable<string>): Promise<SitemapEntries
 }
 
 async function textSitemap(chunks: AsyncIterable<string>): Promise<SitemapEntries> {
-  const out: SitemapEntries = { kind: 'urlset', locs: [], truncated: false };
+  const out: SitemapEntries = { kind: 'urlset', locs: [], lastmods: [], truncated: false };
   let carry = '';
   let inLongLine = false;
   const take = (line: string): boolean => {
@@ -137,6 +155,7 @@ async function textSitemap(chunks: AsyncIterable<string>): Promise<SitemapEntrie
     if (!/^https?:\/\//i.test(url)) return true;
     if (out.locs.length >= SITEMAP_MAX_ENTRIES) return !(out.truncated = true);
     out.locs.push(url);
+    out.lastmods.push(0);
     return true;
   };
   for await (const chunk of chunks) {
@@ -182,6 +201,13 @@ async function* decodedText(bytes: Uint8Array): AsyncGenerator<string> {
     gunzip.destroy();
   }
   yield decoder.decode();
+}
+
+/** A W3C datetime (`2026-11-03`, `2026-11-03T10:00:00+01:00`, …) in seconds since the epoch; 0 when it is none. */
+function w3cSeconds(text: string): number {
+  if (!/^\d{4}(?:-\d{2}(?:-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2}))?)?)?$/.test(text)) return 0;
+  const ms = Date.parse(text);
+  return Number.isFinite(ms) && ms > 0 ? Math.floor(ms / 1000) : 0;
 }
 
 /** An element's name without its prefix, in lower case (`sm:LOC` is `loc`). */

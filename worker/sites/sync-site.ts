@@ -78,6 +78,7 @@ export async function syncSiteStep(
   const existing = await siteSources(deps, kbId, siteId);
   if (!existing) return 'gone';
   const seenAgain = new Set(state.again);
+  const changed = new Set(state.changed);
   let batch: NewSource[] = [];
   let full: SiteTruncatedReason | undefined;
   const quota = deps.quotas && new QuotaGuard(deps.config, deps.quotas);
@@ -112,10 +113,14 @@ export async function syncSiteStep(
         fetch: deps.fetchFor(site),
         maxDelayMs: deps.config.CRAWL_MAX_DELAY_SECONDS * 1000,
         alive: async () => (await deps.sites.get(kbId, siteId))?.run === run,
-        onPage: async (url) => {
+        onPage: async (url, lastmod) => {
           const fingerprint = sourceFingerprint({ type: 'url', content: url.href });
           const known = existing.get(fingerprint);
-          if (known) return void seenAgain.add(known.documentId);
+          if (known) {
+            seenAgain.add(known.documentId);
+            if (lastmod !== undefined && changedSince(known, lastmod)) changed.add(known.documentId);
+            return;
+          }
           batch.push({ documentId: newDocumentId(), type: 'url', content: url.href, fingerprint, siteId });
           if (batch.length >= COMMIT_BATCH) await flush();
         },
@@ -129,6 +134,7 @@ export async function syncSiteStep(
     if (!(err instanceof SiteFull)) throw err;
   } finally {
     state.again = [...seenAgain];
+    state.changed = [...changed];
   }
   if (step?.kind === 'gone') return 'gone';
   if (!full && step?.kind === 'wait') return step;
@@ -138,7 +144,7 @@ export async function syncSiteStep(
       ? step.result
       : { pagesFound: Math.max(state.pagesFound, state.added), pagesAdded: state.added, truncated: true, seen: new Set(state.seen), gone: new Set(state.gone), fromSitemaps: state.fromSitemaps, warnings: state.warnings };
   // The sources as they are now: this run's pages included.
-  return finishSync(deps, job, (await siteSources(deps, kbId, siteId)) ?? new Map(), seenAgain, result, state.added, full);
+  return finishSync(deps, job, (await siteSources(deps, kbId, siteId)) ?? new Map(), { seenAgain, changed }, result, state.added, full);
 }
 
 /** The site's sources by fingerprint; null when the knowledge base is gone. */
@@ -150,12 +156,25 @@ async function siteSources(deps: SiteSyncDeps, kbId: string, siteId: string): Pr
   return sources;
 }
 
-/** The end of a run: pages found again are fetched again, pages missed are counted and removed, the site is finished. */
+/**
+ * Whether a sitemap's `<lastmod>` (seconds) is later than the page's last
+ * fetch: its refresh then asks for the page unconditionally, as a server may
+ * wrongly answer 304 to the validators held for a page that changed.
+ */
+function changedSince(source: StoredSource, lastmod: number): boolean {
+  const checked = Date.parse(source.checkedAt ?? '');
+  return Number.isFinite(checked) && lastmod > Math.floor(checked / 1000);
+}
+
+/**
+ * The end of a run: pages found again are fetched again (unconditionally
+ * those in `changed`), pages missed are counted and removed, the site is finished.
+ */
 async function finishSync(
   deps: SiteSyncDeps,
   job: DiscoverSiteJob,
   sources: Map<string, StoredSource>,
-  seenAgain: Set<string>,
+  { seenAgain, changed }: { seenAgain: Set<string>; changed: Set<string> },
   result: DiscoveryResult,
   added: number,
   full?: SiteTruncatedReason,
@@ -167,7 +186,7 @@ async function finishSync(
   for (const source of sources.values()) {
     const target = { workspaceId, kbId, documentId: source.documentId };
     if (seenAgain.has(source.documentId)) {
-      if (run > 1) await requeueSource(deps, target, 'refresh', now()).catch(ignoreMoved);
+      if (run > 1) await requeueSource(deps, target, 'refresh', now(), { unconditional: changed.has(source.documentId) }).catch(ignoreMoved);
       continue;
     }
     const key = keyDigest(pageKey(new URL(source.content)));

@@ -68,6 +68,7 @@ export function siteEvents(site: DiscoveredSite, outcome: SiteOutcome, finish: S
   const { kbId, siteId, run } = site;
   const data: WebhookEvent['data'] = { kbId, siteId, status: outcome.state, pagesFound: outcome.pagesFound, pagesAdded: outcome.pagesAdded, truncated: outcome.truncated };
   if (outcome.truncatedReason) data.truncatedReason = outcome.truncatedReason;
+  if (outcome.warnings?.length) data.warnings = outcome.warnings;
   if (outcome.error) data.error = outcome.error;
   const events: WebhookEvent[] = [{ id: eventId(kbId, siteId, run, 'site.discovered'), type: 'site.discovered', createdAt: now, data }];
   if (finish.settledSeq !== undefined) {

@@ -525,7 +525,7 @@ export interface webhooks {
         put?: never;
         /**
          * The site.discovered event
-         * @description A discovery of a site source ended: `data.siteId`, `status` (`done` or `failed`), `pagesFound`, `pagesAdded` and `truncated` (maxPages, a crawl bound or a quota reached; `truncatedReason` names the quota); `error` when it failed.
+         * @description A discovery of a site source ended: `data.siteId`, `status` (`done` or `failed`), `pagesFound`, `pagesAdded` and `truncated` (maxPages, a crawl bound or a quota reached; `truncatedReason` names the quota); `warnings` when it skipped something (a `sitemap_skipped`), as the site shows them; `error` when it failed.
          */
         post: operations["onSiteDiscovered"];
         delete?: never;
@@ -1577,6 +1577,8 @@ export interface components {
                  * @enum {string}
                  */
                 truncatedReason?: "knowledge_base_full" | "workspace_full" | "sources_in_flight";
+                /** @description site.discovered: what the discovery skipped and went on without (a `sitemap_skipped`), as the site shows them; absent when nothing was */
+                warnings?: components["schemas"]["SiteWarning"][];
                 /** @description `webhook.test`: the webhook tested */
                 webhookId?: string;
             };
