@@ -1,7 +1,7 @@
-import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningWorker } from '../../worker/main.js';
 import { serveApi, type ServedApi } from '../helpers/api-server.js';
+import { spawnWatched } from '../helpers/child-output.js';
 import { waitFor } from '../helpers/wait.js';
 import { createKbWith, startTestWorker } from '../helpers/worker-harness.js';
 
@@ -25,20 +25,15 @@ describe('examples/feed-consumer.ts', () => {
       const res = await served.h.app.request(`/v1/knowledge-bases/${kbId}`, { headers: { 'X-API-Key': key } });
       return ((await res.json()) as { status: string }).status === 'ready';
     });
-    const child = spawn(process.execPath, ['--import', 'tsx', 'examples/feed-consumer.ts', kbId], {
+    const { child, stdout, stderr, exited } = spawnWatched(process.execPath, ['--import', 'tsx', 'examples/feed-consumer.ts', kbId], {
       env: { PATH: process.env.PATH, API: `http://127.0.0.1:${served.port}`, KEY: key },
     });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
-    child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
     try {
-      await waitFor('the example to load the listing', async () => (stdout.includes('loaded 2 chunks') ? true : undefined), { describe: () => stderr });
+      await waitFor('the example to load the listing', async () => (stdout().includes('loaded 2 chunks') ? true : undefined), { describe: stderr });
       const del = await served.h.app.request(`/v1/knowledge-bases/${kbId}`, { method: 'DELETE', headers: { 'X-API-Key': key } });
       expect(del.status).toBe(204);
-      expect(await exited, stderr).toBe(0);
-      expect(stdout).toContain(`knowledge_base.deleted ${kbId}: every chunk dropped -> 0 chunks`);
+      expect(await exited, stderr()).toBe(0);
+      expect(stdout()).toContain(`knowledge_base.deleted ${kbId}: every chunk dropped -> 0 chunks`);
     } finally {
       child.kill('SIGKILL');
     }

@@ -6,7 +6,8 @@ import { reconcile } from '../../worker/reconciler.js';
 import { eventId, type SourceEvents } from '../../worker/webhooks/events.js';
 import { call, readySource } from '../api/support.js';
 import { createHarness, type Harness } from '../helpers/app-harness.js';
-import { createKbWith } from '../helpers/worker-harness.js';
+import { waitFor } from '../helpers/wait.js';
+import { createKbWith, startTestWorker } from '../helpers/worker-harness.js';
 
 const WS = 'ws_settle';
 let h: Harness;
@@ -32,6 +33,16 @@ function deps(settles: { kbId: string; settle: SettleReport }[] = []) {
 }
 
 const texts = (items: string[]) => (f: FormData) => f.set('knowledge_base_texts', JSON.stringify(items));
+
+/** A webhook of the workspace for knowledge_base.settled, so that its events are recorded (nothing listens on port 9). */
+async function subscribeToSettled(): Promise<void> {
+  const hook = await call(h.app, 'POST', '/v1/webhooks', {
+    key,
+    body: JSON.stringify({ url: 'http://127.0.0.1:9/settled', events: ['knowledge_base.settled'] }),
+    headers: { 'content-type': 'application/json' },
+  });
+  expect(hook.status, hook.text).toBe(201);
+}
 
 describe('the reconciler recounts a knowledge base whose counters do not add up', () => {
   it('counts sources a torn commit added without their counts, and lists them again as active', async () => {
@@ -78,12 +89,7 @@ describe('the reconciler recounts a knowledge base whose counters do not add up'
 
 describe('deleting the last source in flight', () => {
   it('settles the knowledge base and sends knowledge_base.settled; deleting an ended source does not', async () => {
-    const hook = await call(h.app, 'POST', '/v1/webhooks', {
-      key,
-      body: JSON.stringify({ url: 'http://127.0.0.1:9/settled', events: ['knowledge_base.settled'] }),
-      headers: { 'content-type': 'application/json' },
-    });
-    expect(hook.status, hook.text).toBe(201);
+    await subscribeToSettled();
     const { kbId, docs } = await createKbWith(h, key, texts(['ends ready', 'never runs']));
     await readySource(h, kbId, docs[0]!, 'ready');
     const settledEvent = (seq: number) => h.store.webhooks.getEvent(WS, eventId(kbId, 'settled', seq));
@@ -97,4 +103,34 @@ describe('deleting the last source in flight', () => {
     expect((await call(h.app, 'DELETE', `/v1/knowledge-bases/${kbId}/documents/${docs[0]}`, { key })).status).toBe(204);
     expect(await settledEvent(2), 'an ended source leaves nothing to settle').toBeNull();
   });
+});
+
+const note = (n: number) => `# Note ${n}\n\n${`Entry ${n} of the ledger is written out here in plain words. `.repeat(60)}`;
+const kbView = async (kbId: string) => (await call(h.app, 'GET', `/v1/knowledge-bases/${kbId}`, { key })).body;
+
+describe('a re-chunk of a knowledge base', () => {
+  it('shows on the knowledge base while it runs, and ends with knowledge_base.settled', async () => {
+    await subscribeToSettled();
+    let worker = await startTestWorker(h);
+    const { kbId } = await createKbWith(h, key, (f) => f.set('knowledge_base_texts', JSON.stringify([note(1), note(2)])));
+    await waitFor('the knowledge base to settle', async () => (await kbView(kbId)).status === 'ready');
+    await worker.close();
+    expect((await kbView(kbId)).rechunkingSources).toBeUndefined();
+    const settles = Number(await h.redis.hget(h.store.keys.kb(kbId), 'settles'));
+
+    // No worker: the re-chunk is queued and waits, and the knowledge base says so.
+    const form = new FormData();
+    form.set('chunk_max_tokens', '64');
+    expect((await call(h.app, 'PATCH', `/v1/knowledge-bases/${kbId}`, { key, body: form })).status).toBe(200);
+    expect(await kbView(kbId)).toMatchObject({ status: 'ready', chunkMaxTokens: 64, rechunkingSources: 2 });
+
+    worker = await startTestWorker(h);
+    try {
+      await waitFor('the re-chunk to end', async () => (await kbView(kbId)).rechunkingSources === undefined);
+      const event = await waitFor('the settled event', async () => (await h.store.webhooks.getEvent(WS, eventId(kbId, 'settled', settles + 1))) ?? undefined);
+      expect(JSON.parse(event)).toMatchObject({ type: 'knowledge_base.settled', data: { kbId, sourceCounts: { ready: 2, pending: 0, processing: 0, failed: 0 } } });
+    } finally {
+      await worker.close();
+    }
+  }, 60_000);
 });

@@ -80,6 +80,29 @@ async function settled(kbId: string, apiKey = key): Promise<KbBody> {
 
 const paths = (kb: KbBody): string[] => kb.files.map((f) => new URL(f.content).pathname + new URL(f.content).search).sort();
 
+/** A knowledge base of another workspace's key with one site read from its sitemap only; its id. */
+async function sitemapKb(apiKey: string, name: string, origin: string): Promise<string> {
+  const form = new FormData();
+  form.set('knowledge_base_name', name);
+  form.set('knowledge_base_sites', JSON.stringify([{ url: `${origin}/`, sitemap: 'only' }]));
+  const res = await call(h.app, 'POST', '/v1/knowledge-bases', { key: apiKey, body: form });
+  expect(res.status, res.text).toBe(201);
+  return (res.body as KbBody).kbId;
+}
+
+/** Refreshes the knowledge base's first site (202) and waits until it has settled again. */
+async function refreshFirstSite(kb: KbBody): Promise<KbBody> {
+  const refresh = await call(h.app, 'POST', `/v1/knowledge-bases/${kb.kbId}/sites/${kb.sites![0]!.siteId}/refresh`, { key });
+  expect(refresh.status).toBe(202);
+  return settled(kb.kbId);
+}
+
+/** The text of the page source whose URL ends with `path`. */
+async function pageText(kb: KbBody, path: string): Promise<string> {
+  const doc = kb.files.find((f) => f.content.endsWith(path))!;
+  return ((await call(h.app, 'GET', `/v1/knowledge-bases/${kb.kbId}/documents/${doc.documentId}`, { key })).body as { text: string }).text;
+}
+
 describe('a site source from its sitemap', () => {
   it('adds every allowed page of the sitemap exactly once, and never fetches a disallowed one', async () => {
     const site = new SiteServer({
@@ -215,14 +238,8 @@ describe('a site kept in sync', () => {
       expect(kb.files).toHaveLength(6);
       const changed = ['/docs/p1.html', '/docs/p2.html', '/docs/p3.html'];
       for (const p of changed) pages.set(p, `${p} now says something new for the refresh check.`);
-      const refresh = await call(h.app, 'POST', `/v1/knowledge-bases/${created.kbId}/sites/${kb.sites![0]!.siteId}/refresh`, { key });
-      expect(refresh.status).toBe(202);
-      kb = await settled(created.kbId);
-      for (const p of changed) {
-        const doc = kb.files.find((f) => f.content.endsWith(p))!;
-        const text = ((await call(h.app, 'GET', `/v1/knowledge-bases/${created.kbId}/documents/${doc.documentId}`, { key })).body as { text: string }).text;
-        expect(text, p).toContain('something new for the refresh check');
-      }
+      kb = await refreshFirstSite(kb);
+      for (const p of changed) expect(await pageText(kb, p), p).toContain('something new for the refresh check');
       for (const p of ['/docs/p0.html', '/docs/p4.html', '/docs/p5.html']) expect(site.notModified.get(p), p).toBe(1);
       for (const p of changed) expect(site.notModified.get(p), p).toBeUndefined();
     } finally {
@@ -246,13 +263,9 @@ describe('a site kept in sync', () => {
         pages.set(p, `${p} was rewritten after the first crawl.`);
         lastmods.set(p, new Date().toISOString().replace(/\.\d+Z$/, '+00:00'));
       }
-      const refresh = await call(h.app, 'POST', `/v1/knowledge-bases/${created.kbId}/sites/${kb.sites![0]!.siteId}/refresh`, { key });
-      expect(refresh.status).toBe(202);
-      kb = await settled(created.kbId);
+      kb = await refreshFirstSite(kb);
       for (const p of changed) {
-        const doc = kb.files.find((f) => f.content.endsWith(p))!;
-        const text = ((await call(h.app, 'GET', `/v1/knowledge-bases/${created.kbId}/documents/${doc.documentId}`, { key })).body as { text: string }).text;
-        expect(text, p).toContain('was rewritten after the first crawl');
+        expect(await pageText(kb, p), p).toContain('was rewritten after the first crawl');
         expect(site.notModified.get(p), p).toBeUndefined();
       }
       // The others were asked conditionally, and kept their extraction.
@@ -275,9 +288,7 @@ describe('a site kept in sync', () => {
       const git = kb.files.find((f) => f.content.endsWith('/docs/git.html'))!;
       expect(git.status).toBe('ready');
       for (let round = 0; round < 2; round++) {
-        const refresh = await call(h.app, 'POST', `/v1/knowledge-bases/${created.kbId}/sites/${kb.sites![0]!.siteId}/refresh`, { key });
-        expect(refresh.status).toBe(202);
-        kb = await settled(created.kbId);
+        kb = await refreshFirstSite(kb);
         expect(paths(kb)).toEqual([...pages.keys()].sort());
         expect(kb.files.find((f) => f.content.endsWith('/docs/git.html'))!.documentId).toBe(git.documentId);
       }
@@ -303,12 +314,7 @@ describe('a site kept in sync', () => {
       });
       expect(hook.status, hook.text).toBe(201);
       receiver.on('/settled', { secret: hook.body.secret, statuses: [200] });
-      const form = new FormData();
-      form.set('knowledge_base_name', 'alias settles');
-      form.set('knowledge_base_sites', JSON.stringify([{ url: `${site.origin}/`, sitemap: 'only' }]));
-      const res = await call(h.app, 'POST', '/v1/knowledge-bases', { key: own, body: form });
-      expect(res.status, res.text).toBe(201);
-      const kbId = (res.body as KbBody).kbId;
+      const kbId = await sitemapKb(own, 'alias settles', site.origin);
       const kb = await settled(kbId, own);
       expect(paths(kb)).toEqual([...pages.keys()].sort());
       expect(site.hits.get('/docs/index.html')).toBe(1);
@@ -336,12 +342,7 @@ describe('a site kept in sync', () => {
     const site = new SiteServer({ pages, sitemap: [...pages.keys()], robots: [] });
     await site.start();
     try {
-      const form = new FormData();
-      form.set('knowledge_base_name', 'announced');
-      form.set('knowledge_base_sites', JSON.stringify([{ url: `${site.origin}/`, sitemap: 'only' }]));
-      const res = await call(h.app, 'POST', '/v1/knowledge-bases', { key: own, body: form });
-      expect(res.status, res.text).toBe(201);
-      const kbId = (res.body as KbBody).kbId;
+      const kbId = await sitemapKb(own, 'announced', site.origin);
       const siteId = (await settled(kbId, own)).sites![0]!.siteId;
       const feedEnd = async (after?: string): Promise<{ cursor: string; kinds: string[] }> => {
         const kinds: string[] = [];
