@@ -40,6 +40,9 @@ const BOUNDARY_PARAM = /;\s*boundary\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^;\s]*))/i;
 const MAX_NAME_BYTES = MAX_NAME_CHARS * 4;
 const NAME_FIELDS = new Set<string>([FORM_FIELD.name, FORM_FIELD.nameAlias]);
 
+/** The `validationErrors` message for a text field sent as a file part. */
+export const FILED_TEXT_MESSAGE = "must be a text field, not a file part (with curl, -F 'name=<file' sends a file's content as the field; -F 'name=@file' uploads it as a file)";
+
 export interface FormLimits {
   /** Per-file byte limit; exactly this many bytes is accepted. */
   maxFileBytes: number;
@@ -137,6 +140,8 @@ export async function parseMultipart(body: Readable, headers: Record<string, str
   const files: StagedFile[] = [];
   const stages: StageSink[] = [];
   const unknown: string[] = [];
+  // Text fields sent as file parts (curl's `-F name=@file`), named apart from unknown ones.
+  const filedText: string[] = [];
   const maxParts = limits.maxFiles + MAX_TEXT_PARTS;
 
   const boundary = BOUNDARY_PARAM.exec(headers['content-type'] ?? '');
@@ -222,7 +227,7 @@ export async function parseMultipart(body: Readable, headers: Record<string, str
     });
     bb.on('file', (name, stream, info) => {
       if (!FILE_FIELDS.has(name)) {
-        unknown.push(name);
+        (TEXT_FIELDS.has(name) ? filedText : unknown).push(name);
         stream.resume();
         return;
       }
@@ -270,8 +275,11 @@ export async function parseMultipart(body: Readable, headers: Record<string, str
   try {
     await done;
     await Promise.all(work);
-    if (unknown.length > 0) {
-      throw new ValidationError(Object.fromEntries(unknown.map((n) => [n, unknownFieldMessage(n, [...TEXT_FIELDS, FORM_FIELD.files])])));
+    if (unknown.length > 0 || filedText.length > 0) {
+      throw new ValidationError({
+        ...Object.fromEntries(unknown.map((n) => [n, unknownFieldMessage(n, [...TEXT_FIELDS, FORM_FIELD.files])])),
+        ...Object.fromEntries(filedText.map((n) => [n, FILED_TEXT_MESSAGE])),
+      });
     }
     hooks.tap?.complete();
     return { fields, files: orderByStage(files, stages) };

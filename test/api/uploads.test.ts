@@ -1,3 +1,4 @@
+import { FILED_TEXT_MESSAGE } from '../../api/multipart.js';
 import { buildZip } from '../fixtures/zip.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../helpers/app-harness.js';
@@ -185,6 +186,12 @@ describe('all or nothing', () => {
 
   it('leaves everything as it was after a 400 for an unknown field sent after a good file', async () => {
     await expectAllOrNothing(kbId, [filePart('good.txt', 'good'), { name: 'surprise', value: '1' }], 400, { fields: ['surprise'] });
+  });
+
+  it('says a text field sent as a file part (curl -F name=@file) must be a text field, rather than calling it unknown', async () => {
+    const res = await patchKb(h, key, kbId, [filePart('texts.json', JSON.stringify(['from a file']), { field: 'knowledge_base_texts', type: 'application/json' })]);
+    expect(res.status, res.text).toBe(400);
+    expect(res.body.validationErrors).toEqual({ knowledge_base_texts: FILED_TEXT_MESSAGE });
   });
 
   it('then accepts the same good parts on their own (control)', async () => {
