@@ -1,9 +1,15 @@
 import type { Stem } from './tokenize.js';
 import { words } from './tokenize.js';
 
-/** BM25's term-frequency saturation and length normalisation (the usual values). */
+/**
+ * BM25's term-frequency saturation (the usual value) and length
+ * normalisation, weaker than the usual 0.75: a chunk's length is capped by
+ * the chunker, so a short chunk is mostly the end of a section rather than
+ * a terse passage, and full normalisation lets such tails outrank the
+ * passage that explains the matter (measured in docs/retrieval.md).
+ */
 export const K1 = 1.2;
-export const B = 0.75;
+export const B = 0.6;
 
 /** How much a word of a chunk's heading path counts against one of its text (0: plain BM25). */
 export const HEADING_WEIGHT = 2;
