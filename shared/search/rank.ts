@@ -1,5 +1,4 @@
-import type { Stem } from './tokenize.js';
-import { words } from './tokenize.js';
+import { eachWord, type Stem, type WordSpan } from './tokenize.js';
 
 /**
  * BM25's term-frequency saturation (the usual value) and length
@@ -68,9 +67,13 @@ const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;')
 /**
  * The part of `text` around its first matched word, HTML-escaped, with each
  * word whose term is in `terms` wrapped in `<mark>`; and the words that matched.
+ * One pass over the words, keeping only the matched ones.
  */
 export function highlight(text: string, terms: ReadonlySet<string>, stem: Stem): { highlight: string; matchedTerms: string[] } {
-  const hits = words(text).filter((w) => terms.has(stem(w.word)));
+  const hits: WordSpan[] = [];
+  eachWord(text, (word, start, end) => {
+    if (terms.has(stem(word))) hits.push({ word, start, end });
+  });
   const start = hits.length > 0 ? Math.max(0, hits[0]!.start - SNIPPET_CHARS / 4) : 0;
   const end = Math.min(text.length, start + SNIPPET_CHARS);
   let out = start > 0 ? '…' : '';
