@@ -41,6 +41,8 @@ export async function loadStemmer(name: StemmerName): Promise<Stem> {
 
 /** Takes a word (lower-cased, in compatibility form) and where it is in the text. */
 type Emit = (word: string, start: number, end: number) => void;
+/** The same, but without the word when it is `text.slice(start, end).toLowerCase()`, for a caller that may not need the string. */
+export type SpanEmit = (word: string | undefined, start: number, end: number) => void;
 
 /** The words of a text, lower-cased and in compatibility form, with their places. */
 export function words(text: string): WordSpan[] {
@@ -58,6 +60,11 @@ export function words(text: string): WordSpan[] {
  * times faster; any other run by Intl.Segmenter.
  */
 export function eachWord(text: string, emit: Emit): void {
+  eachWordSpan(text, (word, start, end) => emit(word ?? text.slice(start, end).toLowerCase(), start, end));
+}
+
+/** Gives each word of a text as eachWord does, without the word when the text holds it as it is but for case. */
+export function eachWordSpan(text: string, emit: SpanEmit): void {
   const n = text.length;
   let i = 0;
   while (i < n) {
@@ -78,7 +85,7 @@ export function eachWord(text: string, emit: Emit): void {
 /** ASCII white space as the regular expression class `\s` of ASCII: space, tab, line feed, carriage return, form feed, vertical tab. */
 const isSpace = (c: number) => c === 32 || (c >= 9 && c <= 13);
 
-function segmentWords(run: string, offset: number, emit: Emit): void {
+function segmentWords(run: string, offset: number, emit: SpanEmit): void {
   for (const seg of segmenter.segment(run)) {
     if (!seg.isWordLike || seg.segment.length > MAX_WORD_LENGTH) continue;
     emit(seg.segment.normalize('NFKC').toLowerCase(), offset + seg.index, offset + seg.index + seg.segment.length);
@@ -101,7 +108,7 @@ const isMidLetter = (c: number) => c === 58 || c === 46 || c === 39 || isApostro
 const isMidNum = (c: number) => c === 44 || c === 59 || c === 46 || c === 39 || isApostrophe(c);
 
 /** The words of text[from, to), a run of characters the scanner knows, as Intl.Segmenter finds them (test/unit/tokenize.test.ts holds the two together). */
-function scanWords(text: string, from: number, to: number, emit: Emit): void {
+function scanWords(text: string, from: number, to: number, emit: SpanEmit): void {
   let i = from;
   while (i < to) {
     const c = text.charCodeAt(i);
@@ -126,7 +133,7 @@ function scanWords(text: string, from: number, to: number, emit: Emit): void {
       break;
     }
     // ICU calls a lone '_' no word, and any longer run one.
-    if (i - start <= MAX_WORD_LENGTH && !(i - start === 1 && c === 95)) emit(text.slice(start, i).toLowerCase(), start, i);
+    if (i - start <= MAX_WORD_LENGTH && !(i - start === 1 && c === 95)) emit(undefined, start, i);
   }
 }
 
