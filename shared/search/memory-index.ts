@@ -1,6 +1,7 @@
 import type { Chunk } from '../schemas/chunk.js';
 import { SCORING } from './rank.js';
 import { eachWordSpan, type Stem } from './tokenize.js';
+import { WordTerms } from './word-terms.js';
 
 /** A chunk as the index takes it: its id, source, position, text and heading path. */
 export type IndexableChunk = Pick<Chunk, 'id' | 'documentId' | 'index' | 'text' | 'headings'>;
@@ -34,12 +35,6 @@ const MAP_ENTRY_BYTES = 40;
 const POSTINGS_BYTES = 2 * 80 + 16 + 40;
 /** Bytes per slot of the per-chunk arrays: state, source, index, length, body and heading lengths, score, touched, id and terms references. */
 const SLOT_BYTES = 1 + 4 + 4 + 8 + 4 + 4 + 8 + 4 + 8 + 8;
-/** Words whose term numbers are remembered at most (a cache: emptied when full). */
-const WORD_CACHE_SIZE = 200_000;
-/** Slots of the cache of spellings, fewest and most (powers of two), and bytes a slot takes with its string, about. */
-const MIN_SPELLING_SLOTS = 256;
-const MAX_SPELLING_SLOTS = 1 << 14;
-const SPELLING_SLOT_BYTES = 12 + 56;
 /** Removed chunks kept in the postings before they are purged: at least this many, and at least as many as live ones. */
 const PURGE_FLOOR = 4096;
 
@@ -79,13 +74,8 @@ export class MemoryIndex {
   private freeTerms: number[] = [];
   private docNo = new Map<string, number>();
   private docNames: string[] = [];
-  /** Words met and the numbers of the terms they stem to (forgotten when terms are purged). */
-  private termOfWord = new Map<string, number>();
-  private wordBytes = 0;
-  /** Spellings met lately, by a hash of their characters, and their terms' numbers (forgotten with the words). */
-  private spellings: (string | undefined)[] = new Array<string | undefined>(MIN_SPELLING_SLOTS);
-  private spellingTerms = new Int32Array(MIN_SPELLING_SLOTS);
-  private spellingBytes = MIN_SPELLING_SLOTS * SPELLING_SLOT_BYTES;
+  /** Words met and their terms' numbers (forgotten when terms are purged). */
+  private words = new WordTerms((term) => this.termNumber(term));
   /** Scratch counts of one chunk's terms by number, zero between upserts, and the terms met. */
   private bodyTf = new Int32Array(64);
   private headingTf = new Int32Array(64);
@@ -113,7 +103,7 @@ export class MemoryIndex {
 
   /** Bytes the index takes in the process, about (typed arrays by capacity, strings and map entries by length). */
   get bytes(): number {
-    return this.fixedBytes + this.wordBytes + this.spellingBytes + this.state.length * SLOT_BYTES + 8 * this.bodyTf.length;
+    return this.fixedBytes + this.words.bytes + this.state.length * SLOT_BYTES + 8 * this.bodyTf.length;
   }
 
   has(id: string): boolean {
@@ -139,17 +129,18 @@ export class MemoryIndex {
     // The chunk's counts per term number, in scratch arrays reset below; terms in the order first met.
     const seen = this.seen;
     seen.length = 0;
+    this.words.fit(this.termNo.size);
     let body = 0;
     let heading = 0;
     eachWordSpan(c.text, (word, start, end) => {
-      const t = word === undefined ? this.spanTerm(c.text, start, end, stem) : this.wordTerm(word, stem);
+      const t = word === undefined ? this.words.ofSpelling(c.text, start, end, stem) : this.words.ofWord(word, stem);
       if (this.bodyTf[t] === 0 && this.headingTf[t] === 0) seen.push(t);
       this.bodyTf[t]! += 1;
       body += 1;
     });
     for (const h of c.headings) {
       eachWordSpan(h, (word, start, end) => {
-        const t = word === undefined ? this.spanTerm(h, start, end, stem) : this.wordTerm(word, stem);
+        const t = word === undefined ? this.words.ofSpelling(h, start, end, stem) : this.words.ofWord(word, stem);
         if (this.bodyTf[t] === 0 && this.headingTf[t] === 0) seen.push(t);
         this.headingTf[t]! += 1;
         heading += 1;
@@ -181,64 +172,24 @@ export class MemoryIndex {
     this.headingTotal += heading;
   }
 
-  /**
-   * The number of the term of the word `text` holds from `start` to `end` as
-   * it is written (but for case), looked up without making its string when
-   * the same spelling was met lately.
-   */
-  private spanTerm(text: string, start: number, end: number, stem: Stem): number {
-    let h = 0;
-    for (let i = start; i < end; i++) h = (Math.imul(h, 31) + text.charCodeAt(i)) | 0;
-    // The cache grows with the terms held (emptied as it grows), so a small index keeps a small one.
-    if (this.spellings.length < MAX_SPELLING_SLOTS && this.termNo.size > this.spellings.length) this.growSpellings(2 * this.spellings.length);
-    const at = (h ^ (h >>> 15)) & (this.spellings.length - 1);
-    const known = this.spellings[at];
-    if (known !== undefined && known.length === end - start && text.startsWith(known, start)) return this.spellingTerms[at]!;
-    const spelling = text.slice(start, end);
-    const t = this.wordTerm(spelling.toLowerCase(), stem);
-    this.spellings[at] = spelling;
-    this.spellingTerms[at] = t;
-    return t;
-  }
-
-  private growSpellings(slots: number): void {
-    this.spellingBytes = slots * SPELLING_SLOT_BYTES;
-    this.spellings = new Array<string | undefined>(slots);
-    this.spellingTerms = new Int32Array(slots);
-  }
-
-  /** The number of the term `word` stems to, the term made when new. */
-  private wordTerm(word: string, stem: Stem): number {
-    let t = this.termOfWord.get(word);
+  /** The number of a term, made (with empty postings) when new. */
+  private termNumber(term: string): number {
+    let t = this.termNo.get(term);
     if (t !== undefined) return t;
-    const term = stem(word);
-    t = this.termNo.get(term);
-    if (t === undefined) {
-      t = this.freeTerms.pop() ?? this.postings.length;
-      this.termNo.set(term, t);
-      this.postings[t] = { slots: new Int32Array(2), tfs: new Float32Array(2), size: 0, df: 0 };
-      this.fixedBytes += stringBytes(term) + MAP_ENTRY_BYTES + POSTINGS_BYTES;
-      if (t >= this.bodyTf.length) {
-        const grown = (a: Int32Array) => {
-          const g = new Int32Array(Math.max(2 * a.length, t! + 1));
-          g.set(a);
-          return g;
-        };
-        this.bodyTf = grown(this.bodyTf);
-        this.headingTf = grown(this.headingTf);
-      }
+    t = this.freeTerms.pop() ?? this.postings.length;
+    this.termNo.set(term, t);
+    this.postings[t] = { slots: new Int32Array(2), tfs: new Float32Array(2), size: 0, df: 0 };
+    this.fixedBytes += stringBytes(term) + MAP_ENTRY_BYTES + POSTINGS_BYTES;
+    if (t >= this.bodyTf.length) {
+      const grown = (a: Int32Array) => {
+        const g = new Int32Array(Math.max(2 * a.length, t + 1));
+        g.set(a);
+        return g;
+      };
+      this.bodyTf = grown(this.bodyTf);
+      this.headingTf = grown(this.headingTf);
     }
-    if (this.termOfWord.size >= WORD_CACHE_SIZE) this.forgetWords();
-    this.termOfWord.set(word, t);
-    this.wordBytes += stringBytes(word) + MAP_ENTRY_BYTES;
     return t;
-  }
-
-  /** Empties the cache of words' term numbers. */
-  private forgetWords(): void {
-    this.termOfWord.clear();
-    this.spellings.fill(undefined);
-    this.wordBytes = 0;
   }
 
   /** Drops a chunk (nothing when the index does not hold it). */
@@ -340,7 +291,7 @@ export class MemoryIndex {
       p.size = w;
     }
     // A term dropped below frees its number for another: no word may still name it.
-    this.forgetWords();
+    this.words.forget();
     for (const [term, t] of this.termNo) {
       const p = this.postings[t]!;
       if (p.size > 0) continue;

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { SeededRandom } from '../../scripts/lib/seeded-random.js';
 import { MemoryIndex } from '../../shared/search/memory-index.js';
 import { highlight } from '../../shared/search/rank.js';
-import { loadStemmer } from '../../shared/search/tokenize.js';
+import { eachWordSpan, loadStemmer } from '../../shared/search/tokenize.js';
+import { WordTerms } from '../../shared/search/word-terms.js';
 
 const stem = await loadStemmer('english');
 const vocabulary = Array.from({ length: 300 }, (_, i) => `w${i.toString(36)}x`);
@@ -24,6 +25,24 @@ describe('MemoryIndex', () => {
     for (let q = 0; q < 50; q++) {
       const terms = [vocabulary[random.int(0, 299)]!, vocabulary[random.int(0, 299)]!];
       expect(idx.top(terms, 10)).toEqual(fresh.top(terms, 10));
+    }
+  });
+});
+
+describe('WordTerms', () => {
+  it('gives a spelling the term of its lower-cased word, whatever else shares its slot', () => {
+    const random = new SeededRandom(3);
+    const terms = new Map<string, number>();
+    const termOf = (term: string) => terms.get(term) ?? (terms.set(term, terms.size), terms.size - 1);
+    const cache = new WordTerms(termOf);
+    // Far more spellings than the table's 256 slots, in both cases, met again and again.
+    const spellings = Array.from({ length: 2000 }, (_, i) => (i % 2 ? `Word${i}s` : `word${i}ing`));
+    for (let n = 0; n < 200; n++) {
+      const text = Array.from({ length: 50 }, () => spellings[random.int(0, spellings.length - 1)]).join(' ');
+      eachWordSpan(text, (word, start, end) => {
+        expect(word).toBeUndefined();
+        expect(cache.ofSpelling(text, start, end, stem)).toBe(termOf(stem(text.slice(start, end).toLowerCase())));
+      });
     }
   });
 });
