@@ -1,20 +1,10 @@
 import type { Chunk } from '../schemas/chunk.js';
 import { SCORING } from './rank.js';
-import { termCounts, type Stem } from './tokenize.js';
+import { eachWordSpan, type Stem } from './tokenize.js';
+import { WordTerms } from './word-terms.js';
 
-/** A chunk as the index takes it: its id, source, position, and its text's and heading path's terms. */
-export interface IndexedChunk {
-  id: string;
-  documentId: string;
-  index: number;
-  body: Map<string, number>;
-  heading: Map<string, number>;
-}
-
-/** A chunk's terms, counted in its text and in its heading path. */
-export function indexedChunk(chunk: Pick<Chunk, 'id' | 'documentId' | 'index' | 'text' | 'headings'>, stem: Stem): IndexedChunk {
-  return { id: chunk.id, documentId: chunk.documentId, index: chunk.index, body: termCounts(chunk.text, stem), heading: termCounts(chunk.headings.join('\n'), stem) };
-}
+/** A chunk as the index takes it: its id, source, position, text and heading path. */
+export type IndexableChunk = Pick<Chunk, 'id' | 'documentId' | 'index' | 'text' | 'headings'>;
 
 /** One ranked chunk: its id, score, source and position in the source's chunk list. */
 export interface IndexHit {
@@ -84,6 +74,12 @@ export class MemoryIndex {
   private freeTerms: number[] = [];
   private docNo = new Map<string, number>();
   private docNames: string[] = [];
+  /** Words met and their terms' numbers (forgotten when terms are purged). */
+  private words = new WordTerms((term) => this.termNumber(term));
+  /** Scratch counts of one chunk's terms by number, zero between upserts, and the terms met. */
+  private bodyTf = new Int32Array(64);
+  private headingTf = new Int32Array(64);
+  private seen: number[] = [];
 
   private n = 0;
   private bodyTotal = 0;
@@ -107,15 +103,19 @@ export class MemoryIndex {
 
   /** Bytes the index takes in the process, about (typed arrays by capacity, strings and map entries by length). */
   get bytes(): number {
-    return this.fixedBytes + this.state.length * SLOT_BYTES;
+    return this.fixedBytes + this.words.bytes + this.state.length * SLOT_BYTES + 8 * this.bodyTf.length;
   }
 
   has(id: string): boolean {
     return this.slotById.has(id);
   }
 
-  /** Indexes a chunk, in place of the one of the same id if any. */
-  upsert(c: IndexedChunk): void {
+  /**
+   * Indexes a chunk, in place of the one of the same id if any: the terms of
+   * its text and heading path as `stem` makes them (one stemmer for the
+   * index's life: the words it has stemmed are remembered by term number).
+   */
+  upsert(c: IndexableChunk, stem: Stem): void {
     this.remove(c.id);
     const slot = this.free.pop() ?? this.used++;
     if (slot >= this.state.length) this.grow(slot + 1);
@@ -126,26 +126,37 @@ export class MemoryIndex {
       this.docNames.push(c.documentId);
       this.fixedBytes += stringBytes(c.documentId) + MAP_ENTRY_BYTES;
     }
+    // The chunk's counts per term number, in scratch arrays reset below; terms in the order first met.
+    const seen = this.seen;
+    seen.length = 0;
+    this.words.fit(this.termNo.size);
     let body = 0;
     let heading = 0;
-    for (const v of c.body.values()) body += v;
-    for (const v of c.heading.values()) heading += v;
-    const terms: number[] = [];
-    const add = (term: string, tf: number) => {
+    eachWordSpan(c.text, (word, start, end) => {
+      const t = word === undefined ? this.words.ofSpelling(c.text, start, end, stem) : this.words.ofWord(word, stem);
+      if (this.bodyTf[t] === 0 && this.headingTf[t] === 0) seen.push(t);
+      this.bodyTf[t]! += 1;
+      body += 1;
+    });
+    for (const h of c.headings) {
+      eachWordSpan(h, (word, start, end) => {
+        const t = word === undefined ? this.words.ofSpelling(h, start, end, stem) : this.words.ofWord(word, stem);
+        if (this.bodyTf[t] === 0 && this.headingTf[t] === 0) seen.push(t);
+        this.headingTf[t]! += 1;
+        heading += 1;
+      });
+    }
+    const terms = new Int32Array(seen.length);
+    let held = 0;
+    for (const t of seen) {
+      const tf = this.bodyTf[t]! + this.weight * this.headingTf[t]!;
+      this.bodyTf[t] = 0;
+      this.headingTf[t] = 0;
       // With no heading weight a chunk whose heading alone holds the term does not have it.
-      if (tf <= 0) return;
-      let t = this.termNo.get(term);
-      if (t === undefined) {
-        t = this.freeTerms.pop() ?? this.postings.length;
-        this.termNo.set(term, t);
-        this.postings[t] = { slots: new Int32Array(2), tfs: new Float32Array(2), size: 0, df: 0 };
-        this.fixedBytes += stringBytes(term) + MAP_ENTRY_BYTES + POSTINGS_BYTES;
-      }
+      if (tf <= 0) continue;
       this.append(this.postings[t]!, slot, tf);
-      terms.push(t);
-    };
-    for (const [term, count] of c.body) add(term, count + this.weight * (c.heading.get(term) ?? 0));
-    for (const [term, count] of c.heading) if (!c.body.has(term)) add(term, this.weight * count);
+      terms[held++] = t;
+    }
     this.state[slot] = LIVE;
     this.docOf[slot] = doc;
     this.chunkIndex[slot] = c.index;
@@ -153,12 +164,32 @@ export class MemoryIndex {
     this.headingLength[slot] = heading;
     this.length[slot] = body + this.weight * heading;
     this.ids[slot] = c.id;
-    this.termsOf[slot] = Int32Array.from(terms);
-    this.fixedBytes += stringBytes(c.id) + MAP_ENTRY_BYTES + 4 * terms.length + 16;
+    this.termsOf[slot] = held === terms.length ? terms : terms.slice(0, held);
+    this.fixedBytes += stringBytes(c.id) + MAP_ENTRY_BYTES + 4 * held + 16;
     this.slotById.set(c.id, slot);
     this.n += 1;
     this.bodyTotal += body;
     this.headingTotal += heading;
+  }
+
+  /** The number of a term, made (with empty postings) when new. */
+  private termNumber(term: string): number {
+    let t = this.termNo.get(term);
+    if (t !== undefined) return t;
+    t = this.freeTerms.pop() ?? this.postings.length;
+    this.termNo.set(term, t);
+    this.postings[t] = { slots: new Int32Array(2), tfs: new Float32Array(2), size: 0, df: 0 };
+    this.fixedBytes += stringBytes(term) + MAP_ENTRY_BYTES + POSTINGS_BYTES;
+    if (t >= this.bodyTf.length) {
+      const grown = (a: Int32Array) => {
+        const g = new Int32Array(Math.max(2 * a.length, t + 1));
+        g.set(a);
+        return g;
+      };
+      this.bodyTf = grown(this.bodyTf);
+      this.headingTf = grown(this.headingTf);
+    }
+    return t;
   }
 
   /** Drops a chunk (nothing when the index does not hold it). */
@@ -259,6 +290,8 @@ export class MemoryIndex {
       }
       p.size = w;
     }
+    // A term dropped below frees its number for another: no word may still name it.
+    this.words.forget();
     for (const [term, t] of this.termNo) {
       const p = this.postings[t]!;
       if (p.size > 0) continue;

@@ -1,9 +1,14 @@
-import type { Stem } from './tokenize.js';
-import { words } from './tokenize.js';
+import { eachWord, type Stem, type WordSpan } from './tokenize.js';
 
-/** BM25's term-frequency saturation and length normalisation (the usual values). */
+/**
+ * BM25's term-frequency saturation (the usual value) and length
+ * normalisation, weaker than the usual 0.75: a chunk's length is capped by
+ * the chunker, so a short chunk is mostly the end of a section rather than
+ * a terse passage, and full normalisation lets such tails outrank the
+ * passage that explains the matter (measured in docs/retrieval.md).
+ */
 export const K1 = 1.2;
-export const B = 0.75;
+export const B = 0.6;
 
 /** How much a word of a chunk's heading path counts against one of its text (0: plain BM25). */
 export const HEADING_WEIGHT = 2;
@@ -62,9 +67,13 @@ const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;')
 /**
  * The part of `text` around its first matched word, HTML-escaped, with each
  * word whose term is in `terms` wrapped in `<mark>`; and the words that matched.
+ * One pass over the words, keeping only the matched ones.
  */
 export function highlight(text: string, terms: ReadonlySet<string>, stem: Stem): { highlight: string; matchedTerms: string[] } {
-  const hits = words(text).filter((w) => terms.has(stem(w.word)));
+  const hits: WordSpan[] = [];
+  eachWord(text, (word, start, end) => {
+    if (terms.has(stem(word))) hits.push({ word, start, end });
+  });
   const start = hits.length > 0 ? Math.max(0, hits[0]!.start - SNIPPET_CHARS / 4) : 0;
   const end = Math.min(text.length, start + SNIPPET_CHARS);
   let out = start > 0 ? '…' : '';

@@ -1,4 +1,5 @@
-import { chunkView, type ReadChunk } from '../chunking/chunk-view.js';
+import { chunkId } from '../chunking/chunk-id.js';
+import type { ReadChunk } from '../chunking/chunk-view.js';
 import type { ChangeFeed } from '../feed/change-feed.js';
 import { decodeCursor, encodeCursor, FEED_START } from '../feed/cursor.js';
 import { AppError, UnavailableError, ValidationError } from '../errors.js';
@@ -10,7 +11,7 @@ import type { KbStore } from '../store/kb-store.js';
 import type { KeySpace } from '../store/keys.js';
 import { readHits } from './hit-reader.js';
 import { dropLegacyIndex } from './legacy-index.js';
-import { indexedChunk, MemoryIndex } from './memory-index.js';
+import { MemoryIndex } from './memory-index.js';
 import { loadStopWords } from './stopwords.js';
 import { loadStemmer, words, type Stem, type StemmerName } from './tokenize.js';
 
@@ -190,25 +191,48 @@ export class SearchIndex {
     return at >= 0 ? String(info[at + 1]) : FEED_START;
   }
 
-  /** An index of every chunk of the knowledge base's ready sources, at the feed position taken first. */
+  /**
+   * An index of every chunk of the knowledge base's ready sources, at the feed
+   * position taken first. The next slice is read while one is indexed.
+   */
   private async build(kbId: string): Promise<MemoryIndex> {
     const stem = await this.stem();
     const idx = new MemoryIndex(await this.head(kbId));
+    const slices = this.slices(kbId);
+    const next = () => {
+      const p = slices.next();
+      // Handled where it is awaited; a read left unawaited after a failure is no unhandled rejection.
+      p.catch(() => undefined);
+      return p;
+    };
+    for (let read = next(); ; ) {
+      const slice = await read;
+      if (slice.done) break;
+      read = next();
+      const { documentId, chunks } = slice.value;
+      for (let i = 0; i < chunks.length; i++) {
+        const c = chunks[i]!;
+        // The chunk's id as chunkView gives it, without the rest of the chunk as the API shows it.
+        idx.upsert({ id: chunkId(kbId, documentId, c.text, c.occurrence), documentId, index: c.index, text: c.text, headings: c.headings }, stem);
+        // Other requests get the event loop between a hundred chunks (up to a few MB of text).
+        if (i % 100 === 99) await new Promise((r) => setImmediate(r));
+      }
+      if (idx.bytes > this.cacheBytes) throw new UnavailableError(TOO_LARGE, 3600);
+    }
+    return idx;
+  }
+
+  /** The chunks of the knowledge base's ready sources, CHUNK_BATCH at a time. */
+  private async *slices(kbId: string): AsyncGenerator<{ documentId: string; chunks: ReadChunk[] }> {
     for (const documentId of await this.sourceIds(kbId)) {
       const source = await this.kbs.getSource(kbId, documentId);
       if (!source || source.status !== 'ready') continue;
       for (let offset = 0; ; offset += CHUNK_BATCH) {
         const chunks = await this.chunkSlice(kbId, documentId, offset);
-        for (let i = 0; i < chunks.length; i++) {
-          idx.upsert(indexedChunk(chunkView(kbId, source, chunks[i]!), stem));
-          // Other requests get the event loop between a hundred chunks (up to a few MB of text).
-          if (i % 100 === 99) await new Promise((r) => setImmediate(r));
-        }
-        if (idx.bytes > this.cacheBytes) throw new UnavailableError(TOO_LARGE, 3600);
+        yield { documentId, chunks };
         if (chunks.length < CHUNK_BATCH) break;
       }
     }
-    return idx;
   }
 
   /**
@@ -282,7 +306,7 @@ export class SearchIndex {
       try {
         for (const event of page.data) {
           const type = event.type as string;
-          if (event.type === 'chunk.upserted') idx.upsert(indexedChunk(event.chunk, stem));
+          if (event.type === 'chunk.upserted') idx.upsert(event.chunk, stem);
           else if (event.type === 'chunk.deleted') idx.remove(event.chunkId);
           // The knowledge base is gone: nothing of it is left to find.
           else if (type === 'knowledge_base.deleted') idx = new MemoryIndex(idx.position);

@@ -167,7 +167,7 @@ describe("the search index's ranking", () => {
     const [documentId] = await store.kbs.sourceIds(kbId);
     const idx = await store.search.current(WS, kbId);
     // A wrong entry that outranks every real one, at the place of a real chunk.
-    idx.upsert({ id: 'chk_bogus', documentId: documentId!, index: 0, body: new Map([[terms[0]!, 500]]), heading: new Map() });
+    idx.upsert({ id: 'chk_bogus', documentId: documentId!, index: 0, text: Array(500).fill('w2x').join(' '), headings: [] }, stem);
     expect((await store.search.rank(WS, kbId, { terms, k: 5 })).map((h) => [h.id, h.score])).toEqual(want);
     expect(await store.search.current(WS, kbId)).not.toBe(idx);
     store.search.forget(kbId);
