@@ -1,7 +1,9 @@
 # syntax=docker/dockerfile:1
 
+# Node.js 22 LTS, the baseline (docs/contributing.md#nodejs-versions), at an exact
+# release so that a rebuild runs the Node it was tested with; both stages alike.
 # Build: all dependencies, compile TypeScript, then drop the dev dependencies.
-FROM node:20-bookworm-slim AS build
+FROM node:22.23.0-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts --no-audit --no-fund
@@ -20,7 +22,7 @@ RUN npm run build && npm prune --omit=dev --ignore-scripts
 # `npm run start:api`): npm does not pass SIGTERM on to its child, so with npm
 # in between a stop never reaches the graceful shutdown and node is left
 # running until the engine kills it.
-FROM node:20-bookworm-slim AS runtime
+FROM node:22.23.0-bookworm-slim AS runtime
 ENV NODE_ENV=production
 WORKDIR /app
 COPY --from=build --chown=node:node /app/package.json ./package.json

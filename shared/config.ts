@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CidrAllowList } from './address-policy.js';
+import { MAX_CHUNK_TOKENS, maxOverlapFor, MIN_CHUNK_TOKENS } from './chunking/chunk-settings.js';
 import { parseAcceptedFormats } from './format-policy.js';
 import { LIMIT_DEFAULTS } from './limit-defaults.js';
 import { STEMMER_LANGUAGES } from './search/tokenize.js';
@@ -80,8 +81,8 @@ const envSchema = z
     SANDBOX_RECYCLE_RSS_MB: int(32, 16_384).optional(),
     SANDBOX_ADDRESS_SPACE_MB: int(0, 1_048_576).optional(),
     MAX_TEXT_CHARS: int(1000, 100_000_000).default(5_000_000),
-    CHUNK_MAX_TOKENS: int(16, 8192).default(512),
-    CHUNK_OVERLAP_TOKENS: int(0, 4096).default(0),
+    CHUNK_MAX_TOKENS: int(MIN_CHUNK_TOKENS, MAX_CHUNK_TOKENS).default(512),
+    CHUNK_OVERLAP_TOKENS: int(0, maxOverlapFor(MAX_CHUNK_TOKENS)).default(0),
     MAX_PDF_PAGES: int(1, 100_000).default(2000),
     OCR_ENABLED: bool.default(true),
     OCR_LANGUAGES: z
@@ -140,8 +141,8 @@ const envSchema = z
     if (env.HTTP_HEADERS_TIMEOUT_MS > env.HTTP_REQUEST_TIMEOUT_MS) {
       ctx.addIssue({ code: 'custom', path: ['HTTP_HEADERS_TIMEOUT_MS'], message: 'must not be above HTTP_REQUEST_TIMEOUT_MS' });
     }
-    if (env.CHUNK_OVERLAP_TOKENS >= env.CHUNK_MAX_TOKENS) {
-      ctx.addIssue({ code: 'custom', path: ['CHUNK_OVERLAP_TOKENS'], message: 'must be less than CHUNK_MAX_TOKENS' });
+    if (env.CHUNK_OVERLAP_TOKENS > maxOverlapFor(env.CHUNK_MAX_TOKENS)) {
+      ctx.addIssue({ code: 'custom', path: ['CHUNK_OVERLAP_TOKENS'], message: 'must be at most half of CHUNK_MAX_TOKENS' });
     }
     for (const node of parseNodes(env.REDIS_CLUSTER_NODES)) {
       if (node.port < 1 || node.port > 65535) {

@@ -11,8 +11,12 @@ export interface ChunkSettings {
 /** The service's defaults, those of CHUNK_MAX_TOKENS and CHUNK_OVERLAP_TOKENS, for callers without a configuration. */
 export const DEFAULT_CHUNK_SETTINGS: ChunkSettings = { maxTokens: 512, overlapTokens: 0 };
 
-/** Smallest and largest `chunk_max_tokens` a knowledge base may choose. */
-export const MIN_CHUNK_TOKENS = 64;
+/**
+ * Smallest and largest chunk bound, for CHUNK_MAX_TOKENS and a knowledge
+ * base's `chunk_max_tokens` alike: the chunker keeps every chunk, with the
+ * fence or table header it repeats, within any bound from 16.
+ */
+export const MIN_CHUNK_TOKENS = 16;
 export const MAX_CHUNK_TOKENS = 8192;
 
 /** Form and JSON names of the two settings. */

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { applyChunkChange, chunkingTag } from '../../shared/chunking/chunk-settings.js';
+import { applyChunkChange, chunkingTag, MAX_CHUNK_TOKENS, MIN_CHUNK_TOKENS } from '../../shared/chunking/chunk-settings.js';
 import { chunkId, occurrences } from '../../shared/chunking/chunk-id.js';
+import { ConfigError, loadConfig } from '../../shared/config.js';
 import { ValidationError } from '../../shared/errors.js';
+import { chunkMaxTokensSchema } from '../../shared/schemas/source-form.js';
+import { chunkMarkdown } from '../../worker/chunking/chunk-markdown.js';
+import { countTokens } from '../../worker/chunking/tokenizer.js';
 
 describe('applyChunkChange', () => {
   const current = { maxTokens: 512, overlapTokens: 100 };
@@ -30,6 +34,43 @@ describe('applyChunkChange', () => {
 
   it('tags settings as max/overlap', () => {
     expect(chunkingTag({ maxTokens: 64, overlapTokens: 8 })).toBe('64/8');
+  });
+});
+
+describe('the chunk bound', () => {
+  const configRefuses = (env: Record<string, string>, name: string) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(name);
+  };
+
+  it('is one range, 16 to 8,192, for CHUNK_MAX_TOKENS and chunk_max_tokens alike', () => {
+    expect([MIN_CHUNK_TOKENS, MAX_CHUNK_TOKENS]).toEqual([16, 8192]);
+    for (const value of ['16', '8192']) {
+      expect(loadConfig({ CHUNK_MAX_TOKENS: value }).CHUNK_MAX_TOKENS).toBe(Number(value));
+      expect(chunkMaxTokensSchema.parse(value)).toBe(Number(value));
+    }
+    for (const value of ['15', '8193']) {
+      configRefuses({ CHUNK_MAX_TOKENS: value }, 'CHUNK_MAX_TOKENS');
+      expect(chunkMaxTokensSchema.safeParse(value).success).toBe(false);
+    }
+  });
+
+  it('holds CHUNK_OVERLAP_TOKENS to half of CHUNK_MAX_TOKENS, as a knowledge base is held', () => {
+    expect(loadConfig({ CHUNK_MAX_TOKENS: '100', CHUNK_OVERLAP_TOKENS: '50' }).CHUNK_OVERLAP_TOKENS).toBe(50);
+    configRefuses({ CHUNK_MAX_TOKENS: '100', CHUNK_OVERLAP_TOKENS: '51' }, 'CHUNK_OVERLAP_TOKENS');
+  });
+
+  it('is a bound the chunker keeps at its smallest, with the repeated fence or table header counted', () => {
+    const md = [
+      '# Opening hours',
+      'The clinic opens at nine in the morning and closes at five in the afternoon on weekdays.',
+      '| day | opens | closes |\n|---|---|---|\n' + Array.from({ length: 12 }, (_, i) => `| day ${i} | 9 | 17 |`).join('\n'),
+      '```sh\n' + Array.from({ length: 12 }, (_, i) => `echo step ${i}`).join('\n') + '\n```',
+    ].join('\n\n');
+    const chunks = chunkMarkdown(md, { maxTokens: MIN_CHUNK_TOKENS, overlapTokens: MIN_CHUNK_TOKENS / 2 });
+    expect(chunks.length).toBeGreaterThan(5);
+    expect(chunks.some((c) => c.prefix)).toBe(true);
+    for (const c of chunks) expect(countTokens((c.prefix ?? '') + c.text)).toBeLessThanOrEqual(MIN_CHUNK_TOKENS);
   });
 });
 

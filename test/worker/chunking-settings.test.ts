@@ -55,7 +55,7 @@ describe('chunking settings per knowledge base', () => {
   });
 
   it.each([
-    [{ chunk_max_tokens: '63' }, 'chunk_max_tokens'],
+    [{ chunk_max_tokens: '15' }, 'chunk_max_tokens'],
     [{ chunk_max_tokens: '8193' }, 'chunk_max_tokens'],
     [{ chunk_max_tokens: 'big' }, 'chunk_max_tokens'],
     [{ chunk_max_tokens: '100', chunk_overlap_tokens: '51' }, 'chunk_overlap_tokens'],

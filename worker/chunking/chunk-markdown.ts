@@ -1,3 +1,4 @@
+import { MIN_CHUNK_TOKENS } from '../../shared/chunking/chunk-settings.js';
 import type { CutChunk as Chunk } from '../../shared/schemas/chunk.js';
 import { ContinuationIndex, continuables } from './continuations.js';
 import { Level, outline, split, titleHeading, type Heading, type Outline, type Span } from './segments.js';
@@ -6,7 +7,7 @@ import { SpanTokens } from './tokenizer.js';
 
 /** How {@link chunkMarkdown} cuts a document. */
 export interface ChunkMarkdownOptions {
-  /** No chunk holds more cl100k_base tokens than this; at least 16. */
+  /** No chunk holds more cl100k_base tokens than this; at least {@link MIN_CHUNK_TOKENS}. */
   maxTokens: number;
   /** Tokens of the previous chunk's tail (whole sentences, else whole words) repeated at the start of the next. Default 0. */
   overlapTokens?: number;
@@ -26,7 +27,6 @@ interface Piece extends Span {
   tokens: number;
 }
 
-const MIN_MAX_TOKENS = 16;
 // Longer spans are cut without counting them first: no real text has this many characters per token.
 const CHARS_PER_TOKEN_CEILING = 16;
 
@@ -46,7 +46,7 @@ const CHARS_PER_TOKEN_CEILING = 16;
  */
 export function chunkMarkdown(markdown: string, opts: ChunkMarkdownOptions): Chunk[] {
   const max = Math.floor(opts.maxTokens);
-  if (!(max >= MIN_MAX_TOKENS)) throw new RangeError(`maxTokens must be at least ${MIN_MAX_TOKENS}.`);
+  if (!(max >= MIN_CHUNK_TOKENS)) throw new RangeError(`maxTokens must be at least ${MIN_CHUNK_TOKENS}.`);
   const overlap = Math.max(0, Math.min(Math.floor(opts.overlapTokens ?? 0), max - 1));
   const o = outline(markdown);
   const leads = new ContinuationIndex(continuables(markdown, max));

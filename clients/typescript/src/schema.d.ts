@@ -917,7 +917,7 @@ export interface components {
              */
             auto_refresh_hours?: string;
             /**
-             * @description Most cl100k_base tokens in one chunk (64 to 8192); default the deployment's CHUNK_MAX_TOKENS. A change re-chunks every ready source in the background
+             * @description Most cl100k_base tokens in one chunk (16 to 8192); default the deployment's CHUNK_MAX_TOKENS. A change re-chunks every ready source in the background
              * @example 512
              */
             chunk_max_tokens?: string;
@@ -995,7 +995,7 @@ export interface components {
              */
             auto_refresh_hours?: string;
             /**
-             * @description Most cl100k_base tokens in one chunk (64 to 8192); default the deployment's CHUNK_MAX_TOKENS. A change re-chunks every ready source in the background
+             * @description Most cl100k_base tokens in one chunk (16 to 8192); default the deployment's CHUNK_MAX_TOKENS. A change re-chunks every ready source in the background
              * @example 512
              */
             chunk_max_tokens?: string;
