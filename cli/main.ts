@@ -176,23 +176,21 @@ async function run(argv: string[], env: NodeJS.ProcessEnv, baseUrl: string): Pro
     }
     case 'sites': {
       if (args[0] !== 'add' || !args[1] || !args[2]) return usage('sites add needs a knowledge base id and a URL: kb-ingest sites add KBID URL');
-      const counts: Record<'maxPages' | 'maxDepth', number> = {} as never;
-      for (const [flag, key] of [['max-pages', 'maxPages'], ['max-depth', 'maxDepth']] as const) {
-        const raw = values[flag];
-        if (raw === undefined) continue;
-        const n = Number(raw);
-        if (!(Number.isInteger(n) && n >= 0)) return usage(`--${flag} must be a whole number`);
-        counts[key] = n;
-      }
+      const maxPages = wholeNumber(values['max-pages']);
+      const maxDepth = wholeNumber(values['max-depth']);
+      if (maxPages === null || maxDepth === null) return usage('--max-pages and --max-depth must be whole numbers');
       const sitemap = values.sitemap;
       if (sitemap !== undefined && sitemap !== 'auto' && sitemap !== 'only' && sitemap !== 'off') return usage('--sitemap must be auto, only or off');
+      const interval = Number(values.interval ?? 1);
+      if (!(interval > 0)) return usage('--interval must be a positive number of seconds');
       return addSite(client, {
         kbId: args[1],
         url: args[2],
-        ...counts,
+        ...(maxPages !== undefined && { maxPages }),
+        ...(maxDepth !== undefined && { maxDepth }),
         ...(sitemap !== undefined && { sitemap }),
         wait: !values['no-wait'],
-        ...(values.interval !== undefined && { intervalMs: Number(values.interval) * 1000 }),
+        intervalMs: interval * 1000,
         out,
         err: process.stderr,
       });
@@ -224,6 +222,13 @@ async function run(argv: string[], env: NodeJS.ProcessEnv, baseUrl: string): Pro
     default:
       return usage(`unknown command ${command}`);
   }
+}
+
+/** An option's whole number; undefined when not given, null when not a whole number. */
+function wholeNumber(raw: string | undefined): number | undefined | null {
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  return Number.isInteger(n) && n >= 0 ? n : null;
 }
 
 function usage(problem: string): number {
