@@ -18,10 +18,26 @@ export function sourceFraction(s: Source): number {
   return 0;
 }
 
+/** How many characters of a text source's own words name it when it has no title. */
+const TEXT_NAME = 40;
+
+/**
+ * What a source is called in a row: the file name for a file, the URL for a
+ * URL, the title for a text (or the start of the text). A file's title comes
+ * from inside it (a PDF's metadata, a slide's first line: "Title",
+ * "Slide 1") and would not say which file it is, so it is not used.
+ */
+export function sourceName(s: Source): string {
+  if (s.type !== 'text') return s.content;
+  if (s.title) return s.title;
+  const text = s.content.replace(/\s+/g, ' ').trim();
+  return text.length > TEXT_NAME ? `${text.slice(0, TEXT_NAME)}…` : text;
+}
+
 /** One line per source: bar, status, pages where known, and its name. */
 export function sourceLine(s: Source): string {
   const pages = s.progress?.pagesTotal ? ` ${s.progress.pagesDone ?? 0}/${s.progress.pagesTotal} pages` : s.pageCount ? ` ${s.pageCount} pages` : '';
-  return `${bar(sourceFraction(s))} ${s.status.padEnd(10)}${pages.padEnd(16)} ${s.title ?? s.content}`;
+  return `${bar(sourceFraction(s))} ${s.status.padEnd(10)}${pages.padEnd(16)} ${sourceName(s)}`;
 }
 
 /** The summary: counts by status and the whole knowledge base's bar. */
@@ -64,7 +80,7 @@ export function createProgress(out: NodeJS.WriteStream, maxLines = 15) {
 export function failureTable(kb: KnowledgeBase): string {
   const failed = kb.files.filter((s) => s.status === 'failed');
   if (failed.length === 0) return '';
-  const name = (s: Source) => s.title ?? s.content;
+  const name = sourceName;
   const w = Math.min(50, Math.max(4, ...failed.map((s) => name(s).length)));
   const code = Math.max(4, ...failed.map((s) => (s.error?.code ?? '').length));
   const rows = failed.map((s) => `${name(s).slice(0, w).padEnd(w)}  ${(s.error?.code ?? '').padEnd(code)}  ${s.error?.message ?? ''}`);
