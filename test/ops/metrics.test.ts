@@ -331,7 +331,7 @@ describe('GET /metrics is closed by default', () => {
     expect(challenge).toMatch(/\bBasic realm=/);
     const body = await res.text();
     expect(body).not.toContain('kb_http_requests_total');
-    expect(JSON.parse(body)).toMatchObject({ statusCode: 401, error: 'Unauthorized' });
+    expect(JSON.parse(body)).toMatchObject({ status: 401, error: 'Unauthorized', path: '/metrics' });
   });
 
   it('answers 401 to a wrong token, a token with a character more or less, and wrong Basic credentials', async () => {
