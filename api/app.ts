@@ -3,9 +3,9 @@ import { MethodNotAllowedError, NotFoundError } from '../shared/errors.js';
 import { apiKeyAuth } from './auth.js';
 import type { AppEnv } from './context.js';
 import type { AppDeps } from './deps.js';
-import { boardAuth, mountBoard } from './admin-board.js';
+import { mountBoard } from './admin-board.js';
 import { handleError } from './errors.js';
-import { createMetrics } from './metrics.js';
+import { createMetrics, metricsAuth } from './metrics.js';
 import { mountDocs } from './openapi.js';
 import { rateLimit } from './rate-limit.js';
 import { requestContext } from './request-context.js';
@@ -30,11 +30,11 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.use('*', requestContext(deps.logger));
   app.use('*', closeUnreadBodies());
 
-  const metrics = createMetrics(deps.redis, deps.store.keys, deps.ingestQueue);
+  const metrics = createMetrics(deps.redis, deps.store.keys, deps.ingestQueue, deps.webhookQueue);
   app.use('*', metrics.middleware);
   const { BULL_BOARD_USER: user, BULL_BOARD_PASSWORD: password } = deps.config;
-  // On a host where the API port is public, the figures stay for operators (config checks the credentials exist).
-  if (deps.config.METRICS_REQUIRE_AUTH && user && password) app.use('/metrics', boardAuth(user, password, '/metrics'));
+  // Closed by default: the API's port is often public, and the figures are for operators.
+  app.use('/metrics', metricsAuth({ requireAuth: deps.config.METRICS_REQUIRE_AUTH, token: deps.config.METRICS_TOKEN, user, password }));
   app.get('/metrics', async (c) => {
     const { body, contentType } = await metrics.render();
     return c.body(body, 200, { 'Content-Type': contentType });

@@ -10,6 +10,7 @@ import { waitForRedis } from '../shared/redis-wait.js';
 import { openIngestQueue, openRuntime, openWebhookQueue, type Runtime, type ServiceQueue } from '../shared/runtime.js';
 import { createApp } from './app.js';
 import type { AppEnv } from './context.js';
+import { metricsUnreachable } from './metrics.js';
 import { createStartingApp } from './starting-app.js';
 
 /** A running API: its address, when it serves, and an idempotent close. */
@@ -53,6 +54,10 @@ export async function startApi(config: Config, logger: Logger): Promise<RunningA
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   logger.info({ port, host: config.HOST }, 'api listening');
+  const { METRICS_REQUIRE_AUTH: requireAuth, METRICS_TOKEN: token, BULL_BOARD_USER: user, BULL_BOARD_PASSWORD: password } = config;
+  if (metricsUnreachable({ requireAuth, token, user, password })) {
+    logger.warn('/metrics answers 401 to everyone: set METRICS_TOKEN (or the Bull Board credentials), or METRICS_REQUIRE_AUTH=false on a private network');
+  }
 
   const stopping = new AbortController();
   let opened: { runtime: Runtime; queue: ServiceQueue; webhookQueue?: ServiceQueue } | undefined;

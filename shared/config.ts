@@ -71,7 +71,8 @@ const envSchema = z
       }),
     BULL_BOARD_USER: z.string().min(1).optional(),
     BULL_BOARD_PASSWORD: z.string().min(1).optional(),
-    METRICS_REQUIRE_AUTH: bool.default(false),
+    METRICS_REQUIRE_AUTH: bool.default(true),
+    METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters (e.g. openssl rand -hex 32)').optional(),
     URL_FETCH_TIMEOUT_MS: int(1000, 600_000).default(30_000),
     URL_FETCH_MAX_PER_HOST: int(1, 1000).default(2),
     URL_FETCH_HOST_SPACING_MS: int(0, 60_000).default(250),
@@ -177,13 +178,6 @@ const envSchema = z
         code: 'custom',
         path: ['BULL_BOARD_PASSWORD'],
         message: 'BULL_BOARD_USER and BULL_BOARD_PASSWORD must be set together',
-      });
-    }
-    if (env.METRICS_REQUIRE_AUTH && !env.BULL_BOARD_USER) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['METRICS_REQUIRE_AUTH'],
-        message: 'METRICS_REQUIRE_AUTH needs the operator credentials BULL_BOARD_USER and BULL_BOARD_PASSWORD',
       });
     }
   });

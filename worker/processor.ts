@@ -32,6 +32,7 @@ import type { SiteStore } from '../shared/store/site-store.js';
 import type { StoredSource } from '../shared/store/kb-records.js';
 import { settleLandedPage } from './sites/site-alias.js';
 import { runSiteJob } from './sites/site-job.js';
+import { sourceLogFields } from './source-log.js';
 import type { SiteSyncDeps } from './sites/sync-site.js';
 import { privateAccess } from '../shared/address-policy.js';
 
@@ -193,7 +194,7 @@ export function createProcessor(deps: ProcessorDeps) {
     if (claimed !== 'ok') {
       // This very run already finished: its events may not have been queued before a crash.
       if (isFinalStatus(claimed)) await deps.events?.replay(workspaceId, ref);
-      log.info({ claimed }, 'nothing to do');
+      log.info({ result: 'skipped', reason: claimed }, 'nothing to do');
       return { status: 'skipped', reason: claimed };
     }
     const source = start.source;
@@ -205,13 +206,15 @@ export function createProcessor(deps: ProcessorDeps) {
     job: Job,
     token: string | undefined,
     data: ExtractSourceJob,
-    log: Logger,
+    jobLog: Logger,
     lease: HostLease | undefined,
     source: StoredSource,
     chunking: ChunkSettings,
     inBatch?: BatchContext,
   ): Promise<JobResult> {
     const { workspaceId, kbId, documentId, run } = data;
+    // Every line about this source says which one it is; each outcome line says how it ended in `result`.
+    const log = jobLog.child(sourceLogFields(source));
     const ref: SourceRef = { kbId, documentId, run };
     const claim = token ?? '';
     let late: HostLease | undefined;
@@ -236,7 +239,7 @@ export function createProcessor(deps: ProcessorDeps) {
       if (landed && deps.sites) {
         const page = await settleLandedPage({ kbs: deps.kbs, sites: deps.sites }, { workspaceId, kbId, documentId }, source, landed);
         if (page.kind === 'alias') {
-          log.info({ owner: page.owner }, 'page redirects to another source of its site; kept as its alias');
+          log.info({ result: 'alias', owner: page.owner }, 'page redirects to another source of its site; kept as its alias');
           if (page.changes) await deps.events?.changed?.(workspaceId, kbId, page.changes);
           // The last source in flight removed: the knowledge base has settled, as after any source's end.
           if (page.settle) await deps.events?.settled?.(workspaceId, kbId, page.settle);
@@ -250,11 +253,12 @@ export function createProcessor(deps: ProcessorDeps) {
       const seconds = (performance.now() - started) / 1000;
       if (res !== 'ok' && res !== 'repeated') {
         // Another attempt finished or holds the source: this result is not written.
-        log.info({ result: res, seconds }, 'result not written; the source has moved on');
+        log.info({ result: 'not_written', reason: res, seconds }, 'result not written; the source has moved on');
         return { status: 'skipped', reason: res };
       }
       // A batch's texts are told of one line per batch; each at debug level.
-      log[inBatch ? 'debug' : 'info']({ result: res, chars: outcome.text.length, mimeType: outcome.mimeType, seconds }, 'source ready');
+      const repeated = res === 'repeated' && { repeated: true };
+      log[inBatch ? 'debug' : 'info']({ result: 'ready', chars: outcome.text.length, mimeType: outcome.mimeType, seconds, ...repeated }, 'source ready');
       deps.onOutcome?.({ type: source.type, status: 'ready', mimeType: outcome.mimeType, bytes: outcome.sizeBytes, seconds });
       if (source.type === 'file' && source.sha256) {
         // Later uploads of the same bytes in this workspace take this extraction over.
@@ -281,13 +285,14 @@ export function createProcessor(deps: ProcessorDeps) {
       const attempts = job.opts.attempts ?? 1;
       const last = !failure.retryable || job.attemptsMade + 1 >= attempts;
       if (!last) {
-        log.warn({ code: failure.code }, 'transient failure; will retry');
+        log.warn({ result: 'retrying', code: failure.code }, 'transient failure; will retry');
         throw failure;
       }
       const kept = await keptAfterFailedRefresh(deps.kbs, kbId, source, failure);
       if (kept) {
         const report = await deps.kbs.finishSourceReport(ref, kept, { now: new Date().toISOString(), claim });
-        log.warn({ code: failure.code, result: report.result }, 'refresh failed; the last good extraction stays');
+        const written = report.result === 'ok' || report.result === 'repeated';
+        log.warn({ result: written ? 'kept' : 'not_written', code: failure.code, ...(!written && { reason: report.result }) }, 'refresh failed; the last good extraction stays');
         // Written already by this attempt, its reply lost: an unchanged refresh has no news to send again.
         if (report.result === 'repeated') return { status: 'ready' };
         if (report.result !== 'ok') return { status: 'skipped', reason: report.result };
@@ -299,11 +304,14 @@ export function createProcessor(deps: ProcessorDeps) {
       const report = await deps.kbs.finishSourceReport(ref, outcome, { now: new Date().toISOString(), claim });
       const res = report.result;
       const seconds = (performance.now() - started) / 1000;
-      log.info({ code: failure.code, seconds, result: res }, 'source failed');
       if (res === 'ok' || res === 'repeated') {
+        // At warn: a source that ended failed is what an operator looks for first, and not a fault of the service (those are at error).
+        log.warn({ result: 'failed', code: failure.code, seconds, ...(res === 'repeated' && { repeated: true }) }, 'source failed');
         deps.onOutcome?.({ type: source.type, status: 'failed', code: failure.code, seconds });
         if (res === 'ok') await deps.events?.finished({ workspaceId, kbId, documentId, run, status: 'failed', error }, report);
         else await deps.events?.replay(workspaceId, ref);
+      } else {
+        log.info({ result: 'not_written', reason: res, code: failure.code, seconds }, 'result not written; the source has moved on');
       }
       throw new UnrecoverableError(`${failure.code}: ${failure.message}`);
     } finally {

@@ -104,10 +104,38 @@ function dockerIgnored(path: string): boolean {
     });
 }
 
-/** A value loadConfig accepts for a variable compose leaves empty: any string, or one of the right form. */
-function probeValue(name: string): string {
-  return name === 'URL_FETCH_ALLOW_CIDRS' ? '127.0.0.0/8' : 'probe';
-}
+/** Values loadConfig accepts for variables compose leaves empty, where any string is not one. */
+const PROBES: Record<string, string> = {
+  URL_FETCH_ALLOW_CIDRS: '127.0.0.0/8',
+  SANDBOX_RECYCLE_RSS_MB: '256',
+  SANDBOX_ADDRESS_SPACE_MB: '0',
+  METRICS_TOKEN: 'probe-token-0123456789',
+};
+const probeValue = (name: string): string => PROBES[name] ?? 'probe';
+
+/** Only the API serves HTTP: its port, the board and /metrics. */
+const HTTP_ONLY = {
+  PORT: 'a worker serves no HTTP',
+  HOST: 'a worker serves no HTTP',
+  BULL_BOARD_USER: 'the API serves Bull Board',
+  BULL_BOARD_PASSWORD: 'the API serves Bull Board',
+  METRICS_REQUIRE_AUTH: 'the API serves /metrics',
+  METRICS_TOKEN: 'the API serves /metrics',
+};
+const SINGLE_REDIS = { REDIS_CLUSTER_NODES: 'these services use the one redis service (REDIS_URL); the cluster profile sets the nodes instead' };
+const CLUSTER = { REDIS_URL: 'REDIS_CLUSTER_NODES names the cluster, and a URL beside it would be ignored' };
+
+/**
+ * The settings each app service deliberately does not get, with the reason.
+ * Every other setting of shared/config.ts and docs/configuration.md must be
+ * in its environment, so an operator can set it through compose.
+ */
+const NOT_FORWARDED: Record<string, Record<string, string>> = {
+  api: SINGLE_REDIS,
+  worker: { ...SINGLE_REDIS, ...HTTP_ONLY },
+  'api-cluster': CLUSTER,
+  'worker-cluster': { ...CLUSTER, ...HTTP_ONLY },
+};
 
 describe('docker-compose.yml', () => {
   let compose: Compose;
@@ -192,16 +220,35 @@ describe('docker-compose.yml', () => {
     }
   });
 
-  it('forwards every setting of shared/config.ts to some service', () => {
+  it('forwards every setting of shared/config.ts and docs/configuration.md to the api and the worker, but those listed with a reason', () => {
     const text = read('docker-compose.yml');
     // The defaults loadConfig fills in, and the settings documented without one (REDIS_URL, the board's credentials...).
     const settings = new Set([...Object.keys(loadConfig({})).filter((k) => /^[A-Z][A-Z0-9_]*$/.test(k)), ...configurationTable().keys()]);
     expect(settings.size).toBeGreaterThan(30);
-    // Their defaults follow EXTRACT_MEMORY_MB: a fixed value here would stop following it.
-    const derived = new Set(['SANDBOX_RECYCLE_RSS_MB', 'SANDBOX_ADDRESS_SPACE_MB']);
-    const missing = [...settings].filter((name) => !derived.has(name) && !Object.values(compose.services).some((s) => name in environmentOf(s)));
-    expect(missing, `not in docker-compose.yml: ${missing.join(', ')}`).toEqual([]);
+    for (const [service, skipped] of Object.entries(NOT_FORWARDED)) {
+      const env = environmentOf(compose.services[service]!);
+      const missing = [...settings].filter((name) => !(name in env) && !(name in skipped));
+      expect(missing, `${service}: not in docker-compose.yml: ${missing.join(', ')}`).toEqual([]);
+      // An exception stays true: the service really lacks it, and it is a setting at all.
+      for (const name of Object.keys(skipped)) {
+        expect(settings, `${service}: ${name} is a setting`).toContain(name);
+        expect(env, `${service}: ${name} is listed as not forwarded`).not.toHaveProperty(name);
+      }
+    }
     expect(text).toMatch(/--maxmemory\s*\n\s*- \S+/);
+  });
+
+  it('forwards the sandbox limits empty by default, so they follow EXTRACT_MEMORY_MB', () => {
+    for (const service of ['worker', 'worker-cluster']) {
+      const env = environmentOf(compose.services[service]!);
+      for (const name of ['SANDBOX_RECYCLE_RSS_MB', 'SANDBOX_ADDRESS_SPACE_MB']) {
+        expect(env[name], `${service}: ${name} is forwarded`).toBeDefined();
+        expect(composeDefault(env[name]!), `${service}: ${name} has no fixed default`).toBe('');
+      }
+      const config = loadConfig(Object.fromEntries(Object.entries(env).map(([k, v]) => [k, composeDefault(v)])));
+      expect(config.SANDBOX_RECYCLE_RSS_MB).toBe(loadConfig({}).SANDBOX_RECYCLE_RSS_MB);
+      expect(config.SANDBOX_ADDRESS_SPACE_MB).toBe(loadConfig({}).SANDBOX_ADDRESS_SPACE_MB);
+    }
   });
 
   it('sets only variables loadConfig accepts, with values it accepts when nothing is overridden', () => {

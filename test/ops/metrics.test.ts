@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openWebhookQueue } from '../../shared/runtime.js';
 import type { RunningWorker } from '../../worker/main.js';
 import { loadConfig } from '../../shared/config.js';
 import { createHarness, type Harness } from '../helpers/app-harness.js';
@@ -97,8 +98,12 @@ function sample(exp: Exposition, name: string, labels: Record<string, string>): 
   return found?.value;
 }
 
+/** The scrape token the harnesses below are configured with (a closed /metrics is the default). */
+const TOKEN = 'metrics-token-0123456789abcdef';
+const SCRAPER = { Authorization: `Bearer ${TOKEN}` };
+
 async function scrape(h: Harness): Promise<Exposition> {
-  const res = await h.app.request('/metrics');
+  const res = await h.app.request('/metrics', { headers: SCRAPER });
   expect(res.status).toBe(200);
   return parseExposition(await res.text());
 }
@@ -115,7 +120,7 @@ describe('GET /metrics from the API', () => {
   let h: Harness;
   let key: string;
   beforeAll(async () => {
-    h = await createHarness();
+    h = await createHarness({ METRICS_TOKEN: TOKEN });
     key = await h.key('ws_metrics');
   });
   afterAll(async () => {
@@ -123,13 +128,14 @@ describe('GET /metrics from the API', () => {
   });
 
   it('answers Prometheus text with its content type, every series typed and unique', async () => {
-    const res = await h.app.request('/metrics');
+    const res = await h.app.request('/metrics', { headers: SCRAPER });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4(; charset=utf-8)?$/i);
     const exp = parseExposition(await res.text());
     expect(exp.types.get('kb_http_requests_total')).toBe('counter');
     expect(exp.types.get('kb_http_request_duration_seconds')).toBe('histogram');
     expect(exp.types.get('kb_queue_jobs')).toBe('gauge');
+    expect(exp.types.get('kb_webhook_queue_jobs')).toBe('gauge');
     expect(exp.types.get('kb_jobs_finished_total')).toBe('counter');
     expect(exp.types.get('kb_extract_duration_seconds')).toBe('histogram');
     expect(exp.types.get('kb_extract_bytes_total')).toBe('counter');
@@ -213,7 +219,7 @@ describe('GET /metrics after a worker finishes sources', () => {
   let worker: RunningWorker | undefined;
   beforeAll(async () => {
     // URL_FETCH_ALLOW_PRIVATE is left unset: a loopback URL is refused before any connection.
-    h = await createHarness({ JOB_ATTEMPTS: '2', JOB_BACKOFF_MS: '50' });
+    h = await createHarness({ JOB_ATTEMPTS: '2', JOB_BACKOFF_MS: '50', METRICS_TOKEN: TOKEN });
     key = await h.key('ws_metrics_worker');
   });
   afterAll(async () => {
@@ -268,28 +274,109 @@ describe('GET /metrics after a worker finishes sources', () => {
   });
 });
 
-describe('GET /metrics with METRICS_REQUIRE_AUTH=true', () => {
+describe('GET /metrics: the webhook delivery queue', () => {
   let h: Harness;
-  const operator = { Authorization: `Basic ${Buffer.from('ops:metrics-secret').toString('base64')}` };
   beforeAll(async () => {
-    h = await createHarness({ BULL_BOARD_USER: 'ops', BULL_BOARD_PASSWORD: 'metrics-secret', METRICS_REQUIRE_AUTH: 'true' });
+    h = await createHarness({ METRICS_TOKEN: TOKEN });
   });
   afterAll(async () => h.close());
 
-  it('answers 401 without the operator credentials and nothing of the figures', async () => {
-    const res = await h.app.request('/metrics');
-    expect(res.status).toBe(401);
-    expect(res.headers.get('www-authenticate') ?? '').toMatch(/^Basic /);
-    expect(await res.text()).not.toContain('kb_http_requests_total');
+  it('reports kb_webhook_queue_jobs by state, equal to the delivery queue\'s own counts', async () => {
+    const queue = openWebhookQueue(h.config, 'api');
+    try {
+      // Jobs no worker takes: one waiting, two delayed (as a retry waits).
+      await queue.add('deliver', { probe: 1 });
+      await queue.add('deliver', { probe: 2 }, { delay: 3_600_000 });
+      await queue.add('deliver', { probe: 3 }, { delay: 3_600_000 });
+      const counts = await queue.getJobCounts('waiting', 'delayed', 'active', 'failed');
+      expect(counts).toMatchObject({ waiting: 1, delayed: 2, active: 0 });
+      const exp = await scrape(h);
+      for (const state of ['waiting', 'delayed', 'active', 'failed', 'completed', 'prioritized'] as const) {
+        const want = (await queue.getJobCounts(state))[state];
+        expect(sample(exp, 'kb_webhook_queue_jobs', { state }), state).toBe(want);
+      }
+      expect(sample(exp, 'kb_webhook_queue_jobs', { state: 'delayed' })).toBe(2);
+      // The ingest queue's gauge counts only its own jobs.
+      expect(sample(exp, 'kb_queue_jobs', { state: 'delayed' })).toBe(0);
+    } finally {
+      await queue.obliterate({ force: true });
+      await queue.close();
+    }
+  });
+});
+
+describe('GET /metrics is closed by default', () => {
+  let h: Harness;
+  let open: Harness;
+  const operator = { Authorization: `Basic ${Buffer.from('ops:metrics-secret').toString('base64')}` };
+  beforeAll(async () => {
+    // METRICS_REQUIRE_AUTH is not set: its default holds.
+    h = await createHarness({ METRICS_TOKEN: TOKEN, BULL_BOARD_USER: 'ops', BULL_BOARD_PASSWORD: 'metrics-secret' });
+    open = await createHarness({ METRICS_REQUIRE_AUTH: 'false' });
+  });
+  afterAll(async () => {
+    await h.close();
+    await open.close();
   });
 
-  it('answers the figures with them', async () => {
+  it('defaults METRICS_REQUIRE_AUTH to true', () => {
+    expect(loadConfig({}).METRICS_REQUIRE_AUTH).toBe(true);
+  });
+
+  it('answers 401 without credentials, with challenges for both schemes and nothing of the figures', async () => {
+    const res = await h.app.request('/metrics');
+    expect(res.status).toBe(401);
+    const challenge = res.headers.get('www-authenticate') ?? '';
+    expect(challenge).toMatch(/\bBearer realm=/);
+    expect(challenge).toMatch(/\bBasic realm=/);
+    const body = await res.text();
+    expect(body).not.toContain('kb_http_requests_total');
+    expect(JSON.parse(body)).toMatchObject({ status: 401, error: 'Unauthorized', path: '/metrics' });
+  });
+
+  it('answers 401 to a wrong token, a token with a character more or less, and wrong Basic credentials', async () => {
+    const wrong = [
+      { Authorization: `Bearer ${TOKEN.slice(0, -1)}x` },
+      { Authorization: `Bearer ${TOKEN}x` },
+      { Authorization: `Bearer ${TOKEN.slice(0, -1)}` },
+      { Authorization: 'Bearer ' },
+      { Authorization: TOKEN },
+      { Authorization: `Basic ${Buffer.from(`ops:${TOKEN}`).toString('base64')}` },
+      { Authorization: `Basic ${Buffer.from('ops:metrics-secreT').toString('base64')}` },
+    ];
+    for (const headers of wrong) expect((await h.app.request('/metrics', { headers })).status, headers.Authorization).toBe(401);
+  });
+
+  it('answers the figures to the metrics token as a bearer token', async () => {
+    const res = await h.app.request('/metrics', { headers: SCRAPER });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain('kb_http_requests_total');
+  });
+
+  it('answers the figures to the Bull Board credentials as HTTP Basic', async () => {
     const res = await h.app.request('/metrics', { headers: operator });
     expect(res.status).toBe(200);
     expect(await res.text()).toContain('kb_http_requests_total');
   });
 
-  it('is refused at start-up without operator credentials', () => {
-    expect(() => loadConfig({ METRICS_REQUIRE_AUTH: 'true' })).toThrow(/METRICS_REQUIRE_AUTH/);
+  it('answers 401 to everyone when no credential is configured, saying which settings open it', async () => {
+    const closed = await createHarness();
+    try {
+      const res = await closed.app.request('/metrics', { headers: SCRAPER });
+      expect(res.status).toBe(401);
+      expect(await res.text()).toMatch(/METRICS_TOKEN.*METRICS_REQUIRE_AUTH=false/);
+    } finally {
+      await closed.close();
+    }
+  });
+
+  it('answers anyone with METRICS_REQUIRE_AUTH=false, the opt-out for a private network', async () => {
+    const res = await open.app.request('/metrics');
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain('kb_http_requests_total');
+  });
+
+  it('refuses a metrics token shorter than 16 characters at start-up', () => {
+    expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN/);
   });
 });

@@ -84,7 +84,7 @@ describe('a worker that lost its job lock while it was frozen', { timeout: 150_0
     process.kill(frozen.pid, 'SIGCONT');
     late.answer('Stale', 'stale copy');
     const line = await waitFor('the resumed worker to try its late finish', () => finishLine(frozen, documentId), { timeoutMs: 20_000 });
-    expect(line.result).toBe('ready'); // refused: the source already ended
+    expect(line).toMatchObject({ result: 'not_written', reason: 'ready' }); // refused: the source already ended
     expect(await kbSnapshot(h, kbId)).toEqual(settled);
     expect(frozen.alive()).toBe(true);
     expect(requests()).toHaveLength(2);
@@ -97,14 +97,14 @@ describe('a worker that lost its job lock while it was frozen', { timeout: 150_0
     process.kill(frozen.pid, 'SIGCONT');
     late.answer('Stale', 'stale copy');
     const line = await waitFor('the resumed worker to try its late finish', () => finishLine(frozen, documentId), { timeoutMs: 20_000 });
-    expect(line.result).toBe('stale'); // refused: another worker holds the job now
+    expect(line).toMatchObject({ result: 'not_written', reason: 'stale' }); // refused: another worker holds the job now
     expect(await h.store.kbs.getSource(kbId, documentId)).toMatchObject({ status: 'processing' });
     expect(await h.redis.exists(h.store.keys.text(kbId, documentId))).toBe(0);
 
     current.answer('Fresh', 'fresh copy');
     const doc = await waitForDocument(h, key, kbId, documentId, 20_000);
     expect(doc).toMatchObject({ status: 'ready', title: 'Fresh', text: 'Fresh\n\nfresh copy' });
-    expect(finishLine(takeover, documentId)?.result).toBe('ok');
+    expect(finishLine(takeover, documentId)?.result).toBe('ready');
     const chunks = await h.store.kbs.chunkPage(kbId, documentId, 0, 100);
     expect(chunks.items.map((c) => c.text).join('')).not.toContain('stale');
     expect((await h.store.kbs.getMeta(kbId))?.sourceCounts).toEqual({ pending: 0, processing: 0, ready: 1, failed: 0 });
