@@ -101,7 +101,14 @@ describe('an API started while Redis is down', () => {
     const redisPort = await freePort();
     const apiPort = await freePort();
     const keyPrefix = prefix();
-    const api = startProcess('api/server.ts', { REDIS_URL: `redis://127.0.0.1:${redisPort}`, REDIS_KEY_PREFIX: keyPrefix, PORT: String(apiPort), HOST: '127.0.0.1' });
+    // A metrics token is set, as a deployment sets one: without it the API warns once that /metrics is closed to all.
+    const api = startProcess('api/server.ts', {
+      REDIS_URL: `redis://127.0.0.1:${redisPort}`,
+      REDIS_KEY_PREFIX: keyPrefix,
+      PORT: String(apiPort),
+      HOST: '127.0.0.1',
+      METRICS_TOKEN: 'a-metrics-token-of-the-test-0123',
+    });
     const base = `http://127.0.0.1:${apiPort}`;
     await waitFor('the API to listen', () => logged(api, 'api listening').length > 0, { timeoutMs: 30_000, describe: api.output });
     await waitFor('the API to report waiting', () => logged(api, 'waiting for Redis').length > 0, { describe: api.output });
