@@ -121,7 +121,7 @@ async function main(): Promise<void> {
     let round = 0;
     rows.push(['setSourceMetadata, 1 chunk, feed at its event cap', await timed(redis, () => capped.kbs.setMetadata({ ...ws, documentId: oneChunk }, { a: round++ }, now()))]);
     rows.push(['setSourceMetadata, 1 chunk, feed under its caps', await timed(redis, () => store.kbs.setMetadata({ ...ws, documentId: oneChunk }, { a: round++ }, now()))]);
-    rows.push([`setSourceMetadata, ${perSource} chunks re-sent`, await timed(redis, () => store.kbs.setMetadata({ ...ws, documentId: bigDocs[round % 100]! }, { a: round++ }, now()))]);
+    rows.push([`setSourceMetadata + emitMetadata batches, ${perSource} chunks re-sent`, await timed(redis, () => store.kbs.setMetadata({ ...ws, documentId: bigDocs[round % 100]! }, { a: round++ }, now()))]);
     const tight = createStore(redis, { prefix: 'bfeed', blobTtlSeconds: 3600, changes: { maxBytes: 2 * 1024 * 1024 } });
     rows.push(['setSourceMetadata, 1 chunk, byte cap lowered to 2 MiB', await timed(redis, () => tight.kbs.setMetadata({ ...ws, documentId: oneChunk }, { a: round++ }, now()))]);
     let pageBytes = 0;

@@ -43,6 +43,8 @@ export interface ReconcileReport {
   sitesFailed: number;
   /** Knowledge bases whose counters did not add up to their sources (a torn commit), counted again. */
   recounted: number;
+  /** Metadata changes whose chunk.upserted events a crash had left half emitted, finished. */
+  metadataResumed: number;
 }
 
 /** Knowledge bases read from the active index per round trip. */
@@ -53,6 +55,13 @@ const PAGE = 200;
  * script that adds its sources.
  */
 const UNMARK_AFTER_MS = 60_000;
+/**
+ * A metadata emission that has not advanced for this long was interrupted
+ * (each of its batches is one short script): the reconciler finishes it.
+ */
+export const METADATA_STALE_MS = 60_000;
+/** Pending metadata emissions of one knowledge base looked at per pass. */
+const METADATA_PAGE = 100;
 /**
  * Source records one pass may read to recount knowledge bases whose counters
  * are off. The check itself is one small script per knowledge base; a
@@ -78,7 +87,7 @@ export const RECOUNT_BUDGET = 10_000;
  * Redis outage. Running it again could kill more workers; a user's retry can.
  */
 export async function reconcile(deps: ReconcilerDeps, now = Date.now()): Promise<ReconcileReport> {
-  const report: ReconcileReport = { scanned: 0, requeued: 0, timedOut: 0, abandoned: 0, interrupted: 0, repaired: 0, sitesRequeued: 0, sitesFailed: 0, recounted: 0 };
+  const report: ReconcileReport = { scanned: 0, requeued: 0, timedOut: 0, abandoned: 0, interrupted: 0, repaired: 0, sitesRequeued: 0, sitesFailed: 0, recounted: 0, metadataResumed: 0 };
   const budget = { sources: RECOUNT_BUDGET };
   for (let cursor = 0; ; cursor += PAGE) {
     const page = await deps.kbs.activeKbs(cursor, PAGE);
@@ -121,7 +130,27 @@ async function reconcileKb(deps: ReconcilerDeps, kbId: string, now: number, repo
   const meta = await deps.kbs.getMeta(kbId);
   if (!meta) return false;
   const discovering = meta.sitesDiscovering > 0 && deps.sites ? await reconcileSites(deps, deps.sites, meta.workspaceId, kbId, now, report) : false;
-  return (await reconcileSources(deps, meta.workspaceId, kbId, now, report)) || discovering;
+  const emitting = await reconcileMetadata(deps, kbId, now, report);
+  return (await reconcileSources(deps, meta.workspaceId, kbId, now, report)) || discovering || emitting;
+}
+
+/**
+ * Finishes the metadata changes of a knowledge base whose chunk.upserted
+ * events a crash left half emitted: each resumes at its marker, in the same
+ * short batches. True while the knowledge base has an emission under way.
+ */
+async function reconcileMetadata(deps: ReconcilerDeps, kbId: string, now: number, report: ReconcileReport): Promise<boolean> {
+  const pending = await deps.kbs.pendingMetadata(kbId, METADATA_PAGE);
+  let left = pending.length;
+  for (const { documentId, sinceMs } of pending) {
+    if (now - sinceMs < METADATA_STALE_MS) continue;
+    const changes = await deps.kbs.resumeMetadata(kbId, documentId);
+    left -= 1;
+    if (!changes) continue;
+    report.metadataResumed += 1;
+    deps.logger.warn({ kbId, documentId }, "finished a metadata change's chunk.upserted events that a crash had left half emitted");
+  }
+  return left > 0;
 }
 
 /**

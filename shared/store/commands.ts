@@ -9,7 +9,7 @@ import { boundWorkspaceFeeds } from './feed-bound.js';
 import type { FeedArgs } from '../feed/feed-entries.js';
 import { commitSourcesScript } from './scripts/commit-scripts.js';
 import { deleteKbScript, deleteSourceScript } from './scripts/delete-scripts.js';
-import { setSourceMetadataScript } from './scripts/metadata-scripts.js';
+import { emitMetadataScript, setSourceMetadataScript } from './scripts/metadata-scripts.js';
 import { rechunkSourceScript, settleKbScript } from './scripts/rechunk-scripts.js';
 import { recountKbScript, repairSourceScript, unmarkActiveScript } from './scripts/reconciler-scripts.js';
 import { refreshSourceScript, retrySourceScript } from './scripts/rerun-scripts.js';
@@ -45,6 +45,7 @@ export const SCRIPTS = [
   rechunkSourceScript,
   settleKbScript,
   setSourceMetadataScript,
+  emitMetadataScript,
   retrySourceScript,
   refreshSourceScript,
   repairSourceScript,

@@ -72,6 +72,8 @@ export class KbStore {
   refreshSource: SourceChanges['refreshSource'] = (...a) => this.changes.refreshSource(...a);
   deleteSource: SourceChanges['deleteSource'] = (...a) => this.changes.deleteSource(...a);
   setMetadata: SourceChanges['setMetadata'] = (...a) => this.changes.setMetadata(...a);
+  pendingMetadata: SourceChanges['pendingMetadata'] = (...a) => this.changes.pendingMetadata(...a);
+  resumeMetadata: SourceChanges['resumeMetadata'] = (...a) => this.changes.resumeMetadata(...a);
 
   // The worker's transitions.
   startSource: SourceTransitions['startSource'] = (...a) => this.transitions.startSource(...a);

@@ -169,6 +169,14 @@ export class KeySpace {
     return `${this.kbTag(kbId)}:active`;
   }
   /**
+   * A knowledge base's sources whose metadata change has chunk.upserted
+   * events still to emit, scored by when their emission last advanced (ms):
+   * the reconciler finishes those a crash interrupted.
+   */
+  metadataEmits(kbId: string): string {
+    return `${this.kbTag(kbId)}:metaemits`;
+  }
+  /**
    * Knowledge bases that may have active sources, scored by when one was last
    * added. Its own hash tag: it is written beside the knowledge-base scripts,
    * before them, so a crash leaves at most an entry the reconciler drops.

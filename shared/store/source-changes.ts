@@ -7,13 +7,15 @@ import type { KeySpace } from './keys.js';
 import type { Metadata } from '../schemas/metadata.js';
 import { feedRange, type FeedRange } from '../feed/cursor.js';
 import { deleteSourceScript } from './scripts/delete-scripts.js';
-import { setSourceMetadataScript } from './scripts/metadata-scripts.js';
+import { emitMetadataScript, setSourceMetadataScript } from './scripts/metadata-scripts.js';
 import { refreshSourceScript, retrySourceScript } from './scripts/rerun-scripts.js';
 import { resultError } from './scripts/result-error.js';
 import { settleReport, type SettleReport } from './settle-report.js';
 
-/** Reads of a source's chunks before a metadata change gives up on runs that keep rewriting them. */
+/** Reads of a source's chunks before a metadata emission leaves runs that keep rewriting them to the reconciler. */
 const METADATA_ATTEMPTS = 5;
+/** Chunks one script of a metadata change's emission shows again: each script stays short whatever the source's size. */
+export const METADATA_BATCH = 200;
 
 /** What a refusal about `target` names. */
 const sourceContext = (target: SourceTarget) => ({ kbId: target.kbId, documentId: target.documentId });
@@ -45,22 +47,83 @@ export class SourceChanges {
 
   /**
    * Replaces a source's metadata (already validated); an empty object removes
-   * it. The chunks the feed holds of the source are read first, so that the
-   * script can show them again with the new metadata; a run that rewrites
-   * them meanwhile makes it read again. Returns the change feed range it
-   * wrote, undefined when the metadata was the same or the source has no chunks.
+   * it. One short script writes the change and marks the emission; then the
+   * source's chunks in the feed appear again as chunk.upserted in batches of
+   * METADATA_BATCH (see emitMetadata). Returns the change feed range the
+   * batches wrote, undefined when the metadata was the same or the source
+   * has no chunks. `maxBatches` stops early, as a crash would (tests).
    */
-  async setMetadata(target: SourceTarget, metadata: Metadata, now: string): Promise<FeedRange | undefined> {
-    for (let attempt = 0; attempt < METADATA_ATTEMPTS; attempt++) {
-      const reply = await runScript(this.redis, this.keys, setSourceMetadataScript, { ...target, metadata, now, entries: await this.feedChunks(target) });
-      if (reply.kind === 'ok') return feedRange(reply.feedFrom, reply.feedTo);
-      if (reply.kind !== 'moved') throw resultError(reply.kind, sourceContext(target));
+  async setMetadata(target: SourceTarget, metadata: Metadata, now: string, maxBatches = Infinity): Promise<FeedRange | undefined> {
+    // The reconciler walks this index: it finishes an emission a crash interrupted.
+    await this.active.markActive(target.kbId, now);
+    const reply = await runScript(this.redis, this.keys, setSourceMetadataScript, { ...target, metadata, now });
+    if (reply.kind !== 'ok') throw resultError(reply.kind, sourceContext(target));
+    if (reply.seq === 0) return undefined;
+    return this.emitMetadata(target, reply.seq, 0, maxBatches);
+  }
+
+  /**
+   * Emits the chunk.upserted events of metadata change `seq` from chunk
+   * `start` on, one bounded script a batch, each advancing the record's
+   * marker. Stops when a later change supersedes it or the source is gone;
+   * when a run rewrites the chunks meanwhile, reads them again and starts
+   * over (a chunk may then appear twice), at most METADATA_ATTEMPTS times,
+   * after which the reconciler goes on. Returns the feed range written.
+   */
+  async emitMetadata(target: { kbId: string; documentId: string }, seq: number, start: number, maxBatches = Infinity): Promise<FeedRange | undefined> {
+    let entries = await this.feedChunks(target);
+    let from = '';
+    let to = '';
+    let at = start;
+    for (let batches = 0, reads = 1; batches < maxBatches; batches++) {
+      const reply = await runScript(this.redis, this.keys, emitMetadataScript, {
+        ...target,
+        seq,
+        start: at,
+        total: entries.length,
+        entries: entries.slice(at, at + METADATA_BATCH),
+      });
+      if (reply.kind === 'moved') {
+        if (reads++ >= METADATA_ATTEMPTS) break;
+        entries = await this.feedChunks(target);
+        at = 0;
+        continue;
+      }
+      if (reply.kind !== 'ok') break;
+      if (reply.feedTo !== '') {
+        if (from === '') from = reply.feedFrom;
+        to = reply.feedTo;
+      }
+      at = reply.next;
+      if (at >= entries.length) break;
     }
-    throw new ConflictError('The document is being rewritten; try again');
+    return feedRange(from, to);
+  }
+
+  /** Sources of a knowledge base with a metadata emission under way, with when it last advanced (ms); at most `count`. */
+  async pendingMetadata(kbId: string, count: number): Promise<{ documentId: string; sinceMs: number }[]> {
+    const flat = await this.redis.zrange(this.keys.metadataEmits(kbId), 0, count - 1, 'WITHSCORES');
+    const out: { documentId: string; sinceMs: number }[] = [];
+    for (let i = 0; i < flat.length; i += 2) out.push({ documentId: flat[i]!, sinceMs: Number(flat[i + 1]) });
+    return out;
+  }
+
+  /**
+   * Finishes a source's interrupted metadata emission from its marker.
+   * Returns the feed range written, undefined when it had none to finish.
+   */
+  async resumeMetadata(kbId: string, documentId: string): Promise<FeedRange | undefined> {
+    const marker = await this.redis.hget(this.keys.source(kbId, documentId), 'metaEmit');
+    if (!marker) {
+      await this.redis.zrem(this.keys.metadataEmits(kbId), documentId);
+      return undefined;
+    }
+    const [seq, next] = marker.split(':').map(Number) as [number, number];
+    return this.emitMetadata({ kbId, documentId }, seq, next);
   }
 
   /** The source's chunks as the feed shows them, when the feed holds any. */
-  private async feedChunks(target: SourceTarget): Promise<FeedEntry[]> {
+  private async feedChunks(target: { kbId: string; documentId: string }): Promise<FeedEntry[]> {
     const keys = this.keys.sourceKeys(target.kbId, target.documentId);
     const [held, chunks, markdown, text] = (await this.redis
       .multi()

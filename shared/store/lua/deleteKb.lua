@@ -3,7 +3,7 @@
 
   Input:
     KEYS[1] meta hash   KEYS[2] source id list   KEYS[3] active sorted set   KEYS[4] fingerprint hash
-    KEYS[5] site id list
+    KEYS[5] site id list   KEYS[6] pending metadata emissions
     ARGV[1] JSON: {workspaceId (the caller's), prefixes: {record, text, blob, markdown, chunks, chunkIds}, sitePrefix, ifRev,
                    feed: see the feed include, feedTtl (seconds), search: {state, docs, terms, postings}}
             a prefix .. documentId is that source's key of that kind; sitePrefix .. siteId a site's record;
@@ -52,5 +52,5 @@ redis.call('DEL', p.search.state, p.search.docs, p.search.terms)
 for _, id in ipairs(redis.call('LRANGE', KEYS[5], 0, -1)) do
   redis.call('DEL', p.sitePrefix .. id, p.sitePrefix .. id .. ':misses')
 end
-redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5])
+redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6])
 return {'ok', feedFrom, feedTo}

@@ -9,9 +9,9 @@ const revArg = (rev: number | undefined): string | undefined => (rev === undefin
 export const deleteKbScript = defineScript({
   name: 'kbDeleteKb',
   file: 'deleteKb',
-  keys: ['meta', 'sourceIds', 'active', 'fingerprints', 'sites'],
+  keys: ['meta', 'sourceIds', 'active', 'fingerprints', 'sites', 'metaEmits'],
   build: (i: { workspaceId: string; kbId: string; ifRev?: number | undefined }, k) => ({
-    keys: { meta: k.kb(i.kbId), sourceIds: k.sourceIds(i.kbId), active: k.active(i.kbId), fingerprints: k.fingerprints(i.kbId), sites: k.sites(i.kbId) },
+    keys: { meta: k.kb(i.kbId), sourceIds: k.sourceIds(i.kbId), active: k.active(i.kbId), fingerprints: k.fingerprints(i.kbId), sites: k.sites(i.kbId), metaEmits: k.metadataEmits(i.kbId) },
     args: {
       workspaceId: i.workspaceId,
       prefixes: k.sourceKeyPrefixes(i.kbId),
