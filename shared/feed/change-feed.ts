@@ -85,14 +85,22 @@ export class ChangeFeed {
 
   /** The cursor after the newest event: where a consumer that has read everything up to now goes on from. */
   async headCursor(kbId: string): Promise<string> {
+    return encodeCursor(await this.head(kbId), kbId);
+  }
+
+  /**
+   * The stream id of the feed's newest event (FEED_START for none), in one
+   * command: the head its writing scripts keep in the feed's info hash.
+   */
+  async head(kbId: string): Promise<string> {
     const head = await this.redis.hget(this.keys.changesInfo(kbId), 'head');
-    if (head) return encodeCursor(head, kbId);
+    if (head) return head;
     // A feed last written before the head was kept in its info: the stream keeps its last id even when trimming has emptied it.
     const stream = this.keys.changes(kbId);
-    if ((await this.redis.exists(stream)) === 0) return encodeCursor(FEED_START, kbId);
+    if ((await this.redis.exists(stream)) === 0) return FEED_START;
     const info = (await this.redis.xinfo('STREAM', stream)) as unknown[];
     const at = info.indexOf('last-generated-id');
-    return encodeCursor(at >= 0 ? String(info[at + 1]) : FEED_START, kbId);
+    return at >= 0 ? String(info[at + 1]) : FEED_START;
   }
 }
 

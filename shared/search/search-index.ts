@@ -135,7 +135,7 @@ export class SearchIndex {
       const idx = await this.current(workspaceId, kbId);
       const { hits, moved } = await readHits(this.redis, this.keys, kbId, idx, req);
       if (!moved || attempt > 0) return hits;
-      if ((await this.head(kbId)) === idx.position && this.indexes.get(kbId) === idx) this.forget(kbId);
+      if ((await this.feed.head(kbId)) === idx.position && this.indexes.get(kbId) === idx) this.forget(kbId);
     }
   }
 
@@ -178,26 +178,13 @@ export class SearchIndex {
     }
   }
 
-  /** The feed position after its newest event (the stream keeps it when trimming has emptied it), in one command. */
-  private async head(kbId: string): Promise<string> {
-    let info: unknown[];
-    try {
-      info = (await this.redis.xinfo('STREAM', this.keys.changes(kbId))) as unknown[];
-    } catch (err) {
-      if (err instanceof Error && /no such key/i.test(err.message)) return FEED_START;
-      throw err;
-    }
-    const at = info.indexOf('last-generated-id');
-    return at >= 0 ? String(info[at + 1]) : FEED_START;
-  }
-
   /**
    * An index of every chunk of the knowledge base's ready sources, at the feed
    * position taken first. The next slice is read while one is indexed.
    */
   private async build(kbId: string): Promise<MemoryIndex> {
     const stem = await this.stem();
-    const idx = new MemoryIndex(await this.head(kbId));
+    const idx = new MemoryIndex(await this.feed.head(kbId));
     const slices = this.slices(kbId);
     const next = () => {
       const p = slices.next();
@@ -289,7 +276,7 @@ export class SearchIndex {
 
   /** Applies the feed's events after the index's position; undefined when the feed no longer holds that position. */
   private async catchUp(workspaceId: string, kbId: string, idx: MemoryIndex): Promise<MemoryIndex | undefined> {
-    if ((await this.head(kbId)) === idx.position) return idx;
+    if ((await this.feed.head(kbId)) === idx.position) return idx;
     const stem = await this.stem();
     for (;;) {
       let page;
