@@ -1,14 +1,14 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { MethodNotAllowedError, NotFoundError } from '../shared/errors.js';
-import { apiKeyAuth } from './auth.js';
+import { apiKeyAuth } from './middleware/auth.js';
 import type { AppEnv } from './context.js';
 import type { AppDeps } from './deps.js';
-import { mountBoard } from './admin-board.js';
-import { handleError } from './errors.js';
-import { createMetrics, metricsAuth } from './metrics.js';
-import { mountDocs } from './openapi.js';
-import { rateLimit } from './rate-limit.js';
-import { requestContext } from './request-context.js';
+import { mountBoard } from './ops/admin-board.js';
+import { handleError } from './middleware/errors.js';
+import { createMetrics, metricsAuth } from './ops/metrics.js';
+import { mountDocs } from './openapi/openapi.js';
+import { rateLimit } from './middleware/rate-limit.js';
+import { requestContext } from './middleware/request-context.js';
 import { agentRoutes } from './routes/agents.js';
 import { documentMetadataRoutes } from './routes/document-metadata.js';
 import { healthRoutes } from './routes/health.js';
@@ -17,8 +17,8 @@ import { siteRoutes } from './routes/sites.js';
 import { qaIssueRoutes } from './routes/qa-issues.js';
 import { usageRoutes } from './routes/usage.js';
 import { webhookRoutes } from './routes/webhooks.js';
-import { createRouter } from './router.js';
-import { closeUnreadBodies } from './unread-body.js';
+import { createRouter } from './openapi/router.js';
+import { closeUnreadBodies } from './http/unread-body.js';
 
 /**
  * Builds the HTTP application. It starts nothing: `server.ts` listens, tests

@@ -1,5 +1,5 @@
 import type { HttpBindings } from '@hono/node-server';
-import type { Logger } from '../shared/logger.js';
+import type { Logger } from '../shared/runtime/logger.js';
 import type { Principal } from '../shared/store/key-store.js';
 
 /** Variables set by middleware for the handlers. */

@@ -1,8 +1,8 @@
 import type { Queue } from 'bullmq';
-import type { RedisClient } from '../shared/redis.js';
-import type { Config } from '../shared/config.js';
-import type { SourceQueue } from '../shared/jobs.js';
-import type { Logger } from '../shared/logger.js';
+import type { RedisClient } from '../shared/redis/redis.js';
+import type { Config } from '../shared/runtime/config.js';
+import type { SourceQueue } from '../shared/queue/jobs.js';
+import type { Logger } from '../shared/runtime/logger.js';
 import type { Store } from '../shared/store/index.js';
 
 /** Everything the API needs, passed in so tests build an app on a fresh prefix. */

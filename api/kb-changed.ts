@@ -1,7 +1,7 @@
 import type { FeedRange } from '../shared/feed/cursor.js';
 import type { WebhookEvent } from '../shared/schemas/webhook.js';
 import type { SettleReport } from '../shared/store/settle-report.js';
-import { changedEvent, eventOutlet, publishEvents, settledEvent } from '../shared/webhook-events.js';
+import { changedEvent, eventOutlet, publishEvents, settledEvent } from '../shared/webhooks/webhook-events.js';
 import type { AppDeps } from './deps.js';
 
 /**

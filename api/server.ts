@@ -1,16 +1,16 @@
 import type { Server } from 'node:http';
 import { serve } from '@hono/node-server';
 import type { Hono } from 'hono';
-import type { Config } from '../shared/config.js';
-import { bullSourceQueue } from '../shared/jobs.js';
-import type { Logger } from '../shared/logger.js';
-import { isMain, runRole } from '../shared/process.js';
-import { describeTarget } from '../shared/redis.js';
-import { waitForRedis } from '../shared/redis-wait.js';
-import { openIngestQueue, openRuntime, openWebhookQueue, type Runtime, type ServiceQueue } from '../shared/runtime.js';
+import type { Config } from '../shared/runtime/config.js';
+import { bullSourceQueue } from '../shared/queue/jobs.js';
+import type { Logger } from '../shared/runtime/logger.js';
+import { isMain, runRole } from '../shared/runtime/process.js';
+import { describeTarget } from '../shared/redis/redis.js';
+import { waitForRedis } from '../shared/redis/redis-wait.js';
+import { openIngestQueue, openRuntime, openWebhookQueue, type Runtime, type ServiceQueue } from '../shared/runtime/runtime.js';
 import { createApp } from './app.js';
 import type { AppEnv } from './context.js';
-import { metricsUnreachable } from './metrics.js';
+import { metricsUnreachable } from './ops/metrics.js';
 import { createStartingApp } from './starting-app.js';
 
 /** A running API: its address, when it serves, and an idempotent close. */

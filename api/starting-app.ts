@@ -1,8 +1,8 @@
 import { Hono } from 'hono';
-import type { Logger } from '../shared/logger.js';
+import type { Logger } from '../shared/runtime/logger.js';
 import type { AppEnv } from './context.js';
-import { DEPENDENCY_RETRY_AFTER_SECONDS, errorResponse } from './errors.js';
-import { requestContext } from './request-context.js';
+import { DEPENDENCY_RETRY_AFTER_SECONDS, errorResponse } from './middleware/errors.js';
+import { requestContext } from './middleware/request-context.js';
 import { notReady } from './routes/health.js';
 
 /**

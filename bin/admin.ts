@@ -6,8 +6,8 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { importCatalog } from './catalog-import.js';
-import { loadConfig } from '../shared/config.js';
-import { connectRedis, createRedis, describeTarget } from '../shared/redis.js';
+import { loadConfig } from '../shared/runtime/config.js';
+import { connectRedis, createRedis, describeTarget } from '../shared/redis/redis.js';
 import { effectiveQuotas } from '../shared/quotas.js';
 import type { QuotaName } from '../shared/store/quota-store.js';
 import { idSchema } from '../shared/schemas/common.js';

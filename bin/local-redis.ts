@@ -3,8 +3,8 @@ import { once } from 'node:events';
 import { mkdirSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { resolve } from 'node:path';
-import type { Config } from '../shared/config.js';
-import type { Logger } from '../shared/logger.js';
+import type { Config } from '../shared/runtime/config.js';
+import type { Logger } from '../shared/runtime/logger.js';
 
 export interface LocalRedis {
   url: string;

@@ -1,8 +1,8 @@
 import { startApi, type RunningApi } from '../api/server.js';
-import type { Config } from '../shared/config.js';
-import { createLogger } from '../shared/logger.js';
-import { describeTarget } from '../shared/redis.js';
-import { configOrExit, isMain, onFatalErrors, onShutdownSignals } from '../shared/process.js';
+import type { Config } from '../shared/runtime/config.js';
+import { createLogger } from '../shared/runtime/logger.js';
+import { describeTarget } from '../shared/redis/redis.js';
+import { configOrExit, isMain, onFatalErrors, onShutdownSignals } from '../shared/runtime/process.js';
 import { startWorker, type RunningWorker } from '../worker/main.js';
 import { ensureRedis } from './local-redis.js';
 

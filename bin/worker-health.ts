@@ -1,7 +1,7 @@
-import type { Config } from '../shared/config.js';
-import { configOrExit, isMain } from '../shared/process.js';
-import { createRedis } from '../shared/redis.js';
-import { openIngestQueue } from '../shared/runtime.js';
+import type { Config } from '../shared/runtime/config.js';
+import { configOrExit, isMain } from '../shared/runtime/process.js';
+import { createRedis } from '../shared/redis/redis.js';
+import { openIngestQueue } from '../shared/runtime/runtime.js';
 
 /** The verdict of one health check. */
 export interface WorkerHealth {

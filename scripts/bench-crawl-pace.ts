@@ -20,7 +20,7 @@
 import { spawnSync } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { Queue } from 'bullmq';
-import { INGEST_QUEUE, queuePrefix } from '../shared/jobs.js';
+import { INGEST_QUEUE, queuePrefix } from '../shared/queue/jobs.js';
 import { generatedPages, SiteServer } from '../test/helpers/site-server.js';
 import { BenchService, BENCH_PREFIX } from './lib/bench-service.js';
 import { OTHER_WORKSPACES } from './lib/bench-fairness.js';

@@ -20,7 +20,7 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import * as cheerio from 'cheerio';
-import { loadConfig } from '../shared/config.js';
+import { loadConfig } from '../shared/runtime/config.js';
 import type { StoredSite } from '../shared/store/site-records.js';
 import { discoverAll } from '../test/helpers/discover-all.js';
 import { pageLinks } from '../worker/sites/links.js';

@@ -25,7 +25,7 @@ import { DEFAULT_LIMITS } from './lib/bench-extract-pool.js';
 import { folderFiles, hasTool, MB, median, rssSampler } from './lib/bench-util.js';
 import { args, flag } from './lib/cli-args.js';
 
-type PoolModule = typeof import('../worker/sandbox-pool.js');
+type PoolModule = typeof import('../worker/sandbox/sandbox-pool.js');
 const runTool = promisify(execFile);
 
 const rounds = Number(flag('rounds') ?? 3);
@@ -42,7 +42,7 @@ function inputFiles(): { path: string; name: string }[] {
 
 /** Wall seconds and peak children RSS of the files through a fresh warm pool of one build. */
 async function ours(dir: string, files: { path: string; name: string }[]): Promise<{ seconds: number; rssMb: number; failures: number }> {
-  const { SandboxPool } = (await import(pathToFileURL(resolve(dir, 'worker/sandbox-pool.js')).href)) as PoolModule;
+  const { SandboxPool } = (await import(pathToFileURL(resolve(dir, 'worker/sandbox/sandbox-pool.js')).href)) as PoolModule;
   const pool = new SandboxPool({ size: concurrency, limits: { ...DEFAULT_LIMITS, timeoutMs: 600_000 } });
   await pool.ready();
   // --warm: each child first reads a small PDF, as the children of a worker that has run a while have

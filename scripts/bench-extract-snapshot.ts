@@ -18,7 +18,7 @@ import { corpusDir, corpusPresent } from '../test/corpus/corpus-files.js';
 import { DEFAULT_LIMITS } from './lib/bench-extract-pool.js';
 import { folderFiles } from './lib/bench-util.js';
 
-type PoolModule = typeof import('../worker/sandbox-pool.js');
+type PoolModule = typeof import('../worker/sandbox/sandbox-pool.js');
 
 const FOLDERS = ['pdf', 'docx', 'bad'];
 const [command, first, second] = process.argv.slice(2);
@@ -32,7 +32,7 @@ async function write(dir: string): Promise<void> {
   if (!corpusPresent(root)) throw new Error(`No corpus at ${root}; set CORPUS_DIR.`);
   const distDir = option('--dist', 'dist');
   const concurrency = Number(option('--concurrency', '2'));
-  const { SandboxPool } = (await import(pathToFileURL(resolve(distDir, 'worker/sandbox-pool.js')).href)) as PoolModule;
+  const { SandboxPool } = (await import(pathToFileURL(resolve(distDir, 'worker/sandbox/sandbox-pool.js')).href)) as PoolModule;
   const files = FOLDERS.flatMap((folder) => folderFiles(root, folder).map((f) => ({ ...f, key: `${folder}__${f.name}` })))
     .filter((f) => /\.(pdf|docx)$/i.test(f.name) && new RegExp(option('--match', '.')).test(f.name));
   mkdirSync(dir, { recursive: true });

@@ -12,11 +12,11 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { detectType } from '../shared/detect-type.js';
+import { detectType } from '../shared/formats/detect-type.js';
 import { corpusDir, corpusFiles, corpusPresent, referencePath } from '../test/corpus/corpus-files.js';
-import type { SandboxStats } from '../worker/sandbox.js';
+import type { SandboxStats } from '../worker/sandbox/sandbox.js';
 
-type SandboxModule = typeof import('../worker/sandbox.js');
+type SandboxModule = typeof import('../worker/sandbox/sandbox.js');
 
 const args = process.argv.slice(2);
 const useDist = args.includes('--dist');
@@ -39,8 +39,8 @@ async function main(): Promise<void> {
     return;
   }
   const { extractInSandbox } = (useDist
-    ? await import(pathToFileURL(resolve(distDir, 'worker/sandbox.js')).href)
-    : await import('../worker/sandbox.js')) as SandboxModule;
+    ? await import(pathToFileURL(resolve(distDir, 'worker/sandbox/sandbox.js')).href)
+    : await import('../worker/sandbox/sandbox.js')) as SandboxModule;
 
   // Child start-up: a five-byte text file, end to end, best of five.
   const startup: number[] = [];

@@ -14,7 +14,7 @@
 import { parseArgs } from 'node:util';
 import { Queue, UnrecoverableError, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
-import { bullSourceQueue, INGEST_QUEUE, JOB_HISTORY, queuePrefix, type ExtractSourceJob } from '../shared/jobs.js';
+import { bullSourceQueue, INGEST_QUEUE, JOB_HISTORY, queuePrefix, type ExtractSourceJob } from '../shared/queue/jobs.js';
 import { startRedisServer } from '../test/helpers/redis-server.js';
 
 const { values: opts } = parseArgs({

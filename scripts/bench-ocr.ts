@@ -21,7 +21,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findImageLister, findOcrEngine, findPageRenderer } from '../worker/extractors/pdf/ocr/engine.js';
 import type { OcrSettings } from '../worker/extractors/pdf/ocr/settings.js';
-import { SandboxPool } from '../worker/sandbox-pool.js';
+import { SandboxPool } from '../worker/sandbox/sandbox-pool.js';
 import { buildBenchSet } from './lib/bench-ocr-set.js';
 import { nativeTesseract, pdftoppmImages, renderWithPdfjs, renderWithPdftoppm, tesseractJs, type EngineRun } from './lib/bench-ocr-engines.js';
 import { benchLimits, poolBesideBare, throughPool } from './lib/bench-ocr-pool.js';

@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { Queue, UnrecoverableError, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
-import { defaultJobOptions, EXTRACT_SOURCE_JOB, extractSourceJobId, INGEST_QUEUE, queuePrefix, type ExtractSourceJob } from '../shared/jobs.js';
+import { defaultJobOptions, EXTRACT_SOURCE_JOB, extractSourceJobId, INGEST_QUEUE, queuePrefix, type ExtractSourceJob } from '../shared/queue/jobs.js';
 import type { StoredChunk } from '../shared/schemas/chunk.js';
 import { createStore, type Store } from '../shared/store/index.js';
 import { sourceFingerprint, type NewSource } from '../shared/store/kb-records.js';

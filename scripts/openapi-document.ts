@@ -1,9 +1,9 @@
 import { createApp } from '../api/app.js';
-import { loadConfig } from '../shared/config.js';
-import { createLogger } from '../shared/logger.js';
-import { createRedis } from '../shared/redis.js';
+import { loadConfig } from '../shared/runtime/config.js';
+import { createLogger } from '../shared/runtime/logger.js';
+import { createRedis } from '../shared/redis/redis.js';
 import { createStore } from '../shared/store/index.js';
-import type { SourceQueue } from '../shared/jobs.js';
+import type { SourceQueue } from '../shared/queue/jobs.js';
 
 /**
  * The served `/openapi.json`, built without Redis: the app is made on a client

@@ -1,7 +1,7 @@
 /**
  * The service's error hierarchy. Each error carries a domain code, never an
  * HTTP status: the API maps codes to statuses and messages in one table
- * (api/errors.ts), so the store, the worker and the CLI stay free of HTTP.
+ * (api/middleware/errors.ts), so the store, the worker and the CLI stay free of HTTP.
  */
 export type AppErrorCode =
   | 'bad_request'

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Config } from './config.js';
+import type { Config } from './runtime/config.js';
 import { AppError, InFlightQuotaError, QuotaExceededError, StoredBytesQuotaError, UnavailableError } from './errors.js';
 import type { SiteTruncatedReason } from './schemas/site.js';
 import type { NewSource } from './store/kb-records.js';

@@ -1,23 +1,23 @@
 import type { Worker } from 'bullmq';
-import type { Config } from '../shared/config.js';
-import { JobMetricsBatcher } from '../shared/job-metrics.js';
-import { bullSourceQueue, INGEST_QUEUE } from '../shared/jobs.js';
-import type { Logger } from '../shared/logger.js';
-import { describeTarget } from '../shared/redis.js';
-import { waitForRedis, type StartupAttempt } from '../shared/redis-wait.js';
-import { isMain, runRole } from '../shared/process.js';
-import { openIngestQueue, openRuntime } from '../shared/runtime.js';
-import { withTimeout } from '../shared/timeout.js';
+import type { Config } from '../shared/runtime/config.js';
+import { JobMetricsBatcher } from '../shared/queue/job-metrics.js';
+import { bullSourceQueue, INGEST_QUEUE } from '../shared/queue/jobs.js';
+import type { Logger } from '../shared/runtime/logger.js';
+import { describeTarget } from '../shared/redis/redis.js';
+import { waitForRedis, type StartupAttempt } from '../shared/redis/redis-wait.js';
+import { isMain, runRole } from '../shared/runtime/process.js';
+import { openIngestQueue, openRuntime } from '../shared/runtime/runtime.js';
+import { withTimeout } from '../shared/runtime/timeout.js';
 import { HostGate, type HostGateOptions } from './fetch/host-gate.js';
-import { fetchUrl, type FetchUrlOptions } from './fetch-url.js';
+import { fetchUrl, type FetchUrlOptions } from './fetch/fetch-url.js';
 import { ocrSettings } from './ocr-setup.js';
-import { createProcessor, type ProcessorDeps } from './processor.js';
+import { createProcessor, type ProcessorDeps } from './jobs/processor.js';
 import { siteFetcher } from './sites/site-fetch.js';
 import { openQueueWorker } from './queue-worker.js';
 import { buildActiveIndexOnce, reconcile } from './reconciler.js';
-import { SandboxPool, type SandboxPoolOptions } from './sandbox-pool.js';
+import { SandboxPool, type SandboxPoolOptions } from './sandbox/sandbox-pool.js';
 import { openWebhooks, type WebhookWorkerOptions } from './webhooks/worker.js';
-import { privateAccess } from '../shared/address-policy.js';
+import { privateAccess } from '../shared/net/address-policy.js';
 
 export interface RunningWorker {
   worker: Worker;

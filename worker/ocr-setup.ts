@@ -1,5 +1,5 @@
-import type { Config } from '../shared/config.js';
-import type { Logger } from '../shared/logger.js';
+import type { Config } from '../shared/runtime/config.js';
+import type { Logger } from '../shared/runtime/logger.js';
 import { findImageLister, findOcrEngine, findPageRenderer } from './extractors/pdf/ocr/engine.js';
 import type { OcrSettings } from './extractors/pdf/ocr/settings.js';
 

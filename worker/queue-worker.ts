@@ -1,9 +1,9 @@
 import { Worker, type AdvancedOptions, type Processor } from 'bullmq';
-import type { Config } from '../shared/config.js';
-import { queuePrefix } from '../shared/jobs.js';
-import type { Logger } from '../shared/logger.js';
-import { createRedis, type RedisClient } from '../shared/redis.js';
-import type { StartupAttempt } from '../shared/redis-wait.js';
+import type { Config } from '../shared/runtime/config.js';
+import { queuePrefix } from '../shared/queue/jobs.js';
+import type { Logger } from '../shared/runtime/logger.js';
+import { createRedis, type RedisClient } from '../shared/redis/redis.js';
+import type { StartupAttempt } from '../shared/redis/redis-wait.js';
 
 /** What differs between our BullMQ consumers; everything else is wired the same way. */
 export interface QueueWorkerOptions {

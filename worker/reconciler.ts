@@ -1,7 +1,7 @@
 import type { Job, Queue } from 'bullmq';
-import { scanKeys, type RedisClient } from '../shared/redis.js';
-import { discoverSiteJobId, extractSourceJobId, sourceJobInfo, sourceJobRef, type DiscoverSiteJob, type ExtractSourceJob, type SourceQueue } from '../shared/jobs.js';
-import type { Logger } from '../shared/logger.js';
+import { scanKeys, type RedisClient } from '../shared/redis/redis.js';
+import { discoverSiteJobId, extractSourceJobId, sourceJobInfo, sourceJobRef, type DiscoverSiteJob, type ExtractSourceJob, type SourceQueue } from '../shared/queue/jobs.js';
+import type { Logger } from '../shared/runtime/logger.js';
 import type { SourceErrorCode } from '../shared/source-errors.js';
 import type { KbStore } from '../shared/store/kb-store.js';
 import type { StoredSource } from '../shared/store/kb-records.js';

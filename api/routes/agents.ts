@@ -2,7 +2,7 @@ import { createRoute } from '@hono/zod-openapi';
 import { agentPageSchema } from '../../shared/schemas/catalog.js';
 import { pageQuerySchema, toPage } from '../../shared/schemas/common.js';
 import type { AppDeps } from '../deps.js';
-import { createRouter, errorResponses, jsonResponse, security, TAGS } from '../router.js';
+import { createRouter, errorResponses, jsonResponse, security, TAGS } from '../openapi/router.js';
 
 export function agentRoutes(deps: AppDeps) {
   const app = createRouter();

@@ -5,9 +5,9 @@ import { sourceSchema } from '../../shared/schemas/knowledge-base.js';
 import { documentPatchSchema } from '../../shared/schemas/metadata.js';
 import { publicSource } from '../../shared/store/kb-records.js';
 import type { AppDeps } from '../deps.js';
-import { jsonBodyGuards } from '../json-body.js';
+import { jsonBodyGuards } from '../http/json-body.js';
 import { announceChanges } from '../kb-changed.js';
-import { createRouter, errorResponses, jsonResponse, security, TAGS } from '../router.js';
+import { createRouter, errorResponses, jsonResponse, security, TAGS } from '../openapi/router.js';
 
 const docParams = z.object({ kbId: idSchema, documentId: idSchema });
 const PATH = '/knowledge-bases/:kbId/documents/:documentId';

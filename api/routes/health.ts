@@ -1,9 +1,9 @@
 import { Hono, type Context } from 'hono';
 import type { AppEnv } from '../context.js';
 import type { AppDeps } from '../deps.js';
-import { DEPENDENCY_RETRY_AFTER_SECONDS } from '../errors.js';
-import { CODE_STATUS } from '../status-table.js';
-import { withTimeout } from '../../shared/timeout.js';
+import { DEPENDENCY_RETRY_AFTER_SECONDS } from '../middleware/errors.js';
+import { CODE_STATUS } from '../middleware/status-table.js';
+import { withTimeout } from '../../shared/runtime/timeout.js';
 
 /** A ping slower than this counts as Redis down: a load balancer must not hang on readiness. */
 const PING_TIMEOUT_MS = 1_000;

@@ -2,7 +2,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { changesPageSchema } from '../../shared/schemas/changes.js';
 import { idSchema } from '../../shared/schemas/common.js';
 import type { AppDeps } from '../deps.js';
-import { createRouter, errorResponses, jsonResponse, security, TAGS } from '../router.js';
+import { createRouter, errorResponses, jsonResponse, security, TAGS } from '../openapi/router.js';
 
 /** Largest page of the change feed. */
 export const MAX_CHANGES_PAGE_SIZE = 1000;

@@ -4,7 +4,7 @@ import { chunkSchema } from '../../shared/schemas/chunk.js';
 import { listKbChunks } from '../chunk-listing.js';
 import type { AppDeps } from '../deps.js';
 import type { KbDeps } from '../knowledge-base-verbs.js';
-import { createRouter, errorResponses, jsonResponse, security, TAGS } from '../router.js';
+import { createRouter, errorResponses, jsonResponse, security, TAGS } from '../openapi/router.js';
 
 /** Largest page of the knowledge-base-wide chunk listing (the `size` rule of every list). */
 export const MAX_CHUNK_LISTING_SIZE = 100;

@@ -3,10 +3,10 @@ import { idSchema } from '../../shared/schemas/common.js';
 import { searchRequestSchema, searchResultSchema } from '../../shared/schemas/search.js';
 import { searchKb } from '../../shared/search/kb-search.js';
 import type { AppDeps } from '../deps.js';
-import { jsonBodyGuards } from '../json-body.js';
+import { jsonBodyGuards } from '../http/json-body.js';
 import type { KbDeps } from '../knowledge-base-verbs.js';
 import { assertOwned } from '../knowledge-base-verbs.js';
-import { createRouter, errorResponses, jsonResponse, security, TAGS } from '../router.js';
+import { createRouter, errorResponses, jsonResponse, security, TAGS } from '../openapi/router.js';
 
 const PATH = '/knowledge-bases/:kbId/search';
 /** A query of 1,000 characters, 100 document ids and 4 KB of metadata fit with room to spare. */

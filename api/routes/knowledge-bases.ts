@@ -34,13 +34,13 @@ import type { AppDeps } from '../deps.js';
 import { kbChangeRoutes } from './kb-changes.js';
 import { kbSearchRoutes } from './kb-search.js';
 import { kbChunkRoutes } from './kb-chunks.js';
-import { zodFieldErrors } from '../errors.js';
-import { etagOf, notModified, requiredRevision } from '../etag.js';
-import { createFormReader } from '../form-reader.js';
-import { idempotent } from '../idempotency.js';
+import { zodFieldErrors } from '../middleware/errors.js';
+import { etagOf, notModified, requiredRevision } from '../middleware/etag.js';
+import { createFormReader } from '../http/form-reader.js';
+import { idempotent } from '../middleware/idempotency.js';
 import { announceChanges } from '../kb-changed.js';
 import { KbViewCache } from '../kb-view-cache.js';
-import { createRouter, emptyResponse, errorResponses, jsonResponse, security, TAGS } from '../router.js';
+import { createRouter, emptyResponse, errorResponses, jsonResponse, security, TAGS } from '../openapi/router.js';
 
 const kbParams = z.object({ kbId: idSchema });
 const docParams = z.object({ kbId: idSchema, documentId: idSchema });

@@ -3,7 +3,7 @@ import { ForbiddenError, OTHER_WORKSPACE, notFound } from '../../shared/errors.j
 import { qaIssueSchema } from '../../shared/schemas/catalog.js';
 import { idSchema } from '../../shared/schemas/common.js';
 import type { AppDeps } from '../deps.js';
-import { createRouter, errorResponses, jsonResponse, security, TAGS } from '../router.js';
+import { createRouter, errorResponses, jsonResponse, security, TAGS } from '../openapi/router.js';
 
 export function qaIssueRoutes(deps: AppDeps) {
   const app = createRouter();

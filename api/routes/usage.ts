@@ -1,7 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { QuotaGuard } from '../../shared/quotas.js';
 import type { AppDeps } from '../deps.js';
-import { createRouter, errorResponses, jsonResponse, security, TAGS } from '../router.js';
+import { createRouter, errorResponses, jsonResponse, security, TAGS } from '../openapi/router.js';
 
 const limit = z.number().int().nullable().meta({ description: 'The quota; null when unlimited' });
 const usageSchema = z

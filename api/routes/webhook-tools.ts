@@ -4,10 +4,10 @@ import { ConflictError, NotFoundError, UnavailableError } from '../../shared/err
 import { idSchema } from '../../shared/schemas/common.js';
 import { TEST_EVENT, webhookEventSchema, webhookSchema, type WebhookEvent } from '../../shared/schemas/webhook.js';
 import { webhookView, type StoredWebhook } from '../../shared/store/webhook-store.js';
-import { enqueueDeliveries } from '../../shared/webhook-deliveries.js';
+import { enqueueDeliveries } from '../../shared/webhooks/webhook-deliveries.js';
 import type { AppEnv } from '../context.js';
 import type { AppDeps } from '../deps.js';
-import { errorResponses, jsonResponse, security, TAGS } from '../router.js';
+import { errorResponses, jsonResponse, security, TAGS } from '../openapi/router.js';
 
 const hookParams = z.object({ webhookId: idSchema });
 const eventParams = z.object({ webhookId: idSchema, eventId: idSchema });

@@ -8,12 +8,12 @@ import {
   webhookPageSchema,
 } from '../../shared/schemas/webhook.js';
 import { webhookView } from '../../shared/store/webhook-store.js';
-import { checkSourceUrl } from '../../shared/url-policy.js';
+import { checkSourceUrl } from '../../shared/net/url-policy.js';
 import type { AppDeps } from '../deps.js';
-import { jsonBodyGuards } from '../json-body.js';
-import { createRouter, emptyResponse, errorResponses, jsonResponse, security, TAGS } from '../router.js';
+import { jsonBodyGuards } from '../http/json-body.js';
+import { createRouter, emptyResponse, errorResponses, jsonResponse, security, TAGS } from '../openapi/router.js';
 import { registerWebhookTools } from './webhook-tools.js';
-import { privateAccess } from '../../shared/address-policy.js';
+import { privateAccess } from '../../shared/net/address-policy.js';
 
 const hookParams = z.object({ webhookId: idSchema });
 const MAX_BODY_BYTES = 16 * 1024;

@@ -1,14 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { SandboxLimits, SandboxStats } from '../../worker/sandbox-pool.js';
+import type { SandboxLimits, SandboxStats } from '../../worker/sandbox/sandbox-pool.js';
 import { folderFiles, hasTool, MB, median, referenceSeconds } from './bench-util.js';
 
-type PoolModule = typeof import('../../worker/sandbox-pool.js');
+type PoolModule = typeof import('../../worker/sandbox/sandbox-pool.js');
 
 export const FORMATS = ['pdf', 'docx', 'html', 'md', 'txt'] as const;
 const REFERENCE: Partial<Record<string, 'pdftotext' | 'pandoc'>> = { pdf: 'pdftotext', docx: 'pandoc' };
-/** The worker's defaults (shared/config.ts). */
+/** The worker's defaults (shared/runtime/config.ts). */
 export const DEFAULT_LIMITS: SandboxLimits = {
   timeoutMs: 60_000,
   memoryMb: 1024,
@@ -41,7 +41,7 @@ export interface ExtractRow {
  * reference tool over the same files one process per file, in the same run.
  */
 export async function benchExtract(root: string, opts: { runs: number; concurrency: number; distDir: string }): Promise<ExtractRow[]> {
-  const { SandboxPool } = (await import(pathToFileURL(resolve(opts.distDir, 'worker/sandbox-pool.js')).href)) as PoolModule;
+  const { SandboxPool } = (await import(pathToFileURL(resolve(opts.distDir, 'worker/sandbox/sandbox-pool.js')).href)) as PoolModule;
   const rows: ExtractRow[] = [];
   for (const format of FORMATS) {
     const files = folderFiles(root, format);

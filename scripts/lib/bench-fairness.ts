@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { Queue } from 'bullmq';
-import { INGEST_QUEUE, queuePrefix } from '../../shared/jobs.js';
+import { INGEST_QUEUE, queuePrefix } from '../../shared/queue/jobs.js';
 import { BenchService, BENCH_PREFIX } from './bench-service.js';
 import { waitFor } from './bench-util.js';
 

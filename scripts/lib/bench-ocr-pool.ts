@@ -4,7 +4,7 @@
  * machine: pages per second of each and their paired ratio, and the peak
  * memory of the pool's child with its tesseract process.
  */
-import { SandboxPool, type SandboxLimits } from '../../worker/sandbox-pool.js';
+import { SandboxPool, type SandboxLimits } from '../../worker/sandbox/sandbox-pool.js';
 import type { OcrSettings } from '../../worker/extractors/pdf/ocr/settings.js';
 import type { Extraction } from '../../worker/extractors/index.js';
 import { rssSampler } from './bench-util.js';

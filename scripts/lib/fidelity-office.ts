@@ -5,7 +5,7 @@
  * corpus (`../shared/corpus`, or `CORPUS_DIR`).
  */
 import { readFileSync } from 'node:fs';
-import { parseAcceptedFormats } from '../../shared/format-policy.js';
+import { parseAcceptedFormats } from '../../shared/formats/format-policy.js';
 import { corpusDir } from '../../test/corpus/corpus-files.js';
 import { recallPrecision } from '../../test/corpus/word-bags.js';
 import { extractText } from '../../worker/extractors/index.js';

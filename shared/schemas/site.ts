@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { isoDateTime } from './common.js';
-import { checkSourceUrl } from '../url-policy.js';
+import { checkSourceUrl } from '../net/url-policy.js';
 
 /**
  * A site source: a start page or a sitemap whose same-origin pages become URL

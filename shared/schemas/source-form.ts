@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CHUNK_FIELDS, MAX_CHUNK_TOKENS, MIN_CHUNK_TOKENS } from '../chunking/chunk-settings.js';
-import { checkSourceUrl } from '../url-policy.js';
+import { checkSourceUrl } from '../net/url-policy.js';
 import { metadataSchema } from './metadata.js';
 import { MAX_SITES_PER_KB, siteItemSchema } from './site.js';
 

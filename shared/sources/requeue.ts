@@ -1,4 +1,4 @@
-import { sourceJobInfo, type ExtractSourceJob, type SourceQueue } from '../jobs.js';
+import { sourceJobInfo, type ExtractSourceJob, type SourceQueue } from '../queue/jobs.js';
 import type { KbStore } from '../store/kb-store.js';
 import { settleReport, type SettleReport } from '../store/settle-report.js';
 import type { SourceTarget } from './source-ref.js';

@@ -1,4 +1,4 @@
-import type { RedisClient } from '../redis.js';
+import type { RedisClient } from '../redis/redis.js';
 import type { Agent, QaIssue, QaRule } from '../schemas/catalog.js';
 import type { KeySpace } from './keys.js';
 import { runScript, withCommands, type StoreRedis } from './commands.js';

@@ -2,7 +2,7 @@ import type { FeedArgs } from '../feed/feed-entries.js';
 import type { KeySpace } from './keys.js';
 import { trimFeedScript, workspaceFeedBytesScript } from './scripts/changes-scripts.js';
 import { parseReply, scriptArgs, type ReplySpec, type ScriptDef } from './scripts/script.js';
-import type { RedisClient } from '../redis.js';
+import type { RedisClient } from '../redis/redis.js';
 
 /**
  * Holds a workspace's change feeds together under CHANGES_WORKSPACE_MAX_BYTES,

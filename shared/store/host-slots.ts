@@ -1,4 +1,4 @@
-import type { RedisClient } from '../redis.js';
+import type { RedisClient } from '../redis/redis.js';
 import { runScript, withCommands, type StoreRedis } from './commands.js';
 import { acquireHostSlotScript, startHostFetchScript } from './scripts/host-scripts.js';
 import type { KeySpace } from './keys.js';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { RedisClient } from '../redis.js';
+import type { RedisClient } from '../redis/redis.js';
 import { runScript, withCommands, type StoreRedis } from './commands.js';
 import type { KeySpace } from './keys.js';
 import { claimIdempotencyKeyScript, completeIdempotencyKeyScript } from './scripts/idempotency-scripts.js';

@@ -1,4 +1,4 @@
-import type { RedisClient } from '../redis.js';
+import type { RedisClient } from '../redis/redis.js';
 import { CatalogStore } from './catalog-store.js';
 import { KbStore } from './kb-store.js';
 import { HostSlots } from './host-slots.js';

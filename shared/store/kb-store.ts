@@ -1,4 +1,4 @@
-import type { RedisClient } from '../redis.js';
+import type { RedisClient } from '../redis/redis.js';
 import { ActiveIndex } from './active-index.js';
 import { withCommands, type StoreRedis } from './commands.js';
 import { ExtractionReuse } from './extraction-reuse.js';

@@ -1,4 +1,4 @@
-import type { RedisClient } from '../redis.js';
+import type { RedisClient } from '../redis/redis.js';
 import { hashApiKey, newApiKey, newKeyId } from '../ids.js';
 import type { KeySpace } from './keys.js';
 

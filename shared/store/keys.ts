@@ -329,7 +329,7 @@ export class KeySpace {
 
   /**
    * One of BullMQ's keys of a service queue, as BullMQ builds it from
-   * `queuePrefix` (shared/jobs.ts): read by the fair-share script, which
+   * `queuePrefix` (shared/queue/jobs.ts): read by the fair-share script, which
    * runs in the queue's `{queue}` slot.
    */
   bullQueueKey(queueName: string, type: 'prioritized' | 'wait' | 'delayed'): string {

@@ -1,4 +1,4 @@
-import type { RedisClient } from '../redis.js';
+import type { RedisClient } from '../redis/redis.js';
 import { newDocumentId } from '../ids.js';
 import type { KeySpace } from './keys.js';
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { RedisClient } from '../redis.js';
+import type { RedisClient } from '../redis/redis.js';
 import { ConflictError, ForbiddenError, OTHER_WORKSPACE, notFound } from '../errors.js';
 import type { Delivery, WebhookEvent, WebhookEventType } from '../schemas/webhook.js';
 import { runScript, withCommands, type StoreRedis } from './commands.js';

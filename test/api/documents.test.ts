@@ -154,9 +154,9 @@ describe('progress of a processing source', () => {
 
 describe('progress written by the processor', () => {
   it('shows the extraction progress on the processing source and drops it once ready', async () => {
-    const { createProcessor } = await import('../../worker/processor.js');
-    const { bullSourceQueue } = await import('../../shared/jobs.js');
-    const { createLogger } = await import('../../shared/logger.js');
+    const { createProcessor } = await import('../../worker/jobs/processor.js');
+    const { bullSourceQueue } = await import('../../shared/queue/jobs.js');
+    const { createLogger } = await import('../../shared/runtime/logger.js');
     const kb = await createKb(h, key, 'Processor progress', [filePart('report.pdf', '%PDF-1.4 stand-in, never parsed here')]);
     const doc = kb.files[0].documentId;
     let release!: () => void;

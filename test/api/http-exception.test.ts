@@ -2,8 +2,8 @@ import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { describe, expect, it } from 'vitest';
 import type { AppEnv } from '../../api/context.js';
-import { handleError } from '../../api/errors.js';
-import { fileTooLargeMessage, formatLimit } from '../../api/limit-messages.js';
+import { handleError } from '../../api/middleware/errors.js';
+import { fileTooLargeMessage, formatLimit } from '../../api/http/limit-messages.js';
 import { call, expectErrorBody } from './support.js';
 
 /** An app with the API's one onError and a route that throws what it is given. */

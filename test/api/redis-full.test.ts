@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../api/app.js';
-import { bullSourceQueue } from '../../shared/jobs.js';
-import { serializeError } from '../../shared/logger.js';
+import { bullSourceQueue } from '../../shared/queue/jobs.js';
+import { serializeError } from '../../shared/runtime/logger.js';
 import { capturingLogger } from '../helpers/log-capture.js';
 import { createHarness, type Harness } from '../helpers/app-harness.js';
 import { filePart, textsField } from '../helpers/multipart-body.js';

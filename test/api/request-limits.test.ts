@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../helpers/app-harness.js';
 import { waitFor } from '../helpers/wait.js';
-import { LARGE_TEXT_BYTES } from '../../api/multipart.js';
+import { LARGE_TEXT_BYTES } from '../../api/http/multipart.js';
 import { startRedisServer, type RedisServerHandle } from '../helpers/redis-server.js';
 import { filePart, multipartForm, nameField, textBytes, textsField, urlsField } from '../helpers/multipart-body.js';
 import { call, createKb, expectErrorBody, kbKeys, patchKb, withDeadline, type ApiResponse } from './support.js';

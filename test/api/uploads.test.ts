@@ -1,4 +1,4 @@
-import { FILED_TEXT_MESSAGE } from '../../api/multipart.js';
+import { FILED_TEXT_MESSAGE } from '../../api/http/multipart.js';
 import { buildZip } from '../fixtures/zip.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../helpers/app-harness.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../api/app.js';
-import { bullSourceQueue } from '../../shared/jobs.js';
-import { createLogger } from '../../shared/logger.js';
+import { bullSourceQueue } from '../../shared/queue/jobs.js';
+import { createLogger } from '../../shared/runtime/logger.js';
 import { createHarness, type Harness } from '../helpers/app-harness.js';
 import { call, expectErrorBody, type ApiResponse } from './support.js';
 

@@ -8,8 +8,8 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { detectType } from '../../shared/detect-type.js';
-import { parseAcceptedFormats } from '../../shared/format-policy.js';
+import { detectType } from '../../shared/formats/detect-type.js';
+import { parseAcceptedFormats } from '../../shared/formats/format-policy.js';
 import { extractText, type Extraction } from '../../worker/extractors/index.js';
 import { corpusDir, corpusPresent } from './corpus-files.js';
 import { recallPrecision } from './word-bags.js';

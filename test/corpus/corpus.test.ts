@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { load } from 'cheerio/slim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { detectType, SNIFF_BYTES } from '../../shared/detect-type.js';
+import { detectType, SNIFF_BYTES } from '../../shared/formats/detect-type.js';
 import type { Extraction } from '../../worker/extractors/index.js';
-import { SandboxPool } from '../../worker/sandbox.js';
+import { SandboxPool } from '../../worker/sandbox/sandbox.js';
 import { corpusDir, corpusFiles, corpusPresent, type CorpusFile, type Outcome } from './corpus-files.js';
 import { recallPrecision } from './word-bags.js';
 

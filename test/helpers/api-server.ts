@@ -1,5 +1,5 @@
 import { startApi, type RunningApi } from '../../api/server.js';
-import { createLogger } from '../../shared/logger.js';
+import { createLogger } from '../../shared/runtime/logger.js';
 import { createHarness, type Harness } from './app-harness.js';
 
 export interface ServedApi {

@@ -2,11 +2,11 @@ import { randomBytes } from 'node:crypto';
 import type { Queue } from 'bullmq';
 import { inject } from 'vitest';
 import { createApp } from '../../api/app.js';
-import { loadConfig, type Config } from '../../shared/config.js';
-import { bullSourceQueue } from '../../shared/jobs.js';
-import { openIngestQueue, openWebhookQueue } from '../../shared/runtime.js';
-import { createLogger } from '../../shared/logger.js';
-import { connectRedis, createRedis, type RedisClient } from '../../shared/redis.js';
+import { loadConfig, type Config } from '../../shared/runtime/config.js';
+import { bullSourceQueue } from '../../shared/queue/jobs.js';
+import { openIngestQueue, openWebhookQueue } from '../../shared/runtime/runtime.js';
+import { createLogger } from '../../shared/runtime/logger.js';
+import { connectRedis, createRedis, type RedisClient } from '../../shared/redis/redis.js';
 import { changeRetention, createStore, searchOptions, type Store } from '../../shared/store/index.js';
 import { deleteKeys, keysUnder } from './redis-server.js';
 

@@ -2,7 +2,7 @@ import http, { type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import net, { type AddressInfo, type LookupFunction, type Socket } from 'node:net';
 import tls from 'node:tls';
 import zlib from 'node:zlib';
-import type { ConnectFunction, ConnectTarget, FetchUrlOptions } from '../../worker/fetch-url.js';
+import type { ConnectFunction, ConnectTarget, FetchUrlOptions } from '../../worker/fetch/fetch-url.js';
 
 /** A loopback HTTP origin that records every TCP connection it accepts. */
 export interface Canary {

@@ -3,8 +3,8 @@
  * argv[2] says: `throw` (an uncaught exception) or `reject` (an unhandled
  * rejection). For the fatal-error tests.
  */
-import { createLogger } from '../../shared/logger.js';
-import { onFatalErrors } from '../../shared/process.js';
+import { createLogger } from '../../shared/runtime/logger.js';
+import { onFatalErrors } from '../../shared/runtime/process.js';
 
 onFatalErrors(createLogger('info', { role: 'fatal-test' }));
 

@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { createLogger, type Logger } from '../../shared/logger.js';
+import { createLogger, type Logger } from '../../shared/runtime/logger.js';
 
 /** A logger built as the service builds its own, whose JSON lines land in `lines` for the test to read. */
 export function capturingLogger(level = 'debug'): { logger: Logger; lines: string[] } {

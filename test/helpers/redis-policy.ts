@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import { redactUrl } from '../../shared/redis.js';
+import { redactUrl } from '../../shared/redis/redis.js';
 
 /** What an external Redis said about its memory limit and eviction. */
 export interface RedisMemoryPolicy {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
 import { Cluster } from 'ioredis';
-import { scanKeys, type RedisClient } from '../../shared/redis.js';
+import { scanKeys, type RedisClient } from '../../shared/redis/redis.js';
 
 export interface RedisServerHandle {
   url: string;

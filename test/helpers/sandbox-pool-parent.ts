@@ -5,7 +5,7 @@
  * printed, as a child is in the middle of a parse.
  */
 import { fileURLToPath } from 'node:url';
-import { SandboxPool } from '../../worker/sandbox-pool.js';
+import { SandboxPool } from '../../worker/sandbox/sandbox-pool.js';
 
 const busy = process.argv[2] === 'busy';
 const childModule = busy ? fileURLToPath(new URL('./sandbox-test-child.ts', import.meta.url)) : undefined;

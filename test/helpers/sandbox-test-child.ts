@@ -17,7 +17,7 @@
 import { spawn } from 'node:child_process';
 import { appendFileSync } from 'node:fs';
 import { extractText, type Extraction } from '../../worker/extractors/index.js';
-import { serveRequests, type ChildRequest } from '../../worker/sandbox-protocol.js';
+import { serveRequests, type ChildRequest } from '../../worker/sandbox/sandbox-protocol.js';
 
 process.setSourceMapsEnabled(false);
 

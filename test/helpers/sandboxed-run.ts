@@ -1,8 +1,8 @@
 import { expect } from 'vitest';
-import { loadConfig } from '../../shared/config.js';
+import { loadConfig } from '../../shared/runtime/config.js';
 import { SourceError } from '../../shared/source-errors.js';
 import type { Extraction } from '../../worker/extractors/index.js';
-import { extractInSandbox, type SandboxLimits, type SandboxStats } from '../../worker/sandbox.js';
+import { extractInSandbox, type SandboxLimits, type SandboxStats } from '../../worker/sandbox/sandbox.js';
 import { buildDocx } from '../fixtures/docx.js';
 import { isAlive } from './pids.js';
 

@@ -1,8 +1,8 @@
 import { Worker } from 'bullmq';
 import { expect } from 'vitest';
-import { INGEST_QUEUE, queuePrefix } from '../../shared/jobs.js';
-import { createRedis } from '../../shared/redis.js';
-import { createLogger } from '../../shared/logger.js';
+import { INGEST_QUEUE, queuePrefix } from '../../shared/queue/jobs.js';
+import { createRedis } from '../../shared/redis/redis.js';
+import { createLogger } from '../../shared/runtime/logger.js';
 import { startWorker, type RunningWorker, type WorkerOptions } from '../../worker/main.js';
 import type { Harness } from './app-harness.js';
 import { waitFor } from './wait.js';

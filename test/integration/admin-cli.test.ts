@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { hashApiKey } from '../../shared/ids.js';
-import { connectRedis, createRedis, type RedisClient } from '../../shared/redis.js';
+import { connectRedis, createRedis, type RedisClient } from '../../shared/redis/redis.js';
 import { createStore } from '../../shared/store/index.js';
 import { freePort, keysUnder } from '../helpers/redis-server.js';
 

@@ -1,14 +1,14 @@
 import net, { type LookupFunction } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { CidrAllowList } from '../../shared/address-policy.js';
+import { CidrAllowList } from '../../shared/net/address-policy.js';
 import { SourceError, type SourceErrorCode } from '../../shared/source-errors.js';
-import type { Config } from '../../shared/config.js';
-import { INTERNAL_SERVICE_PORTS } from '../../shared/url-policy.js';
+import type { Config } from '../../shared/runtime/config.js';
+import { INTERNAL_SERVICE_PORTS } from '../../shared/net/url-policy.js';
 import type { StoredSource } from '../../shared/store/kb-records.js';
 import type { KbStore } from '../../shared/store/kb-store.js';
 import type { Extraction } from '../../worker/extractors/index.js';
-import { fetchUrl, type ConnectFunction } from '../../worker/fetch-url.js';
-import { ingestSource } from '../../worker/ingest-source.js';
+import { fetchUrl, type ConnectFunction } from '../../worker/fetch/fetch-url.js';
+import { ingestSource } from '../../worker/jobs/ingest-source.js';
 import { MB, PUBLIC, guardStubs, startCanary, tinyPng, type Canary, type GuardStubs } from '../helpers/canary-server.js';
 
 /*

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectRedis, createRedis, type RedisClient } from '../../shared/redis.js';
+import { connectRedis, createRedis, type RedisClient } from '../../shared/redis/redis.js';
 import { HostSlots } from '../../shared/store/host-slots.js';
 import { KeySpace } from '../../shared/store/keys.js';
 import { HostBusyError, HostGate, hostKey, HostLimiterUnavailableError } from '../../worker/fetch/host-gate.js';

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Worker, type Job } from 'bullmq';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { INGEST_QUEUE, queuePrefix } from '../../shared/jobs.js';
-import { createRedis } from '../../shared/redis.js';
+import { INGEST_QUEUE, queuePrefix } from '../../shared/queue/jobs.js';
+import { createRedis } from '../../shared/redis/redis.js';
 import { call, createKb, expectErrorBody } from '../api/support.js';
 import { createHarness, type Harness } from '../helpers/app-harness.js';
 import { filePart, textsField, urlsField } from '../helpers/multipart-body.js';

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { loadConfig } from '../../shared/config.js';
+import { loadConfig } from '../../shared/runtime/config.js';
 import { buildDist, runUntilStopped } from '../helpers/container-command.js';
 import { configurationTable } from '../helpers/doc-tables.js';
 import { startRedisServer, type RedisServerHandle } from '../helpers/redis-server.js';
@@ -127,7 +127,7 @@ const CLUSTER = { REDIS_URL: 'REDIS_CLUSTER_NODES names the cluster, and a URL b
 
 /**
  * The settings each app service deliberately does not get, with the reason.
- * Every other setting of shared/config.ts and docs/configuration.md must be
+ * Every other setting of shared/runtime/config.ts and docs/configuration.md must be
  * in its environment, so an operator can set it through compose.
  */
 const NOT_FORWARDED: Record<string, Record<string, string>> = {
@@ -220,7 +220,7 @@ describe('docker-compose.yml', () => {
     }
   });
 
-  it('forwards every setting of shared/config.ts and docs/configuration.md to the api and the worker, but those listed with a reason', () => {
+  it('forwards every setting of shared/runtime/config.ts and docs/configuration.md to the api and the worker, but those listed with a reason', () => {
     const text = read('docker-compose.yml');
     // The defaults loadConfig fills in, and the settings documented without one (REDIS_URL, the board's credentials...).
     const settings = new Set([...Object.keys(loadConfig({})).filter((k) => /^[A-Z][A-Z0-9_]*$/.test(k)), ...configurationTable().keys()]);

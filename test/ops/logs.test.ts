@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../api/app.js';
-import { bullSourceQueue } from '../../shared/jobs.js';
+import { bullSourceQueue } from '../../shared/queue/jobs.js';
 import { capturingLogger } from '../helpers/log-capture.js';
 import { createHarness, type Harness } from '../helpers/app-harness.js';
 

@@ -15,7 +15,7 @@ vi.mock('node:crypto', async (importOriginal) => {
   };
 });
 
-const { metricsAuth } = await import('../../api/metrics.js');
+const { metricsAuth } = await import('../../api/ops/metrics.js');
 
 const TOKEN = 'metrics-token-0123456789abcdef';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openWebhookQueue } from '../../shared/runtime.js';
+import { openWebhookQueue } from '../../shared/runtime/runtime.js';
 import type { RunningWorker } from '../../worker/main.js';
-import { loadConfig } from '../../shared/config.js';
+import { loadConfig } from '../../shared/runtime/config.js';
 import { createHarness, type Harness } from '../helpers/app-harness.js';
 import { waitFor } from '../helpers/wait.js';
 import { createKbWith, startTestWorker, waitForDocument } from '../helpers/worker-harness.js';

@@ -1,11 +1,11 @@
 import { execFile, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../shared/config.js';
-import { createLogger } from '../../shared/logger.js';
-import { connectRedis, createRedis, masters, scanKeys, type RedisClient } from '../../shared/redis.js';
-import { assertNoEviction } from '../../shared/runtime.js';
-import { UploadGate } from '../../api/upload-gate.js';
+import { loadConfig } from '../../shared/runtime/config.js';
+import { createLogger } from '../../shared/runtime/logger.js';
+import { connectRedis, createRedis, masters, scanKeys, type RedisClient } from '../../shared/redis/redis.js';
+import { assertNoEviction } from '../../shared/runtime/runtime.js';
+import { UploadGate } from '../../api/http/upload-gate.js';
 import { startRedisCluster, type RedisClusterHandle } from '../helpers/redis-cluster.js';
 import { deleteKeys } from '../helpers/redis-server.js';
 import { waitFor } from '../helpers/wait.js';

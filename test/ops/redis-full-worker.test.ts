@@ -1,9 +1,9 @@
 import type { Job } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bullSourceQueue, extractSourceJobId, type ExtractSourceJob } from '../../shared/jobs.js';
-import { createLogger } from '../../shared/logger.js';
+import { bullSourceQueue, extractSourceJobId, type ExtractSourceJob } from '../../shared/queue/jobs.js';
+import { createLogger } from '../../shared/runtime/logger.js';
 import { SourceError } from '../../shared/source-errors.js';
-import { createProcessor } from '../../worker/processor.js';
+import { createProcessor } from '../../worker/jobs/processor.js';
 import { createHarness, type Harness } from '../helpers/app-harness.js';
 import { startRedisServer, type RedisServerHandle } from '../helpers/redis-server.js';
 import { createKbWith } from '../helpers/worker-harness.js';

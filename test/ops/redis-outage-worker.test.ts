@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { extractSourceJobId } from '../../shared/jobs.js';
+import { extractSourceJobId } from '../../shared/queue/jobs.js';
 import { createHarness, type Harness } from '../helpers/app-harness.js';
 import { startRedisServer, type RedisServerHandle } from '../helpers/redis-server.js';
 import { waitFor } from '../helpers/wait.js';

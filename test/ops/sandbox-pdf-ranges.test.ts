@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { extractText } from '../../worker/extractors/index.js';
 import { MIN_SHARED_PAGES } from '../../worker/extractors/pdf/split-read.js';
-import { SandboxPool, type SandboxLimits, type SandboxStats } from '../../worker/sandbox-pool.js';
+import { SandboxPool, type SandboxLimits, type SandboxStats } from '../../worker/sandbox/sandbox-pool.js';
 import { buildPdf, type PdfRun } from '../fixtures/pdf.js';
 
 // The production child, as TypeScript through tsx on a shared machine: slow, so the bounds are generous.

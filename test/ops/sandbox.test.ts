@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { createDeflateRaw } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { SourceError } from '../../shared/source-errors.js';
-import { extractInSandbox, SandboxPool, type SandboxLimits, type SandboxStats } from '../../worker/sandbox.js';
+import { extractInSandbox, SandboxPool, type SandboxLimits, type SandboxStats } from '../../worker/sandbox/sandbox.js';
 import { buildDocx, docxParts } from '../fixtures/docx.js';
 import { buildPdf } from '../fixtures/pdf.js';
 import { buildZip } from '../fixtures/zip.js';

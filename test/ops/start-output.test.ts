@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { redactUrl } from '../../shared/redis.js';
+import { redactUrl } from '../../shared/redis/redis.js';
 import { startRedisServer, type RedisServerHandle } from '../helpers/redis-server.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));

@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { extractSourceJobId } from '../../shared/jobs.js';
+import { extractSourceJobId } from '../../shared/queue/jobs.js';
 import { kbSnapshot } from '../api/support.js';
 import { createHarness, type Harness } from '../helpers/app-harness.js';
 import { waitFor } from '../helpers/wait.js';

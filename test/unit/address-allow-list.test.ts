@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { CidrAllowList, isAllowedAddress, privateAccess } from '../../shared/address-policy.js';
-import { loadConfig } from '../../shared/config.js';
-import { checkDestination } from '../../shared/url-policy.js';
+import { CidrAllowList, isAllowedAddress, privateAccess } from '../../shared/net/address-policy.js';
+import { loadConfig } from '../../shared/runtime/config.js';
+import { checkDestination } from '../../shared/net/url-policy.js';
 
 function list(cidrs: string): CidrAllowList {
   const parsed = CidrAllowList.parse(cidrs);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isAllowedAddress, isForbiddenAddress, isMetadataAddress } from '../../shared/address-policy.js';
+import { isAllowedAddress, isForbiddenAddress, isMetadataAddress } from '../../shared/net/address-policy.js';
 
 describe('isForbiddenAddress', () => {
   it.each([

@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { BodyMeter } from '../../api/body-meter.js';
+import { BodyMeter } from '../../api/http/body-meter.js';
 import { waitFor } from '../helpers/wait.js';
 
 function meter(): { source: PassThrough; pieces: Buffer[]; ended: Promise<void> } {

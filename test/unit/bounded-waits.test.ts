@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { connectRedis, createRedis } from '../../shared/redis.js';
+import { connectRedis, createRedis } from '../../shared/redis/redis.js';
 import { waitFor } from '../helpers/wait.js';
 
 /** A loopback server that accepts connections and never answers: a node stuck in a failover, as a client sees it. */

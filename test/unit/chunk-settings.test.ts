@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { applyChunkChange, chunkingTag, MAX_CHUNK_TOKENS, MIN_CHUNK_TOKENS } from '../../shared/chunking/chunk-settings.js';
 import { chunkId, occurrences } from '../../shared/chunking/chunk-id.js';
-import { ConfigError, loadConfig } from '../../shared/config.js';
+import { ConfigError, loadConfig } from '../../shared/runtime/config.js';
 import { ValidationError } from '../../shared/errors.js';
 import { chunkMaxTokensSchema } from '../../shared/schemas/source-form.js';
 import { chunkMarkdown } from '../../worker/chunking/chunk-markdown.js';

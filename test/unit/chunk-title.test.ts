@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Config } from '../../shared/config.js';
-import type { Logger } from '../../shared/logger.js';
+import type { Config } from '../../shared/runtime/config.js';
+import type { Logger } from '../../shared/runtime/logger.js';
 import type { StoredChunk } from '../../shared/schemas/chunk.js';
 import type { StoredSource } from '../../shared/store/kb-records.js';
 import type { KbStore } from '../../shared/store/kb-store.js';
@@ -8,8 +8,8 @@ import { chunkMarkdown } from '../../worker/chunking/chunk-markdown.js';
 import { cutContextOf, type SandboxExtract } from '../../worker/chunking/cut-chunks.js';
 import { cutStoredMarkdown } from '../../worker/chunking/cut-request.js';
 import { firstHeading } from '../../worker/chunking/segments.js';
-import { ingestSource, type IngestDeps } from '../../worker/ingest-source.js';
-import { rechunkKnowledgeBase } from '../../worker/rechunk-kb.js';
+import { ingestSource, type IngestDeps } from '../../worker/jobs/ingest-source.js';
+import { rechunkKnowledgeBase } from '../../worker/jobs/rechunk-kb.js';
 
 const para = (topic: string, n: number) => Array.from({ length: n }, (_, i) => `The ${topic} rule number ${i} is written here in plain words.`).join(' ');
 

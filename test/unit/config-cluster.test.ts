@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Cluster } from 'ioredis';
-import { ConfigError, loadConfig } from '../../shared/config.js';
-import { createRedis } from '../../shared/redis.js';
+import { ConfigError, loadConfig } from '../../shared/runtime/config.js';
+import { createRedis } from '../../shared/redis/redis.js';
 
 describe('REDIS_CLUSTER_NODES', () => {
   it('parses comma-separated host:port seeds, spaces allowed', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../shared/config.js';
+import { ConfigError, loadConfig } from '../../shared/runtime/config.js';
 
 describe('configuration', () => {
   it('uses the documented defaults', () => {

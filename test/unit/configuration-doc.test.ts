@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../shared/config.js';
+import { ConfigError, loadConfig } from '../../shared/runtime/config.js';
 import { configurationTable } from '../helpers/doc-tables.js';
 
 /** The variables loadConfig fills in when nothing is set, with their defaults as the environment would spell them. */

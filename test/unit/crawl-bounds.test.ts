@@ -1,10 +1,10 @@
 import type { LookupFunction } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../shared/config.js';
+import { loadConfig } from '../../shared/runtime/config.js';
 import { isSourceError, SourceError } from '../../shared/source-errors.js';
 import type { StoredSite } from '../../shared/store/site-records.js';
-import type { ConnectTarget, FetchedUrl } from '../../worker/fetch-url.js';
+import type { ConnectTarget, FetchedUrl } from '../../worker/fetch/fetch-url.js';
 import { MAX_SITEMAPS, type DiscoveryFetch } from '../../worker/sites/discover.js';
 import { discoverAll } from '../helpers/discover-all.js';
 import { MAX_LINKS_PER_PAGE, pageLinks } from '../../worker/sites/links.js';

@@ -1,7 +1,7 @@
 import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
-import { detectType, SNIFF_BYTES } from '../../shared/detect-type.js';
-import { sniffTextEncoding } from '../../shared/text-encoding.js';
+import { detectType, SNIFF_BYTES } from '../../shared/formats/detect-type.js';
+import { sniffTextEncoding } from '../../shared/formats/text-encoding.js';
 import { binaryNoise, buildCfb, pngBytes } from '../fixtures/binary.js';
 import { buildDocx, plainZip, xlsxLike } from '../fixtures/docx.js';
 import { buildPdf } from '../fixtures/pdf.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SourceError } from '../../shared/source-errors.js';
-import type { FetchedUrl } from '../../worker/fetch-url.js';
+import type { FetchedUrl } from '../../worker/fetch/fetch-url.js';
 import { statusError } from '../../worker/fetch/fetch-errors.js';
 import { HostBusyError } from '../../worker/fetch/host-gate.js';
 import { discoveryStep, type DiscoverOptions, type DiscoveryResult } from '../../worker/sites/discover.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FieldSizeWatch } from '../../api/field-size-watch.js';
+import { FieldSizeWatch } from '../../api/http/field-size-watch.js';
 
 const B = 'xYz-boundary';
 const part = (name: string, value: string) => `--${B}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;

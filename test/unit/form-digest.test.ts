@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FormDigest } from '../../api/form-digest.js';
+import { FormDigest } from '../../api/http/form-digest.js';
 
 /** Feeds a form's parts to a digest as a parse would: files may end after later parts begin. */
 function digestOf(build: (d: FormDigest) => void): string | undefined {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../shared/config.js';
-import { detectType } from '../../shared/detect-type.js';
-import { parseAcceptedFormats, refusalMessage, unsupportedTypeMessage } from '../../shared/format-policy.js';
-import { DEFAULT_ACCEPTED_FORMATS } from '../../shared/formats.js';
+import { ConfigError, loadConfig } from '../../shared/runtime/config.js';
+import { detectType } from '../../shared/formats/detect-type.js';
+import { parseAcceptedFormats, refusalMessage, unsupportedTypeMessage } from '../../shared/formats/format-policy.js';
+import { DEFAULT_ACCEPTED_FORMATS } from '../../shared/formats/formats.js';
 import { xlsxLike } from '../fixtures/docx.js';
 import { buildZip } from '../fixtures/zip.js';
 

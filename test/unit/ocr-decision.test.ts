@@ -1,8 +1,8 @@
 import { OPS } from '../../worker/extractors/pdf/pdfjs.js';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../shared/config.js';
-import { detectType } from '../../shared/detect-type.js';
-import { parseAcceptedFormats } from '../../shared/format-policy.js';
+import { loadConfig } from '../../shared/runtime/config.js';
+import { detectType } from '../../shared/formats/detect-type.js';
+import { parseAcceptedFormats } from '../../shared/formats/format-policy.js';
 import { imageFrames } from '../../worker/extractors/image/image-frames.js';
 import { needsPaintEvidence, ocrReason, paintEvidence } from '../../worker/extractors/pdf/ocr/needs-ocr.js';
 import { fontSize, ocrTextItems } from '../../worker/extractors/pdf/ocr/ocr-lines.js';

@@ -10,7 +10,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SourceFormat } from '../../shared/formats.js';
+import type { SourceFormat } from '../../shared/formats/formats.js';
 import { extractText } from '../../worker/extractors/index.js';
 import { buildEpub } from '../fixtures/epub.js';
 import { buildOdt } from '../fixtures/odt.js';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { Logger } from '../../shared/logger.js';
+import type { Logger } from '../../shared/runtime/logger.js';
 import type { KbStore } from '../../shared/store/kb-store.js';
 import type { SandboxExtract } from '../../worker/chunking/cut-chunks.js';
-import { rechunkKnowledgeBase } from '../../worker/rechunk-kb.js';
+import { rechunkKnowledgeBase } from '../../worker/jobs/rechunk-kb.js';
 
 const logger = { info: () => undefined, warn: () => undefined } as unknown as Logger;
 const extract: SandboxExtract = async () => ({ chunks: [] }) as unknown as Awaited<ReturnType<SandboxExtract>>;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isRedisUnavailable } from '../../shared/redis.js';
-import { waitForRedis } from '../../shared/redis-wait.js';
+import { isRedisUnavailable } from '../../shared/redis/redis.js';
+import { waitForRedis } from '../../shared/redis/redis-wait.js';
 import { capturingLogger } from '../helpers/log-capture.js';
 
 /** An error as a refused connection raises it. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LEGACY_JOB_NAMES, SOURCE_JOB_TYPES, sourceJobInfo } from '../../shared/jobs.js';
+import { LEGACY_JOB_NAMES, SOURCE_JOB_TYPES, sourceJobInfo } from '../../shared/queue/jobs.js';
 
 describe('what an extraction job is named after', () => {
   it('names a file after its format from the recorded MIME type, an image as image, an unknown type as file', () => {

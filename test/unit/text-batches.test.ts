@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assignTextBatches, TEXT_BATCH_MAX_BYTES, TEXT_BATCH_MAX_SOURCES, textBatchJobId } from '../../shared/jobs.js';
+import { assignTextBatches, TEXT_BATCH_MAX_BYTES, TEXT_BATCH_MAX_SOURCES, textBatchJobId } from '../../shared/queue/jobs.js';
 
 type S = { documentId: string; type: 'text' | 'url' | 'file'; content: string; batchJob?: string };
 const text = (i: number, content = `note ${i}`): S => ({ documentId: `d${i}`, type: 'text', content });

@@ -1,6 +1,6 @@
 import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
-import { decodeText, declaredCharset } from '../../worker/text-decode.js';
+import { decodeText, declaredCharset } from '../../worker/extractors/text-decode.js';
 
 const EBCDIC = new Map(Object.entries({ H: 0xc8, e: 0x85, l: 0x93, o: 0x96, ' ': 0x40, w: 0xa6, r: 0x99, d: 0x84, '.': 0x4b, t: 0xa3, h: 0x88, a: 0x81, s: 0xa2, i: 0x89, x: 0xa7, T: 0xe3 }));
 

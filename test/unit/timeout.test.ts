@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TimeoutError, withTimeout } from '../../shared/timeout.js';
+import { TimeoutError, withTimeout } from '../../shared/runtime/timeout.js';
 
 const never = new Promise<never>(() => undefined);
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkDestination, checkSourceUrl, INTERNAL_SERVICE_PORTS, MAX_SOURCE_URL_LENGTH } from '../../shared/url-policy.js';
+import { checkDestination, checkSourceUrl, INTERNAL_SERVICE_PORTS, MAX_SOURCE_URL_LENGTH } from '../../shared/net/url-policy.js';
 import { docTable } from '../helpers/doc-tables.js';
 
 describe('checkSourceUrl', () => {

@@ -1,6 +1,6 @@
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
-import { WEBHOOK_BACKOFF, WEBHOOK_RETRY_DELAYS_MS, webhookJobOptions, webhookRetryDelay } from '../../shared/jobs.js';
+import { WEBHOOK_BACKOFF, WEBHOOK_RETRY_DELAYS_MS, webhookJobOptions, webhookRetryDelay } from '../../shared/queue/jobs.js';
 import { signDelivery } from '../../worker/webhooks/sign.js';
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { extractSourceJobId } from '../../shared/jobs.js';
+import { extractSourceJobId } from '../../shared/queue/jobs.js';
 import type { RunningWorker } from '../../worker/main.js';
 import { createHarness, type Harness } from '../helpers/app-harness.js';
 import { createKbWith, startTestWorker, waitForDocument, waitForJobState } from '../helpers/worker-harness.js';

@@ -6,7 +6,7 @@ import type { Chunk } from '../../shared/schemas/chunk.js';
 import type { RunningWorker } from '../../worker/main.js';
 import { SeededRandom } from '../../scripts/lib/seeded-random.js';
 import { decodeCursor } from '../../shared/feed/cursor.js';
-import { eventId } from '../../shared/webhook-events.js';
+import { eventId } from '../../shared/webhooks/webhook-events.js';
 import { call, expectErrorBody } from '../api/support.js';
 import { createHarness, type Harness } from '../helpers/app-harness.js';
 import { waitFor } from '../helpers/wait.js';

@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { JobOutcome } from '../../shared/job-metrics.js';
-import { queuePrefix } from '../../shared/jobs.js';
+import type { JobOutcome } from '../../shared/queue/job-metrics.js';
+import { queuePrefix } from '../../shared/queue/jobs.js';
 import type { RunningWorker } from '../../worker/main.js';
 import { createHarness, type Harness } from '../helpers/app-harness.js';
 import { readTopology, startRedisCluster, type RedisClusterHandle } from '../helpers/redis-cluster.js';

@@ -1,7 +1,7 @@
 import { Worker } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bullSourceQueue, INGEST_QUEUE, queuePrefix, type ExtractSourceJob, type SourceQueue } from '../../shared/jobs.js';
-import { createRedis } from '../../shared/redis.js';
+import { bullSourceQueue, INGEST_QUEUE, queuePrefix, type ExtractSourceJob, type SourceQueue } from '../../shared/queue/jobs.js';
+import { createRedis } from '../../shared/redis/redis.js';
 import { createHarness, type Harness } from '../helpers/app-harness.js';
 import { waitFor } from '../helpers/wait.js';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { extractSourceJobId } from '../../shared/jobs.js';
+import { extractSourceJobId } from '../../shared/queue/jobs.js';
 import { buildCfb } from '../fixtures/binary.js';
 import { buildDocx, docxDeclaring } from '../fixtures/docx.js';
 import { brokenPdf, buildPdf } from '../fixtures/pdf.js';

@@ -1,7 +1,7 @@
 import { UnrecoverableError, Worker } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bullSourceQueue, defaultJobOptions, INGEST_QUEUE, JOB_HISTORY, queuePrefix, type ExtractSourceJob } from '../../shared/jobs.js';
-import { createRedis } from '../../shared/redis.js';
+import { bullSourceQueue, defaultJobOptions, INGEST_QUEUE, JOB_HISTORY, queuePrefix, type ExtractSourceJob } from '../../shared/queue/jobs.js';
+import { createRedis } from '../../shared/redis/redis.js';
 import { createHarness, type Harness } from '../helpers/app-harness.js';
 import { waitFor } from '../helpers/wait.js';
 

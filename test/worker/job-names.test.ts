@@ -1,10 +1,10 @@
 import type { Job } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bullSourceQueue, extractSourceJobId, type ExtractSourceJob } from '../../shared/jobs.js';
-import { createLogger } from '../../shared/logger.js';
-import { createProcessor } from '../../worker/processor.js';
+import { bullSourceQueue, extractSourceJobId, type ExtractSourceJob } from '../../shared/queue/jobs.js';
+import { createLogger } from '../../shared/runtime/logger.js';
+import { createProcessor } from '../../worker/jobs/processor.js';
 import { call } from '../api/support.js';
-import { extractInSandbox } from '../../worker/sandbox.js';
+import { extractInSandbox } from '../../worker/sandbox/sandbox.js';
 import { createHarness, type Harness } from '../helpers/app-harness.js';
 import { createKbWith } from '../helpers/worker-harness.js';
 

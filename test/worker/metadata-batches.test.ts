@@ -1,8 +1,8 @@
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bullSourceQueue } from '../../shared/jobs.js';
-import { createLogger } from '../../shared/logger.js';
+import { bullSourceQueue } from '../../shared/queue/jobs.js';
+import { createLogger } from '../../shared/runtime/logger.js';
 import type { StoredChunk } from '../../shared/schemas/chunk.js';
 import { sourceFingerprint } from '../../shared/store/kb-records.js';
 import { createStore, type Store } from '../../shared/store/index.js';

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { extractSourceJobId } from '../../shared/jobs.js';
+import { extractSourceJobId } from '../../shared/queue/jobs.js';
 import { createHarness, type Harness } from '../helpers/app-harness.js';
 import { guardStubs, startCanary, tinyPng, type Canary, type GuardStubs } from '../helpers/canary-server.js';
 import { createKbWith, finishedJob, startTestWorker, waitForDocument } from '../helpers/worker-harness.js';

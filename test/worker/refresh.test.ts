@@ -5,9 +5,9 @@ import { call } from '../api/support.js';
 import { createHarness, type Harness } from '../helpers/app-harness.js';
 import { createKbWith, startTestWorker, waitForDocument } from '../helpers/worker-harness.js';
 import type { RunningWorker } from '../../worker/main.js';
-import { refreshKnowledgeBase } from '../../worker/refresh-kb.js';
-import { bullSourceQueue } from '../../shared/jobs.js';
-import { createLogger } from '../../shared/logger.js';
+import { refreshKnowledgeBase } from '../../worker/jobs/refresh-kb.js';
+import { bullSourceQueue } from '../../shared/queue/jobs.js';
+import { createLogger } from '../../shared/runtime/logger.js';
 
 let h: Harness;
 let key: string;

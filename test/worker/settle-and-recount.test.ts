@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bullSourceQueue } from '../../shared/jobs.js';
-import { createLogger } from '../../shared/logger.js';
+import { bullSourceQueue } from '../../shared/queue/jobs.js';
+import { createLogger } from '../../shared/runtime/logger.js';
 import type { SettleReport } from '../../shared/store/settle-report.js';
 import { reconcile } from '../../worker/reconciler.js';
 import { eventId, type SourceEvents } from '../../worker/webhooks/events.js';

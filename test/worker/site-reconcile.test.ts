@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bullSourceQueue, discoverSiteJobId } from '../../shared/jobs.js';
-import { createLogger } from '../../shared/logger.js';
+import { bullSourceQueue, discoverSiteJobId } from '../../shared/queue/jobs.js';
+import { createLogger } from '../../shared/runtime/logger.js';
 import { reconcile, type ReconcilerDeps } from '../../worker/reconciler.js';
 import { createHarness, type Harness } from '../helpers/app-harness.js';
 import { createKbWith, startFailingConsumer, waitForJobState } from '../helpers/worker-harness.js';

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeCursor } from '../../shared/feed/cursor.js';
-import { eventId } from '../../shared/webhook-events.js';
+import { eventId } from '../../shared/webhooks/webhook-events.js';
 import { call } from '../api/support.js';
 import { createHarness, type Harness } from '../helpers/app-harness.js';
 import { generatedPages, SiteServer } from '../helpers/site-server.js';

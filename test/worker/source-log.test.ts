@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWorker, type RunningWorker } from '../../worker/main.js';
-import { loggableUrl, sourceLogFields } from '../../worker/source-log.js';
+import { loggableUrl, sourceLogFields } from '../../worker/jobs/source-log.js';
 import { createHarness, type Harness } from '../helpers/app-harness.js';
 import { capturingLogger } from '../helpers/log-capture.js';
 import { waitFor } from '../helpers/wait.js';

@@ -1,10 +1,10 @@
 import type { Job } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { extractSourceJobId, type ExtractSourceJob } from '../../shared/jobs.js';
-import { createLogger } from '../../shared/logger.js';
+import { extractSourceJobId, type ExtractSourceJob } from '../../shared/queue/jobs.js';
+import { createLogger } from '../../shared/runtime/logger.js';
 import { SourceError } from '../../shared/source-errors.js';
 import { KEPT_BYTES_TTL_SECONDS } from '../../shared/store/kb-store.js';
-import { createProcessor } from '../../worker/processor.js';
+import { createProcessor } from '../../worker/jobs/processor.js';
 import { createHarness, type Harness } from '../helpers/app-harness.js';
 import { createKbWith } from '../helpers/worker-harness.js';
 

@@ -1,10 +1,10 @@
 import type { Job } from 'bullmq';
 import { UnrecoverableError } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bullSourceQueue, extractSourceJobId, TEXT_BATCH_MAX_SOURCES, textBatchJobId } from '../../shared/jobs.js';
-import { createLogger } from '../../shared/logger.js';
+import { bullSourceQueue, extractSourceJobId, TEXT_BATCH_MAX_SOURCES, textBatchJobId } from '../../shared/queue/jobs.js';
+import { createLogger } from '../../shared/runtime/logger.js';
 import type { KbStore } from '../../shared/store/kb-store.js';
-import { createProcessor } from '../../worker/processor.js';
+import { createProcessor } from '../../worker/jobs/processor.js';
 import { reconcile } from '../../worker/reconciler.js';
 import { call } from '../api/support.js';
 import { createHarness, type Harness } from '../helpers/app-harness.js';

@@ -1,7 +1,7 @@
 import net, { type LookupFunction } from 'node:net';
 import { UnrecoverableError, type Job } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../../shared/logger.js';
+import { createLogger } from '../../shared/runtime/logger.js';
 import type { ConnectTarget } from '../../worker/fetch/guarded-connector.js';
 import { createDeliveryProcessor } from '../../worker/webhooks/deliver.js';
 import { createHarness, type Harness } from '../helpers/app-harness.js';

@@ -1,8 +1,8 @@
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queuePrefix, WEBHOOK_QUEUE, type DeliverEventJob } from '../../shared/jobs.js';
-import { createLogger } from '../../shared/logger.js';
-import { createRedis } from '../../shared/redis.js';
+import { queuePrefix, WEBHOOK_QUEUE, type DeliverEventJob } from '../../shared/queue/jobs.js';
+import { createLogger } from '../../shared/runtime/logger.js';
+import { createRedis } from '../../shared/redis/redis.js';
 import { createSourceEvents } from '../../worker/webhooks/events.js';
 import { createHarness, type Harness } from '../helpers/app-harness.js';
 

@@ -1,8 +1,8 @@
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queuePrefix, WEBHOOK_QUEUE } from '../../shared/jobs.js';
-import { createLogger } from '../../shared/logger.js';
-import { createRedis } from '../../shared/redis.js';
+import { queuePrefix, WEBHOOK_QUEUE } from '../../shared/queue/jobs.js';
+import { createLogger } from '../../shared/runtime/logger.js';
+import { createRedis } from '../../shared/redis/redis.js';
 import { startWorker, type RunningWorker } from '../../worker/main.js';
 import { createSourceEvents, type SourceEvents } from '../../worker/webhooks/events.js';
 import { call, expectErrorBody } from '../api/support.js';

@@ -1,8 +1,8 @@
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deliverEventJobId, queuePrefix, WEBHOOK_QUEUE } from '../../shared/jobs.js';
-import { createLogger } from '../../shared/logger.js';
-import { createRedis } from '../../shared/redis.js';
+import { deliverEventJobId, queuePrefix, WEBHOOK_QUEUE } from '../../shared/queue/jobs.js';
+import { createLogger } from '../../shared/runtime/logger.js';
+import { createRedis } from '../../shared/redis/redis.js';
 import type { RunningWorker } from '../../worker/main.js';
 import { eventId } from '../../worker/webhooks/events.js';
 import { call } from '../api/support.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addressHost, checkWorkerHealth } from '../../bin/worker-health.js';
-import { loadConfig } from '../../shared/config.js';
-import { createLogger } from '../../shared/logger.js';
+import { loadConfig } from '../../shared/runtime/config.js';
+import { createLogger } from '../../shared/runtime/logger.js';
 import { startWorker } from '../../worker/main.js';
 import { createHarness, type Harness } from '../helpers/app-harness.js';
 import { freePort } from '../helpers/redis-server.js';

@@ -2,7 +2,7 @@ import type { ChunkSettings } from '../../shared/chunking/chunk-settings.js';
 import { toStoredChunks, type StoredChunk } from '../../shared/schemas/chunk.js';
 import type { StoredSource } from '../../shared/store/kb-records.js';
 import type { Extraction } from '../extractors/types.js';
-import type { ExtractHints } from '../sandbox-pool.js';
+import type { ExtractHints } from '../sandbox/sandbox-pool.js';
 import { chunkMarkdown } from './chunk-markdown.js';
 
 /** What a source tells the cut of its Markdown besides the settings. */

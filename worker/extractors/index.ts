@@ -1,5 +1,5 @@
-import { detectType } from '../../shared/detect-type.js';
-import type { SourceFormat } from '../../shared/formats.js';
+import { detectType } from '../../shared/formats/detect-type.js';
+import type { SourceFormat } from '../../shared/formats/formats.js';
 import { SourceError } from '../../shared/source-errors.js';
 import { looksGarbled } from './common/garbled.js';
 import { normalizeText, truncate } from './common/normalize.js';
@@ -10,7 +10,7 @@ export type { ExtractOptions, Extraction } from './types.js';
 /**
  * The format registry: each format is a folder whose `index.ts` exports
  * `extract`, registered by one line here (its name is a `SourceFormat` of
- * `shared/formats.ts`, told apart by `shared/detect-type.ts`). Each is loaded
+ * `shared/formats/formats.ts`, told apart by `shared/formats/detect-type.ts`). Each is loaded
  * on first use, so a sandbox child pays only for the parser it needs.
  */
 const FORMATS: Record<SourceFormat, () => Promise<{ extract: FormatExtractor }>> = {

@@ -1,4 +1,4 @@
-import type { SourceFormat } from '../../shared/formats.js';
+import type { SourceFormat } from '../../shared/formats/formats.js';
 import type { CutChunk as Chunk } from '../../shared/schemas/chunk.js';
 import type { SourceProgress, SourceWarning } from '../../shared/schemas/knowledge-base.js';
 import type { OcrSettings } from './pdf/ocr/settings.js';

@@ -1,5 +1,5 @@
 import { STATUS_CODES } from 'node:http';
-import { stripBrackets } from '../../shared/address-policy.js';
+import { stripBrackets } from '../../shared/net/address-policy.js';
 import { SourceError, isSourceError } from '../../shared/source-errors.js';
 
 const TLS_ERROR = /^(ERR_TLS_|ERR_SSL_|UNABLE_TO_|CERT_)|_CERT|SELF_SIGNED|_SIGNATURE/;

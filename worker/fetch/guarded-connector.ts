@@ -2,9 +2,9 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import net, { type LookupFunction, type Socket } from 'node:net';
 import tls from 'node:tls';
 import type { buildConnector } from 'undici';
-import { isAllowedAddress, stripBrackets, type PrivateAccess } from '../../shared/address-policy.js';
+import { isAllowedAddress, stripBrackets, type PrivateAccess } from '../../shared/net/address-policy.js';
 import { SourceError } from '../../shared/source-errors.js';
-import { checkDestination } from '../../shared/url-policy.js';
+import { checkDestination } from '../../shared/net/url-policy.js';
 
 /** Where a socket is about to be opened: always an IP address that passed the policy. */
 export interface ConnectTarget {

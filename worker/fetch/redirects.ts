@@ -1,7 +1,7 @@
 import type { Agent, Dispatcher } from 'undici';
-import type { PrivateAccess } from '../../shared/address-policy.js';
+import type { PrivateAccess } from '../../shared/net/address-policy.js';
 import { SourceError } from '../../shared/source-errors.js';
-import { checkSourceUrl } from '../../shared/url-policy.js';
+import { checkSourceUrl } from '../../shared/net/url-policy.js';
 import { discard, header } from './capped-body.js';
 import { statusError } from './fetch-errors.js';
 

@@ -1,4 +1,4 @@
-import { cleanFilename } from '../../shared/filename.js';
+import { cleanFilename } from '../../shared/formats/filename.js';
 
 /**
  * A display name for a fetched response: Content-Disposition `filename*`

@@ -2,7 +2,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { isSourceError, SourceError } from '../../shared/source-errors.js';
 import { MAX_SITE_WARNINGS, type SitemapMode, type SiteWarning } from '../../shared/schemas/site.js';
 import { HostBusyError } from '../fetch/host-gate.js';
-import type { FetchedUrl } from '../fetch-url.js';
+import type { FetchedUrl } from '../fetch/fetch-url.js';
 import { keyDigest, LINK_QUEUE_MAX_CHARS, type DiscoveryState } from './discovery-state.js';
 import { pageLinks } from './links.js';
 import { httpStatusOf, loadRobots, type RobotsRules } from './robots.js';

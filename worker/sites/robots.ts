@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { isSourceError, SourceError } from '../../shared/source-errors.js';
-import { MAX_SOURCE_URL_LENGTH } from '../../shared/url-policy.js';
-import type { FetchedUrl } from '../fetch-url.js';
+import { MAX_SOURCE_URL_LENGTH } from '../../shared/net/url-policy.js';
+import type { FetchedUrl } from '../fetch/fetch-url.js';
 
 /** Largest robots.txt read (Google reads the first 500 KiB). */
 export const ROBOTS_MAX_BYTES = 512 * 1024;

@@ -1,10 +1,10 @@
-import type { Config } from '../../shared/config.js';
+import type { Config } from '../../shared/runtime/config.js';
 import type { StoredSite } from '../../shared/store/site-records.js';
 import type { HostGate } from '../fetch/host-gate.js';
-import { fetchUrl, type FetchUrlOptions } from '../fetch-url.js';
+import { fetchUrl, type FetchUrlOptions } from '../fetch/fetch-url.js';
 import type { DiscoveryFetch } from './discover.js';
 import { isSameSite, siteOrigin } from './site-url.js';
-import { privateAccess } from '../../shared/address-policy.js';
+import { privateAccess } from '../../shared/net/address-policy.js';
 
 /**
  * The fetch of a site's discovery: the URL sources' guarded fetcher (SSRF

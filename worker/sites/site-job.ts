@@ -1,5 +1,5 @@
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
-import { discoverSiteJobSchema, type DiscoverSiteJob } from '../../shared/jobs.js';
+import { discoverSiteJobSchema, type DiscoverSiteJob } from '../../shared/queue/jobs.js';
 import { isSourceError, SourceError } from '../../shared/source-errors.js';
 import type { SourceEvents } from '../webhooks/events.js';
 import { discoveryStateSchema, initialState, type DiscoveryState } from './discovery-state.js';

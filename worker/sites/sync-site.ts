@@ -1,9 +1,9 @@
-import type { Config } from '../../shared/config.js';
+import type { Config } from '../../shared/runtime/config.js';
 import { ConflictError, NotFoundError } from '../../shared/errors.js';
 import type { FeedRange } from '../../shared/feed/cursor.js';
 import { newDocumentId } from '../../shared/ids.js';
-import { sourceJobInfo, type DiscoverSiteJob, type SourceQueue } from '../../shared/jobs.js';
-import type { Logger } from '../../shared/logger.js';
+import { sourceJobInfo, type DiscoverSiteJob, type SourceQueue } from '../../shared/queue/jobs.js';
+import type { Logger } from '../../shared/runtime/logger.js';
 import { QuotaGuard } from '../../shared/quotas.js';
 import type { SiteTruncatedReason } from '../../shared/schemas/site.js';
 import { requeueSource } from '../../shared/sources/requeue.js';

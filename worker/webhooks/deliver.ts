@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { LookupFunction } from 'node:net';
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
-import { deliverEventJobSchema, WEBHOOK_RETRY_DELAYS_MS, webhookRetryDelay } from '../../shared/jobs.js';
-import type { PrivateAccess } from '../../shared/address-policy.js';
-import type { Logger } from '../../shared/logger.js';
+import { deliverEventJobSchema, WEBHOOK_RETRY_DELAYS_MS, webhookRetryDelay } from '../../shared/queue/jobs.js';
+import type { PrivateAccess } from '../../shared/net/address-policy.js';
+import type { Logger } from '../../shared/runtime/logger.js';
 import type { Delivery, WebhookEvent } from '../../shared/schemas/webhook.js';
 import { DEFAULT_HEALTH_POLICY, type EndpointHealthPolicy, type SlotAttempt, type WebhookStore } from '../../shared/store/webhook-store.js';
 import type { ConnectFunction } from '../fetch/guarded-connector.js';

@@ -1,6 +1,6 @@
 import type { Queue } from 'bullmq';
-import type { Logger } from '../../shared/logger.js';
-import { changedEvent, eventId, eventOutlet, publishEvents, settledEvent } from '../../shared/webhook-events.js';
+import type { Logger } from '../../shared/runtime/logger.js';
+import { changedEvent, eventId, eventOutlet, publishEvents, settledEvent } from '../../shared/webhooks/webhook-events.js';
 import type { SourceCounts } from '../../shared/schemas/knowledge-base.js';
 import type { WebhookEvent } from '../../shared/schemas/webhook.js';
 import type { SourceErrorCode } from '../../shared/source-errors.js';

@@ -1,7 +1,7 @@
 import type { Socket } from 'node:net';
 import { Agent, request } from 'undici';
 import { isSourceError } from '../../shared/source-errors.js';
-import { checkSourceUrl } from '../../shared/url-policy.js';
+import { checkSourceUrl } from '../../shared/net/url-policy.js';
 import { guardedConnector } from '../fetch/guarded-connector.js';
 import type { DeliverOptions } from './deliver.js';
 import { signDelivery } from './sign.js';

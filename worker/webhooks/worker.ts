@@ -1,16 +1,16 @@
 import type { LookupFunction } from 'node:net';
 import type { Worker } from 'bullmq';
-import type { Config } from '../../shared/config.js';
-import { WEBHOOK_BACKOFF, WEBHOOK_QUEUE, WEBHOOK_RETRY_DELAYS_MS, webhookRetryDelay } from '../../shared/jobs.js';
-import type { Logger } from '../../shared/logger.js';
-import type { StartupAttempt } from '../../shared/redis-wait.js';
-import { openWebhookQueue, type Runtime } from '../../shared/runtime.js';
+import type { Config } from '../../shared/runtime/config.js';
+import { WEBHOOK_BACKOFF, WEBHOOK_QUEUE, WEBHOOK_RETRY_DELAYS_MS, webhookRetryDelay } from '../../shared/queue/jobs.js';
+import type { Logger } from '../../shared/runtime/logger.js';
+import type { StartupAttempt } from '../../shared/redis/redis-wait.js';
+import { openWebhookQueue, type Runtime } from '../../shared/runtime/runtime.js';
 import type { ConnectFunction } from '../fetch/guarded-connector.js';
 import { DEFAULT_HEALTH_POLICY, type EndpointHealthPolicy } from '../../shared/store/webhook-store.js';
 import { openQueueWorker } from '../queue-worker.js';
 import { createDeliveryProcessor } from './deliver.js';
 import { createSourceEvents, type SourceEvents } from './events.js';
-import { privateAccess } from '../../shared/address-policy.js';
+import { privateAccess } from '../../shared/net/address-policy.js';
 
 /** Test seams of the webhook side of a worker; production uses the defaults. */
 export interface WebhookWorkerOptions {

@@ -1,6 +1,6 @@
 import { createInflateRaw, inflateRawSync } from 'node:zlib';
 import { SourceError } from '../../../shared/source-errors.js';
-import { LIMIT_DEFAULTS } from '../../../shared/limit-defaults.js';
+import { LIMIT_DEFAULTS } from '../../../shared/runtime/limit-defaults.js';
 
 /** One central-directory entry, with the sizes the archive declares. */
 export interface ZipEntry {

@@ -1,5 +1,5 @@
 import Papa from 'papaparse';
-import { decodeText } from '../../text-decode.js';
+import { decodeText } from '../text-decode.js';
 import { DEFAULT_TABLE_CAPS, gfmTable, looksLikeHeader, TableBudget, type TableCaps } from '../table/gfm-table.js';
 import type { RawExtraction } from '../types.js';
 

@@ -1,14 +1,14 @@
 import { load } from 'cheerio/slim';
 import type { AnyNode, Element } from 'domhandler';
 import { isAllocationFailure, SourceError } from '../../../shared/source-errors.js';
-import { decodeText } from '../../text-decode.js';
+import { decodeText } from '../text-decode.js';
 import { nodesToMarkdownAndText, type MarkdownOptions } from './to-markdown.js';
 import { findMainContent, isPageTool } from './main-content.js';
 import { generatorMain } from './generator-main.js';
 import { SELF_CLOSING, VOID } from './tags.js';
 import { underTitle } from './title-root.js';
 import type { RawExtraction } from '../types.js';
-import { LIMIT_DEFAULTS } from '../../../shared/limit-defaults.js';
+import { LIMIT_DEFAULTS } from '../../../shared/runtime/limit-defaults.js';
 
 const CHROME = new Set(['nav', 'aside', 'dialog', 'form', 'menu']);
 const EDGE = new Set(['header', 'footer']);

@@ -1,7 +1,7 @@
 import { Lexer, type Token, type Tokens } from 'marked';
 import { assertNesting } from '../html/extract-html.js';
 import { isAllocationFailure, SourceError } from '../../../shared/source-errors.js';
-import { decodeText } from '../../text-decode.js';
+import { decodeText } from '../text-decode.js';
 import type { RawExtraction } from '../types.js';
 import { blockText, renderTokens } from './token-walker.js';
 

@@ -1,4 +1,4 @@
-import { decodeText } from '../../text-decode.js';
+import { decodeText } from '../text-decode.js';
 import type { FormatExtractor } from '../types.js';
 
 /** Plain text: decoded (BOM, UTF-8, UTF-16 or a checked single-byte guess) and kept as it is. */

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { isExecutable } from '../../../executable.js';
+import { isExecutable } from '../../../sandbox/executable.js';
 
 const run = promisify(execFile);
 // Where Debian's tesseract-ocr and a source build put the binary. PATH is not consulted: the sandbox child has none.
