@@ -7,8 +7,11 @@ export type WebhookEvent = components['schemas']['WebhookEvent'];
 /** Default oldest `webhook-timestamp` accepted, seconds (Standard Webhooks suggests 5 minutes). */
 export const DEFAULT_TOLERANCE_SECONDS = 300;
 
-/** The headers of a delivery, by their lower-case names (a `Headers` works too). */
-export type WebhookHeaders = Headers | Record<string, string | string[] | undefined>;
+/** The headers of a delivery: a `Headers`, Node's `req.headers`, or an object of the three by their lower-case names. */
+export type WebhookHeaders =
+  | Headers
+  | Readonly<Record<string, string | string[] | undefined>>
+  | { readonly 'webhook-id'?: string; readonly 'webhook-timestamp'?: string; readonly 'webhook-signature'?: string };
 
 /** How a delivery is checked. */
 export interface VerifyOptions {
@@ -25,7 +28,7 @@ export class WebhookVerificationError extends Error {
 
 const header = (h: WebhookHeaders, name: string): string | undefined => {
   if (h instanceof Headers) return h.get(name) ?? undefined;
-  const v = h[name];
+  const v = (h as Readonly<Record<string, string | string[] | undefined>>)[name];
   return Array.isArray(v) ? v[0] : v;
 };
 
