@@ -15,7 +15,7 @@
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, lstatSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** Written after a successful build, dated when it began. */
@@ -89,6 +89,8 @@ export function ensureSchema(root, asOf = new Date()) {
   const made = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/openapi-types.ts'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
   if (made.status !== 0) return made.status ?? 1;
   utimesSync(join(root, SCHEMA), asOf, asOf);
+  // A first generation adds an entry to its folder, which would date the folder after the stamp.
+  if (reason === `no ${SCHEMA}`) utimesSync(join(root, dirname(SCHEMA)), asOf, asOf);
   return 0;
 }
 
