@@ -28,8 +28,44 @@ describe('chunkMarkdown', () => {
   it('keeps a short document in one chunk with its heading path', () => {
     const md = '# Guide\n\n## Setup\n\nInstall it.';
     expect(chunkMarkdown(md, { maxTokens: 512 })).toEqual([
-      { index: 0, text: md, charStart: 0, charEnd: md.length, tokens: countTokens(md), headings: ['Guide'] },
+      { index: 0, text: md, charStart: 0, charEnd: md.length, tokens: countTokens(md), headings: ['Guide'], sections: [['Guide'], ['Guide', 'Setup']] },
     ]);
+  });
+
+  it('starts every section in a chunk of its own once the chunk before holds a quarter of the limit', () => {
+    const parts = Array.from({ length: 8 }, (_, i) => `## 21.${i + 1} Part ${i + 1}\n\n${paragraph(i * 10, 2)}`);
+    const md = `# Manual\n\n${parts.join('\n\n')}`;
+    // Two sections would fit one chunk: the cut at each heading is a choice, not a lack of room.
+    expect(countTokens(parts.slice(0, 2).join('\n\n'))).toBeLessThan(100);
+    const chunks = chunkMarkdown(md, { maxTokens: 100 });
+    expectWellFormed(md, chunks, 100);
+    for (const [i, c] of chunks.slice(1).entries()) {
+      expect(c.text.startsWith(`## 21.${i + 2} `)).toBe(true);
+      expect(c.text.match(/^## /gm)).toHaveLength(1);
+      expect(c.headings).toEqual(['Manual', `21.${i + 2} Part ${i + 2}`]);
+      expect(c.sections).toBeUndefined();
+    }
+  });
+
+  it('merges tiny sections and names every heading path the chunk covers', () => {
+    const md = `# Options\n\n${Array.from({ length: 12 }, (_, i) => `### -${String.fromCharCode(97 + i)}\n\nFlag ${i}.`).join('\n\n')}\n\n## Exit status\n\n${paragraph(1, 4)}`;
+    const chunks = chunkMarkdown(md, { maxTokens: 64 });
+    expectWellFormed(md, chunks, 64);
+    expect(chunks.length).toBeLessThan(12);
+    const expected = (c: Chunk) => {
+      const paths = [c.headings];
+      for (const m of c.text.matchAll(/^(#+) (.*)$/gm)) {
+        const path = m[1]!.length === 1 ? ['Options'] : m[1]!.length === 2 ? ['Options', m[2]!] : ['Options', m[2]!];
+        if (m.index !== 0) paths.push(path);
+      }
+      return paths.length > 1 ? paths : undefined;
+    };
+    for (const c of chunks) expect(c.sections).toEqual(expected(c));
+    expect(chunks.some((c) => (c.sections?.length ?? 0) >= 3)).toBe(true);
+    // Every section's path is named by the chunks that hold its text.
+    const named = chunks.flatMap((c) => c.sections ?? [c.headings]).map((p) => p.join(' > '));
+    for (let i = 0; i < 12; i++) expect(named).toContain(`Options > -${String.fromCharCode(97 + i)}`);
+    expect(named).toContain('Options > Exit status');
   });
 
   it('starts a chunk at the heading of a section that does not fit, with the heading path in force', () => {

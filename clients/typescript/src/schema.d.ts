@@ -708,6 +708,20 @@ export interface components {
              *     | --- | --- |
              */
             prefix?: string;
+            /**
+             * @description When the chunk's text spans more than one section (small sections merged): every heading path it covers, in order, the first being `headings`. Absent when the whole text is under `headings`
+             * @example [
+             *       [
+             *         "Guide",
+             *         "Install"
+             *       ],
+             *       [
+             *         "Guide",
+             *         "Upgrade"
+             *       ]
+             *     ]
+             */
+            sections?: string[][];
             /** @description Exactly `markdown.slice(charStart, charEnd)` (JavaScript string indices) */
             text: string;
             /** @description The source's title */
@@ -781,6 +795,20 @@ export interface components {
                  *     | --- | --- |
                  */
                 prefix?: string;
+                /**
+                 * @description When the chunk's text spans more than one section (small sections merged): every heading path it covers, in order, the first being `headings`. Absent when the whole text is under `headings`
+                 * @example [
+                 *       [
+                 *         "Guide",
+                 *         "Install"
+                 *       ],
+                 *       [
+                 *         "Guide",
+                 *         "Upgrade"
+                 *       ]
+                 *     ]
+                 */
+                sections?: string[][];
                 /** @description Exactly `markdown.slice(charStart, charEnd)` (JavaScript string indices) */
                 text: string;
                 /** @description The source's title */
