@@ -1,6 +1,7 @@
 import { MIN_CHUNK_TOKENS } from '../../shared/chunking/chunk-settings.js';
 import type { CutChunk as Chunk } from '../../shared/schemas/chunk.js';
 import { ContinuationIndex, continuables } from './continuations.js';
+import { plainTextHeadings } from './plain-headings.js';
 import { Level, outline, split, titleHeading, type Heading, type Outline, type Span } from './segments.js';
 import { lastAtOrBefore } from './sorted-search.js';
 import { SpanTokens } from './tokenizer.js';
@@ -21,6 +22,12 @@ export interface ChunkMarkdownOptions {
    * aside. Empty or absent: nothing is added.
    */
   title?: string;
+  /**
+   * The text is plain text (a `.txt` file), not Markdown: its headings are
+   * the ones {@link plainTextHeadings} finds (numbered, underlined, capitals),
+   * and a `#` line is not one. Default false.
+   */
+  plainText?: boolean;
 }
 
 interface Piece extends Span {
@@ -58,7 +65,7 @@ export function chunkMarkdown(markdown: string, opts: ChunkMarkdownOptions): Chu
   const max = Math.floor(opts.maxTokens);
   if (!(max >= MIN_CHUNK_TOKENS)) throw new RangeError(`maxTokens must be at least ${MIN_CHUNK_TOKENS}.`);
   const overlap = Math.max(0, Math.min(Math.floor(opts.overlapTokens ?? 0), max - 1));
-  const o = outline(markdown);
+  const o = outline(markdown, opts.plainText ? plainTextHeadings(markdown) : undefined);
   const leads = new ContinuationIndex(continuables(markdown, max));
   const tokens = new SpanTokens(markdown);
   const spans = pack(markdown, o, max, leads, tokens);
