@@ -149,3 +149,13 @@ describe('Vim help pages', () => {
     expect(isVimHelp('Results\n==============================\nall *fine*')).toBe(false);
   });
 });
+
+describe('Vim help pages, bounded', () => {
+  it('reads a help file of 200,000 example lines without running out of stack', async () => {
+    const example = Array.from({ length: 200_000 }, (_, i) => `\tcall Step(${i})`).join('\n');
+    const html = `<html><body><pre>*big.txt*\tA big file\n==============================================================================\n*1.1*\tSteps\t\t*steps*\n\nRun these: &gt;\n${example}\n&lt;\nDone.\n</pre></body></html>`;
+    const r = await extractText(Buffer.from(html), { ...opts, chunking: undefined, maxTextChars: 10_000_000 });
+    expect(r.markdown).toContain('## 1.1 Steps');
+    expect(r.markdown).toContain('call Step(199999)');
+  });
+});

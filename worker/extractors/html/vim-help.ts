@@ -119,7 +119,8 @@ function blockHtml(lines: string[]): string {
 
 function dedent(lines: string[]): string[] {
   const expanded = lines.map((l) => l.replace(/^\t+/, (tabs) => ' '.repeat(tabs.length * 8)));
-  const indent = Math.min(...expanded.filter((l) => l.trim() !== '').map((l) => /^ */.exec(l)![0].length));
+  // A fold, not Math.min(...lines): a block of a few hundred thousand lines would overflow the stack.
+  const indent = expanded.reduce((n, l) => (l.trim() === '' ? n : Math.min(n, /^ */.exec(l)![0].length)), Infinity);
   return expanded.map((l) => l.slice(Math.min(indent, /^ */.exec(l)![0].length)));
 }
 
