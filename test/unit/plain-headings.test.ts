@@ -129,3 +129,13 @@ describe('chunks of a plain-text file', () => {
     expect(cutContextOf({ type: 'file', mimeType: 'text/markdown' }).plainText).toBeUndefined();
   });
 });
+
+describe('plainTextHeadings, bounded', () => {
+  it('reads a manual page of 200,000 subsections without running out of stack', () => {
+    const subs = Array.from({ length: 200_000 }, (_, i) => `   Part ${i}\n       Body of part ${i}.\n`).join('\n');
+    const text = `NAME\n       big - a big page\n\nDESCRIPTION\n       A page.\n\n${subs}\nSEE ALSO\n       nothing\n`;
+    const found = plainTextHeadings(text);
+    expect(found.length).toBe(200_003);
+    expect(found.at(-2)).toMatchObject({ level: 2, text: 'Part 199999' });
+  });
+});

@@ -50,7 +50,8 @@ export function plainTextHeadings(text: string): Heading[] {
       candidates.push({ line: i, last: i, kind: 'c', depth: 1, text: line, indentedBody: !blank(i + 1) });
     }
   }
-  candidates.push(...manSubsections(candidates, lines.length, at, blank));
+  // One by one: a spread of a few hundred thousand arguments overflows the stack.
+  for (const sub of manSubsections(candidates, lines.length, at, blank)) candidates.push(sub);
   candidates.sort((a, b) => a.line - b.line);
   // A capitals line over an indented body is a manual page's section, unless the document underlines
   // its headings: then it is a term of a definition list (an info file's `OWNER` over its description).
