@@ -22,7 +22,7 @@ export const chunkSchema = z
       .optional()
       .meta({
         description:
-          'When the chunk\'s text spans more than one section (small sections merged): every heading path it covers, in order, the first being `headings`. Absent when the whole text is under `headings`',
+          'When the chunk\'s text spans more than one section (small sections merged): every heading path it covers, in order, the first being `headings` (at most 32 paths and 8,192 characters of heading text; past them the list stops). Absent when the whole text is under `headings`',
         example: [['Guide', 'Install'], ['Guide', 'Upgrade']],
       }),
     prefix: z.string().optional().meta({

@@ -175,3 +175,27 @@ describe('chunkMarkdown', () => {
     expect(() => chunkMarkdown('text', { maxTokens: 8 })).toThrow(RangeError);
   });
 });
+
+describe('sections, bounded', () => {
+  it('lists at most 32 paths and 8,192 characters of heading text in a chunk', () => {
+    const many = `# Index\n\n${Array.from({ length: 80 }, (_, i) => `## ${i}\n\nx`).join('\n\n')}`;
+    // A quarter of 2,048 tokens holds all 80 tiny sections: the list stops at 32.
+    for (const c of chunkMarkdown(many, { maxTokens: 2048 })) expect(c.sections?.length ?? 1).toBeLessThanOrEqual(32);
+    expect(chunkMarkdown(many, { maxTokens: 2048 })[0]!.sections).toHaveLength(32);
+    const long = `# ${'Long title words '.repeat(120)}\n\n${Array.from({ length: 40 }, (_, i) => `## ${i}\n\nx`).join('\n\n')}`;
+    for (const c of chunkMarkdown(long, { maxTokens: 1024 })) {
+      const chars = (c.sections ?? []).flat().reduce((n, t) => n + t.length, 0);
+      expect(chars).toBeLessThanOrEqual(8192);
+    }
+    expect(chunkMarkdown(long, { maxTokens: 1024 })[0]!.sections!.length).toBeGreaterThan(1);
+  });
+});
+
+describe('a long heading over small sections', () => {
+  it('is not a chunk of its own: it goes with the sections under it', () => {
+    const md = `# ${'Long title words '.repeat(40)}\n\n${Array.from({ length: 6 }, (_, i) => `## Part ${i}\n\n${paragraph(i * 5, 2)}`).join('\n\n')}`;
+    const chunks = chunkMarkdown(md, { maxTokens: 256 });
+    expectWellFormed(md, chunks, 256);
+    expect(chunks[0]!.text).toContain('## Part 0');
+  });
+});

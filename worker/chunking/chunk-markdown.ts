@@ -41,6 +41,14 @@ interface Piece extends Span {
  */
 export const SECTION_MERGE_SHARE = 4;
 
+/**
+ * Bounds on a chunk's `sections`: a chunk of many tiny sections under a long
+ * heading would otherwise repeat that heading once per section, in storage
+ * and in every feed event of the chunk. Past them the list stops.
+ */
+export const MAX_SECTION_PATHS = 32;
+export const MAX_SECTIONS_CHARS = 8192;
+
 // Longer spans are cut without counting them first: no real text has this many characters per token.
 const CHARS_PER_TOKEN_CEILING = 16;
 
@@ -55,7 +63,8 @@ const CHARS_PER_TOKEN_CEILING = 16;
  * chunk's own text starts (after any overlap), under `title` when given. A
  * section starts a new chunk unless the chunk before it holds less than a
  * quarter of `maxTokens` (tiny sections merge); a chunk whose own text
- * spans more than one heading path lists them all in `sections`. A
+ * spans more than one heading path lists them in `sections` (at most
+ * {@link MAX_SECTION_PATHS} paths of {@link MAX_SECTIONS_CHARS} characters in all). A
  * chunk that starts inside a fenced code block or a table carries `prefix`,
  * the fence line or the header and delimiter rows, so that `prefix + text`
  * reads on its own; `text` stays the exact slice, and `prefix + text` is
@@ -146,7 +155,8 @@ function pack(md: string, o: Outline, max: number, leads: ContinuationIndex, cou
   const closeAt = Math.floor(max / SECTION_MERGE_SHARE);
   for (const section of split(md, { start: 0, end: md.length }, Level.Section, o)) {
     // One section per chunk: the chunk so far ends here unless it is too small to stand alone.
-    if (current.length > 0 && estimate >= closeAt) while (current.length > 0) flush();
+    // A chunk of headings alone is not closed: the headings go with the text under them.
+    if (estimate >= closeAt && current.some((p) => !isHeadingOnly(md, o, p))) while (current.length > 0) flush();
     add(section, Level.Section);
   }
   while (current.length > 0) flush();
@@ -219,9 +229,13 @@ function sectionPaths(headings: readonly Heading[], root?: string): (span: Span)
   return (span) => {
     let i = starts.length > 0 && starts[0]! <= span.start ? lastAtOrBefore(starts, span.start) : -1;
     const out = [i >= 0 ? after[i]! : top];
-    for (i += 1; i < starts.length && starts[i]! < span.end; i++) {
+    let chars = out[0]!.reduce((n, t) => n + t.length, 0);
+    for (i += 1; i < starts.length && starts[i]! < span.end && out.length < MAX_SECTION_PATHS; i++) {
       const path = after[i]!;
-      if (!out.some((p) => p.length === path.length && p.every((t, k) => t === path[k]))) out.push(path);
+      if (out.some((p) => p.length === path.length && p.every((t, k) => t === path[k]))) continue;
+      chars += path.reduce((n, t) => n + t.length, 0);
+      if (chars > MAX_SECTIONS_CHARS) break;
+      out.push(path);
     }
     return out;
   };

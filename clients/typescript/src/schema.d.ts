@@ -709,7 +709,7 @@ export interface components {
              */
             prefix?: string;
             /**
-             * @description When the chunk's text spans more than one section (small sections merged): every heading path it covers, in order, the first being `headings`. Absent when the whole text is under `headings`
+             * @description When the chunk's text spans more than one section (small sections merged): every heading path it covers, in order, the first being `headings` (at most 32 paths and 8,192 characters of heading text; past them the list stops). Absent when the whole text is under `headings`
              * @example [
              *       [
              *         "Guide",
@@ -796,7 +796,7 @@ export interface components {
                  */
                 prefix?: string;
                 /**
-                 * @description When the chunk's text spans more than one section (small sections merged): every heading path it covers, in order, the first being `headings`. Absent when the whole text is under `headings`
+                 * @description When the chunk's text spans more than one section (small sections merged): every heading path it covers, in order, the first being `headings` (at most 32 paths and 8,192 characters of heading text; past them the list stops). Absent when the whole text is under `headings`
                  * @example [
                  *       [
                  *         "Guide",
