@@ -9,6 +9,7 @@ import { createMetrics, metricsAuth } from './ops/metrics.js';
 import { mountDocs } from './openapi/openapi.js';
 import { rateLimit } from './middleware/rate-limit.js';
 import { requestContext } from './middleware/request-context.js';
+import { adminKeyRoutes } from './routes/admin-keys.js';
 import { agentRoutes } from './routes/agents.js';
 import { documentMetadataRoutes } from './routes/document-metadata.js';
 import { healthRoutes } from './routes/health.js';
@@ -44,6 +45,8 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   const boardQueues = [deps.ingestQueue, deps.webhookQueue].filter((q) => q !== undefined);
   if (user && password && boardQueues.length > 0) mountBoard(app, boardQueues, user, password);
 
+  // Before the API-key check: operators authenticate with ADMIN_TOKEN, not with a workspace's key.
+  app.route('/v1', adminKeyRoutes(deps));
   app.use('/v1/*', apiKeyAuth(deps.store.apiKeys));
   app.use('/v1/*', rateLimit(deps.redis, deps.store.keys, deps.config.RATE_LIMIT_PER_MINUTE));
   app.route('/v1', knowledgeBaseRoutes(deps));
