@@ -27,6 +27,7 @@ import {
   recordDeliveryScript,
   reserveWebhookScript,
   rotateWebhookSecretScript,
+  updateWebhookScript,
 } from './scripts/webhook-scripts.js';
 
 /**
@@ -57,6 +58,7 @@ export const SCRIPTS = [
   acquireWebhookSlotScript,
   rotateWebhookSecretScript,
   enableWebhookScript,
+  updateWebhookScript,
   acquireHostSlotScript,
   startHostFetchScript,
   claimIdempotencyKeyScript,
