@@ -1,3 +1,4 @@
+import { strictFieldsError } from '../field-suggestion.js';
 import { z } from 'zod';
 import { CHUNK_FIELDS, MAX_CHUNK_TOKENS, MIN_CHUNK_TOKENS } from '../chunking/chunk-settings.js';
 import { checkSourceUrl } from '../net/url-policy.js';
@@ -68,10 +69,7 @@ const textTitle = z
 /** An element of `knowledge_base_texts` given as an object. */
 export const textObjectSchema = z.strictObject(
   { title: textTitle.optional(), text: textBody, metadata: metadataSchema.optional() },
-  {
-    error: (iss) =>
-      iss.code === 'unrecognized_keys' ? `unknown key ${iss.keys.map((k) => JSON.stringify(k)).join(', ')}; allowed: title, text, metadata` : undefined,
-  },
+  { error: strictFieldsError() },
 );
 
 /** An element of `knowledge_base_texts`: a string, or {"title", "text"}. */
@@ -92,7 +90,7 @@ export const urlStringSchema = z
 /** An element of `knowledge_base_urls` given as an object: the URL with the source's metadata. */
 export const urlObjectSchema = z.strictObject(
   { url: urlStringSchema, metadata: metadataSchema.optional() },
-  { error: (iss) => (iss.code === 'unrecognized_keys' ? `unknown key ${iss.keys.map((k) => JSON.stringify(k)).join(', ')}; allowed: url, metadata` : undefined) },
+  { error: strictFieldsError() },
 );
 
 /** An element of `knowledge_base_urls`: a URL string, or {"url", "metadata"}. */
