@@ -188,3 +188,35 @@ export const knowledgeBaseUpdateFormSchema = z
 export const knowledgeBaseCreateFormSchema = z
   .object({ [FORM_FIELD.name]: kbNameSchema, ...sourceFields })
   .meta({ id: 'KnowledgeBaseCreateForm' });
+
+const jsonNumber = (schema: z.ZodType, example: number) =>
+  z
+    .number()
+    .int()
+    .optional()
+    .meta({ description: `${schema.description ?? ''}; a whole number (a string of digits is read too)`, example });
+
+/**
+ * The same fields as a JSON body (`Content-Type: application/json`): the
+ * arrays are JSON arrays rather than strings holding one, the settings
+ * numbers; no files. Documents what `api/http/json-source-body.ts` reads,
+ * which hands the fields to the form's own validation.
+ */
+const jsonSourceFields = {
+  [FORM_FIELD.texts]: z.array(textItemSchema).optional().meta({ description: `Each element a string or {"title","text","metadata"} (text at most ${MAX_TEXT_BYTES} bytes)` }),
+  [FORM_FIELD.urls]: z.array(urlItemSchema).optional().meta({ description: 'Absolute http(s) URLs, each a string or {"url","metadata"}' }),
+  [FORM_FIELD.sites]: z.array(siteItemSchema).optional().meta({ description: `Site sources (at most ${MAX_SITES_PER_KB} per knowledge base)` }),
+  [FORM_FIELD.autoRefresh]: jsonNumber(autoRefreshSchema, 24),
+  [FORM_FIELD.chunkMaxTokens]: jsonNumber(chunkMaxTokensSchema, 512),
+  [FORM_FIELD.chunkOverlapTokens]: jsonNumber(chunkOverlapTokensSchema, 64),
+};
+
+/** The JSON body of PATCH (every field optional, at least one required). */
+export const knowledgeBaseUpdateJsonSchema = z
+  .strictObject({ [FORM_FIELD.name]: kbNameSchema.optional(), ...jsonSourceFields })
+  .meta({ id: 'KnowledgeBaseUpdateJson' });
+
+/** The JSON body of POST (`knowledge_base_name` required). */
+export const knowledgeBaseCreateJsonSchema = z
+  .strictObject({ [FORM_FIELD.name]: kbNameSchema, ...jsonSourceFields })
+  .meta({ id: 'KnowledgeBaseCreateJson' });

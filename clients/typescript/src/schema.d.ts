@@ -1,5 +1,53 @@
 // Generated from /openapi.json by `npm run openapi:types`; do not edit.
 export interface paths {
+    "/v1/admin/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a workspace's API keys
+         * @description Every key of the workspace, oldest first, revoked ones too; never a key or its hash. Served only when ADMIN_TOKEN is set (404 otherwise); authenticated by `Authorization: Bearer <ADMIN_TOKEN>`, not by an API key.
+         */
+        get: operations["listApiKeys"];
+        put?: never;
+        /**
+         * Create an API key
+         * @description Makes an API key for a workspace, as `npm run admin -- create-key` does. The plain key is in this response only; the service keeps its SHA-256 hash. Served only when ADMIN_TOKEN is set (404 otherwise); authenticated by `Authorization: Bearer <ADMIN_TOKEN>`, not by an API key.
+         */
+        post: operations["createApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/keys/{keyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read an API key
+         * @description One key's record (never the key). Served only when ADMIN_TOKEN is set (404 otherwise); authenticated by `Authorization: Bearer <ADMIN_TOKEN>`, not by an API key.
+         */
+        get: operations["getApiKey"];
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an API key
+         * @description The key stops working at once; its record stays listed with `revokedAt`. A second DELETE gives 404. Served only when ADMIN_TOKEN is set (404 otherwise); authenticated by `Authorization: Bearer <ADMIN_TOKEN>`, not by an API key.
+         */
+        delete: operations["revokeApiKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/agents": {
         parameters: {
             query?: never;
@@ -35,7 +83,7 @@ export interface paths {
         put?: never;
         /**
          * Create a knowledge base
-         * @description Creates a knowledge base named `knowledge_base_name` with optional first sources. Each source starts `pending` and is extracted by a worker.
+         * @description Creates a knowledge base named `knowledge_base_name` with optional first sources. Each source starts `pending` and is extracted by a worker. The body is a multipart form (the default, and the only way to send files) or the same fields as a JSON object, the arrays as JSON arrays and the settings as numbers.
          */
         post: operations["createKnowledgeBase"];
         delete?: never;
@@ -67,7 +115,7 @@ export interface paths {
         head?: never;
         /**
          * Update knowledge base
-         * @description Adds sources and/or renames, all or nothing: after a 400, 413 or 415 the knowledge base is exactly as it was. With `If-Match: <ETag>` it changes the knowledge base only at that revision (412 otherwise).
+         * @description Adds sources and/or renames, all or nothing: after a 400, 413 or 415 the knowledge base is exactly as it was. With `If-Match: <ETag>` it changes the knowledge base only at that revision (412 otherwise). The body is a multipart form (the default, and the only way to send files) or the same fields as a JSON object.
          */
         patch: operations["updateKnowledgeBase"];
         trace?: never;
@@ -369,7 +417,11 @@ export interface paths {
         delete: operations["deleteWebhook"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change a webhook
+         * @description Changes any of `url`, `events`, `description` and `enabled` in one step; fields left out stay as they are, and the secret is kept. A new URL passes the same address rules as on registration and starts the endpoint's health afresh. `enabled: false` disables the webhook (events are not delivered to it, and its test and redeliver answer 409); `enabled: true` turns it back on as `POST .../enable` does.
+         */
+        patch: operations["updateWebhook"];
         trace?: never;
     };
     "/v1/webhooks/{webhookId}/deliveries": {
@@ -597,6 +649,68 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
+        AdminKey: {
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            createdAt: string;
+            /** @example key_V1StGXR8_Z5jdHi6B-myT */
+            keyId: string;
+            name: string;
+            readOnly: boolean;
+            /**
+             * Format: date-time
+             * @description When the key was revoked; null while it works
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            revokedAt: string | null;
+            workspaceId: string;
+        };
+        AdminKeyCreate: {
+            /**
+             * @description A label for operators (never the key itself)
+             * @default
+             * @example crm-sync
+             */
+            name: string;
+            /**
+             * @description A read-only key gets 403 on every POST, PATCH, PUT and DELETE but search
+             * @default false
+             */
+            readOnly: boolean;
+            /**
+             * @description The workspace the key belongs to
+             * @example ws_demo
+             */
+            workspaceId: string;
+        };
+        AdminKeyCreated: {
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            createdAt: string;
+            /**
+             * @description The API key, to send as `X-API-Key`. It is stored only as a hash: this response is the one place it is shown.
+             * @example kbi_6Hq0d2n0cKZ7m2Q3m4l5Y9rTjq1sV0x8WmB3aZcD4eE
+             */
+            key: string;
+            /** @example key_V1StGXR8_Z5jdHi6B-myT */
+            keyId: string;
+            name: string;
+            readOnly: boolean;
+            /**
+             * Format: date-time
+             * @description When the key was revoked; null while it works
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            revokedAt: string | null;
+            workspaceId: string;
+        };
+        AdminKeyList: {
+            data: components["schemas"]["AdminKey"][];
+        };
         Agent: {
             agentId: string;
             agentName: string;
@@ -946,6 +1060,31 @@ export interface components {
              */
             knowledge_base_urls?: string;
         };
+        KnowledgeBaseCreateJson: {
+            /**
+             * @description Fetch every URL source again every this many hours (1 to 720); 0 turns it off; a whole number (a string of digits is read too)
+             * @example 24
+             */
+            auto_refresh_hours?: number;
+            /**
+             * @description Most cl100k_base tokens in one chunk (16 to 8192); default the deployment's CHUNK_MAX_TOKENS. A change re-chunks every ready source in the background; a whole number (a string of digits is read too)
+             * @example 512
+             */
+            chunk_max_tokens?: number;
+            /**
+             * @description Tokens of a chunk's tail repeated at the start of the next (0 to half of chunk_max_tokens); default the deployment's CHUNK_OVERLAP_TOKENS; a whole number (a string of digits is read too)
+             * @example 64
+             */
+            chunk_overlap_tokens?: number;
+            /** @description Name (rename value on PATCH), 1 to 512 characters; alias `name` */
+            knowledge_base_name: string;
+            /** @description Site sources (at most 20 per knowledge base) */
+            knowledge_base_sites?: components["schemas"]["SiteSource"][];
+            /** @description Each element a string or {"title","text","metadata"} (text at most 1048576 bytes) */
+            knowledge_base_texts?: components["schemas"]["TextSource"][];
+            /** @description Absolute http(s) URLs, each a string or {"url","metadata"} */
+            knowledge_base_urls?: components["schemas"]["UrlSource"][];
+        };
         /** @description The knowledge base was deleted: drop every chunk of it. The feed's last event, read by every cursor of the feed however old, for CHANGES_RETENTION_HOURS */
         KnowledgeBaseDeleted: {
             kbId: string;
@@ -1023,6 +1162,31 @@ export interface components {
              * @example ["https://example.com/faq", {"url": "https://example.com/prices", "metadata": {"team": "sales"}}]
              */
             knowledge_base_urls?: string;
+        };
+        KnowledgeBaseUpdateJson: {
+            /**
+             * @description Fetch every URL source again every this many hours (1 to 720); 0 turns it off; a whole number (a string of digits is read too)
+             * @example 24
+             */
+            auto_refresh_hours?: number;
+            /**
+             * @description Most cl100k_base tokens in one chunk (16 to 8192); default the deployment's CHUNK_MAX_TOKENS. A change re-chunks every ready source in the background; a whole number (a string of digits is read too)
+             * @example 512
+             */
+            chunk_max_tokens?: number;
+            /**
+             * @description Tokens of a chunk's tail repeated at the start of the next (0 to half of chunk_max_tokens); default the deployment's CHUNK_OVERLAP_TOKENS; a whole number (a string of digits is read too)
+             * @example 64
+             */
+            chunk_overlap_tokens?: number;
+            /** @description Name (rename value on PATCH), 1 to 512 characters; alias `name` */
+            knowledge_base_name?: string;
+            /** @description Site sources (at most 20 per knowledge base) */
+            knowledge_base_sites?: components["schemas"]["SiteSource"][];
+            /** @description Each element a string or {"title","text","metadata"} (text at most 1048576 bytes) */
+            knowledge_base_texts?: components["schemas"]["TextSource"][];
+            /** @description Absolute http(s) URLs, each a string or {"url","metadata"} */
+            knowledge_base_urls?: components["schemas"]["UrlSource"][];
         };
         MarkdownDocument: {
             /** @description Characters of the extracted text */
@@ -1215,6 +1379,30 @@ export interface components {
             /** @description What the last discovery skipped and went on without (at most 20); absent when nothing was */
             warnings?: components["schemas"]["SiteWarning"][];
         };
+        SiteSource: {
+            /** @description No path matching one of these; `*` matches within a path segment, `**` across segments, `?` one character */
+            exclude?: string[];
+            /** @description Only paths matching one of these; `*` matches within a path segment, `**` across segments, `?` one character */
+            include?: string[];
+            /**
+             * @description Links followed from the start page (default 3)
+             * @default 3
+             */
+            maxDepth: number;
+            /**
+             * @description Pages to add at most (default 100, at most CRAWL_MAX_PAGES)
+             * @default 100
+             */
+            maxPages: number;
+            /**
+             * @description `auto`: the sitemaps robots.txt or /sitemap.xml name, else links; `only`: sitemaps only; `off`: links only
+             * @default auto
+             * @enum {string}
+             */
+            sitemap: "auto" | "only" | "off";
+            /** @description A page to start from, or a sitemap (…/sitemap.xml, gzip too) */
+            url: string;
+        };
         SiteWarning: {
             /**
              * @description `sitemap_skipped`: a sitemap that could not be read or was over a bound added no page
@@ -1319,11 +1507,21 @@ export interface components {
             code: "garbled_text" | "partial_text" | "truncated" | "ocr" | "low_ocr_confidence" | "refresh_failed";
             message: string;
         };
+        TextSource: string | {
+            metadata?: components["schemas"]["Metadata"];
+            text: string;
+            title?: string;
+        };
         Tool: ({
             type: string;
         } & {
             [key: string]: unknown;
         }) & (components["schemas"]["VoiceTransferCallTool"] | components["schemas"]["OtherTool"]);
+        UrlSource: string | {
+            metadata?: components["schemas"]["Metadata"];
+            /** @description Absolute http or https URL, at most 2048 characters, without credentials */
+            url: string;
+        };
         Usage: {
             /** @description What the service keeps for the workspace beside its sources, bounded by CHANGES_RETENTION_HOURS, CHANGES_MAX_EVENTS and CHANGES_MAX_BYTES per knowledge base, CHANGES_WORKSPACE_MAX_BYTES for all its feeds, and by its chunks */
             derivedBytes: {
@@ -1595,6 +1793,26 @@ export interface components {
             totalCount: number;
             totalPages: number;
         };
+        WebhookPatch: {
+            /** @description null or "" clears it */
+            description?: string | null;
+            /** @description `false` disables the webhook (nothing is delivered to it); `true` turns it back on and clears any back-off, as POST .../enable does */
+            enabled?: boolean;
+            /**
+             * @description The event types to receive
+             * @example [
+             *       "source.ready",
+             *       "source.failed",
+             *       "knowledge_base.settled"
+             *     ]
+             */
+            events?: ("source.ready" | "source.failed" | "knowledge_base.settled" | "site.discovered" | "knowledge_base.changed")[];
+            /**
+             * @description Where events are POSTed; the same address rules as URL sources apply
+             * @example https://example.com/hooks/kb
+             */
+            url?: string;
+        };
         WebhookSecretRotated: {
             /** @description Until when the previous secret also signs every delivery; null when WEBHOOK_SECRET_GRACE_HOURS is 0 */
             previousSecretExpiresAt: string | null;
@@ -1629,6 +1847,428 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    listApiKeys: {
+        parameters: {
+            query: {
+                /** @description The workspace whose keys to list (oldest first, revoked ones too) */
+                workspaceId: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The workspace's keys */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminKeyList"];
+                };
+            };
+            /** @description Invalid request parameters (validationErrors names the fields) */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description X-API-Key is missing or invalid */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The resource was not found; validationErrors names the missing one by its path parameter (kbId, documentId, webhookId, qaIssueId) */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests with this key in the current minute, too many uploads in progress with it, its workspace holds IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE Idempotency-Keys, or its new sources would pass the workspace's quota of sources in flight (QUOTA_SOURCES_IN_FLIGHT, or its own); see Retry-After */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Redis is unreachable or nearly full, or the process has no upload slot free; retry after the Retry-After seconds */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdminKeyCreate"];
+            };
+        };
+        responses: {
+            /** @description The key record and, once, the key */
+            201: {
+                headers: {
+                    Location: components["headers"]["Location"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminKeyCreated"];
+                };
+            };
+            /** @description Invalid request parameters (validationErrors names the fields) */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description X-API-Key is missing or invalid */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The resource was not found; validationErrors names the missing one by its path parameter (kbId, documentId, webhookId, qaIssueId) */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A file is larger than MAX_FILE_BYTES, the body larger than MAX_REQUEST_BYTES, the text fields larger than 10 MiB together, too many parts, or the request's texts and files would pass the workspace's quota of stored bytes (QUOTA_STORED_BYTES, or its own) */
+            413: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A file type is not PDF, TXT, HTML, Markdown or DOCX, or the body is not multipart/form-data */
+            415: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests with this key in the current minute, too many uploads in progress with it, its workspace holds IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE Idempotency-Keys, or its new sources would pass the workspace's quota of sources in flight (QUOTA_SOURCES_IN_FLIGHT, or its own); see Retry-After */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Redis is unreachable or nearly full, or the process has no upload slot free; retry after the Retry-After seconds */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                keyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key record */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminKey"];
+                };
+            };
+            /** @description Invalid request parameters (validationErrors names the fields) */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description X-API-Key is missing or invalid */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The resource was not found; validationErrors names the missing one by its path parameter (kbId, documentId, webhookId, qaIssueId) */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests with this key in the current minute, too many uploads in progress with it, its workspace holds IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE Idempotency-Keys, or its new sources would pass the workspace's quota of sources in flight (QUOTA_SOURCES_IN_FLIGHT, or its own); see Retry-After */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Redis is unreachable or nearly full, or the process has no upload slot free; retry after the Retry-After seconds */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    revokeApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                keyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked */
+            204: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request parameters (validationErrors names the fields) */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description X-API-Key is missing or invalid */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The resource was not found; validationErrors names the missing one by its path parameter (kbId, documentId, webhookId, qaIssueId) */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests with this key in the current minute, too many uploads in progress with it, its workspace holds IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE Idempotency-Keys, or its new sources would pass the workspace's quota of sources in flight (QUOTA_SOURCES_IN_FLIGHT, or its own); see Retry-After */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Redis is unreachable or nearly full, or the process has no upload slot free; retry after the Retry-After seconds */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     listAgents: {
         parameters: {
             query?: {
@@ -1845,6 +2485,7 @@ export interface operations {
         };
         requestBody: {
             content: {
+                "application/json": components["schemas"]["KnowledgeBaseCreateJson"];
                 "multipart/form-data": components["schemas"]["KnowledgeBaseCreateForm"];
             };
         };
@@ -2268,6 +2909,7 @@ export interface operations {
         };
         requestBody: {
             content: {
+                "application/json": components["schemas"]["KnowledgeBaseUpdateJson"];
                 "multipart/form-data": components["schemas"]["KnowledgeBaseUpdateForm"];
             };
         };
@@ -4615,6 +5257,145 @@ export interface operations {
             };
             /** @description The resource was not found; validationErrors names the missing one by its path parameter (kbId, documentId, webhookId, qaIssueId) */
             404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests with this key in the current minute, too many uploads in progress with it, its workspace holds IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE Idempotency-Keys, or its new sources would pass the workspace's quota of sources in flight (QUOTA_SOURCES_IN_FLIGHT, or its own); see Retry-After */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Redis is unreachable or nearly full, or the process has no upload slot free; retry after the Retry-After seconds */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    updateWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookPatch"];
+            };
+        };
+        responses: {
+            /** @description The webhook as changed */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            /** @description Invalid request parameters (validationErrors names the fields) */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description X-API-Key is missing or invalid */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key may not access this resource, or is read-only */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The resource was not found; validationErrors names the missing one by its path parameter (kbId, documentId, webhookId, qaIssueId) */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A file is larger than MAX_FILE_BYTES, the body larger than MAX_REQUEST_BYTES, the text fields larger than 10 MiB together, too many parts, or the request's texts and files would pass the workspace's quota of stored bytes (QUOTA_STORED_BYTES, or its own) */
+            413: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A file type is not PDF, TXT, HTML, Markdown or DOCX, or the body is not multipart/form-data */
+            415: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
