@@ -13,6 +13,7 @@ import { adminKeyRoutes } from './routes/admin-keys.js';
 import { agentRoutes } from './routes/agents.js';
 import { documentMetadataRoutes } from './routes/document-metadata.js';
 import { documentRoutes } from './routes/documents.js';
+import { documentReplaceRoutes } from './routes/document-replace.js';
 import { healthRoutes } from './routes/health.js';
 import { kbChangeRoutes } from './routes/kb-changes.js';
 import { kbChunkRoutes } from './routes/kb-chunks.js';
@@ -59,6 +60,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.route('/v1', kbSearchRoutes(deps, kb));
   app.route('/v1', knowledgeBaseRoutes(deps, kb));
   app.route('/v1', documentRoutes(deps, kb));
+  app.route('/v1', documentReplaceRoutes(deps, kb));
   app.route('/v1', documentMetadataRoutes(deps));
   app.route('/v1', siteRoutes(deps));
   app.route('/v1', agentRoutes(deps));

@@ -220,3 +220,13 @@ export const knowledgeBaseUpdateJsonSchema = z
 export const knowledgeBaseCreateJsonSchema = z
   .strictObject({ [FORM_FIELD.name]: kbNameSchema, ...jsonSourceFields })
   .meta({ id: 'KnowledgeBaseCreateJson' });
+
+/** The multipart form of PUT .../documents/{documentId}: one new version, a file part or one text. */
+export const documentReplaceFormSchema = z
+  .object({ [FORM_FIELD.texts]: sourceFields[FORM_FIELD.texts], [FORM_FIELD.files]: sourceFields[FORM_FIELD.files] })
+  .meta({ id: 'DocumentReplaceForm', description: `One ${FORM_FIELD.files} part, or ${FORM_FIELD.texts} with one element` });
+
+/** The JSON body of PUT .../documents/{documentId}: one new text. */
+export const documentReplaceJsonSchema = z
+  .strictObject({ [FORM_FIELD.texts]: z.array(textItemSchema).length(1) })
+  .meta({ id: 'DocumentReplaceJson', description: `${FORM_FIELD.texts} with one element, a string or {"title","text"}` });

@@ -23,7 +23,7 @@ function resolve(node: any): any {
 const ROUTES: [string, string[]][] = [
   ['/v1/knowledge-bases', ['get', 'post']],
   ['/v1/knowledge-bases/{kbId}', ['delete', 'get', 'patch']],
-  ['/v1/knowledge-bases/{kbId}/documents/{documentId}', ['delete', 'get', 'patch']],
+  ['/v1/knowledge-bases/{kbId}/documents/{documentId}', ['delete', 'get', 'patch', 'put']],
   ['/v1/knowledge-bases/{kbId}/documents/{documentId}/retry', ['post']],
   ['/v1/knowledge-bases/{kbId}/documents/{documentId}/chunks', ['get']],
   ['/v1/knowledge-bases/{kbId}/documents', ['get']],
