@@ -192,7 +192,11 @@ export interface paths {
          * @description One source with its extracted `text` (null until the source is ready). With `format=markdown` it also carries `markdown`, the structured extraction (headings, lists, tables) that `text` is derived from.
          */
         get: operations["getDocument"];
-        put?: never;
+        /**
+         * Replace a file or text source with a new version
+         * @description The source keeps its documentId, its place and its metadata; the new version (one `knowledge_base_files` part, or `knowledge_base_texts` with one element, as a multipart form or JSON) goes through the limits, type checks and quotas of PATCH and is extracted under a new run. Until that run ends the source reads `pending` or `processing` with the text and chunks of the previous version; then they are replaced, chunks whose text is unchanged keep their ids, and the change feed gets `chunk.upserted` and `chunk.deleted` for what changed only. 400 for a URL or site page source (refresh those), 409 while the source is pending or processing or when another source of the knowledge base has the same content; `If-Match` (412) and `Idempotency-Key` as on PATCH.
+         */
+        put: operations["replaceDocument"];
         post?: never;
         /**
          * Delete one document
@@ -975,6 +979,20 @@ export interface components {
         };
         DocumentPatch: {
             metadata: components["schemas"]["Metadata"];
+        };
+        /** @description One knowledge_base_files part, or knowledge_base_texts with one element */
+        DocumentReplaceForm: {
+            /** @description File parts (also accepted as knowledge_base_files.items), repeated: PDF, TXT, HTML, Markdown, DOCX, and the formats ACCEPTED_FORMATS adds (PPTX, XLSX, ODS, CSV, EPUB, ODT) */
+            knowledge_base_files?: string[];
+            /**
+             * @description JSON array string; each element is a string or {"title","text","metadata"} (text at most 1048576 bytes)
+             * @example ["Opening hours are 9 to 5."]
+             */
+            knowledge_base_texts?: string;
+        };
+        /** @description knowledge_base_texts with one element, a string or {"title","text"} */
+        DocumentReplaceJson: {
+            knowledge_base_texts: components["schemas"]["TextSource"][];
         };
         ErrorBody: {
             /** @example Bad Request */
@@ -3517,6 +3535,204 @@ export interface operations {
             };
             /** @description The resource was not found; validationErrors names the missing one by its path parameter (kbId, documentId, webhookId, qaIssueId) */
             404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests with this key in the current minute, too many uploads in progress with it, its workspace holds IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE Idempotency-Keys, or its new sources would pass the workspace's quota of sources in flight (QUOTA_SOURCES_IN_FLIGHT, or its own); see Retry-After */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Redis is unreachable or nearly full, or the process has no upload slot free; retry after the Retry-After seconds */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    replaceDocument: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1 to 255 printable characters; a repeat within 24 h gets the first answer again (Idempotent-Replayed: true). A success larger than IDEMPOTENCY_MAX_BODY_BYTES is replayed as the knowledge base is now; a workspace holding IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE live keys gets 429 for a new one */
+                "idempotency-key"?: string;
+                /** @description An ETag from GET (strong comparison: a W/ tag never matches); 412 with the current ETag when the knowledge base has changed since */
+                "if-match"?: string;
+            };
+            path: {
+                documentId: string;
+                kbId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DocumentReplaceJson"];
+                "multipart/form-data": components["schemas"]["DocumentReplaceForm"];
+            };
+        };
+        responses: {
+            /** @description The source, pending under its new version */
+            202: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Source"];
+                };
+            };
+            /** @description Invalid request parameters (validationErrors names the fields) */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description X-API-Key is missing or invalid */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key may not access this resource, or is read-only */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The resource was not found; validationErrors names the missing one by its path parameter (kbId, documentId, webhookId, qaIssueId) */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body arrived slower than UPLOAD_MIN_BYTES_PER_SECOND over the window */
+            408: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The resource is not in a state that allows this, a workspace quota (QUOTA_*, or the workspace's own) would be passed (nothing was changed), or a request with this Idempotency-Key is still in progress (then Retry-After says when to repeat it) */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description If-Match names a revision of the knowledge base that is no longer current (or a weak tag); nothing was changed. ETag carries the current revision */
+            412: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A file is larger than MAX_FILE_BYTES, the body larger than MAX_REQUEST_BYTES, the text fields larger than 10 MiB together, too many parts, or the request's texts and files would pass the workspace's quota of stored bytes (QUOTA_STORED_BYTES, or its own) */
+            413: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A file type is not PDF, TXT, HTML, Markdown or DOCX, or the body is not multipart/form-data */
+            415: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used before with a different request */
+            422: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
