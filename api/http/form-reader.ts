@@ -70,7 +70,7 @@ export function createFormReader(deps: AppDeps) {
     const body = c.env?.incoming ?? Readable.fromWeb((c.req.raw.body ?? new Blob([]).stream()) as never);
     return { body, headers: { 'content-type': type }, json };
   }
-  const meterLimits = { minBytesPerSecond: limits.minBytesPerSecond, rateWindowMs: limits.rateWindowMs };
+  const meterLimits = { maxBytes: limits.maxRequestBytes, minBytesPerSecond: limits.minBytesPerSecond, rateWindowMs: limits.rateWindowMs };
   const formOptions = (requireName: boolean) => ({ maxSources: config.MAX_SOURCES_PER_REQUEST, requireName, maxSitePages: config.CRAWL_MAX_PAGES });
 
   /** A JSON body: no file to stage, so no stage and no quota check before staging; a large one takes an upload slot as large text fields do. */

@@ -56,15 +56,17 @@ async function readMetered(body: Readable, limits: BodyMeterLimits): Promise<Buf
  * with the same messages: `knowledge_base_texts` and the other arrays are
  * JSON arrays here rather than strings holding one, and the numbers may be
  * numbers. Unknown keys are a 400 naming the nearest known one, as for form
- * fields. `tap` gets the body as canonical JSON, the Idempotency-Key
+ * fields. The body is bounded by `limits.maxBytes` (MAX_REQUEST_BYTES) and
+ * {@link MAX_JSON_BODY_BYTES}, whichever is less. `tap` gets the body as canonical JSON, the Idempotency-Key
  * fingerprint, once it was read whole and its keys are known ones.
  */
-export async function readJsonSourceBody(body: Readable, limits: Omit<BodyMeterLimits, 'maxBytes'>, tap?: PartTap): Promise<RawForm> {
+export async function readJsonSourceBody(body: Readable, limits: BodyMeterLimits, tap?: PartTap): Promise<RawForm> {
+  const maxBytes = Math.min(limits.maxBytes, MAX_JSON_BODY_BYTES);
   let text: string;
   try {
-    text = (await readMetered(body, { ...limits, maxBytes: MAX_JSON_BODY_BYTES })).toString('utf8');
+    text = (await readMetered(body, { ...limits, maxBytes })).toString('utf8');
   } catch (err) {
-    if (err instanceof PayloadTooLargeError) throw new PayloadTooLargeError(`A JSON body may hold at most ${MAX_JSON_BODY_BYTES} bytes; send files as multipart/form-data`);
+    if (err instanceof PayloadTooLargeError) throw new PayloadTooLargeError(`A JSON body may hold at most ${maxBytes} bytes; send files as multipart/form-data`);
     throw err;
   }
   let value: unknown;

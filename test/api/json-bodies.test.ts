@@ -153,3 +153,20 @@ describe('PATCH /v1/knowledge-bases/{kbId} with a JSON body', () => {
     expectErrorBody(stale, 412, KB_PATH, { message: 'any' });
   });
 });
+
+describe('a JSON body under a small MAX_REQUEST_BYTES', () => {
+  it('answers 413 past MAX_REQUEST_BYTES, as a form would', async () => {
+    const small = await createHarness({ MAX_REQUEST_BYTES: '2048' });
+    try {
+      const k = await small.key('ws_json_small');
+      const res = await call(small.app, 'POST', KB_PATH, {
+        key: k,
+        body: JSON.stringify({ knowledge_base_name: 'small', knowledge_base_texts: ['x'.repeat(4096)] }),
+        headers: { 'content-type': 'application/json' },
+      });
+      expectErrorBody(res, 413, KB_PATH, { message: 'A JSON body may hold at most 2048 bytes; send files as multipart/form-data' });
+    } finally {
+      await small.close();
+    }
+  });
+});
