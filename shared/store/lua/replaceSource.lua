@@ -44,8 +44,9 @@ if oldFingerprint and redis.call('HGET', fingerprints, oldFingerprint) == p.docu
   redis.call('HDEL', fingerprints, oldFingerprint)
 end
 redis.call('HSET', fingerprints, p.fields.fingerprint, p.documentId)
--- What described the previous input goes; what describes its extraction stays readable until the run ends.
-redis.call('HDEL', record, 'title', 'filename', 'declaredType', 'sha256', 'rechunkOnly', 'batchJob', 'refreshFrom', 'etag', 'lastModified')
+-- What described the previous input goes (a page count the new version's finish may not write again too);
+-- what its extraction needs stays until the run ends.
+redis.call('HDEL', record, 'title', 'filename', 'declaredType', 'sha256', 'pageCount', 'rechunkOnly', 'batchJob', 'refreshFrom', 'etag', 'lastModified')
 hsetTable(record, p.fields)
 moveStatus(meta, record, st, 'pending')
 local run = newRun(active, record, p.documentId, p.now, p.nowMs)
