@@ -58,9 +58,12 @@ describe('PUT /v1/knowledge-bases/{kbId}/documents/{documentId}', () => {
     await h.store.kbs.setMetadata({ workspaceId: 'ws_replace', kbId: kb.kbId, documentId: doc }, { team: 'ops' }, new Date().toISOString());
     await markReady(kb.kbId, doc, 'Version one of the notes.');
 
+    // As a PDF's extraction would have left it: the new version's finish writes no page count of its own.
+    await h.redis.hset(h.store.keys.source(kb.kbId, doc), 'pageCount', '12');
     const res = await putForm(kb.kbId, doc, [filePart('notes-v2.md', '# Notes\n\nVersion two.')]);
     expect(res.status, res.text).toBe(202);
     expect(res.body).toMatchObject({ documentId: doc, type: 'file', content: 'notes-v2.md', status: 'pending', metadata: { team: 'ops' } });
+    expect(res.body.pageCount ?? null).toBeNull();
     expect((await h.redis.get(h.store.keys.blob(kb.kbId, doc)))?.toString()).toBe('# Notes\n\nVersion two.');
     expect((await h.allKeys()).filter((k) => k.includes(':stage:'))).toEqual([]);
   });
