@@ -13,7 +13,12 @@ import {
 } from '../knowledge-base-verbs.js';
 import { QuotaGuard, intakeOf, underHold } from '../../shared/quotas.js';
 import { pageQuerySchema, toPage } from '../../shared/schemas/common.js';
-import { knowledgeBaseCreateFormSchema, knowledgeBaseUpdateFormSchema } from '../../shared/schemas/source-form.js';
+import {
+  knowledgeBaseCreateFormSchema,
+  knowledgeBaseCreateJsonSchema,
+  knowledgeBaseUpdateFormSchema,
+  knowledgeBaseUpdateJsonSchema,
+} from '../../shared/schemas/source-form.js';
 import { knowledgeBasePageSchema, knowledgeBaseSchema } from '../../shared/schemas/knowledge-base.js';
 import type { AppEnv } from '../context.js';
 import type { AppDeps } from '../deps.js';
@@ -23,7 +28,7 @@ import { createFormReader } from '../http/form-reader.js';
 import { idempotent } from '../middleware/idempotency.js';
 import { announceChanges } from '../kb-changed.js';
 import { createRouter, emptyResponse, errorResponses, jsonResponse, security, TAGS } from '../openapi/router.js';
-import { formBody, idempotencyHeaders, ifMatchHeaders, ifMatchRevision, kbParams } from './kb-requests.js';
+import { formOrJsonBody, idempotencyHeaders, ifMatchHeaders, ifMatchRevision, kbParams } from './kb-requests.js';
 
 /** The knowledge bases themselves: list, create, read, change (add sources, rename), delete. */
 export function knowledgeBaseRoutes(deps: AppDeps, kb: KbDeps) {
@@ -68,9 +73,9 @@ export function knowledgeBaseRoutes(deps: AppDeps, kb: KbDeps) {
     tags: [TAGS.knowledgeBases],
     summary: 'Create a knowledge base',
     description:
-      'Creates a knowledge base named `knowledge_base_name` with optional first sources. Each source starts `pending` and is extracted by a worker.',
+      'Creates a knowledge base named `knowledge_base_name` with optional first sources. Each source starts `pending` and is extracted by a worker. The body is a multipart form (the default, and the only way to send files) or the same fields as a JSON object, the arrays as JSON arrays and the settings as numbers.',
     security,
-    request: { headers: idempotencyHeaders, body: formBody(knowledgeBaseCreateFormSchema) },
+    request: { headers: idempotencyHeaders, body: formOrJsonBody(knowledgeBaseCreateFormSchema, knowledgeBaseCreateJsonSchema) },
     responses: {
       201: jsonResponse(knowledgeBaseSchema, 'The created knowledge base', ['ETag', 'Location', 'Idempotent-Replayed']),
       ...errorResponses(400, 401, 403, 408, 409, 413, 415, 422, 429, 500, 503),
@@ -136,12 +141,12 @@ export function knowledgeBaseRoutes(deps: AppDeps, kb: KbDeps) {
     tags: [TAGS.knowledgeBases],
     summary: 'Update knowledge base',
     description:
-      'Adds sources and/or renames, all or nothing: after a 400, 413 or 415 the knowledge base is exactly as it was. With `If-Match: <ETag>` it changes the knowledge base only at that revision (412 otherwise).',
+      'Adds sources and/or renames, all or nothing: after a 400, 413 or 415 the knowledge base is exactly as it was. With `If-Match: <ETag>` it changes the knowledge base only at that revision (412 otherwise). The body is a multipart form (the default, and the only way to send files) or the same fields as a JSON object.',
     security,
     request: {
       params: kbParams,
       headers: idempotencyHeaders.extend(ifMatchHeaders.shape),
-      body: formBody(knowledgeBaseUpdateFormSchema),
+      body: formOrJsonBody(knowledgeBaseUpdateFormSchema, knowledgeBaseUpdateJsonSchema),
     },
     responses: {
       200: jsonResponse(knowledgeBaseSchema, 'The updated knowledge base', ['ETag', 'Idempotent-Replayed']),

@@ -12,7 +12,7 @@ import { deleteKbScript, deleteSourceScript } from './scripts/delete-scripts.js'
 import { emitMetadataScript, setSourceMetadataScript } from './scripts/metadata-scripts.js';
 import { rechunkSourceScript, settleKbScript } from './scripts/rechunk-scripts.js';
 import { recountKbScript, repairSourceScript, unmarkActiveScript } from './scripts/reconciler-scripts.js';
-import { refreshSourceScript, retrySourceScript } from './scripts/rerun-scripts.js';
+import { refreshSourceScript, replaceSourceScript, retrySourceScript } from './scripts/rerun-scripts.js';
 import { parseReply, type Reply, type ReplySpec, type ScriptDef } from './scripts/script.js';
 import { acquireHostSlotScript, startHostFetchScript } from './scripts/host-scripts.js';
 import { fairPrioritiesScript } from './scripts/fair-share-scripts.js';
@@ -27,6 +27,7 @@ import {
   recordDeliveryScript,
   reserveWebhookScript,
   rotateWebhookSecretScript,
+  updateWebhookScript,
 } from './scripts/webhook-scripts.js';
 
 /**
@@ -48,6 +49,7 @@ export const SCRIPTS = [
   emitMetadataScript,
   retrySourceScript,
   refreshSourceScript,
+  replaceSourceScript,
   repairSourceScript,
   unmarkActiveScript,
   importCatalogScript,
@@ -57,6 +59,7 @@ export const SCRIPTS = [
   acquireWebhookSlotScript,
   rotateWebhookSecretScript,
   enableWebhookScript,
+  updateWebhookScript,
   acquireHostSlotScript,
   startHostFetchScript,
   claimIdempotencyKeyScript,

@@ -70,6 +70,7 @@ export class KbStore {
   // A user's changes of one source.
   retrySource: SourceChanges['retrySource'] = (...a) => this.changes.retrySource(...a);
   refreshSource: SourceChanges['refreshSource'] = (...a) => this.changes.refreshSource(...a);
+  replaceSource: SourceChanges['replaceSource'] = (...a) => this.changes.replaceSource(...a);
   deleteSource: SourceChanges['deleteSource'] = (...a) => this.changes.deleteSource(...a);
   setMetadata: SourceChanges['setMetadata'] = (...a) => this.changes.setMetadata(...a);
   pendingMetadata: SourceChanges['pendingMetadata'] = (...a) => this.changes.pendingMetadata(...a);

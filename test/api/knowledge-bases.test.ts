@@ -75,11 +75,11 @@ describe('POST /v1/knowledge-bases', () => {
     expectErrorBody(res, 400, '/v1/knowledge-bases', { fields: ['knowledge_base_name'] });
   });
 
-  it('returns 415 when the body is JSON instead of multipart', async () => {
+  it('returns 415 when the body is plain text instead of multipart or JSON', async () => {
     const res = await call(h.app, 'POST', '/v1/knowledge-bases', {
       key,
       body: JSON.stringify({ knowledge_base_name: 'json' }),
-      headers: { 'Content-Type': 'application/json' },
+      headers: { 'Content-Type': 'text/plain' },
     });
     expectErrorBody(res, 415, '/v1/knowledge-bases', { message: 'any' });
   });
@@ -412,12 +412,12 @@ describe('PATCH /v1/knowledge-bases/{kbId}', () => {
     });
   });
 
-  it('returns 415 for an application/json body and changes nothing', async () => {
+  it('returns 415 for a text/plain body holding JSON and changes nothing', async () => {
     const kb = await createKb(h, key, 'Json');
     const res = await call(h.app, 'PATCH', `/v1/knowledge-bases/${kb.kbId}`, {
       key,
       body: JSON.stringify({ knowledge_base_name: 'renamed', knowledge_base_texts: ['x'] }),
-      headers: { 'Content-Type': 'application/json' },
+      headers: { 'Content-Type': 'text/plain' },
     });
     expectErrorBody(res, 415, '/v1/knowledge-bases', { message: 'any' });
     expect((await get(kb.kbId)).body).toEqual(kb);

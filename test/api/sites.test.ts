@@ -25,7 +25,7 @@ const post = (sites: unknown, k = key) => {
 describe('knowledge_base_sites', () => {
   it.each([
     ['no url', [{ maxPages: 3 }], /url/],
-    ['an unknown key', [{ url: 'https://example.com/', depth: 2 }], /unknown key "depth"/],
+    ['an unknown key', [{ url: 'https://example.com/', depth: 2 }], /unknown field "depth"; did you mean "maxDepth"\?/],
     ['maxPages over CRAWL_MAX_PAGES', [{ url: 'https://example.com/', maxPages: 51 }], /at most 50/],
     ['a sitemap mode it does not know', [{ url: 'https://example.com/', sitemap: 'always' }], /auto, only, off/],
     ['a URL with credentials', [{ url: 'https://u:p@example.com/' }], /url/],

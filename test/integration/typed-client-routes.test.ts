@@ -34,9 +34,11 @@ const reached = new Map<string, number[]>();
 let templates: { route: string; method: string; pattern: RegExp; params: number }[] = [];
 let doc: { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
 
+const ADMIN_TOKEN = 'typed-client-admin-token-0123456789abcdef';
+const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
 const WORKSPACE = 'ws_demo'; // examples/catalog.json's, so its QA issue is readable
 let kb: KnowledgeBase;
-const ids = { text: '', file: '', url: '', failed: '', siteId: '', webhookId: '', eventId: '', qaIssueId: '' };
+const ids = { text: '', file: '', url: '', failed: '', siteId: '', webhookId: '', eventId: '', qaIssueId: '', keyId: '' };
 
 /** The fetch the client is given: records which documented route each request reached. */
 const recordingFetch: typeof fetch = async (input, init) => {
@@ -50,7 +52,7 @@ const recordingFetch: typeof fetch = async (input, init) => {
 };
 
 beforeAll(async () => {
-  served = await serveApi({ URL_FETCH_ALLOW_CIDRS: '127.0.0.0/8', URL_FETCH_HOST_SPACING_MS: '0', CRAWL_MAX_PAGES: '5' });
+  served = await serveApi({ URL_FETCH_ALLOW_CIDRS: '127.0.0.0/8', URL_FETCH_HOST_SPACING_MS: '0', CRAWL_MAX_PAGES: '5', ADMIN_TOKEN });
   worker = await startTestWorker(served.h);
   site = new SiteServer({
     pages: new Map([
@@ -157,6 +159,15 @@ const calls: RouteCalls = {
       const documentId = added.files.at(-1)!.documentId;
       expect(unwrap(await client.api.DELETE('/v1/knowledge-bases/{kbId}/documents/{documentId}', { params: docPath(documentId) }))).toBeUndefined();
     },
+    put: async () => {
+      const added = await client.addSources(kb.kbId, { texts: ['The first version of a text.'] });
+      const documentId = added.files.at(-1)!.documentId;
+      const readDoc = async () => unwrap(await client.api.GET('/v1/knowledge-bases/{kbId}/documents/{documentId}', { params: { ...docPath(documentId), query: {} } }));
+      await waitFor('the text ready', async () => (await readDoc()).status === 'ready');
+      const replaced = unwrap(await client.api.PUT('/v1/knowledge-bases/{kbId}/documents/{documentId}', { params: docPath(documentId), body: { knowledge_base_texts: ['The second version of a text.'] } as never }));
+      expect(replaced).toMatchObject({ documentId, status: 'pending' });
+      await waitFor('the new version ready', async () => (await readDoc()).text === 'The second version of a text.');
+    },
   },
   '/v1/knowledge-bases/{kbId}/documents/{documentId}/chunks': {
     get: async () => {
@@ -252,6 +263,13 @@ const calls: RouteCalls = {
       const spare = unwrap(await client.api.POST('/v1/webhooks', { body: { url: `${receiver.origin}/spare`, events: ['source.failed'] } }));
       expect(unwrap(await client.api.DELETE('/v1/webhooks/{webhookId}', { params: { path: { webhookId: spare.webhookId } } }))).toBeUndefined();
     },
+    patch: async () => {
+      const spare = unwrap(await client.api.POST('/v1/webhooks', { body: { url: `${receiver.origin}/spare`, events: ['source.failed'] } }));
+      const path = { path: { webhookId: spare.webhookId } };
+      const patched = unwrap(await client.api.PATCH('/v1/webhooks/{webhookId}', { params: path, body: { events: ['source.ready', 'source.failed'], enabled: false } }));
+      expect(patched).toMatchObject({ events: ['source.ready', 'source.failed'], status: 'disabled' });
+      unwrap(await client.api.DELETE('/v1/webhooks/{webhookId}', { params: path }));
+    },
   },
   '/v1/webhooks/{webhookId}/test': {
     post: async () => {
@@ -284,6 +302,26 @@ const calls: RouteCalls = {
   '/v1/webhooks/{webhookId}/enable': {
     post: async () => {
       expect(unwrap(await client.api.POST('/v1/webhooks/{webhookId}/enable', { params: hookPath() })).webhookId).toBe(ids.webhookId);
+    },
+  },
+  '/v1/admin/keys': {
+    post: async () => {
+      const created = unwrap(await client.api.POST('/v1/admin/keys', { body: { workspaceId: 'ws_typed_admin', name: 'typed', readOnly: true }, headers: admin }));
+      expect(created).toMatchObject({ workspaceId: 'ws_typed_admin', readOnly: true, revokedAt: null });
+      expect(created.key).toMatch(/^kbi_/);
+      ids.keyId = created.keyId;
+    },
+    get: async () => {
+      const list = unwrap(await client.api.GET('/v1/admin/keys', { params: { query: { workspaceId: 'ws_typed_admin' } }, headers: admin }));
+      expect(list.data.map((k) => k.keyId)).toEqual([ids.keyId]);
+    },
+  },
+  '/v1/admin/keys/{keyId}': {
+    get: async () => {
+      expect(unwrap(await client.api.GET('/v1/admin/keys/{keyId}', { params: { path: { keyId: ids.keyId } }, headers: admin })).name).toBe('typed');
+    },
+    delete: async () => {
+      expect(unwrap(await client.api.DELETE('/v1/admin/keys/{keyId}', { params: { path: { keyId: ids.keyId } }, headers: admin }))).toBeUndefined();
     },
   },
   '/v1/usage': {
