@@ -38,7 +38,6 @@ import { zodFieldErrors } from '../middleware/errors.js';
 import { etagOf, notModified, requiredRevision } from '../middleware/etag.js';
 import { createFormReader } from '../http/form-reader.js';
 import { idempotent } from '../middleware/idempotency.js';
-import { announceChanges } from '../kb-changed.js';
 import { KbViewCache } from '../kb-view-cache.js';
 import { createRouter, emptyResponse, errorResponses, jsonResponse, security, TAGS } from '../openapi/router.js';
 
@@ -73,7 +72,6 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
     refreshCooldownMs: deps.config.REFRESH_COOLDOWN_SECONDS * 1000,
     views: new KbViewCache(deps.config.KB_VIEW_CACHE_MB * 1024 * 1024),
   };
-  const announce = announceChanges(deps);
   const app = createRouter();
   const form = createFormReader(deps);
   const quota = new QuotaGuard(deps.config, store.quotas);
@@ -246,9 +244,8 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
       const { kbId } = c.req.valid('param');
       const workspaceId = c.get('principal').workspaceId;
       const ifRev = await ifMatchRevision(c.req.header('if-match'), workspaceId, kbId);
-      const changes = await store.kbs.delete(workspaceId, kbId, ifRev);
+      await store.kbs.delete(workspaceId, kbId, ifRev);
       await deps.queue.scheduleRefresh({ workspaceId, kbId }, 0);
-      await announce(workspaceId, kbId, changes);
       return c.body(null, 204);
     },
   );
@@ -332,9 +329,8 @@ export function knowledgeBaseRoutes(deps: AppDeps) {
       const { kbId, documentId } = c.req.valid('param');
       const workspaceId = c.get('principal').workspaceId;
       const ifRev = await ifMatchRevision(c.req.header('if-match'), workspaceId, kbId);
-      const { changes, settle } = await store.kbs.deleteSource({ workspaceId, kbId, documentId }, new Date().toISOString(), ifRev);
-      // The last source in flight deleted: the knowledge base has settled, as if that source had ended.
-      await announce(workspaceId, kbId, changes, settle);
+      // The delete's script writes its events (the change, and the settle when it removed the last source in flight).
+      await store.kbs.deleteSource({ workspaceId, kbId, documentId }, new Date().toISOString(), ifRev);
       return c.body(null, 204);
     },
   );

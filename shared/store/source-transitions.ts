@@ -122,12 +122,13 @@ export class SourceTransitions {
   }
 
   /**
-   * Settles a knowledge base whose re-chunk has ended (its `knowledge_base.settled`
-   * event), unless something is still in flight: that one's end settles it.
-   * Undefined when the knowledge base is gone or another workspace's.
+   * Ends a re-chunk: one `knowledge_base.changed` for the whole feed range it
+   * wrote (`changes`), and with `settle` (it rewrote a source) the knowledge
+   * base's settle, unless something is still in flight: that one's end
+   * settles it. Undefined when the knowledge base is gone or another workspace's.
    */
-  async settleAfterRechunk(workspaceId: string, kbId: string): Promise<SettleReport | undefined> {
-    const reply = await runScript(this.redis, this.keys, settleKbScript, { workspaceId, kbId });
+  async endRechunk(workspaceId: string, kbId: string, changes: { from: string; to: string } | undefined, settle: boolean): Promise<SettleReport | undefined> {
+    const reply = await runScript(this.redis, this.keys, settleKbScript, { workspaceId, kbId, changes, settle });
     return reply.kind === 'ok' ? settleReport(reply.settled, reply.counts) : undefined;
   }
 
@@ -153,6 +154,7 @@ export class SourceTransitions {
       chunks: (ready?.chunks ?? []).map((c) => JSON.stringify(c)),
       unchanged: ready?.unchanged === true,
       keepBlobSeconds: outcome.status === 'failed' && outcome.keepBlob ? KEPT_BYTES_TTL_SECONDS : 0,
+      error: outcome.status === 'failed' ? outcome.error : undefined,
     });
     if (reply.kind !== 'ok') return { result: reply.kind };
     const report: FinishReport = { result: 'ok', sourceCounts: countsFrom(reply.counts) };

@@ -4,7 +4,7 @@
 
   Input:
     KEYS[1] meta hash   KEYS[2] active sorted set   KEYS[3] site record
-    ARGV[1] JSON: {run, now (ISO), fields: {...}}
+    ARGV[1] JSON: {run, now (ISO), fields: {...}, event: its site.discovered ({type, key, data}), outbox: see the outbox include}
 
   Output: {'ok', settled, ...counts} | {'stale'}
     The counts are the knowledge base's, in the order of SOURCE_STATUSES;
@@ -13,6 +13,7 @@
 ]]
 --- @include "hsetTable"
 --- @include "lifecycle"
+--- @include "outbox"
 
 local p = cjson.decode(ARGV[1])
 local meta, site = KEYS[1], KEYS[3]
@@ -36,4 +37,6 @@ end
 if left == 0 and stillActive <= 0 then
   settled = redis.call('HINCRBY', meta, 'settles', 1)
 end
+outboxEvent(p.outbox, p.event)
+outboxSettled(p.outbox, settled, counts)
 return {'ok', settled, unpack(counts)}

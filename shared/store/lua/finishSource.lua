@@ -10,7 +10,8 @@
                    text, markdown (left out when it equals text), chunks: [entry as JSON string...] (ready only),
                    unchanged: a refresh found the content unchanged, so text, Markdown and chunks stay,
                    keepBlobSeconds: how long the blob stays for a later retry (0 drops it),
-                   feedChunks: the chunks as the change feed shows them, feed: see the feed include}
+                   feedChunks: the chunks as the change feed shows them, feed: see the feed include,
+                   event: the source.ready or source.failed this end tells of ({type, key, data}), outbox: see the outbox include}
             claim: the attempt's job lock token ('' for none: the claim is not checked)
 
   Output: {'ok', settled, feedFrom, feedTo, chunkMax, chunkOverlap, ...counts} | {'repeated'} | {'gone'} | {'stale'} | {<final status>}
@@ -29,6 +30,7 @@
 --- @include "feed"
 --- @include "hsetTable"
 --- @include "lifecycle"
+--- @include "outbox"
 --- @include "storedBytes"
 
 local p = cjson.decode(ARGV[1])
@@ -87,5 +89,9 @@ if stillActive <= 0 and tonumber(redis.call('HGET', meta, 'sitesDiscovering') or
   redis.call('HSET', record, 'settledSeq', settled)
 end
 local feedFrom, feedTo = feedFinish(p.feed)
+-- The events of this end, in the same script: an unchanged refresh has no news but a settle whose counts differ.
+if not p.unchanged then outboxEvent(p.outbox, p.event) end
+outboxSettled(p.outbox, settled, counts, p.unchanged)
+outboxChanged(p.outbox, feedFrom, feedTo)
 local chunking = redis.call('HMGET', meta, 'chunkMaxTokens', 'chunkOverlapTokens')
 return {'ok', settled, feedFrom, feedTo, chunking[1] or '', chunking[2] or '', unpack(counts)}
