@@ -1,7 +1,6 @@
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queuePrefix, WEBHOOK_QUEUE, type DeliverEventJob } from '../../shared/queue/jobs.js';
-import { createLogger } from '../../shared/runtime/logger.js';
 import { createRedis } from '../../shared/redis/redis.js';
 import { sourceReadyPublisher } from '../helpers/publish-event.js';
 import { createHarness, type Harness } from '../helpers/app-harness.js';
