@@ -1329,6 +1329,8 @@ export interface components {
             derivedBytes: {
                 /** @description Bytes the change feeds hold (their events, as the feed counts them): of its knowledge bases, and of deleted ones until their retention ends */
                 changeFeeds: number;
+                /** @description Bytes the outboxes of its knowledge bases hold: webhook events written with the changes they tell of, not yet turned into deliveries (about 0 while the worker's relay keeps up; at most 10,000 events per knowledge base) */
+                outboxes: number;
                 /** @description Bytes search indexes of its knowledge bases take in Redis, about: 0, as the API processes hold the indexes; an index an earlier version kept in Redis counts until the first search of its knowledge base removes it */
                 searchIndexes: number;
             };
