@@ -234,8 +234,9 @@ describe('GET /v1/knowledge-bases/{kbId}/changes', () => {
     const announced = async (before: string) => {
       const events = await consumer.follow(kbId, 50, own);
       expect(events.length).toBeGreaterThan(0);
-      const stored = await h.store.webhooks.getEvent('ws-feed-events', eventId(kbId, 'changed', decodeCursor(consumer.cursor!)));
-      expect(stored, 'the event body is stored for its deliveries').not.toBeNull();
+      // The worker's relay stores it and queues its deliveries shortly after the write.
+      const id = eventId(kbId, 'changed', decodeCursor(consumer.cursor!));
+      const stored = await waitFor('the event body stored for its deliveries', async () => (await h.store.webhooks.getEvent('ws-feed-events', id)) ?? undefined);
       expect(JSON.parse(stored!)).toMatchObject({ type: 'knowledge_base.changed', data: { kbId, afterCursor: before, toCursor: consumer.cursor } });
       return events;
     };
