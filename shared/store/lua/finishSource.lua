@@ -31,6 +31,7 @@
 --- @include "hsetTable"
 --- @include "lifecycle"
 --- @include "outbox"
+--- @include "settle"
 --- @include "storedBytes"
 
 local p = cjson.decode(ARGV[1])
@@ -76,18 +77,10 @@ end
 redis.call('ZREM', active, p.documentId)
 redis.call('HSET', meta, 'updatedAt', p.now)
 redis.call('HINCRBY', meta, 'rev', 1)
-local counts = readCounts(meta)
-local stillActive = 0
-for i, s in ipairs(SOURCE_STATUSES) do
-  if ACTIVE_STATUS[s] then stillActive = stillActive + counts[i] end
-end
-local settled = 0
+-- A site still discovering may add pages yet: then the knowledge base has not settled.
+local settled, counts = settleIfIdle(meta)
 redis.call('HDEL', record, 'settledSeq')
--- A site still discovering may add pages yet: the knowledge base has not settled.
-if stillActive <= 0 and tonumber(redis.call('HGET', meta, 'sitesDiscovering') or '0') <= 0 then
-  settled = redis.call('HINCRBY', meta, 'settles', 1)
-  redis.call('HSET', record, 'settledSeq', settled)
-end
+if settled > 0 then redis.call('HSET', record, 'settledSeq', settled) end
 local feedFrom, feedTo = feedFinish(p.feed)
 -- The events of this end, in the same script: an unchanged refresh has no news but a settle whose counts differ.
 if not p.unchanged then outboxEvent(p.outbox, p.event) end
