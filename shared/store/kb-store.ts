@@ -81,7 +81,6 @@ export class KbStore {
   setProgress: SourceTransitions['setProgress'] = (...a) => this.transitions.setProgress(...a);
   finishSource: SourceTransitions['finishSource'] = (...a) => this.transitions.finishSource(...a);
   finishSourceReport: SourceTransitions['finishSourceReport'] = (...a) => this.transitions.finishSourceReport(...a);
-  rechunkSource: SourceTransitions['rechunkSource'] = (...a) => this.transitions.rechunkSource(...a);
   rechunkSourceReport: SourceTransitions['rechunkSourceReport'] = (...a) => this.transitions.rechunkSourceReport(...a);
   endRechunk: SourceTransitions['endRechunk'] = (...a) => this.transitions.endRechunk(...a);
 

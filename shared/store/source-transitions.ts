@@ -108,13 +108,9 @@ export class SourceTransitions {
   /**
    * Replaces a ready source's chunks with `input.chunks`, cut from its
    * Markdown under `input.chunking`; refused ('stale') when the source ran
-   * again or its knowledge base's settings changed since.
+   * again or its knowledge base's settings changed since. Also gives the
+   * range of the change feed it wrote, when it wrote any.
    */
-  async rechunkSource(input: Omit<RechunkInput, 'chunks'> & { chunks: StoredChunk[] }): Promise<RechunkResult> {
-    return (await this.rechunkSourceReport(input)).result;
-  }
-
-  /** {@link rechunkSource}, also giving the range of the change feed it wrote, when it wrote any. */
   async rechunkSourceReport(input: Omit<RechunkInput, 'chunks'> & { chunks: StoredChunk[] }): Promise<{ result: RechunkResult; changes?: { from: string; to: string } }> {
     const chunks = input.chunks.map((c) => JSON.stringify(c));
     const reply = await runScript(this.redis, this.keys, rechunkSourceScript, { ...input, chunks });
