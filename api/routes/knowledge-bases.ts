@@ -26,14 +26,12 @@ import { zodFieldErrors } from '../middleware/errors.js';
 import { etagOf, notModified, requiredRevision } from '../middleware/etag.js';
 import { createFormReader } from '../http/form-reader.js';
 import { idempotent } from '../middleware/idempotency.js';
-import { announceChanges } from '../kb-changed.js';
 import { createRouter, emptyResponse, errorResponses, jsonResponse, security, TAGS } from '../openapi/router.js';
 import { formOrJsonBody, idempotencyHeaders, ifMatchHeaders, ifMatchRevision, kbParams } from './kb-requests.js';
 
 /** The knowledge bases themselves: list, create, read, change (add sources, rename), delete. */
 export function knowledgeBaseRoutes(deps: AppDeps, kb: KbDeps) {
   const { store } = deps;
-  const announce = announceChanges(deps);
   const app = createRouter();
   const form = createFormReader(deps);
   const quota = new QuotaGuard(deps.config, store.quotas);
@@ -200,9 +198,8 @@ export function knowledgeBaseRoutes(deps: AppDeps, kb: KbDeps) {
       const { kbId } = c.req.valid('param');
       const workspaceId = c.get('principal').workspaceId;
       const ifRev = await ifMatchRevision(kb, c.req.header('if-match'), workspaceId, kbId);
-      const changes = await store.kbs.delete(workspaceId, kbId, ifRev);
+      await store.kbs.delete(workspaceId, kbId, ifRev);
       await deps.queue.scheduleRefresh({ workspaceId, kbId }, 0);
-      await announce(workspaceId, kbId, changes);
       return c.body(null, 204);
     },
   );

@@ -469,7 +469,8 @@ describe('DELETE /v1/knowledge-bases/{kbId}', () => {
     expectErrorBody(await get(kb.kbId), 404, '/v1/knowledge-bases');
     expectErrorBody(await call(h.app, 'DELETE', `/v1/knowledge-bases/${kb.kbId}`, { key }), 404, '/v1/knowledge-bases');
     // The change feed stays for its retention, holding one knowledge_base.deleted for its consumers.
-    const feed = [h.store.keys.changes(kb.kbId), h.store.keys.changesInfo(kb.kbId)];
+    // The feed, and the outbox holding the events no relay has taken yet (none runs here), both expiring.
+    const feed = [h.store.keys.changes(kb.kbId), h.store.keys.changesInfo(kb.kbId), h.store.keys.outbox(kb.kbId), h.store.keys.outboxInfo(kb.kbId)];
     expect((await kbKeys(h, kb.kbId)).sort()).toEqual(feed.sort());
     for (const k of feed) expect(await h.redis.ttl(k)).toBeGreaterThan(0);
     expect(await h.redis.xlen(feed[0]!)).toBe(1);

@@ -79,8 +79,11 @@ describe('knowledge_base_sites', () => {
     const kbId = (res.body as { kbId: string }).kbId;
     expect((await h.allKeys()).filter((k) => k.includes(`{kb:${kbId}}:site`)).length).toBeGreaterThan(0);
     expect((await call(h.app, 'DELETE', `/v1/knowledge-bases/${kbId}`, { key })).status).toBe(204);
-    // Only its change feed stays, holding one knowledge_base.deleted until retention ends.
-    expect((await h.allKeys()).filter((k) => k.includes(`{kb:${kbId}}`) && !k.includes(`{kb:${kbId}}:changes`))).toEqual([]);
+    // Only its change feed stays, holding one knowledge_base.deleted until retention ends, and its
+    // outbox, holding that event's knowledge_base.changed until the relay takes it (none runs here), expiring.
+    const left = (await h.allKeys()).filter((k) => k.includes(`{kb:${kbId}}`) && !k.includes(`{kb:${kbId}}:changes`));
+    expect(left.sort()).toEqual([h.store.keys.outbox(kbId), h.store.keys.outboxInfo(kbId)].sort());
+    for (const k of left) expect(await h.redis.ttl(k)).toBeGreaterThan(0);
   });
 
   it('accepts webhooks for site.discovered', async () => {

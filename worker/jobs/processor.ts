@@ -18,7 +18,7 @@ import {
 } from '../../shared/queue/jobs.js';
 import type { Logger } from '../../shared/runtime/logger.js';
 import type { SourceProgress } from '../../shared/schemas/knowledge-base.js';
-import { isActiveStatus, isFinalStatus } from '../../shared/sources/lifecycle.js';
+import { isActiveStatus } from '../../shared/sources/lifecycle.js';
 import type { SourceRef } from '../../shared/sources/source-ref.js';
 import { SourceError, isSourceError, type SourceErrorCode } from '../../shared/source-errors.js';
 import { checkSourceUrl } from '../../shared/net/url-policy.js';
@@ -27,7 +27,6 @@ import { ingestSource, type IngestDeps } from './ingest-source.js';
 import { rechunkKnowledgeBase } from './rechunk-kb.js';
 import { refreshKnowledgeBase } from './refresh-kb.js';
 import { isRefreshOfReady, keptAfterFailedRefresh } from './refresh-outcomes.js';
-import type { SourceEvents, WebhookRead } from '../webhooks/events.js';
 import type { SiteStore } from '../../shared/store/site-store.js';
 import type { StoredSource } from '../../shared/store/kb-records.js';
 import { settleLandedPage } from '../sites/site-alias.js';
@@ -50,8 +49,6 @@ export interface ProcessorDeps extends IngestDeps {
   queue: SourceQueue;
   /** Called once per finished source, for metrics. */
   onOutcome?(o: JobOutcome): void;
-  /** Completion events for webhooks, emitted only after a finish that wrote. */
-  events?: SourceEvents;
   /** Per-host fetch slots shared by every replica; without it URL fetches are not limited per host. */
   hosts?: HostGate;
   /** Site records and the fetch of site discovery; without them site discovery jobs fail. */
@@ -162,9 +159,8 @@ export function createProcessor(deps: ProcessorDeps) {
     const { workspaceId, kbId } = batch;
     const started = performance.now();
     const log = deps.logger.child({ jobId: job.id, kbId, attempt: job.attemptsMade + 1 });
-    const inBatch: BatchContext = { readHooks: sharedHookRead(deps.events, workspaceId) };
     const results = await settleAll(batch.sources, TEXT_BATCH_CONCURRENCY, ({ documentId, run }) =>
-      processClaimed(job, token, { workspaceId, kbId, documentId, run }, log.child({ documentId, run }), undefined, inBatch),
+      processClaimed(job, token, { workspaceId, kbId, documentId, run }, log.child({ documentId, run }), undefined, true),
     );
     const retry = results.find((r) => r.status === 'rejected' && !(r.reason instanceof UnrecoverableError));
     if (retry?.status === 'rejected') throw retry.reason;
@@ -182,7 +178,7 @@ export function createProcessor(deps: ProcessorDeps) {
     data: ExtractSourceJob,
     log: Logger,
     lease: HostLease | undefined,
-    inBatch?: BatchContext,
+    inBatch?: boolean,
   ): Promise<JobResult> {
     const { workspaceId, kbId, documentId, run } = data;
     const ref: SourceRef = { kbId, documentId, run };
@@ -192,8 +188,6 @@ export function createProcessor(deps: ProcessorDeps) {
     const start = await deps.kbs.startSourceReport(ref, { now: new Date().toISOString(), claim, workspaceId });
     const claimed = start.result;
     if (claimed !== 'ok') {
-      // This very run already finished: its events may not have been queued before a crash.
-      if (isFinalStatus(claimed)) await deps.events?.replay(workspaceId, ref);
       log.info({ result: 'skipped', reason: claimed }, 'nothing to do');
       return { status: 'skipped', reason: claimed };
     }
@@ -210,7 +204,7 @@ export function createProcessor(deps: ProcessorDeps) {
     lease: HostLease | undefined,
     source: StoredSource,
     chunking: ChunkSettings,
-    inBatch?: BatchContext,
+    inBatch?: boolean,
   ): Promise<JobResult> {
     const { workspaceId, kbId, documentId, run } = data;
     // Every line about this source says which one it is; each outcome line says how it ended in `result`.
@@ -240,14 +234,9 @@ export function createProcessor(deps: ProcessorDeps) {
         const page = await settleLandedPage({ kbs: deps.kbs, sites: deps.sites }, { workspaceId, kbId, documentId }, source, landed);
         if (page.kind === 'alias') {
           log.info({ result: 'alias', owner: page.owner }, 'page redirects to another source of its site; kept as its alias');
-          if (page.changes) await deps.events?.changed?.(workspaceId, kbId, page.changes);
-          // The last source in flight removed: the knowledge base has settled, as after any source's end.
-          if (page.settle) await deps.events?.settled?.(workspaceId, kbId, page.settle);
           return { status: 'skipped', reason: 'alias' };
         }
       }
-      // Sent beside the finish, so the events after it wait on no further round trip.
-      const hooks = inBatch ? inBatch.readHooks() : deps.events?.readHooks?.(workspaceId);
       const report = await deps.kbs.finishSourceReport(ref, outcome, { now: new Date().toISOString(), claim });
       const res = report.result;
       const seconds = (performance.now() - started) / 1000;
@@ -264,17 +253,9 @@ export function createProcessor(deps: ProcessorDeps) {
         // Later uploads of the same bytes in this workspace take this extraction over.
         await deps.kbs.recordExtractedFile(workspaceId, source.sha256, kbId, documentId).catch(() => undefined);
       }
-      // This attempt's finish was written before its reply was lost (a failover): its events come from what was stored.
-      if (res === 'repeated') {
-        await deps.events?.replay(workspaceId, ref);
-        return { status: 'ready' };
-      }
-      const unchanged = outcome.unchanged === true && isRefreshOfReady(source);
-      // Independent of each other: sent together.
-      await Promise.all([
-        deps.events?.finished({ workspaceId, kbId, documentId, run, status: 'ready', ...(unchanged && { unchanged }) }, report, hooks),
-        rechunkIfChanged(workspaceId, kbId, outcome.unchanged ? source.chunking : chunkingTag(chunking), report.chunking, log),
-      ]);
+      // This attempt's finish was written before its reply was lost (a failover): its events were written with it.
+      if (res === 'repeated') return { status: 'ready' };
+      await rechunkIfChanged(workspaceId, kbId, outcome.unchanged ? source.chunking : chunkingTag(chunking), report.chunking, log);
       return { status: 'ready' };
     } catch (err) {
       // A redirect to a saturated host: the source stays processing under this run, and the job comes back.
@@ -296,7 +277,6 @@ export function createProcessor(deps: ProcessorDeps) {
         // Written already by this attempt, its reply lost: an unchanged refresh has no news to send again.
         if (report.result === 'repeated') return { status: 'ready' };
         if (report.result !== 'ok') return { status: 'skipped', reason: report.result };
-        await deps.events?.finished({ workspaceId, kbId, documentId, run, status: 'ready', unchanged: true }, report);
         return { status: 'ready' };
       }
       const error = { code: failure.code, message: failure.message };
@@ -308,8 +288,6 @@ export function createProcessor(deps: ProcessorDeps) {
         // At warn: a source that ended failed is what an operator looks for first, and not a fault of the service (those are at error).
         log.warn({ result: 'failed', code: failure.code, seconds, ...(res === 'repeated' && { repeated: true }) }, 'source failed');
         deps.onOutcome?.({ type: source.type, status: 'failed', code: failure.code, seconds });
-        if (res === 'ok') await deps.events?.finished({ workspaceId, kbId, documentId, run, status: 'failed', error }, report);
-        else await deps.events?.replay(workspaceId, ref);
       } else {
         log.info({ result: 'not_written', reason: res, code: failure.code, seconds }, 'result not written; the source has moved on');
       }
@@ -318,25 +296,6 @@ export function createProcessor(deps: ProcessorDeps) {
       await late?.release();
     }
   }
-}
-
-/** What the sources of one batch of texts share. */
-interface BatchContext {
-  /** The workspace's webhooks for the events after a finish, read once for a stretch of the batch. */
-  readHooks(): WebhookRead | undefined;
-}
-
-/** How long one read of a workspace's webhooks serves a batch's finishes, ms: about as stale as a single job's read beside its finish. */
-const BATCH_HOOKS_MS = 100;
-
-/** Reads of the workspace's webhooks shared by the finishes of a batch, each read used for at most {@link BATCH_HOOKS_MS}. */
-function sharedHookRead(events: SourceEvents | undefined, workspaceId: string): () => WebhookRead | undefined {
-  let read: { at: number; hooks: WebhookRead | undefined } | undefined;
-  return () => {
-    const now = performance.now();
-    if (!read || now - read.at > BATCH_HOOKS_MS) read = { at: now, hooks: events?.readHooks?.(workspaceId) };
-    return read.hooks;
-  };
 }
 
 /** Sources of one batch of texts processed at once. */
