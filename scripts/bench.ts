@@ -9,7 +9,7 @@
  * Loopback only.
  *
  *   npm run bench -- [--only extract,e2e,fairness,text,get,upload,crawl,office,search] [--runs 3] [--concurrency 2]
- *                    [--texts 2000] [--sources 1000] [--pages 300] [--duration 5] [--out bench-results.json] [--no-build | --dist DIR]
+ *                    [--texts 2000] [--text-chars 500] [--per-patch 100] [--poll-ms 250] [--sources 1000] [--pages 300] [--duration 5] [--out bench-results.json] [--no-build | --dist DIR]
  *
  * Needs redis-server on PATH and the corpus in ../shared/corpus (or CORPUS_DIR)
  * for the extract and e2e sections; pdftotext (poppler-utils) and pandoc are
@@ -41,6 +41,8 @@ const only = new Set((flag('only')?.split(',') ?? SECTIONS) as Section[]);
 const runs = Number(flag('runs') ?? 3);
 const concurrency = Number(flag('concurrency') ?? 2);
 const textCount = Number(flag('texts') ?? 2000);
+// The second text shape: paragraphs in small requests while the client polls the knowledge base (issue 39).
+const polled = { chars: Number(flag('text-chars') ?? 500), perPatch: Number(flag('per-patch') ?? 100), pollMs: Number(flag('poll-ms') ?? 250) };
 const crawlPages = Number(flag('pages') ?? 300);
 const durationS = Number(flag('duration') ?? 5);
 const getSources = Number(flag('sources') ?? 1000);
@@ -234,7 +236,7 @@ async function serviceSections(): Promise<void> {
   const svc = await BenchService.start(distDir);
   try {
     if (only.has('text')) {
-      const text = await textSection(svc, { runs, count: textCount, concurrency, distDir, say });
+      const text = await textSection(svc, { runs, count: textCount, concurrency, distDir, say, polled });
       rows.push(...text.rows);
       results.text = text.result;
     }
