@@ -191,8 +191,8 @@ export function benchTexts(offset: number, count: number): string[] {
  * counted (Redis commands, round trips, CPU) from the first PATCH until every
  * source is ready, after an untimed request of texts has warmed the worker up.
  */
-export async function textsEndToEnd(svc: BenchService, count: number, concurrency: number): Promise<TextRun> {
-  const procs = await svc.startWorkers(1, concurrency);
+export async function textsEndToEnd(svc: BenchService, count: number, concurrency: number, workers = 1): Promise<TextRun> {
+  const procs = await svc.startWorkers(workers, concurrency);
   try {
     const apiKey = await svc.freshWorkspaceKey();
     // A long-running worker has its tokenizer built (about a second of CPU, once) and its hot code compiled,
