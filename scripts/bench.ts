@@ -8,7 +8,7 @@
  * one workspace with the corpus PDFs while three others add one text each.
  * Loopback only.
  *
- *   npm run bench -- [--only extract,e2e,fairness,text,get,upload,crawl,office,search,scale] [--runs 3] [--concurrency 2]
+ *   npm run bench -- [--only extract,e2e,fairness,text,get,upload,crawl,office,search,scale,ocr] [--runs 3] [--concurrency 2]
  *                    [--record] [--texts 2000] [--text-chars 500] [--per-patch 100] [--poll-ms 250] [--sources 1000] [--pages 300] [--duration 5] [--out bench-results.json] [--no-build | --dist DIR]
  *
  * `--record` appends the run (its date, machine, load, arguments and table) to
@@ -38,7 +38,7 @@ import { folderFiles, hasTool, MB, median, referenceSeconds } from './lib/bench-
 import { args, flag } from './lib/cli-args.js';
 
 const run = promisify(execFile);
-const SECTIONS = ['extract', 'e2e', 'fairness', 'text', 'get', 'upload', 'crawl', 'office', 'search', 'scale'] as const;
+const SECTIONS = ['extract', 'e2e', 'fairness', 'text', 'get', 'upload', 'crawl', 'office', 'search', 'scale', 'ocr'] as const;
 type Section = (typeof SECTIONS)[number];
 
 const only = new Set((flag('only')?.split(',') ?? SECTIONS) as Section[]);
@@ -83,6 +83,7 @@ async function main(): Promise<void> {
   if (corpus && only.has('office')) await office(root);
   if (only.has('search')) rows.push(...(await searchRows(results)));
   if (only.has('scale')) await scale(corpus ? root : undefined);
+  if (only.has('ocr')) await ocr();
 
   (results.machine as Record<string, unknown>).loadAfter = loadavg();
   say(`load average (1, 5, 15 min): before ${fmtLoad((results.machine as { loadBefore: number[] }).loadBefore)}, after ${fmtLoad(loadavg())}`);
@@ -350,6 +351,30 @@ async function scale(root: string | undefined): Promise<void> {
     await svc.close();
   }
   results.scale = out;
+}
+
+/**
+ * Runs the pool-beside-bare-tesseract part of scripts/bench-ocr.ts (scans of
+ * known text, the same rendered pages read by both, in pairs) and keeps its
+ * row; skipped, saying so, without tesseract.
+ */
+async function ocr(): Promise<void> {
+  if (!(await hasTool('tesseract'))) {
+    say('No tesseract on PATH: skipping ocr.');
+    return;
+  }
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'scripts/bench-ocr.ts', '--pool-only', '--runs', String(runs)], { maxBuffer: 16 * MB });
+  const row = stdout.split('\n').find((l) => /^\| [\d.]+ \| [\d.]+ \| /.test(l));
+  const cells = row?.split('|').map((c) => c.trim()).filter(Boolean) ?? [];
+  results.ocr = { output: stdout.trim().split('\n') };
+  rows.push({
+    measurement: 'OCR of scanned pages through the sandbox pool (pdftoppm, 300 DPI), one child',
+    result: cells.length >= 5 ? `${cells[0]} pages/s, CER ${cells[4]}, load ${cells[3]}` : 'see bench-results.json',
+    reference: 'bare tesseract on the same page images, in turns',
+    referenceResult: cells.length >= 2 ? `${cells[1]} pages/s` : '',
+    ratio: cells[2],
+    target: '>= 0.8',
+  });
 }
 
 /** Runs scripts/bench-upload-memory.ts (it starts its own Redis and API) and keeps its figures. */
