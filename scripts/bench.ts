@@ -20,7 +20,7 @@
  * used when installed.
  */
 import { execFile } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { promisify } from 'node:util';
 import { corpusDir, corpusPresent } from '../test/corpus/corpus-files.js';
@@ -36,6 +36,7 @@ import { searchRows } from './lib/bench-search-rows.js';
 import { formatPaired, pairedRuns, type PairedResult } from './lib/bench-pairs.js';
 import { folderFiles, hasTool, MB, median, referenceSeconds } from './lib/bench-util.js';
 import { args, flag } from './lib/cli-args.js';
+import { BENCH_HISTORY, recordRun } from './lib/bench-record.js';
 
 const run = promisify(execFile);
 const SECTIONS = ['extract', 'e2e', 'fairness', 'text', 'get', 'upload', 'crawl', 'office', 'search', 'scale', 'ocr'] as const;
@@ -93,21 +94,10 @@ async function main(): Promise<void> {
   if (args.includes('--record')) record();
 }
 
-const HISTORY = 'scripts/bench-rounds.json';
-
-/** Appends this run to the history of runs (HISTORY), one entry of kind `bench`. */
+/** Appends this run to the history of runs (scripts/bench-rounds.json). */
 function record(): void {
-  const history = JSON.parse(readFileSync(HISTORY, 'utf8')) as { rounds: unknown[] };
-  history.rounds.push({
-    kind: 'bench',
-    date: new Date().toISOString(),
-    command: `npm run bench -- ${args.join(' ')}`,
-    machine: results.machine,
-    columns: ['measurement', 'result', 'reference', 'referenceResult', 'ratio', 'target'],
-    rows: rows.map((r) => ({ ...r, ratio: typeof r.ratio === 'number' ? Number(r.ratio.toFixed(3)) : r.ratio })),
-  });
-  writeFileSync(HISTORY, `${JSON.stringify(history, null, 1)}\n`);
-  say(`recorded in ${HISTORY}`);
+  recordRun(BENCH_HISTORY, { date: new Date(), args, machine: results.machine, rows });
+  say(`recorded in ${BENCH_HISTORY}`);
 }
 
 /** XLSX, ODS, PPTX, EPUB and ODT in process beside LibreOffice and pandoc (scripts/lib/bench-office.ts). */
