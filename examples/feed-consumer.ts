@@ -28,22 +28,32 @@ const mirror: Mirror = await readFile(file, 'utf8').then((t) => JSON.parse(t) as
 const stop = new AbortController();
 process.once('SIGINT', () => stop.abort());
 
+let loading = false;
 for await (const page of kb.followChanges(kbId, { after: mirror.cursor, signal: stop.signal })) {
   if (page.reset) {
     mirror.chunks = {};
+    loading = true;
     console.log('loading every chunk');
   }
   for (const e of page.events) {
     if (e.type === 'chunk.upserted') mirror.chunks[e.chunk.id] = e.chunk;
     else if (e.type === 'chunk.deleted') delete mirror.chunks[e.chunkId];
     else if (e.type === 'knowledge_base.deleted') mirror.chunks = {};
-    const what = e.type === 'chunk.upserted' ? `${e.chunk.id} "${e.chunk.text.slice(0, 50).replace(/\s+/g, ' ')}"` : e.type === 'chunk.deleted' ? e.chunkId : e.kbId;
-    console.log(`${e.type} ${what}`);
+    // The listing's chunks are counted once it is loaded, not printed one by one.
+    if (loading) continue;
+    const what =
+      e.type === 'chunk.upserted'
+        ? `${e.chunk.id} "${e.chunk.text.slice(0, 50).replace(/\s+/g, ' ')}"`
+        : e.type === 'chunk.deleted'
+          ? e.chunkId
+          : `${e.kbId}: every chunk dropped`;
+    console.log(`${e.type} ${what} -> ${Object.keys(mirror.chunks).length} chunks`);
   }
   if (page.cursor !== undefined) {
+    if (loading) console.log(`loaded ${Object.keys(mirror.chunks).length} chunks`);
+    loading = false;
     mirror.cursor = page.cursor;
     await writeFile(file, JSON.stringify(mirror));
   }
   if (page.caughtUp) console.log(`caught up: ${Object.keys(mirror.chunks).length} chunks`);
-  if (page.deleted) console.log('the knowledge base was deleted: every chunk dropped');
 }

@@ -217,7 +217,7 @@ describe('admin CLI quotas', () => {
       workspaceId: 'ws_q',
       quotas: { knowledgeBases: null, sourcesPerKnowledgeBase: 100, storedBytes: 5_000_000_000, sourcesInFlight: 50 },
       overrides: { knowledgeBases: 0, sourcesPerKnowledgeBase: 100, storedBytes: 5_000_000_000 },
-      derivedBytes: { changeFeeds: 0, searchIndexes: 0 },
+      derivedBytes: { changeFeeds: 0, outboxes: 0, searchIndexes: 0 },
     });
     expect(await storeFor(prefix).quotas.get('ws_q')).toEqual({ knowledgeBases: 0, sourcesPerKnowledgeBase: 100, storedBytes: 5_000_000_000 });
 

@@ -35,7 +35,7 @@ export interface FollowOptions {
   follow?: boolean;
   /** Pause between polls once caught up, ms (default 2000). */
   intervalMs?: number;
-  /** Events or chunks per request (default 500, at most 1000). */
+  /** Events per feed request (default 500, at most 1000); the chunk listing that starts a mirror reads at most 100 a page, as the API allows. */
   size?: number;
   /** Ends the iteration (without an error) when aborted. */
   signal?: AbortSignal;
@@ -85,6 +85,9 @@ export async function* followChanges(read: FeedReader, opts: FollowOptions = {})
   }
 }
 
+/** Largest page of `GET …/chunks` (the API's `size` rule of every list). */
+const MAX_LISTING_PAGE = 100;
+
 /** Yields the listing as `chunk.upserted` pages (the first with `reset`); the feed cursor to follow, or undefined when aborted. */
 async function* load(read: FeedReader, size: number, signal: AbortSignal | undefined): AsyncGenerator<FeedPage, string | undefined, undefined> {
   let after: string | undefined;
@@ -92,7 +95,7 @@ async function* load(read: FeedReader, size: number, signal: AbortSignal | undef
   let changesCursor: string | undefined;
   do {
     if (signal?.aborted) return undefined;
-    const listing = await read.listChunks(after, size);
+    const listing = await read.listChunks(after, Math.min(size, MAX_LISTING_PAGE));
     // The feed position from before the listing began, so nothing written meanwhile is missed.
     changesCursor ??= listing.changesCursor;
     after = listing.nextCursor ?? undefined;
