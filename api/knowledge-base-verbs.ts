@@ -9,7 +9,6 @@ import { kbStatus, publicSource, type KbMeta, type NewSource, type StoredSource 
 import type { KbStore } from '../shared/store/kb-store.js';
 import type { CommitLimits } from '../shared/quotas.js';
 import { committedRecord } from '../shared/store/kb-records-store.js';
-import { assertRefreshAllowed } from '../shared/sources/refresh-cooldown.js';
 import { requeueSource } from '../shared/sources/requeue.js';
 import type { SourceTarget } from '../shared/sources/source-ref.js';
 import type { SourceForm } from './http/source-form.js';
@@ -277,19 +276,14 @@ export async function getChunks(deps: KbDeps, workspaceId: string, kbId: string,
   return { items: items.map((c) => chunkView(kbId, source, c)), total };
 }
 
-/** 429 when the source was fetched within the refresh cooldown; other refusals are the refresh script's. */
-async function assertRefreshCooldownOver(deps: KbDeps, target: SourceTarget): Promise<void> {
-  if (!deps.refreshCooldownMs) return;
-  await assertOwned(deps, target.workspaceId, target.kbId);
-  const source = await deps.kbs.getSource(target.kbId, target.documentId);
-  if (source?.type === 'url') assertRefreshAllowed(source, deps.refreshCooldownMs, deps.now?.() ?? new Date());
-}
-
-/** Puts a failed source back to pending under a new run (or, `refresh`, a ready or failed URL source) and enqueues it. */
+/**
+ * Puts a failed source back to pending under a new run (or, `refresh`, a
+ * ready or failed URL source, refused with 429 within its cooldown) and
+ * enqueues it: one script, which answers with the record, and the enqueue.
+ */
 export async function rerunSource(deps: KbDeps, target: SourceTarget, how: 'retry' | 'refresh') {
-  if (how === 'refresh') await assertRefreshCooldownOver(deps, target);
-  await requeueSource(deps, target, how, nowIso(deps));
-  const source = await deps.kbs.getSource(target.kbId, target.documentId);
-  if (!source) throw notFound('Document', target.documentId, `knowledge base ${target.kbId}`);
-  return publicSource(source);
+  const cooldownMs = how === 'refresh' ? deps.refreshCooldownMs : undefined;
+  const result = await requeueSource(deps, target, how, nowIso(deps), { ...(cooldownMs && { cooldownMs }) });
+  if (!result.requeued || !result.source) throw new Error(`a ${how} answered without the source`);
+  return publicSource(result.source);
 }
