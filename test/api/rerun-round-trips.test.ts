@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rerunSource, type KbDeps } from '../../api/knowledge-base-verbs.js';
+import { rerunSource, type KbDeps } from '../../shared/verbs/knowledge-bases.js';
 import { TooManyRequestsError } from '../../shared/errors.js';
 import { bullSourceQueue, type SourceQueue } from '../../shared/queue/jobs.js';
 import { createLogger } from '../../shared/runtime/logger.js';

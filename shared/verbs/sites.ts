@@ -1,9 +1,9 @@
-import { ConflictError, notFound } from '../shared/errors.js';
-import type { Site } from '../shared/schemas/site.js';
-import type { SiteTarget } from '../shared/store/scripts/site-scripts.js';
-import { publicSite } from '../shared/store/site-records.js';
-import type { SiteStore } from '../shared/store/site-store.js';
-import { assertOwned, type KbDeps } from './knowledge-base-verbs.js';
+import { ConflictError, notFound } from '../errors.js';
+import type { Site } from '../schemas/site.js';
+import type { SiteTarget } from '../store/scripts/site-scripts.js';
+import { publicSite } from '../store/site-records.js';
+import type { SiteStore } from '../store/site-store.js';
+import { assertOwned, type KbDeps } from './knowledge-bases.js';
 
 /** What the site verbs need: the knowledge-base verbs' deps with the site store. */
 export type SiteDeps = KbDeps & { sites: SiteStore };

@@ -2,7 +2,7 @@ import { sourceJobInfo, type ExtractSourceJob, type SourceQueue } from '../queue
 import type { StoredSource } from '../store/kb-records.js';
 import type { KbStore } from '../store/kb-store.js';
 import { settleReport, type SettleReport } from '../store/settle-report.js';
-import type { SourceTarget } from './source-ref.js';
+import type { SourceTarget } from '../sources/source-ref.js';
 
 /** What putting a source back to pending needs. */
 export interface RequeueDeps {
