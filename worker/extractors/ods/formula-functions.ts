@@ -1,6 +1,6 @@
 import { conditional, pairs } from './formula-criteria.js';
 import { Unsupported } from './formula-parse.js';
-import { approxAdd, finite, FormulaError, sum, textOf, toNumber, type Args, type Value } from './formula-values.js';
+import { finite, FormulaError, sum, textOf, toNumber, type Args, type Value } from './formula-values.js';
 
 type Fn = (args: Args) => Value;
 
