@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rerunSource, type KbDeps } from '../../shared/verbs/knowledge-bases.js';
+import { refreshSite } from '../../shared/verbs/sites.js';
 import { TooManyRequestsError } from '../../shared/errors.js';
 import { bullSourceQueue, type SourceQueue } from '../../shared/queue/jobs.js';
 import { createLogger } from '../../shared/runtime/logger.js';
 import { createHarness, type Harness } from '../helpers/app-harness.js';
 import { urlsField } from '../helpers/multipart-body.js';
-import { createKb, failSource, readySource } from './support.js';
+import { call, createKb, failSource, readySource } from './support.js';
 
 /**
  * How many times a retry or refresh waits on Redis: the store's commands are
@@ -106,5 +107,31 @@ describe('a retry or refresh waits on Redis twice: the script and the enqueue', 
     expect(t.enqueues).toBe(0);
     expect(t.roundTrips).toBe(storeTrips());
     expect(await h.store.kbs.getSource(kb.kbId, documentId)).toMatchObject({ status: 'ready', run: 1 });
+  });
+
+  it('refreshes a site the same way: the restart script answers with the site, then the discovery is enqueued', async () => {
+    const form = new FormData();
+    form.set('knowledge_base_name', 'Site');
+    form.set('knowledge_base_sites', JSON.stringify([{ url: 'https://example.com/' }]));
+    const created = await call(h.app, 'POST', '/v1/knowledge-bases', { key, body: form });
+    expect(created.status, created.text).toBe(201);
+    const kbId = created.body.kbId as string;
+    const siteId = (created.body.sites as { siteId: string }[])[0]!.siteId;
+    const outcome = { state: 'done' as const, pagesFound: 0, pagesAdded: 0, truncated: false };
+    expect((await h.store.sites.finish(kbId, siteId, 1, outcome, new Date().toISOString())).kind).toBe('ok');
+    const discover = deps.queue.discover;
+    let discovers = 0;
+    const sites = { ...deps, sites: h.store.sites, queue: { ...deps.queue, discover: (jobs: Parameters<SourceQueue['discover']>[0]) => ((discovers += 1), discover(jobs)) } };
+    const target = { workspaceId: 'ws-round-trips', kbId, siteId };
+    const { result, tally: t } = await counting(() => refreshSite(sites, target));
+    expect(result).toMatchObject({ siteId, status: 'discovering' });
+    expect(t.commands.map((c) => c.toLowerCase())).toEqual(['zadd', 'evalsha']);
+    expect(t.roundTrips).toBe(storeTrips());
+    expect(discovers).toBe(1);
+    // While that discovery runs, a refresh queues its job again and answers the site as it is.
+    const again = await counting(() => refreshSite(sites, target));
+    expect(again.result).toMatchObject({ siteId, status: 'discovering' });
+    expect(again.tally.roundTrips).toBe(storeTrips());
+    expect((await h.store.sites.get(kbId, siteId))?.run).toBe(2);
   });
 });
