@@ -14,6 +14,8 @@ COPY shared ./shared
 COPY bin ./bin
 COPY clients ./clients
 COPY cli ./cli
+# The typed client's schema.d.ts is generated from the app's OpenAPI document at build.
+COPY scripts/openapi-document.ts scripts/openapi-types.ts ./scripts/
 RUN npm run build && npm prune --omit=dev --ignore-scripts
 
 # Runtime: production dependencies and compiled code only, as the non-root

@@ -9,9 +9,11 @@ import { createMetrics, metricsAuth } from './ops/metrics.js';
 import { mountDocs } from './openapi/openapi.js';
 import { rateLimit } from './middleware/rate-limit.js';
 import { requestContext } from './middleware/request-context.js';
+import { adminKeyRoutes } from './routes/admin-keys.js';
 import { agentRoutes } from './routes/agents.js';
 import { documentMetadataRoutes } from './routes/document-metadata.js';
 import { documentRoutes } from './routes/documents.js';
+import { documentReplaceRoutes } from './routes/document-replace.js';
 import { healthRoutes } from './routes/health.js';
 import { kbChangeRoutes } from './routes/kb-changes.js';
 import { kbChunkRoutes } from './routes/kb-chunks.js';
@@ -48,6 +50,8 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   const boardQueues = [deps.ingestQueue, deps.webhookQueue].filter((q) => q !== undefined);
   if (user && password && boardQueues.length > 0) mountBoard(app, boardQueues, user, password);
 
+  // Before the API-key check: operators authenticate with ADMIN_TOKEN, not with a workspace's key.
+  app.route('/v1', adminKeyRoutes(deps));
   app.use('/v1/*', apiKeyAuth(deps.store.apiKeys));
   app.use('/v1/*', rateLimit(deps.redis, deps.store.keys, deps.config.RATE_LIMIT_PER_MINUTE));
   const kb = kbDepsOf(deps);
@@ -56,6 +60,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.route('/v1', kbSearchRoutes(deps, kb));
   app.route('/v1', knowledgeBaseRoutes(deps, kb));
   app.route('/v1', documentRoutes(deps, kb));
+  app.route('/v1', documentReplaceRoutes(deps, kb));
   app.route('/v1', documentMetadataRoutes(deps));
   app.route('/v1', siteRoutes(deps));
   app.route('/v1', agentRoutes(deps));

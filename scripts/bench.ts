@@ -8,8 +8,12 @@
  * one workspace with the corpus PDFs while three others add one text each.
  * Loopback only.
  *
- *   npm run bench -- [--only extract,e2e,fairness,text,get,upload,crawl,office,search] [--runs 3] [--concurrency 2]
- *                    [--texts 2000] [--sources 1000] [--pages 300] [--duration 5] [--out bench-results.json] [--no-build | --dist DIR]
+ *   npm run bench -- [--only extract,e2e,fairness,text,get,upload,crawl,office,search,scale,ocr] [--runs 3] [--concurrency 2]
+ *                    [--record] [--texts 2000] [--text-chars 500] [--per-patch 100] [--poll-ms 250] [--sources 1000] [--pages 300] [--duration 5] [--out bench-results.json] [--no-build | --dist DIR]
+ *
+ * `--record` appends the run (its date, machine, load, arguments and table) to
+ * scripts/bench-rounds.json, the history of runs that docs/performance.md no
+ * longer keeps.
  *
  * Needs redis-server on PATH and the corpus in ../shared/corpus (or CORPUS_DIR)
  * for the extract and e2e sections; pdftotext (poppler-utils) and pandoc are
@@ -22,7 +26,7 @@ import { promisify } from 'node:util';
 import { corpusDir, corpusPresent } from '../test/corpus/corpus-files.js';
 import { benchExtract, type ExtractRow } from './lib/bench-extract-pool.js';
 import { fairnessRun, OTHER_WORKSPACES, type FairnessRun } from './lib/bench-fairness.js';
-import { BenchService, filesEndToEnd, type EndToEndRun } from './lib/bench-service.js';
+import { BenchService, filesEndToEnd, textsEndToEnd, type EndToEndRun, type TextRun } from './lib/bench-service.js';
 import { getSection } from './lib/bench-get.js';
 import { fmt, printTable, type Row } from './lib/bench-table.js';
 import { textSection } from './lib/bench-text.js';
@@ -32,15 +36,18 @@ import { searchRows } from './lib/bench-search-rows.js';
 import { formatPaired, pairedRuns, type PairedResult } from './lib/bench-pairs.js';
 import { folderFiles, hasTool, MB, median, referenceSeconds } from './lib/bench-util.js';
 import { args, flag } from './lib/cli-args.js';
+import { BENCH_HISTORY, recordRun } from './lib/bench-record.js';
 
 const run = promisify(execFile);
-const SECTIONS = ['extract', 'e2e', 'fairness', 'text', 'get', 'upload', 'crawl', 'office', 'search'] as const;
+const SECTIONS = ['extract', 'e2e', 'fairness', 'text', 'get', 'upload', 'crawl', 'office', 'search', 'scale', 'ocr'] as const;
 type Section = (typeof SECTIONS)[number];
 
 const only = new Set((flag('only')?.split(',') ?? SECTIONS) as Section[]);
 const runs = Number(flag('runs') ?? 3);
 const concurrency = Number(flag('concurrency') ?? 2);
 const textCount = Number(flag('texts') ?? 2000);
+// The second text shape: paragraphs in small requests while the client polls the knowledge base (issue 39).
+const polled = { chars: Number(flag('text-chars') ?? 500), perPatch: Number(flag('per-patch') ?? 100), pollMs: Number(flag('poll-ms') ?? 250) };
 const crawlPages = Number(flag('pages') ?? 300);
 const durationS = Number(flag('duration') ?? 5);
 const getSources = Number(flag('sources') ?? 1000);
@@ -76,12 +83,21 @@ async function main(): Promise<void> {
   if (only.has('upload')) await uploadMemory();
   if (corpus && only.has('office')) await office(root);
   if (only.has('search')) rows.push(...(await searchRows(results)));
+  if (only.has('scale')) await scale(corpus ? root : undefined);
+  if (only.has('ocr')) await ocr();
 
   (results.machine as Record<string, unknown>).loadAfter = loadavg();
   say(`load average (1, 5, 15 min): before ${fmtLoad((results.machine as { loadBefore: number[] }).loadBefore)}, after ${fmtLoad(loadavg())}`);
   printTable(rows);
   writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
   say(`wrote ${out}`);
+  if (args.includes('--record')) record();
+}
+
+/** Appends this run to the history of runs (scripts/bench-rounds.json). */
+function record(): void {
+  recordRun(BENCH_HISTORY, { date: new Date(), args, machine: results.machine, rows });
+  say(`recorded in ${BENCH_HISTORY}`);
 }
 
 /** XLSX, ODS, PPTX, EPUB and ODT in process beside LibreOffice and pandoc (scripts/lib/bench-office.ts). */
@@ -234,7 +250,7 @@ async function serviceSections(): Promise<void> {
   const svc = await BenchService.start(distDir);
   try {
     if (only.has('text')) {
-      const text = await textSection(svc, { runs, count: textCount, concurrency, distDir, say });
+      const text = await textSection(svc, { runs, count: textCount, concurrency, distDir, say, polled });
       rows.push(...text.rows);
       results.text = text.result;
     }
@@ -264,6 +280,91 @@ async function serviceSections(): Promise<void> {
   } finally {
     await svc.close();
   }
+}
+
+/**
+ * Scale-out: the same texts (and, with the corpus, the PDF folder, OCR off)
+ * through 1, 2 and 3 worker processes of WORKER_CONCURRENCY=1 on this
+ * machine, `runs` times each in turns (1, 2, 3, 1, 2, 3, ...), with the Redis
+ * commands and Redis CPU per source: the figures docs/operations.md's sizing
+ * table is read from.
+ */
+async function scale(root: string | undefined): Promise<void> {
+  const svc = await BenchService.start(distDir);
+  const counts = [1, 2, 3];
+  const out: Record<string, unknown> = {};
+  try {
+    const texts: Record<number, TextRun[]> = { 1: [], 2: [], 3: [] };
+    const pdfs: Record<number, EndToEndRun[]> = { 1: [], 2: [], 3: [] };
+    const files = root ? folderFiles(root, 'pdf') : [];
+    for (let i = 0; i < runs; i++) {
+      for (const w of counts) {
+        const t = await textsEndToEnd(svc, textCount, 1, w);
+        texts[w]!.push(t);
+        say(`scale texts, ${w} worker processes: ${fmt(t.seconds)} s (load ${fmt(loadavg()[0] ?? 0, 1)})`);
+        if (files.length > 0) {
+          const p = await filesEndToEnd(svc, files, w, 1, { OCR_ENABLED: 'false' });
+          pdfs[w]!.push(p);
+          say(`scale pdf, ${w} worker processes: ${fmt(p.seconds)} s (load ${fmt(loadavg()[0] ?? 0, 1)})`);
+        }
+      }
+    }
+    const cores = cpus().length;
+    for (const w of counts) {
+      const t = median(texts[w]!.map((r) => r.seconds));
+      const cmds = median(texts[w]!.map((r) => r.redis.commandsPerJob));
+      const redisMs = median(texts[w]!.map((r) => r.redis.redisCpuMsPerJob));
+      rows.push({
+        measurement: `scale-out: ${textCount} texts, ${w} worker process${w > 1 ? 'es' : ''} (WORKER_CONCURRENCY=1)`,
+        result: `${fmt(textCount / t, 0)} sources/s (${fmt(textCount / t / cores, 0)} per core), ${fmt(cmds, 1)} Redis commands and ${fmt(redisMs, 3)} ms Redis CPU per source`,
+        reference: w === 1 ? '' : '1 worker process',
+        referenceResult: w === 1 ? '' : `${fmt(textCount / median(texts[1]!.map((r) => r.seconds)), 0)} sources/s`,
+        ratio: w === 1 ? undefined : median(texts[1]!.map((r) => r.seconds)) / t,
+        target: '',
+      });
+      if (files.length > 0) {
+        const p = median(pdfs[w]!.map((r) => r.seconds));
+        const mb = files.reduce((n, f) => n + f.bytes, 0) / MB;
+        rows.push({
+          measurement: `scale-out: ${files.length} corpus PDFs (${fmt(mb, 1)} MB, OCR off), ${w} worker process${w > 1 ? 'es' : ''} (WORKER_CONCURRENCY=1)`,
+          result: `${fmt(files.length / p, 2)} sources/s, ${fmt(mb / p)} MB/s (${fmt(p)} s), peak RSS ${fmt(Math.max(...pdfs[w]!.map((r) => r.peakWorkerRssMb)), 0)} MB`,
+          reference: w === 1 ? '' : '1 worker process',
+          referenceResult: w === 1 ? '' : `${fmt(median(pdfs[1]!.map((r) => r.seconds)))} s`,
+          ratio: w === 1 ? undefined : median(pdfs[1]!.map((r) => r.seconds)) / p,
+          target: '',
+        });
+      }
+    }
+    out.texts = texts;
+    out.pdfs = pdfs;
+  } finally {
+    await svc.close();
+  }
+  results.scale = out;
+}
+
+/**
+ * Runs the pool-beside-bare-tesseract part of scripts/bench-ocr.ts (scans of
+ * known text, the same rendered pages read by both, in pairs) and keeps its
+ * row; skipped, saying so, without tesseract.
+ */
+async function ocr(): Promise<void> {
+  if (!(await hasTool('tesseract'))) {
+    say('No tesseract on PATH: skipping ocr.');
+    return;
+  }
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'scripts/bench-ocr.ts', '--pool-only', '--runs', String(runs)], { maxBuffer: 16 * MB });
+  const row = stdout.split('\n').find((l) => /^\| [\d.]+ \| [\d.]+ \| /.test(l));
+  const cells = row?.split('|').map((c) => c.trim()).filter(Boolean) ?? [];
+  results.ocr = { output: stdout.trim().split('\n') };
+  rows.push({
+    measurement: 'OCR of scanned pages through the sandbox pool (pdftoppm, 300 DPI), one child',
+    result: cells.length >= 5 ? `${cells[0]} pages/s, CER ${cells[4]}, load ${cells[3]}` : 'see bench-results.json',
+    reference: 'bare tesseract on the same page images, in turns',
+    referenceResult: cells.length >= 2 ? `${cells[1]} pages/s` : '',
+    ratio: cells[2],
+    target: '>= 0.8',
+  });
 }
 
 /** Runs scripts/bench-upload-memory.ts (it starts its own Redis and API) and keeps its figures. */

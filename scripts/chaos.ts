@@ -5,7 +5,8 @@
  * and Redis is killed and restarted on the same port and data. After the
  * load, everything keeps running until every accepted source is `ready` or
  * `failed`; then the final state is checked: nothing lost, nothing
- * duplicated, nothing left pending. Loopback only.
+ * duplicated, nothing left pending, and every source's end told once to a
+ * webhook receiver (none lost, none under a second event id). Loopback only.
  *
  *   npm run chaos -- [--duration 60] [--seed N] [--settle 300] [--kbs 3] [--clients 2]
  *                    [--pause-ms 3000] [--fault-every-ms 5000] [--concurrency 1] [--lock-ms 5000]
@@ -28,6 +29,7 @@ import { runLoad, type LoadStats } from './lib/chaos-load.js';
 import { startChaosOrigin, type ChaosOrigin } from './lib/chaos-origin.js';
 import { spawnNode, Supervised } from './lib/chaos-supervisor.js';
 import { SeededRandom } from './lib/seeded-random.js';
+import { checkWebhooks, startChaosReceiver, type WebhookVerdict } from './lib/chaos-webhooks.js';
 
 const run = promisify(execFile);
 const args = process.argv.slice(2);
@@ -144,6 +146,13 @@ async function main(): Promise<number> {
   const readKey = await createKey(env, 'chaos-check');
   const kbIds: string[] = [];
   for (let i = 0; i < kbCount; i++) kbIds.push(await createKb(base, loadKey, `chaos ${i + 1}`));
+  const receiver = await startChaosReceiver();
+  const hook = await fetch(`${base}/v1/webhooks`, {
+    method: 'POST',
+    headers: { 'X-API-Key': loadKey, 'content-type': 'application/json' },
+    body: JSON.stringify({ url: receiver.url, events: ['source.ready', 'source.failed'] }),
+  });
+  if (hook.status !== 201) throw new Error(`could not register the webhook: ${hook.status}`);
 
   const corpusPaths = corpusInputs();
   say(`redis :${redisPort}, api :${apiPort}, origin :${origin.port}, ${kbIds.length} knowledge bases, ${corpusPaths.length} corpus files`);
@@ -168,14 +177,22 @@ async function main(): Promise<number> {
   const final = await readFinalState(base, readKey, kbIds);
   const counts = await readCounts(base, readKey, kbIds);
   const verdict = checkChaosRun({ accepted: load.acceptedIds, final, counts });
+  // The deliveries of the last ends may still be on their way (or waiting for a retry after a fault).
+  const webhookDeadline = Date.now() + 90_000;
+  let webhooks = checkWebhooks(final, receiver);
+  while (webhooks.lost.length > 0 && Date.now() < webhookDeadline) {
+    await delay(1000);
+    webhooks = checkWebhooks(final, receiver);
+  }
+  await receiver.close();
   // Failures that a fault rather than the input may have caused, named so a run can be looked into.
   const suspicious = [...final.values()].flatMap((sources) =>
     (sources ?? []).filter((s) => s.errorCode === 'timeout' || s.errorCode === 'internal').map((s) => `${s.documentId} ${s.errorCode} (${s.type} ${s.content.slice(0, 80)})`),
   );
-  report({ load, verdict, loadSeconds, settleSeconds, settled, processes, origin, suspicious });
+  report({ load, verdict, loadSeconds, settleSeconds, settled, processes, origin, suspicious, webhooks });
 
   // The final state decides: a source still pending or processing when it is read is unsettled.
-  const ok = runOk(verdict, load);
+  const ok = runOk(verdict, load) && webhooks.lost.length === 0 && webhooks.doubled.length === 0;
   if (!ok) {
     const kept = resolve(`chaos-logs-${seed}`);
     cpSync(tmp, kept, { recursive: true, filter: (src) => !src.startsWith(redisDir) });
@@ -229,6 +246,7 @@ function report(r: {
   processes: Supervised[];
   origin: ChaosOrigin;
   suspicious: string[];
+  webhooks: WebhookVerdict;
 }): void {
   const { load, verdict: v } = r;
   const byKey = (o: Record<string, number>): string =>
@@ -245,6 +263,7 @@ function report(r: {
     `checks: lost ${v.lost.length}, duplicated ${v.duplicated.length + v.duplicatedContent.length}, unsettled ${v.unsettled.length}, failed without a code ${v.failedWithoutCode.length}, ready without text ${v.readyWithoutText.length}, ready without all its chunks ${v.readyWithoutChunks.length}, knowledge bases miscounting their sources ${v.countsDisagree.length}, accepted items missing from their answer ${load.missingFromAnswer.length}, present but never acknowledged ${v.unacknowledged}`,
     `restarts: worker kills ${chaos.workerKills}, worker freezes ${chaos.workerFreezes}, Redis kills ${chaos.redisKills}, self-exits ${r.processes.reduce((n, p) => n + p.selfExits, 0)} (${r.processes.map((p) => `${p.name} ${p.selfExits}`).join(', ')}), failed starts ${r.processes.reduce((n, p) => n + p.failedStarts, 0)}`,
     `origin answers: ${byKey(r.origin.answered)}`,
+    `webhook events: ends told ${v.ready + v.failed - r.webhooks.lost.length} of ${v.ready + v.failed}, lost ${r.webhooks.lost.length}, doubled (a second event id for one end) ${r.webhooks.doubled.length}, deliveries repeated under the same id ${r.webhooks.redeliveries}`,
   ];
   const problems: Array<[string, string[]]> = [
     ['lost', v.lost],
@@ -257,9 +276,11 @@ function report(r: {
     ['replayed answers that differed', load.replayMismatches],
     ['accepted items missing from their answer', load.missingFromAnswer],
     ['failed with timeout or internal (not counted against the run)', r.suspicious],
+    ['ends whose webhook event was lost', r.webhooks.lost],
+    ['ends told under two event ids', r.webhooks.doubled],
   ];
   for (const [what, ids] of problems) if (ids.length) lines.push(`${what}: ${ids.slice(0, 20).join('; ')}${ids.length > 20 ? ` and ${ids.length - 20} more` : ''}`);
-  lines.push(runOk(v, load) ? 'result: OK' : 'result: FAILED');
+  lines.push(runOk(v, load) && r.webhooks.lost.length === 0 && r.webhooks.doubled.length === 0 ? 'result: OK' : 'result: FAILED');
   console.log(lines.join('\n'));
 }
 

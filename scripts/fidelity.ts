@@ -6,6 +6,7 @@
  * table rows beside the reference's, and defects per 10,000 words.
  *
  *   npm run fidelity [-- --files]
+ *   npm run fidelity -- --html [--files]   (the HTML pages only: seconds rather than minutes)
  *   npm run fidelity -- --office [--files]   (XLSX, ODS, PPTX, EPUB, ODT; see lib/fidelity-office.ts)
  *   npm run fidelity -- --no-outline [--files]   (PDF headings without the outline, scored against it)
  */
@@ -32,7 +33,8 @@ async function main(): Promise<void> {
   const perFile = process.argv.includes('--files');
   const outlines = process.argv.includes('--no-outline') ? await outlineSwitch() : undefined;
   const byFormat = new Map<string, Row[]>();
-  for (const entry of buildCorpus(corpusRoot()).filter((e) => !outlines || e.format === 'pdf')) {
+  const htmlOnly = process.argv.includes('--html');
+  for (const entry of buildCorpus(corpusRoot()).filter((e) => (!outlines || e.format === 'pdf') && (!htmlOnly || e.format === 'html'))) {
     const ref = await reference(entry);
     const started = performance.now();
     outlines?.hide(true);

@@ -122,7 +122,7 @@ export async function startWorker(config: Config, logger: Logger, opts: WorkerOp
   const reconcileOnce = async (): Promise<void> => {
     try {
       await buildActiveIndexOnce({ redis: runtime.redis, kbs: runtime.store.kbs, logger });
-      const report = await reconcile({ redis: runtime.redis, kbs: runtime.store.kbs, sites: runtime.store.sites, queue, sourceQueue, logger, processingDeadlineMs, events: webhooks.events });
+      const report = await reconcile({ redis: runtime.redis, kbs: runtime.store.kbs, sites: runtime.store.sites, queue, sourceQueue, logger, processingDeadlineMs });
       if (report.requeued + report.timedOut + report.abandoned + report.interrupted + report.sitesRequeued + report.sitesFailed > 0) logger.info(report, 'reconciled sources');
     } catch (err) {
       logger.warn({ reason: err instanceof Error ? err.message : String(err) }, 'reconcile failed');
@@ -199,7 +199,6 @@ async function openConnections(
   });
   const processor = createProcessor({
     config,
-    events: webhooks.events,
     kbs: runtime.store.kbs,
     queue: sourceQueue,
     logger,

@@ -11,7 +11,6 @@ import { requeueSource } from '../shared/verbs/requeue.js';
 import { settleReport } from '../shared/store/settle-report.js';
 import type { SourceTarget } from '../shared/sources/source-ref.js';
 import { failSite } from './sites/sync-site.js';
-import type { SourceEvents } from './webhooks/events.js';
 
 export interface ReconcilerDeps {
   redis: RedisClient;
@@ -21,8 +20,6 @@ export interface ReconcilerDeps {
   logger: Logger;
   /** A source `processing` for longer than this ends `failed/timeout`. */
   processingDeadlineMs: number;
-  /** Completion events (webhooks) for the sources the reconciler ends. */
-  events?: SourceEvents;
   /** Site records: without them, discoveries whose job was lost are not looked after. */
   sites?: SiteStore;
 }
@@ -121,8 +118,6 @@ async function recount(deps: ReconcilerDeps, kbId: string, now: number, budget: 
   const settle = settleReport(result.settled, result.counts);
   budget.sources = Math.max(0, budget.sources - Object.values(settle.sourceCounts).reduce((a, b) => a + b, 0));
   deps.logger.warn({ kbId, sourceCounts: settle.sourceCounts, listed: result.listed }, 'counted the sources of a knowledge base again: its counters did not add up');
-  const meta = settle.settledSeq === undefined ? null : await deps.kbs.getMeta(kbId);
-  if (meta) await deps.events?.settled?.(meta.workspaceId, kbId, settle);
 }
 
 /** Reconciles one knowledge base; false when it has no active source and no site discovering (or is gone). */
@@ -176,7 +171,6 @@ async function reconcileSites(deps: ReconcilerDeps, sites: SiteStore, workspaceI
         const ended = await failSite({ sites }, data, { code: 'internal', message: 'Discovery stopped unexpectedly; refresh the site to try again' });
         if (ended.finish.kind === 'ok') {
           report.sitesFailed += 1;
-          await deps.events?.siteDiscovered?.(data, ended.outcome, ended.finish);
           deps.logger.warn(log, 'a discovering site whose job kept ending was marked failed');
         }
         continue;
@@ -253,8 +247,7 @@ async function repair(deps: ReconcilerDeps, source: SourceTarget, now: number, r
   const mended = await requeueSource({ kbs: deps.kbs, queue: deps.sourceQueue }, source, 'repair', new Date(now).toISOString());
   if (mended.requeued === null && (mended.outcome === 'active' || mended.outcome === 'gone' || mended.outcome === 'unlisted')) return;
   report.repaired += 1;
-  // The torn write may have taken the settle with it: the recount that mended the counts settles it now.
-  if ('settle' in mended) await deps.events?.settled?.(source.workspaceId, source.kbId, mended.settle);
+  // The torn write may have taken the settle with it: the recount that mended the counts settled it, events included.
   const log = { kbId: source.kbId, documentId: source.documentId, outcome: mended.requeued ? 'rerun' : mended.outcome };
   if (mended.requeued) {
     deps.logger.warn(log, 'an ended source left half-written was queued again, and its knowledge base recounted');
@@ -266,9 +259,7 @@ async function repair(deps: ReconcilerDeps, source: SourceTarget, now: number, r
 /** Ends a source `failed` as the processor would, events included; true when this call ended it. */
 async function failSource(deps: ReconcilerDeps, data: ExtractSourceJob, error: { code: SourceErrorCode; message: string }, now: number): Promise<boolean> {
   const report = await deps.kbs.finishSourceReport(data, { status: 'failed', error, keepBlob: true }, { now: new Date(now).toISOString() });
-  if (report.result !== 'ok') return false;
-  await deps.events?.finished({ ...data, status: 'failed', error }, report);
-  return true;
+  return report.result === 'ok';
 }
 
 async function requeueOrGiveUp(

@@ -33,6 +33,7 @@ const HTTP_EXCEPTION_HEADERS = ['allow', 'retry-after', 'www-authenticate'];
  */
 export function collectionPath(path: string): string {
   const parts = path.split('/').filter(Boolean);
+  if (parts[0] === 'v1' && parts[1] === 'admin' && parts.length >= 3) return `/v1/admin/${parts[2]}`;
   if (parts[0] === 'v1' && parts.length >= 2) return `/v1/${parts[1]}`;
   return path === '' ? '/' : path;
 }

@@ -43,6 +43,11 @@ export function mountDocs(app: OpenAPIHono<AppEnv>): void {
     name: 'X-API-Key',
     description: 'A key made with `npm run admin -- create-key --workspace <id>`',
   });
+  app.openAPIRegistry.registerComponent('securitySchemes', 'AdminToken', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'ADMIN_TOKEN, for the operator routes of `/v1/admin` (served only when it is set)',
+  });
   // The two kinds of Tool its `oneOf` names (the schema that checks tools is not a union: see catalog.ts).
   for (const [name, schema] of [['VoiceTransferCallTool', transferToolSchema], ['OtherTool', otherToolSchema]] as const) {
     // zod files a schema with an id under $defs; the component is that definition (it refers to no other).

@@ -50,6 +50,8 @@ export function emptyResponse(description: string, extra: ResponseHeader[] = [])
 }
 
 export const security = [{ ApiKeyAuth: [] }];
+/** The operator routes of `/v1/admin`: ADMIN_TOKEN as a bearer token. */
+export const adminSecurity = [{ AdminToken: [] }];
 
 /** The tags that group the operations in the document. */
 export const TAGS = {
@@ -60,4 +62,5 @@ export const TAGS = {
   qaIssues: 'QA issues',
   sites: 'Sites',
   usage: 'Usage',
+  admin: 'Admin',
 } as const;

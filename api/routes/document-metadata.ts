@@ -6,7 +6,6 @@ import { documentPatchSchema } from '../../shared/schemas/metadata.js';
 import { publicSource } from '../../shared/store/kb-records.js';
 import type { AppDeps } from '../deps.js';
 import { jsonBodyGuards } from '../http/json-body.js';
-import { announceChanges } from '../kb-changed.js';
 import { createRouter, errorResponses, jsonResponse, security, TAGS } from '../openapi/router.js';
 
 const docParams = z.object({ kbId: idSchema, documentId: idSchema });
@@ -17,7 +16,6 @@ const MAX_BODY_BYTES = 16 * 1024;
 /** PATCH of one document: its metadata, as JSON. */
 export function documentMetadataRoutes(deps: AppDeps) {
   const { store } = deps;
-  const announce = announceChanges(deps);
   const app = createRouter();
 
   const [bodyLimit, jsonOnly] = jsonBodyGuards(MAX_BODY_BYTES);
@@ -40,8 +38,7 @@ export function documentMetadataRoutes(deps: AppDeps) {
       const { kbId, documentId } = c.req.valid('param');
       const { metadata } = c.req.valid('json');
       const target = { workspaceId: c.get('principal').workspaceId, kbId, documentId };
-      const changes = await store.kbs.setMetadata(target, metadata, new Date().toISOString());
-      await announce(target.workspaceId, kbId, changes);
+      await store.kbs.setMetadata(target, metadata, new Date().toISOString());
       const source = await store.kbs.getSource(kbId, documentId);
       if (!source) throw notFound('Document', documentId, `knowledge base ${kbId}`);
       return c.json(publicSource(source), 200);

@@ -11,14 +11,12 @@ import {
   sourceSchema,
 } from '../../shared/schemas/knowledge-base.js';
 import type { AppDeps } from '../deps.js';
-import { announceChanges } from '../kb-changed.js';
 import { createRouter, emptyResponse, errorResponses, jsonResponse, security, TAGS } from '../openapi/router.js';
 import { docParams, ifMatchHeaders, ifMatchRevision, kbParams } from './kb-requests.js';
 
 /** The sources (documents) of a knowledge base: read one or a page, its chunks, delete, retry, refresh. */
 export function documentRoutes(deps: AppDeps, kb: KbDeps) {
   const { store } = deps;
-  const announce = announceChanges(deps);
   const app = createRouter();
 
   app.openapi(
@@ -100,9 +98,8 @@ export function documentRoutes(deps: AppDeps, kb: KbDeps) {
       const { kbId, documentId } = c.req.valid('param');
       const workspaceId = c.get('principal').workspaceId;
       const ifRev = await ifMatchRevision(kb, c.req.header('if-match'), workspaceId, kbId);
-      const { changes, settle } = await store.kbs.deleteSource({ workspaceId, kbId, documentId }, new Date().toISOString(), ifRev);
-      // The last source in flight deleted: the knowledge base has settled, as if that source had ended.
-      await announce(workspaceId, kbId, changes, settle);
+      // The delete's script writes its events (the change, and the settle when it removed the last source in flight).
+      await store.kbs.deleteSource({ workspaceId, kbId, documentId }, new Date().toISOString(), ifRev);
       return c.body(null, 204);
     },
   );

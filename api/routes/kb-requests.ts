@@ -6,7 +6,11 @@ import { requiredRevision } from '../middleware/etag.js';
 /** The path parameters, headers and bodies shared by the routes of a knowledge base and of its documents. */
 export const kbParams = z.object({ kbId: idSchema });
 export const docParams = z.object({ kbId: idSchema, documentId: idSchema });
-export const formBody = (schema: z.ZodType) => ({ content: { 'multipart/form-data': { schema } }, required: true });
+/** A body taken as a multipart form (the default) or as the same fields in JSON. */
+export const formOrJsonBody = (form: z.ZodType, json: z.ZodType) => ({
+  content: { 'multipart/form-data': { schema: form }, 'application/json': { schema: json } },
+  required: true,
+});
 export const idempotencyHeaders = z.object({
   'idempotency-key': z
     .string()

@@ -13,7 +13,12 @@ import {
 } from '../../shared/verbs/knowledge-bases.js';
 import { QuotaGuard, intakeOf, underHold } from '../../shared/quotas.js';
 import { pageQuerySchema, toPage } from '../../shared/schemas/common.js';
-import { knowledgeBaseCreateFormSchema, knowledgeBaseUpdateFormSchema } from '../../shared/schemas/source-form.js';
+import {
+  knowledgeBaseCreateFormSchema,
+  knowledgeBaseCreateJsonSchema,
+  knowledgeBaseUpdateFormSchema,
+  knowledgeBaseUpdateJsonSchema,
+} from '../../shared/schemas/source-form.js';
 import { knowledgeBasePageSchema, knowledgeBaseSchema } from '../../shared/schemas/knowledge-base.js';
 import type { AppEnv } from '../context.js';
 import type { AppDeps } from '../deps.js';
@@ -21,14 +26,12 @@ import { zodFieldErrors } from '../middleware/errors.js';
 import { etagOf, notModified, requiredRevision } from '../middleware/etag.js';
 import { createFormReader } from '../http/form-reader.js';
 import { idempotent } from '../middleware/idempotency.js';
-import { announceChanges } from '../kb-changed.js';
 import { createRouter, emptyResponse, errorResponses, jsonResponse, security, TAGS } from '../openapi/router.js';
-import { formBody, idempotencyHeaders, ifMatchHeaders, ifMatchRevision, kbParams } from './kb-requests.js';
+import { formOrJsonBody, idempotencyHeaders, ifMatchHeaders, ifMatchRevision, kbParams } from './kb-requests.js';
 
 /** The knowledge bases themselves: list, create, read, change (add sources, rename), delete. */
 export function knowledgeBaseRoutes(deps: AppDeps, kb: KbDeps) {
   const { store } = deps;
-  const announce = announceChanges(deps);
   const app = createRouter();
   const form = createFormReader(deps);
   const quota = new QuotaGuard(deps.config, store.quotas);
@@ -68,9 +71,9 @@ export function knowledgeBaseRoutes(deps: AppDeps, kb: KbDeps) {
     tags: [TAGS.knowledgeBases],
     summary: 'Create a knowledge base',
     description:
-      'Creates a knowledge base named `knowledge_base_name` with optional first sources. Each source starts `pending` and is extracted by a worker.',
+      'Creates a knowledge base named `knowledge_base_name` with optional first sources. Each source starts `pending` and is extracted by a worker. The body is a multipart form (the default, and the only way to send files) or the same fields as a JSON object, the arrays as JSON arrays and the settings as numbers.',
     security,
-    request: { headers: idempotencyHeaders, body: formBody(knowledgeBaseCreateFormSchema) },
+    request: { headers: idempotencyHeaders, body: formOrJsonBody(knowledgeBaseCreateFormSchema, knowledgeBaseCreateJsonSchema) },
     responses: {
       201: jsonResponse(knowledgeBaseSchema, 'The created knowledge base', ['ETag', 'Location', 'Idempotent-Replayed']),
       ...errorResponses(400, 401, 403, 408, 409, 413, 415, 422, 429, 500, 503),
@@ -136,12 +139,12 @@ export function knowledgeBaseRoutes(deps: AppDeps, kb: KbDeps) {
     tags: [TAGS.knowledgeBases],
     summary: 'Update knowledge base',
     description:
-      'Adds sources and/or renames, all or nothing: after a 400, 413 or 415 the knowledge base is exactly as it was. With `If-Match: <ETag>` it changes the knowledge base only at that revision (412 otherwise).',
+      'Adds sources and/or renames, all or nothing: after a 400, 413 or 415 the knowledge base is exactly as it was. With `If-Match: <ETag>` it changes the knowledge base only at that revision (412 otherwise). The body is a multipart form (the default, and the only way to send files) or the same fields as a JSON object.',
     security,
     request: {
       params: kbParams,
       headers: idempotencyHeaders.extend(ifMatchHeaders.shape),
-      body: formBody(knowledgeBaseUpdateFormSchema),
+      body: formOrJsonBody(knowledgeBaseUpdateFormSchema, knowledgeBaseUpdateJsonSchema),
     },
     responses: {
       200: jsonResponse(knowledgeBaseSchema, 'The updated knowledge base', ['ETag', 'Idempotent-Replayed']),
@@ -195,9 +198,8 @@ export function knowledgeBaseRoutes(deps: AppDeps, kb: KbDeps) {
       const { kbId } = c.req.valid('param');
       const workspaceId = c.get('principal').workspaceId;
       const ifRev = await ifMatchRevision(kb, c.req.header('if-match'), workspaceId, kbId);
-      const changes = await store.kbs.delete(workspaceId, kbId, ifRev);
+      await store.kbs.delete(workspaceId, kbId, ifRev);
       await deps.queue.scheduleRefresh({ workspaceId, kbId }, 0);
-      await announce(workspaceId, kbId, changes);
       return c.body(null, 204);
     },
   );

@@ -2,7 +2,6 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { idSchema } from '../../shared/schemas/common.js';
 import { siteSchema } from '../../shared/schemas/site.js';
 import type { AppDeps } from '../deps.js';
-import { announceChanges } from '../kb-changed.js';
 import { createRouter, emptyResponse, errorResponses, jsonResponse, security, TAGS } from '../openapi/router.js';
 import { deleteSite, readSite, refreshSite, type SiteDeps } from '../../shared/verbs/sites.js';
 
@@ -13,7 +12,6 @@ export function siteRoutes(deps: AppDeps) {
   const { store } = deps;
   const chunkDefaults = { maxTokens: deps.config.CHUNK_MAX_TOKENS, overlapTokens: deps.config.CHUNK_OVERLAP_TOKENS };
   const sites: SiteDeps = { kbs: store.kbs, sites: store.sites, queue: deps.queue, logger: deps.logger, chunkDefaults };
-  const announce = announceChanges(deps);
   const app = createRouter();
 
   app.openapi(
@@ -50,8 +48,7 @@ export function siteRoutes(deps: AppDeps) {
     async (c) => {
       const { kbId, siteId } = c.req.valid('param');
       const workspaceId = c.get('principal').workspaceId;
-      const { changes } = await deleteSite(sites, { workspaceId, kbId, siteId });
-      await announce(workspaceId, kbId, changes);
+      await deleteSite(sites, { workspaceId, kbId, siteId });
       return c.body(null, 204);
     },
   );

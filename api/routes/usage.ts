@@ -22,6 +22,7 @@ const usageSchema = z
       .object({
         changeFeeds: z.number().int().meta({ description: 'Bytes the change feeds hold (their events, as the feed counts them): of its knowledge bases, and of deleted ones until their retention ends' }),
         searchIndexes: z.number().int().meta({ description: 'Bytes search indexes of its knowledge bases take in Redis, about: 0, as the API processes hold the indexes; an index an earlier version kept in Redis counts until the first search of its knowledge base removes it' }),
+        outboxes: z.number().int().meta({ description: "Bytes the outboxes of its knowledge bases hold: webhook events written with the changes they tell of, not yet turned into deliveries (about 0 while the worker's relay keeps up; at most 10,000 events per knowledge base)" }),
       })
       .meta({ description: 'What the service keeps for the workspace beside its sources, bounded by CHANGES_RETENTION_HOURS, CHANGES_MAX_EVENTS and CHANGES_MAX_BYTES per knowledge base, CHANGES_WORKSPACE_MAX_BYTES for all its feeds, and by its chunks' }),
   })

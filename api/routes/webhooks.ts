@@ -6,6 +6,8 @@ import {
   webhookCreatedSchema,
   webhookCreateSchema,
   webhookPageSchema,
+  webhookPatchSchema,
+  webhookSchema,
 } from '../../shared/schemas/webhook.js';
 import { webhookView } from '../../shared/store/webhook-store.js';
 import { checkSourceUrl } from '../../shared/net/url-policy.js';
@@ -18,13 +20,14 @@ import { privateAccess } from '../../shared/net/address-policy.js';
 const hookParams = z.object({ webhookId: idSchema });
 const MAX_BODY_BYTES = 16 * 1024;
 
-/** Completion webhooks of the key's workspace: register, list, delete, read the delivery history, and the tools of `webhook-tools.ts`. */
+/** Completion webhooks of the key's workspace: register, list, change, delete, read the delivery history, and the tools of `webhook-tools.ts`. */
 export function webhookRoutes(deps: AppDeps) {
   const { config, store } = deps;
   const app = createRouter();
 
   const [bodyLimit, jsonOnly] = jsonBodyGuards(MAX_BODY_BYTES, { requireJsonType: true });
   app.post('/webhooks', bodyLimit, jsonOnly);
+  app.patch('/webhooks/:webhookId', bodyLimit, jsonOnly);
 
   app.openapi(
     createRoute({
@@ -75,6 +78,36 @@ export function webhookRoutes(deps: AppDeps) {
       const { page = 0, size = 20 } = c.req.valid('query');
       const { items, total } = await store.webhooks.list(c.get('principal').workspaceId, page, size);
       return c.json(toPage(items.map(webhookView), page, size, total), 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'patch',
+      path: '/webhooks/{webhookId}',
+      operationId: 'updateWebhook',
+      tags: [TAGS.webhooks],
+      summary: 'Change a webhook',
+      description:
+        'Changes any of `url`, `events`, `description` and `enabled` in one step; fields left out stay as they are, and the secret is kept. A new URL passes the same address rules as on registration and starts the endpoint\'s health afresh. `enabled: false` disables the webhook (events are not delivered to it, and its test and redeliver answer 409); `enabled: true` turns it back on as `POST .../enable` does.',
+      security,
+      request: { params: hookParams, body: { content: { 'application/json': { schema: webhookPatchSchema } }, required: true } },
+      responses: { 200: jsonResponse(webhookSchema, 'The webhook as changed'), ...errorResponses(400, 401, 403, 404, 413, 415, 500, 503) },
+    }),
+    async (c) => {
+      const { webhookId } = c.req.valid('param');
+      const body = c.req.valid('json');
+      const ws = c.get('principal').workspaceId;
+      let url: string | undefined;
+      if (body.url !== undefined) {
+        const checked = checkSourceUrl(body.url, { allowPrivate: privateAccess(config) });
+        if (!checked.ok) throw new ValidationError({ url: checked.message });
+        url = checked.url;
+      }
+      await store.webhooks.update(ws, webhookId, { url, events: body.events, description: body.description, enabled: body.enabled });
+      const hook = await store.webhooks.getOwned(ws, webhookId);
+      c.get('logger').info({ webhookId, changed: Object.keys(body).filter((k) => body[k as keyof typeof body] !== undefined) }, 'webhook changed');
+      return c.json(webhookView(hook), 200);
     },
   );
 

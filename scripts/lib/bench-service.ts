@@ -5,6 +5,7 @@ import { Redis } from 'ioredis';
 import { createStore, type Store } from '../../shared/store/index.js';
 import { freePort, startRedisServer, type RedisServerHandle } from '../../test/helpers/redis-server.js';
 import { costPerJob, redisCounters, type RedisCost } from './bench-redis-cost.js';
+import { SeededRandom } from './seeded-random.js';
 import { processCpuSeconds, rssSampler, startNode, stopProcess, waitFor } from './bench-util.js';
 
 /** The key prefix of the service under benchmark. */
@@ -190,8 +191,8 @@ export function benchTexts(offset: number, count: number): string[] {
  * counted (Redis commands, round trips, CPU) from the first PATCH until every
  * source is ready, after an untimed request of texts has warmed the worker up.
  */
-export async function textsEndToEnd(svc: BenchService, count: number, concurrency: number): Promise<TextRun> {
-  const procs = await svc.startWorkers(1, concurrency);
+export async function textsEndToEnd(svc: BenchService, count: number, concurrency: number, workers = 1): Promise<TextRun> {
+  const procs = await svc.startWorkers(workers, concurrency);
   try {
     const apiKey = await svc.freshWorkspaceKey();
     // A long-running worker has its tokenizer built (about a second of CPU, once) and its hot code compiled,
@@ -213,6 +214,138 @@ export async function textsEndToEnd(svc: BenchService, count: number, concurrenc
     const workerCpuMsPerJob = ((workerCpu() - cpuBefore) * 1000) / count;
     const redis = costPerJob(before, await redisCounters(svc.redis), count);
     return { seconds, ...counts, peakWorkerRssMb: sampler.stop(), redis, workerCpuMsPerJob };
+  } finally {
+    await svc.stopWorkers(procs);
+  }
+}
+
+const WORDS = (
+  'the library lends books for three weeks and renews them once unless another reader has asked for the same title ' +
+  'members may borrow up to twelve items at a time including films music and magazines from the reading room ' +
+  'opening hours change during the summer when the branch closes early on fridays and stays shut on public holidays ' +
+  'a lost card is replaced at the front desk for a small fee and the old one stops working the same day'
+).split(' ');
+
+/**
+ * `count` paragraphs of about `chars` characters each (words from a small
+ * vocabulary in a seeded order, so every text differs and runs repeat),
+ * numbered from `offset`: what users add, not one-liners.
+ */
+export function paragraphTexts(offset: number, count: number, chars: number): string[] {
+  return Array.from({ length: count }, (_, i) => {
+    const rnd = new SeededRandom(offset + i + 1);
+    const sentences: string[] = [];
+    let length = 0;
+    while (length < chars) {
+      const n = rnd.int(8, 18);
+      const words = Array.from({ length: n }, () => WORDS[rnd.int(0, WORDS.length - 1)]!);
+      words[0] = words[0]!.charAt(0).toUpperCase() + words[0]!.slice(1);
+      const sentence = `${words.join(' ')}.`;
+      sentences.push(sentence);
+      length += sentence.length + 1;
+    }
+    return `Paragraph ${offset + i}. ${sentences.join(' ')}`.slice(0, chars);
+  });
+}
+
+export interface PolledTextOptions {
+  /** Characters of each text. */
+  chars: number;
+  /** Texts per PATCH. */
+  perPatch: number;
+  /** How often the client GETs the knowledge base through the API, ms. */
+  pollMs: number;
+}
+
+/** A polled text run: the end-to-end figures, the GETs the client made and what they cost. */
+export interface PolledTextRun extends TextRun {
+  /** When the last PATCH was answered, seconds from the first. */
+  patchSeconds: number;
+  gets: number;
+  /** Median and largest latency of the client's GETs, ms, and the largest body, bytes. */
+  getP50Ms: number;
+  getMaxMs: number;
+  getMaxBytes: number;
+  /** CPU time of the API process per text (its PATCHes and the GETs), ms. */
+  apiCpuMsPerJob: number;
+}
+
+/**
+ * `count` texts of `o.chars` characters PATCHed `o.perPatch` at a time, one
+ * request after another, while the client polls `GET /v1/knowledge-bases/{id}`
+ * every `o.pollMs` until it answers a settled knowledge base: the shape of a
+ * user adding paragraphs and watching them arrive. Timed from the first
+ * PATCH to the GET that shows every source settled.
+ */
+export async function textsPolledEndToEnd(svc: BenchService, count: number, concurrency: number, o: PolledTextOptions): Promise<PolledTextRun> {
+  const procs = await svc.startWorkers(1, concurrency);
+  try {
+    const apiKey = await svc.freshWorkspaceKey();
+    const warmUp = await svc.createKb(apiKey, WARM_UP_TEXTS);
+    await svc.settled(warmUp, WARM_UP_TEXTS.length);
+    const kbId = await svc.createKb(apiKey);
+    const sampler = rssSampler(() => procs.flatMap((p) => (p.pid ? [p.pid] : [])));
+    const before = await redisCounters(svc.redis);
+    const cpuOf = (ps: ChildProcess[]): number => ps.reduce((sum, p) => sum + (p.pid ? processCpuSeconds(p.pid) : 0), 0);
+    const cpuBefore = cpuOf(procs);
+    const apiBefore = cpuOf([svc.api]);
+    const latencies: number[] = [];
+    let maxBytes = 0;
+    let patched = false;
+    let aborted = false;
+    let counts = { ready: 0, failed: 0 };
+    const get = async (): Promise<boolean> => {
+      const t = performance.now();
+      const res = await fetch(`${svc.base}/v1/knowledge-bases/${kbId}`, { headers: { 'X-API-Key': apiKey } });
+      const body = await res.text();
+      latencies.push(performance.now() - t);
+      if (res.status !== 200) throw new Error(`GET: ${res.status} ${body.slice(0, 200)}`);
+      maxBytes = Math.max(maxBytes, body.length);
+      const kb = JSON.parse(body) as { status: string; sourceCounts: { ready: number; failed: number } };
+      counts = { ready: kb.sourceCounts.ready, failed: kb.sourceCounts.failed };
+      return patched && kb.status !== 'in_progress' && counts.ready + counts.failed >= count;
+    };
+    const started = performance.now();
+    const poll = (async () => {
+      const deadline = started + 600_000;
+      for (;;) {
+        const next = performance.now() + o.pollMs;
+        if (aborted || (await get())) return;
+        if (performance.now() > deadline) throw new Error(`texts not settled after 600 s (${counts.ready} ready, ${counts.failed} failed)`);
+        await new Promise((r) => setTimeout(r, Math.max(0, next - performance.now())));
+      }
+    })();
+    try {
+      for (let offset = 0; offset < count; offset += o.perPatch) {
+        const texts = paragraphTexts(offset, Math.min(o.perPatch, count - offset), o.chars);
+        await svc.patch(kbId, (form) => form.set('knowledge_base_texts', JSON.stringify(texts)), apiKey);
+      }
+    } catch (err) {
+      aborted = true;
+      await poll.catch(() => undefined);
+      throw err;
+    }
+    patched = true;
+    const patchSeconds = (performance.now() - started) / 1000;
+    await poll;
+    const seconds = (performance.now() - started) / 1000;
+    const workerCpuMsPerJob = ((cpuOf(procs) - cpuBefore) * 1000) / count;
+    const apiCpuMsPerJob = ((cpuOf([svc.api]) - apiBefore) * 1000) / count;
+    const redis = costPerJob(before, await redisCounters(svc.redis), count);
+    latencies.sort((a, b) => a - b);
+    return {
+      seconds,
+      ...counts,
+      peakWorkerRssMb: sampler.stop(),
+      redis,
+      workerCpuMsPerJob,
+      apiCpuMsPerJob,
+      patchSeconds,
+      gets: latencies.length,
+      getP50Ms: latencies[Math.floor(latencies.length / 2)] ?? 0,
+      getMaxMs: latencies.at(-1) ?? 0,
+      getMaxBytes: maxBytes,
+    };
   } finally {
     await svc.stopWorkers(procs);
   }

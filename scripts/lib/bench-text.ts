@@ -2,7 +2,7 @@ import { bareBullmq } from './bench-ceilings.js';
 import { chunkCost } from './bench-chunk-cost.js';
 import { formatPaired, pairedRuns } from './bench-pairs.js';
 import { formatTopCommands, type RedisCost } from './bench-redis-cost.js';
-import { benchTexts, textsEndToEnd, type BenchService, type TextRun } from './bench-service.js';
+import { benchTexts, textsEndToEnd, textsPolledEndToEnd, type BenchService, type PolledTextOptions, type PolledTextRun, type TextRun } from './bench-service.js';
 import { fmt, type Row } from './bench-table.js';
 import { median } from './bench-util.js';
 
@@ -12,6 +12,8 @@ export interface TextSectionOptions {
   concurrency: number;
   distDir: string;
   say: (line: string) => void;
+  /** The second shape: paragraphs PATCHed in small requests while the client polls GET through the API. */
+  polled: PolledTextOptions;
 }
 
 const medianCost = (xs: RedisCost[]): RedisCost => {
@@ -85,5 +87,57 @@ export async function textSection(svc: BenchService, o: TextSectionOptions): Pro
       target: '',
     },
   ];
-  return { rows, result: { count: o.count, paired, redisCost: { ours: ourCost, bare: bareCost }, cpuMsPerJob: { worker: workerCpu, bare: bareCpu }, chunkCost: chunks } };
+  const polled = await polledSection(svc, o);
+  rows.push(...polled.rows);
+  return {
+    rows,
+    result: { count: o.count, paired, redisCost: { ours: ourCost, bare: bareCost }, cpuMsPerJob: { worker: workerCpu, bare: bareCpu }, chunkCost: chunks, polled: polled.result },
+  };
+}
+
+/**
+ * The shape users make: `count` paragraphs of `polled.chars` characters,
+ * `polled.perPatch` to a request, while the client polls the knowledge base
+ * through the API every `polled.pollMs` (each GET then lists up to `count`
+ * sources), beside bare BullMQ no-op jobs, in pairs.
+ */
+async function polledSection(svc: BenchService, o: TextSectionOptions): Promise<{ rows: Row[]; result: Record<string, unknown> }> {
+  const p = o.polled;
+  const paired = await pairedRuns(
+    async () => {
+      const run = await textsPolledEndToEnd(svc, o.count, o.concurrency, p);
+      return { value: run.seconds, detail: run };
+    },
+    async () => {
+      const bare = await bareBullmq(svc.redisUrl, o.count, o.concurrency);
+      return { value: bare.seconds, detail: bare };
+    },
+    o.runs,
+    { onRun: (r) => o.say(`polled text ${r.side}: ${fmt(r.value)} s (load ${fmt(r.loadBefore, 1)})`) },
+  );
+  const ours = paired.runs.filter((r) => r.side === 'ours').map((r) => r.detail as PolledTextRun);
+  const mid = (f: (r: PolledTextRun) => number): number => median(ours.map(f));
+  const cost = medianCost(ours.map((r) => r.redis));
+  const failed = Math.max(...ours.map((r) => r.failed));
+  const load = `load ${fmt(paired.load.before, 1)} before, ${fmt(paired.load.after, 1)} after`;
+  o.say(`polled text: paired ratio ${formatPaired(paired)}; PATCHes answered after ${fmt(mid((r) => r.patchSeconds))} s of ${fmt(paired.ours)} s`);
+  const rows: Row[] = [
+    {
+      measurement: `${o.count} texts of ${p.chars} characters, ${p.perPatch} per PATCH, client polling GET every ${p.pollMs} ms, 1 worker process (WORKER_CONCURRENCY=${o.concurrency})`,
+      result: `${fmt(o.count / paired.ours, 0)} sources/s (${fmt(paired.ours)} s, PATCHes done at ${fmt(mid((r) => r.patchSeconds))} s), ${failed} failed; ${load}`,
+      reference: 'bare BullMQ no-op jobs, same Redis',
+      referenceResult: `${fmt(o.count / paired.reference, 0)} jobs/s (${fmt(paired.reference)} s)`,
+      ratio: formatPaired(paired),
+      target: '>= 0.5',
+    },
+    {
+      measurement: 'the same run: what each text costs (medians of the runs)',
+      result: `worker ${fmt(mid((r) => r.workerCpuMsPerJob), 3)} ms CPU, API ${fmt(mid((r) => r.apiCpuMsPerJob), 3)} ms CPU (PATCHes and GETs); ${costText(cost)}`,
+      reference: 'the client\'s GETs',
+      referenceResult: `${fmt(mid((r) => r.gets), 0)} GETs, median ${fmt(mid((r) => r.getP50Ms), 0)} ms, slowest ${fmt(mid((r) => r.getMaxMs), 0)} ms, largest body ${fmt(mid((r) => r.getMaxBytes) / 1e6, 2)} MB`,
+      ratio: undefined,
+      target: '',
+    },
+  ];
+  return { rows, result: { ...p, count: o.count, paired, redisCost: cost } };
 }

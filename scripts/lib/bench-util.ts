@@ -96,10 +96,16 @@ export async function referenceSeconds(tool: 'pdftotext' | 'pandoc', files: { pa
   return { seconds: (performance.now() - started) / 1000, failures };
 }
 
-/** Starts `node ...args` with an explicit environment and waits until its stdout shows `readyText` (when given). */
+/**
+ * Starts `node ...args` with an explicit environment and waits until its
+ * stdout shows `readyText` (when given). BENCH_NODE_ARGS, when set, go before
+ * the script (split on spaces): `--cpu-prof --cpu-prof-dir=/tmp/prof`
+ * profiles every API and worker process of a run.
+ */
 export async function startNode(args: string[], env: Record<string, string>, readyText?: string): Promise<ChildProcess> {
   const script = args.join(' ');
-  const child = spawn(process.execPath, args, {
+  const nodeArgs = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const child = spawn(process.execPath, [...nodeArgs, ...args], {
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

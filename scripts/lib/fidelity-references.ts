@@ -36,6 +36,7 @@ export async function reference(entry: CorpusEntry & { path: string }): Promise<
   const main = $(entry.main!);
   // Permalink marks and scripts are not content in any generator.
   main.find('a.headerlink, script, style').remove();
+  if (entry.drop) $(entry.drop).remove();
   const fragment = main.toArray().map((el) => $.html(el)).join('\n');
   const headings = main.find('h1, h2, h3, h4, h5, h6').toArray().map((h) => $(h).text().replace(/\s+/g, ' ').trim()).filter(Boolean);
   return { text: pandoc(fragment, 'html', 'plain'), markdown: pandoc(fragment, 'html', 'gfm'), headings, title: $('title').first().text().trim() };

@@ -73,6 +73,12 @@ const envSchema = z
     BULL_BOARD_PASSWORD: z.string().min(1).optional(),
     METRICS_REQUIRE_AUTH: bool.default(true),
     METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters (e.g. openssl rand -hex 32)').optional(),
+    ADMIN_TOKEN: z
+      .string()
+      .min(32, 'must be at least 32 characters (e.g. openssl rand -hex 32)')
+      .max(256, 'must be at most 256 characters')
+      .regex(/^\S+$/, 'must not contain spaces (it is sent as a bearer token)')
+      .optional(),
     URL_FETCH_TIMEOUT_MS: int(1000, 600_000).default(30_000),
     URL_FETCH_MAX_PER_HOST: int(1, 1000).default(2),
     URL_FETCH_HOST_SPACING_MS: int(0, 60_000).default(250),

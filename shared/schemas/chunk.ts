@@ -17,6 +17,14 @@ export const chunkSchema = z
     charEnd: z.number().int(),
     tokens: z.number().int().meta({ description: 'cl100k_base tokens in `text`; never more than the chunkMaxTokens of its knowledge base' }),
     headings: z.array(z.string()).meta({ description: "The heading path in force where the chunk starts, outermost first; a text source's title heads it unless the text opens with it" }),
+    sections: z
+      .array(z.array(z.string()))
+      .optional()
+      .meta({
+        description:
+          'When the chunk\'s text spans more than one section (small sections merged): every heading path it covers, in order, the first being `headings` (at most 32 paths and 8,192 characters of heading text; past them the list stops). Absent when the whole text is under `headings`',
+        example: [['Guide', 'Install'], ['Guide', 'Upgrade']],
+      }),
     prefix: z.string().optional().meta({
       description:
         'When the chunk starts inside a fenced code block or a table cut at the previous chunk: the opening fence line, or the header and delimiter rows, ending in a line break. `prefix + text` reads on its own and is within chunkMaxTokens; `text` stays the exact slice',

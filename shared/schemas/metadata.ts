@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { strictFieldsError } from '../field-suggestion.js';
 
 /** Most keys in one source's metadata. */
 export const MAX_METADATA_KEYS = 32;
@@ -30,4 +31,4 @@ export const metadataSchema = z
 export type Metadata = z.infer<typeof metadataSchema>;
 
 /** Body of PATCH .../documents/{documentId}: the source's metadata, replaced as a whole. */
-export const documentPatchSchema = z.strictObject({ metadata: metadataSchema }).meta({ id: 'DocumentPatch' });
+export const documentPatchSchema = z.strictObject({ metadata: metadataSchema }, { error: strictFieldsError('must be a JSON object with metadata') }).meta({ id: 'DocumentPatch' });

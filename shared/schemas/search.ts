@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { strictFieldsError } from '../field-suggestion.js';
 import { chunkSchema } from './chunk.js';
 import { idSchema } from './common.js';
 import { metadataSchema } from './metadata.js';
@@ -16,9 +17,9 @@ export const searchRequestSchema = z
       .strictObject({
         documentIds: z.array(idSchema).min(1).max(100).optional().meta({ description: 'Only chunks of these sources' }),
         metadata: metadataSchema.optional().meta({ description: "Only chunks whose source's metadata has each of these keys with exactly this value" }),
-      })
+      }, { error: strictFieldsError('must be an object with documentIds and/or metadata') })
       .optional(),
-  })
+  }, { error: strictFieldsError('must be a JSON object with a query') })
   .meta({ id: 'SearchRequest' });
 export type SearchRequest = z.infer<typeof searchRequestSchema>;
 

@@ -1,3 +1,4 @@
+import { strictFieldsError } from '../field-suggestion.js';
 import { z } from 'zod';
 import { isoDateTime } from './common.js';
 import { checkSourceUrl } from '../net/url-policy.js';
@@ -74,14 +75,7 @@ export const siteItemSchema = z
         .default('auto')
         .meta({ description: '`auto`: the sitemaps robots.txt or /sitemap.xml name, else links; `only`: sitemaps only; `off`: links only' }),
     },
-    {
-      error: (iss) =>
-        iss.code === 'unrecognized_keys'
-          ? `unknown key ${iss.keys.map((k) => JSON.stringify(k)).join(', ')}; allowed: url, maxPages, maxDepth, include, exclude, sitemap`
-          : iss.code === 'invalid_type'
-            ? 'must be an object with a url'
-            : undefined,
-    },
+    { error: strictFieldsError('must be an object with a url') },
   )
   .meta({ id: 'SiteSource' });
 export type SiteSettings = z.output<typeof siteItemSchema>;

@@ -1,3 +1,4 @@
+import { strictFieldsError } from '../field-suggestion.js';
 import { z } from 'zod';
 import { CHUNK_FIELDS, MAX_CHUNK_TOKENS, MIN_CHUNK_TOKENS } from '../chunking/chunk-settings.js';
 import { checkSourceUrl } from '../net/url-policy.js';
@@ -68,10 +69,7 @@ const textTitle = z
 /** An element of `knowledge_base_texts` given as an object. */
 export const textObjectSchema = z.strictObject(
   { title: textTitle.optional(), text: textBody, metadata: metadataSchema.optional() },
-  {
-    error: (iss) =>
-      iss.code === 'unrecognized_keys' ? `unknown key ${iss.keys.map((k) => JSON.stringify(k)).join(', ')}; allowed: title, text, metadata` : undefined,
-  },
+  { error: strictFieldsError() },
 );
 
 /** An element of `knowledge_base_texts`: a string, or {"title", "text"}. */
@@ -92,7 +90,7 @@ export const urlStringSchema = z
 /** An element of `knowledge_base_urls` given as an object: the URL with the source's metadata. */
 export const urlObjectSchema = z.strictObject(
   { url: urlStringSchema, metadata: metadataSchema.optional() },
-  { error: (iss) => (iss.code === 'unrecognized_keys' ? `unknown key ${iss.keys.map((k) => JSON.stringify(k)).join(', ')}; allowed: url, metadata` : undefined) },
+  { error: strictFieldsError() },
 );
 
 /** An element of `knowledge_base_urls`: a URL string, or {"url", "metadata"}. */
@@ -190,3 +188,45 @@ export const knowledgeBaseUpdateFormSchema = z
 export const knowledgeBaseCreateFormSchema = z
   .object({ [FORM_FIELD.name]: kbNameSchema, ...sourceFields })
   .meta({ id: 'KnowledgeBaseCreateForm' });
+
+const jsonNumber = (schema: z.ZodType, example: number) =>
+  z
+    .number()
+    .int()
+    .optional()
+    .meta({ description: `${schema.description ?? ''}; a whole number (a string of digits is read too)`, example });
+
+/**
+ * The same fields as a JSON body (`Content-Type: application/json`): the
+ * arrays are JSON arrays rather than strings holding one, the settings
+ * numbers; no files. Documents what `api/http/json-source-body.ts` reads,
+ * which hands the fields to the form's own validation.
+ */
+const jsonSourceFields = {
+  [FORM_FIELD.texts]: z.array(textItemSchema).optional().meta({ description: `Each element a string or {"title","text","metadata"} (text at most ${MAX_TEXT_BYTES} bytes)` }),
+  [FORM_FIELD.urls]: z.array(urlItemSchema).optional().meta({ description: 'Absolute http(s) URLs, each a string or {"url","metadata"}' }),
+  [FORM_FIELD.sites]: z.array(siteItemSchema).optional().meta({ description: `Site sources (at most ${MAX_SITES_PER_KB} per knowledge base)` }),
+  [FORM_FIELD.autoRefresh]: jsonNumber(autoRefreshSchema, 24),
+  [FORM_FIELD.chunkMaxTokens]: jsonNumber(chunkMaxTokensSchema, 512),
+  [FORM_FIELD.chunkOverlapTokens]: jsonNumber(chunkOverlapTokensSchema, 64),
+};
+
+/** The JSON body of PATCH (every field optional, at least one required). */
+export const knowledgeBaseUpdateJsonSchema = z
+  .strictObject({ [FORM_FIELD.name]: kbNameSchema.optional(), ...jsonSourceFields })
+  .meta({ id: 'KnowledgeBaseUpdateJson' });
+
+/** The JSON body of POST (`knowledge_base_name` required). */
+export const knowledgeBaseCreateJsonSchema = z
+  .strictObject({ [FORM_FIELD.name]: kbNameSchema, ...jsonSourceFields })
+  .meta({ id: 'KnowledgeBaseCreateJson' });
+
+/** The multipart form of PUT .../documents/{documentId}: one new version, a file part or one text. */
+export const documentReplaceFormSchema = z
+  .object({ [FORM_FIELD.texts]: sourceFields[FORM_FIELD.texts], [FORM_FIELD.files]: sourceFields[FORM_FIELD.files] })
+  .meta({ id: 'DocumentReplaceForm', description: `One ${FORM_FIELD.files} part, or ${FORM_FIELD.texts} with one element` });
+
+/** The JSON body of PUT .../documents/{documentId}: one new text. */
+export const documentReplaceJsonSchema = z
+  .strictObject({ [FORM_FIELD.texts]: z.array(textItemSchema).length(1) })
+  .meta({ id: 'DocumentReplaceJson', description: `${FORM_FIELD.texts} with one element, a string or {"title","text"}` });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { unknownFieldMessage } from '../field-suggestion.js';
+import { strictFieldsError } from '../field-suggestion.js';
 import { isoDateTime, pageSchema } from './common.js';
 import { sourceCountsSchema, sourceErrorSchema } from './knowledge-base.js';
 import { MAX_SITE_WARNINGS, SITE_TRUNCATED_REASONS, siteWarningSchema } from './site.js';
@@ -15,33 +15,48 @@ export type EventType = (typeof EVENT_TYPES)[number];
 
 const EVENTS_MESSAGE = `must be a non-empty list of: ${WEBHOOK_EVENTS.join(', ')}`;
 
-const WEBHOOK_FIELDS = ['url', 'events', 'description'];
+const webhookUrl = z
+  .string({ error: 'must be an absolute http or https URL' })
+  .min(1, 'must be an absolute http or https URL')
+  .meta({ description: 'Where events are POSTed; the same address rules as URL sources apply', example: 'https://example.com/hooks/kb' });
+const webhookEvents = z
+  .array(z.enum(WEBHOOK_EVENTS, { error: EVENTS_MESSAGE }), { error: EVENTS_MESSAGE })
+  .min(1, EVENTS_MESSAGE)
+  .max(WEBHOOK_EVENTS.length * 4, EVENTS_MESSAGE)
+  .transform((events) => [...new Set(events)])
+  .meta({ description: 'The event types to receive', example: ['source.ready', 'source.failed', 'knowledge_base.settled'] });
+const webhookDescription = z.string({ error: 'must be a string' }).max(500, 'must be at most 500 characters');
 
 /** Body of POST /v1/webhooks; the URL's destination is judged by the URL policy after this. */
 export const webhookCreateSchema = z
   .strictObject(
     {
-      url: z
-        .string({ error: 'must be an absolute http or https URL' })
-        .min(1, 'must be an absolute http or https URL')
-        .meta({ description: 'Where events are POSTed; the same address rules as URL sources apply', example: 'https://example.com/hooks/kb' }),
-      events: z
-        .array(z.enum(WEBHOOK_EVENTS, { error: EVENTS_MESSAGE }), { error: EVENTS_MESSAGE })
-        .min(1, EVENTS_MESSAGE)
-        .max(WEBHOOK_EVENTS.length * 4, EVENTS_MESSAGE)
-        .transform((events) => [...new Set(events)])
-        .meta({ description: 'The event types to receive', example: ['source.ready', 'source.failed', 'knowledge_base.settled'] }),
-      description: z.string({ error: 'must be a string' }).max(500, 'must be at most 500 characters').optional(),
+      url: webhookUrl,
+      events: webhookEvents,
+      description: webhookDescription.optional(),
     },
-    {
-      error: (issue) =>
-        issue.code === 'unrecognized_keys'
-          ? unknownFieldMessage(String(issue.keys[0] ?? ''), WEBHOOK_FIELDS)
-          : 'must be a JSON object with url and events',
-    },
+    { error: strictFieldsError('must be a JSON object with url and events') },
   )
   .meta({ id: 'WebhookCreate' });
 export type WebhookCreate = z.infer<typeof webhookCreateSchema>;
+
+/** Body of PATCH /v1/webhooks/{webhookId}: any of the fields, at least one; the others stay as they are. */
+export const webhookPatchSchema = z
+  .strictObject(
+    {
+      url: webhookUrl.optional(),
+      events: webhookEvents.optional(),
+      description: webhookDescription.nullable().optional().meta({ description: 'null or "" clears it' }),
+      enabled: z
+        .boolean({ error: 'must be true or false' })
+        .optional()
+        .meta({ description: '`false` disables the webhook (nothing is delivered to it); `true` turns it back on and clears any back-off, as POST .../enable does' }),
+    },
+    { error: strictFieldsError('must be a JSON object with url, events, description and/or enabled') },
+  )
+  .refine((b) => Object.values(b).some((v) => v !== undefined), { message: 'must change at least one of url, events, description, enabled', path: ['request'] })
+  .meta({ id: 'WebhookPatch' });
+export type WebhookPatch = z.infer<typeof webhookPatchSchema>;
 
 const nullableTime = isoDateTime.nullable();
 

@@ -34,6 +34,8 @@ export const TRANSITIONS = {
   retry: [['failed', 'pending']],
   /** A URL source is fetched again. */
   refresh: [['ready', 'pending'], ['failed', 'pending']],
+  /** A user replaces a file or text source with a new version (PUT), keeping its id. */
+  replace: [['ready', 'pending'], ['failed', 'pending']],
   /** The reconciler mends a ready source whose extraction was torn. */
   repair: [['ready', 'pending'], ['ready', 'failed']],
   /** A user deletes a source, whatever its status. */

@@ -12,13 +12,14 @@ import { deleteKbScript, deleteSourceScript } from './scripts/delete-scripts.js'
 import { emitMetadataScript, setSourceMetadataScript } from './scripts/metadata-scripts.js';
 import { rechunkSourceScript, settleKbScript } from './scripts/rechunk-scripts.js';
 import { recountKbScript, repairSourceScript, unmarkActiveScript } from './scripts/reconciler-scripts.js';
-import { refreshSourceScript, retrySourceScript } from './scripts/rerun-scripts.js';
+import { refreshSourceScript, replaceSourceScript, retrySourceScript } from './scripts/rerun-scripts.js';
 import { parseReply, type Reply, type ReplySpec, type ScriptDef } from './scripts/script.js';
 import { acquireHostSlotScript, startHostFetchScript } from './scripts/host-scripts.js';
 import { fairPrioritiesScript } from './scripts/fair-share-scripts.js';
 import { claimIdempotencyKeyScript, completeIdempotencyKeyScript } from './scripts/idempotency-scripts.js';
 import { claimLandedUrlScript, deleteSiteScript, finishSiteScript, reserveCrawlBudgetScript, restartSiteScript } from './scripts/site-scripts.js';
 import { addKnowledgeBaseScript, reserveQuotaScript, settleQuotaScript } from './scripts/quota-scripts.js';
+import { ackOutboxScript, unmarkOutboxScript } from './scripts/outbox-scripts.js';
 import { finishSourceScript, setSourceProgressScript, startSourceScript } from './scripts/worker-transition-scripts.js';
 import {
   acquireWebhookSlotScript,
@@ -27,6 +28,7 @@ import {
   recordDeliveryScript,
   reserveWebhookScript,
   rotateWebhookSecretScript,
+  updateWebhookScript,
 } from './scripts/webhook-scripts.js';
 
 /**
@@ -48,6 +50,7 @@ export const SCRIPTS = [
   emitMetadataScript,
   retrySourceScript,
   refreshSourceScript,
+  replaceSourceScript,
   repairSourceScript,
   unmarkActiveScript,
   importCatalogScript,
@@ -57,6 +60,7 @@ export const SCRIPTS = [
   acquireWebhookSlotScript,
   rotateWebhookSecretScript,
   enableWebhookScript,
+  updateWebhookScript,
   acquireHostSlotScript,
   startHostFetchScript,
   claimIdempotencyKeyScript,
@@ -74,6 +78,8 @@ export const SCRIPTS = [
   addKnowledgeBaseScript,
   reserveQuotaScript,
   settleQuotaScript,
+  ackOutboxScript,
+  unmarkOutboxScript,
 ] as const;
 
 declare const STORE_COMMANDS: unique symbol;
@@ -132,6 +138,9 @@ export async function runScript<In, K extends string, S extends ReplySpec>(
 ): Promise<Reply<S>> {
   const command = (redis as unknown as Record<string, (...args: string[]) => Promise<unknown>>)[def.name]!;
   const { keys: named, args } = def.build(input, keys);
+  // A script that may append to a knowledge base's outbox is marked in the relay's index first (see KeySpace.outboxKbs).
+  const outbox = args.outbox as { kbId: string } | undefined;
+  if (outbox) await redis.zincrby(keys.outboxKbs(), 1, outbox.kbId);
   const raw = await command.call(redis, ...def.keys.map((k) => named[k]), JSON.stringify(args));
   const reply = parseReply(def.name, def.replies, raw);
   if (args.feed !== undefined && def !== (readChangesScript as unknown) && wroteFeed(reply)) {

@@ -13,6 +13,7 @@ import { SiteStore } from './site-store.js';
 import { StageStore } from './stage-store.js';
 import { withCommands } from './commands.js';
 import { WebhookStore } from './webhook-store.js';
+import { OutboxStore } from './outbox.js';
 
 export interface Store {
   keys: KeySpace;
@@ -23,6 +24,8 @@ export interface Store {
   stages: StageStore;
   /** Completion webhooks, their delivery history and pending event bodies. */
   webhooks: WebhookStore;
+  /** The knowledge bases' outboxes of domain events, read by the relay. */
+  outbox: OutboxStore;
   idempotency: IdempotencyStore;
   /** Quota overrides per workspace (the operator's). */
   quotas: QuotaStore;
@@ -82,6 +85,7 @@ export function createStore(redis: RedisClient, opts: StoreOptions): Store {
     catalog: new CatalogStore(redis, keys),
     stages: new StageStore(redis, keys),
     webhooks: new WebhookStore(redis, keys),
+    outbox: new OutboxStore(withCommands(redis), keys),
     idempotency: new IdempotencyStore(redis, keys),
     quotas: new QuotaStore(withCommands(redis), keys),
     hostSlots: new HostSlots(redis, keys),

@@ -70,6 +70,7 @@ export class KbStore {
   // A user's changes of one source.
   retrySource: SourceChanges['retrySource'] = (...a) => this.changes.retrySource(...a);
   refreshSource: SourceChanges['refreshSource'] = (...a) => this.changes.refreshSource(...a);
+  replaceSource: SourceChanges['replaceSource'] = (...a) => this.changes.replaceSource(...a);
   deleteSource: SourceChanges['deleteSource'] = (...a) => this.changes.deleteSource(...a);
   setMetadata: SourceChanges['setMetadata'] = (...a) => this.changes.setMetadata(...a);
   pendingMetadata: SourceChanges['pendingMetadata'] = (...a) => this.changes.pendingMetadata(...a);
@@ -81,9 +82,8 @@ export class KbStore {
   setProgress: SourceTransitions['setProgress'] = (...a) => this.transitions.setProgress(...a);
   finishSource: SourceTransitions['finishSource'] = (...a) => this.transitions.finishSource(...a);
   finishSourceReport: SourceTransitions['finishSourceReport'] = (...a) => this.transitions.finishSourceReport(...a);
-  rechunkSource: SourceTransitions['rechunkSource'] = (...a) => this.transitions.rechunkSource(...a);
   rechunkSourceReport: SourceTransitions['rechunkSourceReport'] = (...a) => this.transitions.rechunkSourceReport(...a);
-  settleAfterRechunk: SourceTransitions['settleAfterRechunk'] = (...a) => this.transitions.settleAfterRechunk(...a);
+  endRechunk: SourceTransitions['endRechunk'] = (...a) => this.transitions.endRechunk(...a);
 
   // Extraction reuse.
   recordExtractedFile: ExtractionReuse['recordExtractedFile'] = (...a) => this.reuse.recordExtractedFile(...a);

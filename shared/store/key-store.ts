@@ -50,36 +50,56 @@ export class KeyStore {
     return { keyId: h.keyId, workspaceId: h.workspaceId, readOnly: h.readOnly === '1' };
   }
 
+  /** Every key of a workspace, oldest first, revoked ones too (never the key or its hash). */
   async list(workspaceId: string): Promise<ApiKeyRecord[]> {
     const ids = await this.redis.zrange(this.keys.workspaceApiKeys(workspaceId), 0, -1);
     const pipe = this.redis.pipeline();
     for (const id of ids) pipe.hgetall(this.keys.apiKeyById(id));
     const rows = ids.length > 0 ? ((await pipe.exec()) ?? []) : [];
     return rows.flatMap(([, raw]) => {
-      const h = raw as Record<string, string>;
-      if (!h.keyId) return [];
-      const rec: ApiKeyRecord = {
-        keyId: h.keyId,
-        workspaceId: h.workspaceId ?? workspaceId,
-        name: h.name ?? '',
-        readOnly: h.readOnly === '1',
-        createdAt: h.createdAt ?? '',
-      };
-      if (h.revokedAt) rec.revokedAt = h.revokedAt;
-      return [rec];
+      const rec = toRecord(raw as Record<string, string>, workspaceId);
+      return rec ? [rec] : [];
     });
+  }
+
+  /** One key's record by id, or null when there is none. */
+  async get(keyId: string): Promise<ApiKeyRecord | null> {
+    return toRecord(await this.redis.hgetall(this.keys.apiKeyById(keyId)));
   }
 
   /** Revokes a key by id; false when there is no such key. */
   async revoke(keyId: string): Promise<boolean> {
+    return (await this.revokeOnce(keyId)) !== 'missing';
+  }
+
+  /**
+   * Revokes a key by id and says whether this call did it: `already` when an
+   * earlier revoke did (the record keeps its first `revokedAt`), `missing`
+   * when there is no such key.
+   */
+  async revokeOnce(keyId: string): Promise<'revoked' | 'already' | 'missing'> {
     const byId = this.keys.apiKeyById(keyId);
     const hash = await this.redis.hget(byId, 'hash');
-    if (!hash) return false;
-    await this.redis
+    if (!hash) return 'missing';
+    const replies = await this.redis
       .multi()
       .del(this.keys.apiKeyByHash(hash))
       .hsetnx(byId, 'revokedAt', new Date().toISOString())
       .exec();
-    return true;
+    return replies?.[1]?.[1] === 1 ? 'revoked' : 'already';
   }
+}
+
+/** A key's hash as its record (never the hash), or null when it is not a whole record. */
+function toRecord(h: Record<string, string>, workspaceId?: string): ApiKeyRecord | null {
+  if (!h.keyId) return null;
+  const rec: ApiKeyRecord = {
+    keyId: h.keyId,
+    workspaceId: h.workspaceId ?? workspaceId ?? '',
+    name: h.name ?? '',
+    readOnly: h.readOnly === '1',
+    createdAt: h.createdAt ?? '',
+  };
+  if (h.revokedAt) rec.revokedAt = h.revokedAt;
+  return rec;
 }

@@ -184,6 +184,33 @@ export class KeySpace {
   activeKbs(): string {
     return `${this.prefix}:{active}:kbs`;
   }
+  /**
+   * A knowledge base's outbox: the domain events (source.ready, knowledge_base.settled, ...)
+   * its scripts append in the same script as the change they tell of, until the relay has queued
+   * their deliveries (see the outbox Lua include). On the knowledge base's slot; it outlives a
+   * deleted knowledge base until relayed (and expires).
+   */
+  outbox(kbId: string): string {
+    return `${this.kbTag(kbId)}:outbox`;
+  }
+  /** The outbox's bookkeeping (hash): `bytes` held, `dropped` (events the bound cut before they were relayed). */
+  outboxInfo(kbId: string): string {
+    return `${this.kbTag(kbId)}:outbox:info`;
+  }
+  /**
+   * Knowledge bases whose outbox may hold events not yet relayed, each scored
+   * by a counter bumped before every script that may append to it. Its own
+   * hash tag: the bump happens beside the script, before it, so a crash
+   * leaves at most an entry the relay finds empty; the relay drops an entry
+   * only when no bump came since it read the score.
+   */
+  outboxKbs(): string {
+    return `${this.prefix}:{outbox}:kbs`;
+  }
+  /** Which relay is relaying a knowledge base's outbox now (a lease). */
+  outboxLease(kbId: string): string {
+    return `${this.prefix}:{outbox}:lease:${kbId}`;
+  }
   /** Set once the active index has been built from existing data. */
   activeIndexBuilt(): string {
     return `${this.prefix}:{active}:built`;

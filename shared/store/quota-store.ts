@@ -56,11 +56,13 @@ export class QuotaStore {
   }
 
   /**
-   * Bytes the workspace's change feeds and search indexes take, about (each
-   * as its knowledge base's scripts last estimated it): its knowledge bases',
-   * and the feeds of deleted ones still kept for their retention.
+   * Bytes the workspace's change feeds, search indexes and outboxes take,
+   * about (each as its knowledge base's scripts last estimated it): its
+   * knowledge bases', and the feeds of deleted ones still kept for their
+   * retention. An outbox holds only events not yet relayed: about 0 while the
+   * relay keeps up.
    */
-  async derivedBytes(workspaceId: string): Promise<{ changeFeeds: number; searchIndexes: number }> {
+  async derivedBytes(workspaceId: string): Promise<{ changeFeeds: number; searchIndexes: number; outboxes: number }> {
     const retained = this.keys.workspaceRetainedFeeds(workspaceId);
     const [live, gone] = await Promise.all([
       this.redis.zrange(this.keys.workspaceKbs(workspaceId), 0, -1),
@@ -68,11 +70,13 @@ export class QuotaStore {
     ]);
     // One knowledge base's keys at a time share a slot; on Redis Cluster the reads spread over the nodes.
     const num = (v: string | null) => Number(v ?? 0) || 0;
-    const [feeds, indexes] = await Promise.all([
+    const [feeds, indexes, outboxes] = await Promise.all([
       Promise.all([...live, ...gone].map((kbId) => this.redis.hget(this.keys.changesInfo(kbId), 'bytes'))),
       Promise.all(live.map((kbId) => this.redis.hget(this.keys.searchState(kbId), 'bytes'))),
+      Promise.all(live.map((kbId) => this.redis.hget(this.keys.outboxInfo(kbId), 'bytes'))),
     ]);
-    return { changeFeeds: feeds.reduce((a, v) => a + num(v), 0), searchIndexes: indexes.reduce((a, v) => a + num(v), 0) };
+    const sum = (values: (string | null)[]) => values.reduce((a, v) => a + num(v), 0);
+    return { changeFeeds: sum(feeds), searchIndexes: sum(indexes), outboxes: sum(outboxes) };
   }
 
   /** The workspace's number of knowledge bases. */

@@ -1,4 +1,5 @@
 import { countsFrom, type SourceCounts } from '../sources/lifecycle.js';
+import { siteDiscoveredEvent } from './outbox.js';
 import { runScript, type StoreRedis } from './commands.js';
 import type { KeySpace } from './keys.js';
 import { resultError } from './scripts/result-error.js';
@@ -49,7 +50,14 @@ export class SiteStore {
 
   /** Records the end of discovery run `run`; `stale` when the site moved on (restarted or deleted). */
   async finish(kbId: string, siteId: string, run: number, outcome: SiteOutcome, now: string): Promise<SiteFinish> {
-    const reply = await runScript(this.redis, this.keys, finishSiteScript, { kbId, siteId, run, now, fields: outcomeSiteFields(outcome, now) });
+    const reply = await runScript(this.redis, this.keys, finishSiteScript, {
+      kbId,
+      siteId,
+      run,
+      now,
+      fields: outcomeSiteFields(outcome, now),
+      event: siteDiscoveredEvent(kbId, siteId, run, outcome),
+    });
     if (reply.kind === 'stale') return reply;
     return { kind: 'ok', sourceCounts: countsFrom(reply.counts), ...(reply.settled > 0 && { settledSeq: reply.settled }) };
   }

@@ -1,4 +1,4 @@
-import { ConflictError, TooManyRequestsError } from '../errors.js';
+import { ConflictError, TooManyRequestsError, ValidationError } from '../errors.js';
 import { assertRefreshAllowed } from '../sources/refresh-cooldown.js';
 import { feedEntries, type FeedEntry } from '../feed/feed-entries.js';
 import type { SourceTarget } from '../sources/source-ref.js';
@@ -9,7 +9,7 @@ import type { Metadata } from '../schemas/metadata.js';
 import { feedRange, type FeedRange } from '../feed/cursor.js';
 import { deleteSourceScript } from './scripts/delete-scripts.js';
 import { emitMetadataScript, setSourceMetadataScript } from './scripts/metadata-scripts.js';
-import { refreshSourceScript, retrySourceScript } from './scripts/rerun-scripts.js';
+import { refreshSourceScript, replaceSourceScript, retrySourceScript, type ReplaceFields } from './scripts/rerun-scripts.js';
 import { resultError } from './scripts/result-error.js';
 import { parseSource, type StoredSource } from './kb-records.js';
 import { settleReport, type SettleReport } from './settle-report.js';
@@ -69,6 +69,38 @@ export class SourceChanges {
     if (reply.kind === 'busy') throw resultError(reply.kind, { status: reply.status });
     if (reply.kind !== 'ok') throw resultError(reply.kind, sourceContext(target));
     return { run: reply.run, source: recordOf(reply.record) };
+  }
+
+  /**
+   * Replaces a file or text source with a new version, keeping its id: the
+   * new input (`stageKey` for an upload) under a new run, back to pending.
+   * Its text and chunks stay readable until the run ends. Returns the run and
+   * the knowledge base's new revision. 400 for a URL or site page source, 409
+   * while it runs or when another source has the same content, 412 past `ifRev`.
+   */
+  async replaceSource(
+    target: SourceTarget,
+    input: { fields: ReplaceFields; stageKey?: string | undefined; ttl: number; ifRev?: number | undefined },
+    now: string,
+  ): Promise<{ run: number; rev: number }> {
+    await this.active.markActive(target.kbId, now);
+    const reply = await runScript(this.redis, this.keys, replaceSourceScript, { ...target, ...input, now });
+    switch (reply.kind) {
+      case 'ok':
+        return { run: reply.run, rev: reply.rev };
+      case 'not_replaceable':
+        throw new ValidationError({
+          documentId: `a ${reply.type} source is not replaceable: only file and text sources are; refresh a URL or site page source instead (POST .../refresh)`,
+        });
+      case 'busy':
+        throw new ConflictError(`the source is ${reply.status}; replace it once it is ready or failed`);
+      case 'duplicate':
+        throw new ConflictError(`source ${reply.documentId} of this knowledge base already has this content`);
+      case 'precondition_failed':
+        throw resultError(reply.kind, { rev: reply.rev });
+      default:
+        throw resultError(reply.kind, sourceContext(target));
+    }
   }
 
   /**

@@ -108,13 +108,9 @@ export class SourceTransitions {
   /**
    * Replaces a ready source's chunks with `input.chunks`, cut from its
    * Markdown under `input.chunking`; refused ('stale') when the source ran
-   * again or its knowledge base's settings changed since.
+   * again or its knowledge base's settings changed since. Also gives the
+   * range of the change feed it wrote, when it wrote any.
    */
-  async rechunkSource(input: Omit<RechunkInput, 'chunks'> & { chunks: StoredChunk[] }): Promise<RechunkResult> {
-    return (await this.rechunkSourceReport(input)).result;
-  }
-
-  /** {@link rechunkSource}, also giving the range of the change feed it wrote, when it wrote any. */
   async rechunkSourceReport(input: Omit<RechunkInput, 'chunks'> & { chunks: StoredChunk[] }): Promise<{ result: RechunkResult; changes?: { from: string; to: string } }> {
     const chunks = input.chunks.map((c) => JSON.stringify(c));
     const reply = await runScript(this.redis, this.keys, rechunkSourceScript, { ...input, chunks });
@@ -122,12 +118,13 @@ export class SourceTransitions {
   }
 
   /**
-   * Settles a knowledge base whose re-chunk has ended (its `knowledge_base.settled`
-   * event), unless something is still in flight: that one's end settles it.
-   * Undefined when the knowledge base is gone or another workspace's.
+   * Ends a re-chunk: one `knowledge_base.changed` for the whole feed range it
+   * wrote (`changes`), and with `settle` (it rewrote a source) the knowledge
+   * base's settle, unless something is still in flight: that one's end
+   * settles it. Undefined when the knowledge base is gone or another workspace's.
    */
-  async settleAfterRechunk(workspaceId: string, kbId: string): Promise<SettleReport | undefined> {
-    const reply = await runScript(this.redis, this.keys, settleKbScript, { workspaceId, kbId });
+  async endRechunk(workspaceId: string, kbId: string, changes: { from: string; to: string } | undefined, settle: boolean): Promise<SettleReport | undefined> {
+    const reply = await runScript(this.redis, this.keys, settleKbScript, { workspaceId, kbId, changes, settle });
     return reply.kind === 'ok' ? settleReport(reply.settled, reply.counts) : undefined;
   }
 
@@ -153,6 +150,7 @@ export class SourceTransitions {
       chunks: (ready?.chunks ?? []).map((c) => JSON.stringify(c)),
       unchanged: ready?.unchanged === true,
       keepBlobSeconds: outcome.status === 'failed' && outcome.keepBlob ? KEPT_BYTES_TTL_SECONDS : 0,
+      error: outcome.status === 'failed' ? outcome.error : undefined,
     });
     if (reply.kind !== 'ok') return { result: reply.kind };
     const report: FinishReport = { result: 'ok', sourceCounts: countsFrom(reply.counts) };

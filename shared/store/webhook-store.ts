@@ -10,6 +10,7 @@ import {
   recordDeliveryScript,
   reserveWebhookScript,
   rotateWebhookSecretScript,
+  updateWebhookScript,
   type EndpointState,
 } from './scripts/webhook-scripts.js';
 import { resultError } from './scripts/result-error.js';
@@ -18,6 +19,17 @@ import { parseDelivery, parseWebhook, type StoredWebhook } from './webhook-recor
 
 export { webhookView, type StoredWebhook } from './webhook-records.js';
 export type { EndpointState } from './scripts/webhook-scripts.js';
+
+/** What a PATCH changes; a field left undefined stays as it is, a null description clears it. */
+export interface WebhookChanges {
+  url?: string | undefined;
+  events?: WebhookEventType[] | undefined;
+  description?: string | null | undefined;
+  enabled?: boolean | undefined;
+}
+
+/** The `disabledReason` of a webhook turned off by a PATCH. */
+export const DISABLED_BY_PATCH = 'disabled by PATCH /v1/webhooks/{webhookId} (enabled: false)';
 
 export interface NewWebhook {
   url: string;
@@ -204,6 +216,22 @@ export class WebhookStore {
   /** Turns a disabled or backed-off webhook back on. */
   async enable(workspaceId: string, webhookId: string): Promise<void> {
     const reply = await runScript(this.redis, this.keys, enableWebhookScript, { workspaceId, webhookId });
+    if (reply.kind === 'missing') throw notFound('Webhook', webhookId);
+    if (reply.kind !== 'ok') throw resultError(reply.kind);
+  }
+
+  /** Changes a webhook in one step; NotFoundError or ForbiddenError as `getOwned`. */
+  async update(workspaceId: string, webhookId: string, changes: WebhookChanges, nowMs = Date.now()): Promise<void> {
+    const reply = await runScript(this.redis, this.keys, updateWebhookScript, {
+      workspaceId,
+      webhookId,
+      nowMs,
+      reason: DISABLED_BY_PATCH,
+      ...(changes.url !== undefined && { url: changes.url }),
+      ...(changes.events !== undefined && { events: JSON.stringify(changes.events) }),
+      ...(changes.description !== undefined && { description: changes.description ?? '' }),
+      ...(changes.enabled !== undefined && { enabled: changes.enabled }),
+    });
     if (reply.kind === 'missing') throw notFound('Webhook', webhookId);
     if (reply.kind !== 'ok') throw resultError(reply.kind);
   }

@@ -14,7 +14,12 @@ import { enqueueDeliveries } from './webhook-deliveries.js';
  * emitting twice queues once.
  */
 export function eventId(...parts: (string | number)[]): string {
-  return `evt_${createHash('sha256').update(parts.join('/')).digest('base64url').slice(0, 32)}`;
+  return eventIdOfKey(parts.join('/'));
+}
+
+/** {@link eventId} of parts already joined with '/' (the `k` an outbox entry keeps). */
+export function eventIdOfKey(key: string): string {
+  return `evt_${createHash('sha256').update(key).digest('base64url').slice(0, 32)}`;
 }
 
 /** `knowledge_base.changed` for a write to the change feed, its id derived from the range it wrote. */

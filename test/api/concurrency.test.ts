@@ -46,8 +46,11 @@ async function heldPatch(kbId: string, form: FormData, splitAt: number) {
 }
 
 async function expectGone(kbId: string): Promise<void> {
-  // Only its change feed stays (one knowledge_base.deleted, until retention ends).
-  expect((await kbKeys(h, kbId)).sort()).toEqual([h.store.keys.changes(kbId), h.store.keys.changesInfo(kbId)].sort());
+  // Only its change feed stays (one knowledge_base.deleted, until retention ends), and its outbox
+  // (that event's knowledge_base.changed, for the relay; none runs here), both expiring.
+  const left = [h.store.keys.changes(kbId), h.store.keys.changesInfo(kbId), h.store.keys.outbox(kbId), h.store.keys.outboxInfo(kbId)];
+  expect((await kbKeys(h, kbId)).sort()).toEqual(left.sort());
+  for (const k of left) expect(await h.redis.ttl(k)).toBeGreaterThan(0);
   expect(await h.redis.zrange(h.store.keys.workspaceKbs(WS), 0, -1)).not.toContain(kbId);
   expect((await call(h.app, 'GET', `/v1/knowledge-bases/${kbId}`, { key })).status).toBe(404);
 }

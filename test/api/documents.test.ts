@@ -118,8 +118,11 @@ describe('GET the chunks of a document', () => {
     expect((await call(h.app, 'DELETE', docPath(kb.kbId, kb.files[0].documentId), { key })).status).toBe(204);
     expect((await kbKeys(h, kb.kbId)).filter((k) => k.includes(kb.files[0].documentId))).toEqual([]);
     expect((await call(h.app, 'DELETE', `/v1/knowledge-bases/${kb.kbId}`, { key })).status).toBe(204);
-    // Only the change feed outlives its knowledge base (for its retention), so a consumer sees the chunks go.
-    expect((await kbKeys(h, kb.kbId)).sort()).toEqual([h.store.keys.changes(kb.kbId), h.store.keys.changesInfo(kb.kbId)].sort());
+    // Only the change feed outlives its knowledge base (for its retention), so a consumer sees the chunks go,
+    // and its outbox, until the relay takes its events (none runs here; it expires too).
+    const left = [h.store.keys.changes(kb.kbId), h.store.keys.changesInfo(kb.kbId), h.store.keys.outbox(kb.kbId), h.store.keys.outboxInfo(kb.kbId)];
+    expect((await kbKeys(h, kb.kbId)).sort()).toEqual(left.sort());
+    for (const k of left) expect(await h.redis.ttl(k)).toBeGreaterThan(0);
   });
 });
 

@@ -123,7 +123,7 @@ describe('unknown routes and wrong methods', () => {
   it.each([
     ['PUT', '/v1/knowledge-bases/kb_x', '/v1/knowledge-bases', ['DELETE', 'GET', 'PATCH']],
     ['PUT', '/v1/knowledge-bases', '/v1/knowledge-bases', ['GET', 'POST']],
-    ['POST', '/v1/knowledge-bases/kb_x/documents/doc_y', '/v1/knowledge-bases', ['DELETE', 'GET', 'PATCH']],
+    ['POST', '/v1/knowledge-bases/kb_x/documents/doc_y', '/v1/knowledge-bases', ['DELETE', 'GET', 'PATCH', 'PUT']],
     ['GET', '/v1/knowledge-bases/kb_x/documents/doc_y/retry', '/v1/knowledge-bases', ['POST']],
     ['DELETE', '/v1/agents', '/v1/agents', ['GET']],
     ['POST', '/v1/qa-issues/q1', '/v1/qa-issues', ['GET']],

@@ -77,7 +77,7 @@ describe('Idempotency-Key records are bounded', () => {
     const kb = await createKb(h, key, 'Freed');
     const refused = await call(h.app, 'PATCH', `${KB_PATH}/${kb.kbId}`, {
       key,
-      headers: { 'Idempotency-Key': 'freed-1', 'Content-Type': 'application/json' },
+      headers: { 'Idempotency-Key': 'freed-1', 'Content-Type': 'text/plain' },
       body: '{}',
     });
     expect(refused.status).toBe(415);

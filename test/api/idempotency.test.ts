@@ -100,7 +100,7 @@ describe('Idempotency-Key', () => {
 
     const refused = await call(h.app, 'POST', '/v1/knowledge-bases', {
       key,
-      headers: { 'Idempotency-Key': 'freed-415-1', 'Content-Type': 'application/json' },
+      headers: { 'Idempotency-Key': 'freed-415-1', 'Content-Type': 'text/plain' },
       body: '{}',
     });
     expect(refused.status).toBe(415);

@@ -75,11 +75,11 @@ describe('POST /v1/knowledge-bases', () => {
     expectErrorBody(res, 400, '/v1/knowledge-bases', { fields: ['knowledge_base_name'] });
   });
 
-  it('returns 415 when the body is JSON instead of multipart', async () => {
+  it('returns 415 when the body is plain text instead of multipart or JSON', async () => {
     const res = await call(h.app, 'POST', '/v1/knowledge-bases', {
       key,
       body: JSON.stringify({ knowledge_base_name: 'json' }),
-      headers: { 'Content-Type': 'application/json' },
+      headers: { 'Content-Type': 'text/plain' },
     });
     expectErrorBody(res, 415, '/v1/knowledge-bases', { message: 'any' });
   });
@@ -412,12 +412,12 @@ describe('PATCH /v1/knowledge-bases/{kbId}', () => {
     });
   });
 
-  it('returns 415 for an application/json body and changes nothing', async () => {
+  it('returns 415 for a text/plain body holding JSON and changes nothing', async () => {
     const kb = await createKb(h, key, 'Json');
     const res = await call(h.app, 'PATCH', `/v1/knowledge-bases/${kb.kbId}`, {
       key,
       body: JSON.stringify({ knowledge_base_name: 'renamed', knowledge_base_texts: ['x'] }),
-      headers: { 'Content-Type': 'application/json' },
+      headers: { 'Content-Type': 'text/plain' },
     });
     expectErrorBody(res, 415, '/v1/knowledge-bases', { message: 'any' });
     expect((await get(kb.kbId)).body).toEqual(kb);
@@ -469,7 +469,8 @@ describe('DELETE /v1/knowledge-bases/{kbId}', () => {
     expectErrorBody(await get(kb.kbId), 404, '/v1/knowledge-bases');
     expectErrorBody(await call(h.app, 'DELETE', `/v1/knowledge-bases/${kb.kbId}`, { key }), 404, '/v1/knowledge-bases');
     // The change feed stays for its retention, holding one knowledge_base.deleted for its consumers.
-    const feed = [h.store.keys.changes(kb.kbId), h.store.keys.changesInfo(kb.kbId)];
+    // The feed, and the outbox holding the events no relay has taken yet (none runs here), both expiring.
+    const feed = [h.store.keys.changes(kb.kbId), h.store.keys.changesInfo(kb.kbId), h.store.keys.outbox(kb.kbId), h.store.keys.outboxInfo(kb.kbId)];
     expect((await kbKeys(h, kb.kbId)).sort()).toEqual(feed.sort());
     for (const k of feed) expect(await h.redis.ttl(k)).toBeGreaterThan(0);
     expect(await h.redis.xlen(feed[0]!)).toBe(1);

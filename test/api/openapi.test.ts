@@ -23,7 +23,7 @@ function resolve(node: any): any {
 const ROUTES: [string, string[]][] = [
   ['/v1/knowledge-bases', ['get', 'post']],
   ['/v1/knowledge-bases/{kbId}', ['delete', 'get', 'patch']],
-  ['/v1/knowledge-bases/{kbId}/documents/{documentId}', ['delete', 'get', 'patch']],
+  ['/v1/knowledge-bases/{kbId}/documents/{documentId}', ['delete', 'get', 'patch', 'put']],
   ['/v1/knowledge-bases/{kbId}/documents/{documentId}/retry', ['post']],
   ['/v1/knowledge-bases/{kbId}/documents/{documentId}/chunks', ['get']],
   ['/v1/knowledge-bases/{kbId}/documents', ['get']],
@@ -36,13 +36,18 @@ const ROUTES: [string, string[]][] = [
   ['/v1/agents', ['get']],
   ['/v1/qa-issues/{qaIssueId}', ['get']],
   ['/v1/webhooks', ['get', 'post']],
-  ['/v1/webhooks/{webhookId}', ['delete', 'get']],
+  ['/v1/webhooks/{webhookId}', ['delete', 'get', 'patch']],
   ['/v1/webhooks/{webhookId}/deliveries', ['get']],
   ['/v1/webhooks/{webhookId}/deliveries/{eventId}/redeliver', ['post']],
   ['/v1/webhooks/{webhookId}/test', ['post']],
   ['/v1/webhooks/{webhookId}/rotate-secret', ['post']],
   ['/v1/webhooks/{webhookId}/enable', ['post']],
   ['/v1/usage', ['get']],
+];
+/** The operator routes: served only with ADMIN_TOKEN, authenticated by it rather than by an API key. */
+const ADMIN_ROUTES: [string, string[]][] = [
+  ['/v1/admin/keys', ['get', 'post']],
+  ['/v1/admin/keys/{keyId}', ['delete', 'get']],
 ];
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'];
 const operations = () =>
@@ -55,14 +60,22 @@ describe('/openapi.json', () => {
     expect(typeof doc.info?.version).toBe('string');
   });
 
-  it.each(ROUTES)('documents %s with exactly the methods %j', (path, methods) => {
+  it.each([...ROUTES, ...ADMIN_ROUTES])('documents %s with exactly the methods %j', (path, methods) => {
     expect(Object.keys(doc.paths ?? {}), `paths has ${path}`).toContain(path);
     expect(Object.keys(doc.paths[path]).filter((k) => HTTP_METHODS.includes(k)).sort()).toEqual(methods);
   });
 
   it('documents no /v1 path that the API does not serve', () => {
     const documented = Object.keys(doc.paths ?? {}).filter((p) => p.startsWith('/v1'));
-    expect(documented.sort()).toEqual(ROUTES.map(([p]) => p).sort());
+    expect(documented.sort()).toEqual([...ROUTES, ...ADMIN_ROUTES].map(([p]) => p).sort());
+  });
+
+  it('requires the admin bearer token, and no API key, on every /v1/admin operation', () => {
+    const schemes = doc.components?.securitySchemes ?? {};
+    expect(schemes.AdminToken).toMatchObject({ type: 'http', scheme: 'bearer' });
+    for (const [path, methods] of ADMIN_ROUTES) {
+      for (const method of methods) expect(doc.paths[path][method].security, `${method.toUpperCase()} ${path}`).toEqual([{ AdminToken: [] }]);
+    }
   });
 
   it('defines the X-API-Key header security scheme', () => {

@@ -84,7 +84,7 @@ describe('workspace quotas', () => {
       storedBytes: { used: 0, limit: null },
       sourcesInFlight: { used: 0, limit: null },
       idempotencyKeys: { used: 0, limit: h.config.IDEMPOTENCY_MAX_KEYS_PER_WORKSPACE },
-      derivedBytes: { changeFeeds: 0, searchIndexes: 0 },
+      derivedBytes: { changeFeeds: 0, searchIndexes: 0, outboxes: 0 },
     });
   });
 });

@@ -25,7 +25,7 @@ const post = (sites: unknown, k = key) => {
 describe('knowledge_base_sites', () => {
   it.each([
     ['no url', [{ maxPages: 3 }], /url/],
-    ['an unknown key', [{ url: 'https://example.com/', depth: 2 }], /unknown key "depth"/],
+    ['an unknown key', [{ url: 'https://example.com/', depth: 2 }], /unknown field "depth"; did you mean "maxDepth"\?/],
     ['maxPages over CRAWL_MAX_PAGES', [{ url: 'https://example.com/', maxPages: 51 }], /at most 50/],
     ['a sitemap mode it does not know', [{ url: 'https://example.com/', sitemap: 'always' }], /auto, only, off/],
     ['a URL with credentials', [{ url: 'https://u:p@example.com/' }], /url/],
@@ -79,8 +79,11 @@ describe('knowledge_base_sites', () => {
     const kbId = (res.body as { kbId: string }).kbId;
     expect((await h.allKeys()).filter((k) => k.includes(`{kb:${kbId}}:site`)).length).toBeGreaterThan(0);
     expect((await call(h.app, 'DELETE', `/v1/knowledge-bases/${kbId}`, { key })).status).toBe(204);
-    // Only its change feed stays, holding one knowledge_base.deleted until retention ends.
-    expect((await h.allKeys()).filter((k) => k.includes(`{kb:${kbId}}`) && !k.includes(`{kb:${kbId}}:changes`))).toEqual([]);
+    // Only its change feed stays, holding one knowledge_base.deleted until retention ends, and its
+    // outbox, holding that event's knowledge_base.changed until the relay takes it (none runs here), expiring.
+    const left = (await h.allKeys()).filter((k) => k.includes(`{kb:${kbId}}`) && !k.includes(`{kb:${kbId}}:changes`));
+    expect(left.sort()).toEqual([h.store.keys.outbox(kbId), h.store.keys.outboxInfo(kbId)].sort());
+    for (const k of left) expect(await h.redis.ttl(k)).toBeGreaterThan(0);
   });
 
   it('accepts webhooks for site.discovered', async () => {

@@ -336,8 +336,8 @@ describe('JSON-array fields: prototype keys, the per-text limit and long fields'
 
   it.each([
     ['an object with a __proto__ key instead of an array', '{"__proto__":{"x":1}}', 'knowledge_base_texts', 'must be a JSON array string'],
-    ['a text object with a __proto__ key', '[{"__proto__":{"polluted":1},"text":"x"}]', 'knowledge_base_texts[0]', 'unknown key "__proto__"; allowed: title, text, metadata'],
-    ['a text object with a constructor.prototype key', '["fine",{"text":"x","constructor":{"prototype":{"polluted":1}}}]', 'knowledge_base_texts[1]', 'unknown key "constructor"; allowed: title, text, metadata'],
+    ['a text object with a __proto__ key', '[{"__proto__":{"polluted":1},"text":"x"}]', 'knowledge_base_texts[0]', 'unknown field "__proto__"; allowed: title, text, metadata'],
+    ['a text object with a constructor.prototype key', '["fine",{"text":"x","constructor":{"prototype":{"polluted":1}}}]', 'knowledge_base_texts[1]', 'unknown field "constructor"; allowed: title, text, metadata'],
   ])('answers 400 naming the field for %s, adds nothing and leaves Object.prototype alone', async (_label, value, field, message) => {
     const before = await snapshot(s, key, kbId);
     const res = await patchTexts(value);

@@ -110,6 +110,7 @@ const PROBES: Record<string, string> = {
   SANDBOX_RECYCLE_RSS_MB: '256',
   SANDBOX_ADDRESS_SPACE_MB: '0',
   METRICS_TOKEN: 'probe-token-0123456789',
+  ADMIN_TOKEN: 'probe-admin-token-0123456789abcdef',
 };
 const probeValue = (name: string): string => PROBES[name] ?? 'probe';
 
@@ -121,6 +122,7 @@ const HTTP_ONLY = {
   BULL_BOARD_PASSWORD: 'the API serves Bull Board',
   METRICS_REQUIRE_AUTH: 'the API serves /metrics',
   METRICS_TOKEN: 'the API serves /metrics',
+  ADMIN_TOKEN: 'the API serves /v1/admin',
 };
 const SINGLE_REDIS = { REDIS_CLUSTER_NODES: 'these services use the one redis service (REDIS_URL); the cluster profile sets the nodes instead' };
 const CLUSTER = { REDIS_URL: 'REDIS_CLUSTER_NODES names the cluster, and a URL beside it would be ignored' };

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildInputs, STAMP, staleReason } from '../../bin/build.mjs';
+import { buildInputs, SCHEMA, SCHEMA_INPUTS, schemaStaleReason, STAMP, staleReason } from '../../bin/build.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const HOUR_AGO = new Date(Date.now() - 3_600_000);
@@ -59,6 +59,28 @@ describe("npm start's build step", () => {
     write('shared/node_modules/dep/index.js', 'changed');
     age('shared');
     expect(staleReason(tree)).toBeUndefined();
+  });
+
+  it("ignores a package's own build output under an input (clients/typescript/dist)", () => {
+    write('cli/dist/index.js', 'built');
+    age('cli');
+    expect(staleReason(tree)).toBeUndefined();
+  });
+
+  it("generates the client's schema.d.ts when it is missing, or older than a source of the OpenAPI document", () => {
+    expect(schemaStaleReason(tree)).toBe(`no ${SCHEMA}`);
+    write(SCHEMA);
+    age(SCHEMA, MINUTE_AGO);
+    expect(schemaStaleReason(tree)).toBeUndefined();
+    for (const file of ['api/app.ts', 'shared/x.ts']) {
+      utimesSync(join(tree, file), new Date(), new Date());
+      expect(schemaStaleReason(tree)).toBe(`${file} changed since it was generated`);
+      age(file);
+    }
+    // The worker-only folders and the rest of scripts/ do not make the document.
+    write('scripts/bench.ts', 'changed');
+    expect(schemaStaleReason(tree)).toBeUndefined();
+    expect(SCHEMA_INPUTS).toEqual(expect.arrayContaining(['api', 'shared', 'scripts/openapi-document.ts', 'scripts/openapi-types.ts']));
   });
 
   it("watches the repository's own config files and every folder tsconfig.build.json compiles", () => {

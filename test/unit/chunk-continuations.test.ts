@@ -59,7 +59,21 @@ describe('chunks that continue a code block or a table', () => {
     for (const c of chunks.filter((c) => c.text.includes('| k | v |'))) expect(c.prefix).toBeUndefined();
   });
 
-  it('repeats no header that would take more than a quarter of the limit', () => {
+  it('repeats a table header that takes up to half of the limit, and none longer', () => {
+    const columns = Array.from({ length: 7 }, (_, i) => `measure ${i}`);
+    const header = `| ${columns.join(' | ')} |\n|${' --- |'.repeat(7)}`;
+    // Between a quarter and a half of the limit: the old quarter rule dropped it.
+    expect(countTokens(`${header}\n`)).toBeGreaterThan(25);
+    expect(countTokens(`${header}\n`)).toBeLessThanOrEqual(50);
+    const body = Array.from({ length: 60 }, (_, i) => `| ${Array.from({ length: 7 }, (_, j) => i * 7 + j).join(' | ')} |`);
+    const md = `${header}\n${body.join('\n')}`;
+    const chunks = chunkMarkdown(md, { maxTokens: 100 });
+    expectSlicesWithPrefixes(md, chunks, 100);
+    expect(chunks.length).toBeGreaterThan(3);
+    for (const c of chunks.slice(1)) expect(c.prefix).toBe(`${header}\n`);
+  });
+
+  it('repeats no header that would take more than half of the limit', () => {
     const wide = Array.from({ length: 30 }, (_, i) => `column heading number ${i}`);
     const md = `| ${wide.join(' | ')} |\n|${' --- |'.repeat(30)}\n${rows(80).join('\n')}`;
     const chunks = chunkMarkdown(md, { maxTokens: 100 });
@@ -102,8 +116,20 @@ describe('chunks of a spreadsheet', () => {
     const sales = r.chunks!.filter((c) => c.charStart >= r.markdown.indexOf('## Sales 2026'));
     expect(sales.length).toBeGreaterThan(5);
     for (const c of sales) expect(c.headings).toEqual(['Sales 2026']);
-    for (const c of sales.filter((c) => c.text.startsWith('| Region '))) expect(c.prefix).toBe('| Region | Quarter | Revenue |\n| --- | --- | --- |\n');
+    for (const c of sales.filter((c) => c.text.startsWith('| Region '))) expect(c.prefix).toBe('## Sales 2026\n\n| Region | Quarter | Revenue |\n| --- | --- | --- |\n');
     expect(sales.filter((c) => c.prefix !== undefined).length).toBe(sales.length - 1);
     expectSlicesWithPrefixes(r.markdown, r.chunks!, 128);
+  });
+
+  it('gives every chunk of rows of a long CSV with wide column names its header row', async () => {
+    const names = ['sediment depth (cm)', 'year', 'Achnanthes minutissima Kuetzing', 'Asterionella formosa Hassall', 'Tabellaria flocculosa (Roth) Kuetzing', 'Fragilaria crotonensis Kitton'];
+    const lines = [names.map((n) => `"${n}"`).join(','), ...Array.from({ length: 200 }, (_, i) => [i * 10, 2000 - i, ...[1, 2, 3, 4].map((k) => ((i * 7919 * k) % 10000) / 97)].join(','))];
+    const r = await extractText(Buffer.from(lines.join('\n')), { filename: 'cores.csv', maxTextChars: 5_000_000, maxPdfPages: 10, acceptedFormats: ['csv'], chunking: { maxTokens: 160, overlapTokens: 0 } });
+    expect(r.format).toBe('csv');
+    const header = r.markdown.split('\n').slice(0, 2).join('\n');
+    expect(countTokens(header)).toBeGreaterThan(40);
+    expect(r.chunks!.length).toBeGreaterThan(10);
+    for (const c of r.chunks!) expect(c.index === 0 ? c.text.startsWith(header) : c.prefix === `${header}\n`).toBe(true);
+    expectSlicesWithPrefixes(r.markdown, r.chunks!, 160);
   });
 });

@@ -28,8 +28,44 @@ describe('chunkMarkdown', () => {
   it('keeps a short document in one chunk with its heading path', () => {
     const md = '# Guide\n\n## Setup\n\nInstall it.';
     expect(chunkMarkdown(md, { maxTokens: 512 })).toEqual([
-      { index: 0, text: md, charStart: 0, charEnd: md.length, tokens: countTokens(md), headings: ['Guide'] },
+      { index: 0, text: md, charStart: 0, charEnd: md.length, tokens: countTokens(md), headings: ['Guide'], sections: [['Guide'], ['Guide', 'Setup']] },
     ]);
+  });
+
+  it('starts every section in a chunk of its own once the chunk before holds a quarter of the limit', () => {
+    const parts = Array.from({ length: 8 }, (_, i) => `## 21.${i + 1} Part ${i + 1}\n\n${paragraph(i * 10, 2)}`);
+    const md = `# Manual\n\n${parts.join('\n\n')}`;
+    // Two sections would fit one chunk: the cut at each heading is a choice, not a lack of room.
+    expect(countTokens(parts.slice(0, 2).join('\n\n'))).toBeLessThan(100);
+    const chunks = chunkMarkdown(md, { maxTokens: 100 });
+    expectWellFormed(md, chunks, 100);
+    for (const [i, c] of chunks.slice(1).entries()) {
+      expect(c.text.startsWith(`## 21.${i + 2} `)).toBe(true);
+      expect(c.text.match(/^## /gm)).toHaveLength(1);
+      expect(c.headings).toEqual(['Manual', `21.${i + 2} Part ${i + 2}`]);
+      expect(c.sections).toBeUndefined();
+    }
+  });
+
+  it('merges tiny sections and names every heading path the chunk covers', () => {
+    const md = `# Options\n\n${Array.from({ length: 12 }, (_, i) => `### -${String.fromCharCode(97 + i)}\n\nFlag ${i}.`).join('\n\n')}\n\n## Exit status\n\n${paragraph(1, 4)}`;
+    const chunks = chunkMarkdown(md, { maxTokens: 64 });
+    expectWellFormed(md, chunks, 64);
+    expect(chunks.length).toBeLessThan(12);
+    const expected = (c: Chunk) => {
+      const paths = [c.headings];
+      for (const m of c.text.matchAll(/^(#+) (.*)$/gm)) {
+        const path = m[1]!.length === 1 ? ['Options'] : m[1]!.length === 2 ? ['Options', m[2]!] : ['Options', m[2]!];
+        if (m.index !== 0) paths.push(path);
+      }
+      return paths.length > 1 ? paths : undefined;
+    };
+    for (const c of chunks) expect(c.sections).toEqual(expected(c));
+    expect(chunks.some((c) => (c.sections?.length ?? 0) >= 3)).toBe(true);
+    // Every section's path is named by the chunks that hold its text.
+    const named = chunks.flatMap((c) => c.sections ?? [c.headings]).map((p) => p.join(' > '));
+    for (let i = 0; i < 12; i++) expect(named).toContain(`Options > -${String.fromCharCode(97 + i)}`);
+    expect(named).toContain('Options > Exit status');
   });
 
   it('starts a chunk at the heading of a section that does not fit, with the heading path in force', () => {
@@ -137,5 +173,29 @@ describe('chunkMarkdown', () => {
     expect((await extractText(bytes, { maxTextChars: 1000, maxPdfPages: 1, filename: 'a.txt' })).chunks).toBeUndefined();
     expect((await extractText(bytes, { maxTextChars: 1000, maxPdfPages: 1, filename: 'a.txt', chunking: { maxTokens: 512, overlapTokens: 0 } })).chunks).toHaveLength(1);
     expect(() => chunkMarkdown('text', { maxTokens: 8 })).toThrow(RangeError);
+  });
+});
+
+describe('sections, bounded', () => {
+  it('lists at most 32 paths and 8,192 characters of heading text in a chunk', () => {
+    const many = `# Index\n\n${Array.from({ length: 80 }, (_, i) => `## ${i}\n\nx`).join('\n\n')}`;
+    // A quarter of 2,048 tokens holds all 80 tiny sections: the list stops at 32.
+    for (const c of chunkMarkdown(many, { maxTokens: 2048 })) expect(c.sections?.length ?? 1).toBeLessThanOrEqual(32);
+    expect(chunkMarkdown(many, { maxTokens: 2048 })[0]!.sections).toHaveLength(32);
+    const long = `# ${'Long title words '.repeat(120)}\n\n${Array.from({ length: 40 }, (_, i) => `## ${i}\n\nx`).join('\n\n')}`;
+    for (const c of chunkMarkdown(long, { maxTokens: 1024 })) {
+      const chars = (c.sections ?? []).flat().reduce((n, t) => n + t.length, 0);
+      expect(chars).toBeLessThanOrEqual(8192);
+    }
+    expect(chunkMarkdown(long, { maxTokens: 1024 })[0]!.sections!.length).toBeGreaterThan(1);
+  });
+});
+
+describe('a long heading over small sections', () => {
+  it('is not a chunk of its own: it goes with the sections under it', () => {
+    const md = `# ${'Long title words '.repeat(40)}\n\n${Array.from({ length: 6 }, (_, i) => `## Part ${i}\n\n${paragraph(i * 5, 2)}`).join('\n\n')}`;
+    const chunks = chunkMarkdown(md, { maxTokens: 256 });
+    expectWellFormed(md, chunks, 256);
+    expect(chunks[0]!.text).toContain('## Part 0');
   });
 });

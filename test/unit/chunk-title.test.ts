@@ -103,7 +103,7 @@ describe('the same chunks whichever path cuts them', () => {
         written = args.chunks;
         return { result: 'ok' };
       },
-      settleAfterRechunk: async () => undefined,
+      endRechunk: async () => undefined,
     } as unknown as KbStore;
     const logger = { info: () => undefined, warn: () => undefined } as unknown as Logger;
     await rechunkKnowledgeBase({ kbs, logger, extract, chunkDefaults: { maxTokens: 512, overlapTokens: 0 } }, { workspaceId: 'ws_1', kbId: 'kb_1', ...settings });

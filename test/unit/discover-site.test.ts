@@ -6,7 +6,9 @@ import { HostBusyError } from '../../worker/fetch/host-gate.js';
 import { discoveryStep, type DiscoverOptions, type DiscoveryResult } from '../../worker/sites/discover.js';
 import { initialState } from '../../worker/sites/discovery-state.js';
 import { webhookEventSchema } from '../../shared/schemas/webhook.js';
-import { siteEvents } from '../../worker/webhooks/events.js';
+import { siteDiscoveredEvent } from '../../shared/store/outbox.js';
+import { eventId } from '../../shared/webhooks/webhook-events.js';
+import { eventOfEntry } from '../../shared/webhooks/outbox-events.js';
 
 /** A site in memory: path to [content type, body]; anything else answers 404. No socket is opened. */
 function fakeSite(routes: Record<string, [string, string]>) {
@@ -171,27 +173,30 @@ describe('a 429 or 503 answer', () => {
   });
 });
 
+/** The event the relay sends for the site.discovered a finishSite script appends. */
+const relayed = (kbId: string, siteId: string, run: number, outcome: Parameters<typeof siteDiscoveredEvent>[3]) => {
+  const e = siteDiscoveredEvent(kbId, siteId, run, outcome);
+  return eventOfEntry({ id: '1-0', type: e.type, key: e.key, workspaceId: 'w', createdAt: 'now', data: e.data })!;
+};
+
 describe('site.discovered', () => {
-  it('carries the counts, a deterministic id, and settles the knowledge base when the end did', () => {
-    const site = { workspaceId: 'w', kbId: 'kb_1', siteId: 'site_1', run: 2 };
+  it('carries the counts and an id derived from the site and its run', () => {
     const outcome = { state: 'done' as const, pagesFound: 12, pagesAdded: 10, truncated: true };
-    const counts = { pending: 0, processing: 0, ready: 10, failed: 0 };
-    const events = siteEvents(site, outcome, { kind: 'ok', settledSeq: 3, sourceCounts: counts }, 'now');
-    expect(events.map((e) => e.type)).toEqual(['site.discovered', 'knowledge_base.settled']);
-    expect(events[0]!.data).toEqual({ kbId: 'kb_1', siteId: 'site_1', status: 'done', pagesFound: 12, pagesAdded: 10, truncated: true });
-    expect(siteEvents(site, outcome, { kind: 'ok', sourceCounts: counts }, 'later')[0]!.id).toBe(events[0]!.id);
-    expect(siteEvents(site, outcome, { kind: 'stale' }, 'now')).toEqual([]);
+    const event = relayed('kb_1', 'site_1', 2, outcome);
+    expect(event.type).toBe('site.discovered');
+    expect(event.id).toBe(eventId('kb_1', 'site_1', 2, 'site.discovered'));
+    expect(event.data).toEqual({ kbId: 'kb_1', siteId: 'site_1', status: 'done', pagesFound: 12, pagesAdded: 10, truncated: true });
+    expect(relayed('kb_1', 'site_1', 3, outcome).id).not.toBe(event.id);
   });
 
   it('carries the warnings and the truncatedReason as the site shows them', () => {
-    const site = { workspaceId: 'w', kbId: 'kb_1', siteId: 'site_1', run: 1 };
     const warnings = [{ code: 'sitemap_skipped' as const, url: 'https://a.example/bomb.xml.gz', message: 'the sitemap inflates past 52428800 bytes' }];
     const outcome = { state: 'done' as const, pagesFound: 4, pagesAdded: 4, truncated: true, truncatedReason: 'knowledge_base_full' as const, warnings };
-    const [event] = siteEvents(site, outcome, { kind: 'ok', sourceCounts: { pending: 4, processing: 0, ready: 0, failed: 0 } }, 'now');
-    expect(event!.data).toEqual({ kbId: 'kb_1', siteId: 'site_1', status: 'done', pagesFound: 4, pagesAdded: 4, truncated: true, truncatedReason: 'knowledge_base_full', warnings });
+    const event = relayed('kb_1', 'site_1', 1, outcome);
+    expect(event.data).toEqual({ kbId: 'kb_1', siteId: 'site_1', status: 'done', pagesFound: 4, pagesAdded: 4, truncated: true, truncatedReason: 'knowledge_base_full', warnings });
     // The schema of the OpenAPI webhooks section keeps them (an unknown field would be stripped).
     expect(webhookEventSchema.parse(event).data.warnings).toEqual(warnings);
     // None: no field, as on the site.
-    expect(siteEvents(site, { ...outcome, warnings: [] }, { kind: 'ok', sourceCounts: { pending: 0, processing: 0, ready: 4, failed: 0 } }, 'now')[0]!.data).not.toHaveProperty('warnings');
+    expect(relayed('kb_1', 'site_1', 1, { ...outcome, warnings: [] }).data).not.toHaveProperty('warnings');
   });
 });

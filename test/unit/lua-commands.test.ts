@@ -36,6 +36,7 @@ const FAMILY: Record<string, TransitionFamily> = {
   finishSource: 'finish',
   retrySource: 'retry',
   refreshSource: 'refresh',
+  replaceSource: 'replace',
   repairSource: 'repair',
   deleteSource: 'delete',
 };

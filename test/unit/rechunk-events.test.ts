@@ -9,7 +9,7 @@ const extract: SandboxExtract = async () => ({ chunks: [] }) as unknown as Await
 const job = { workspaceId: 'ws_a', kbId: 'kb_a', maxTokens: 128, overlapTokens: 0 };
 
 /** A knowledge base of three ready sources whose re-chunks write the given feed ranges (undefined: nothing written). */
-function kbsWriting(ranges: ({ from: string; to: string } | undefined)[]): KbStore {
+function kbsWriting(ranges: ({ from: string; to: string } | undefined)[], ends: unknown[][] = []): KbStore {
   const sources = ranges.map((_, i) => ({ documentId: `doc_${i}`, status: 'ready', run: 1, chunking: '512/0' }));
   let at = 0;
   return {
@@ -19,26 +19,22 @@ function kbsWriting(ranges: ({ from: string; to: string } | undefined)[]): KbSto
       const changes = ranges[at++];
       return changes ? { result: 'ok', changes } : { result: 'ok' };
     },
-    settleAfterRechunk: async () => ({ settledSeq: 4, sourceCounts: { pending: 0, processing: 0, ready: ranges.length, failed: 0 } }),
+    endRechunk: async (...a: unknown[]) => void ends.push(a),
   } as unknown as KbStore;
 }
 
 describe('a knowledge base re-chunked', () => {
-  it('announces knowledge_base.changed once, for the feed range from the first write to the last, then knowledge_base.settled', async () => {
-    const changed: unknown[] = [];
-    const settled: unknown[] = [];
-    const events = { changed: async (...a: unknown[]) => void changed.push(a), settled: async (...a: unknown[]) => void settled.push(a) };
-    const kbs = kbsWriting([{ from: '1-0', to: '1-4' }, undefined, { from: '2-0', to: '2-7' }]);
-    const done = await rechunkKnowledgeBase({ kbs, logger, extract, chunkDefaults: { maxTokens: 512, overlapTokens: 0 }, events }, job);
+  it('ends with one script told the feed range from the first write to the last (its knowledge_base.changed) and to settle', async () => {
+    const ends: unknown[][] = [];
+    const kbs = kbsWriting([{ from: '1-0', to: '1-4' }, undefined, { from: '2-0', to: '2-7' }], ends);
+    const done = await rechunkKnowledgeBase({ kbs, logger, extract, chunkDefaults: { maxTokens: 512, overlapTokens: 0 } }, job);
     expect(done.rechunked).toBe(3);
-    expect(changed).toEqual([['ws_a', 'kb_a', { from: '1-0', to: '2-7' }]]);
-    expect(settled).toEqual([['ws_a', 'kb_a', { settledSeq: 4, sourceCounts: { pending: 0, processing: 0, ready: 3, failed: 0 } }]]);
+    expect(ends).toEqual([['ws_a', 'kb_a', { from: '1-0', to: '2-7' }, true]]);
   });
 
-  it('announces nothing when no source wrote to the feed (chunks cut as before)', async () => {
-    const changed: unknown[] = [];
-    const events = { changed: async (...a: unknown[]) => void changed.push(a) };
-    await rechunkKnowledgeBase({ kbs: kbsWriting([undefined, undefined]), logger, extract, chunkDefaults: { maxTokens: 512, overlapTokens: 0 }, events }, job);
-    expect(changed).toEqual([]);
+  it('tells no range when no source wrote to the feed (chunks cut as before), and still settles', async () => {
+    const ends: unknown[][] = [];
+    await rechunkKnowledgeBase({ kbs: kbsWriting([undefined, undefined], ends), logger, extract, chunkDefaults: { maxTokens: 512, overlapTokens: 0 } }, job);
+    expect(ends).toEqual([['ws_a', 'kb_a', undefined, true]]);
   });
 });

@@ -88,20 +88,24 @@ describe('SpanTokens', () => {
   });
 
   it('knows whitespace as the regular expression does, code unit by code unit', () => {
-    for (let c = 0; c <= 0xffff; c++) expect(isSpaceCode(c), c.toString(16)).toBe(/\s/.test(String.fromCharCode(c)));
+    const disagree: string[] = [];
+    for (let c = 0; c <= 0xffff; c++) if (isSpaceCode(c) !== /\s/.test(String.fromCharCode(c))) disagree.push(c.toString(16));
+    expect(disagree).toEqual([]);
   });
 });
 
 describe('countTokens', () => {
-  it('counts as js-tiktoken encodes, on 20,000 random strings of letters, digits, CJK, emoji, lone surrogates and spaces', () => {
+  it('counts as js-tiktoken encodes, on 6,000 random strings of letters, digits, CJK, emoji, lone surrogates and spaces', () => {
     const encoder = new Tiktoken(cl100k);
     const rnd = random(13);
+    const wrong: string[] = [];
     const alphabet = ['a', 'b', 'e', 'th', 'ing', ' ', '\n', '1', '2', '.', ',', '日', '本', 'é', '😀', '\ud800', '\udc00', '-', '=', 'Q', 'x', '\t', 'ü', 'ß', 'я', "'s", '<|endoftext|>'];
-    for (let k = 0; k < 20_000; k++) {
+    for (let k = 0; k < 6_000; k++) {
       let text = '';
       const length = 1 + Math.floor(rnd() * 80);
       for (let i = 0; i < length; i++) text += alphabet[Math.floor(rnd() * alphabet.length)];
-      expect(countTokens(text), JSON.stringify(text)).toBe(encoder.encode(text, [], []).length);
+      if (countTokens(text) !== encoder.encode(text, [], []).length) wrong.push(text);
     }
+    expect(wrong.slice(0, 5)).toEqual([]);
   });
 });

@@ -192,9 +192,9 @@ describe('GET /v1/knowledge-bases/{kbId}/changes', () => {
     const usage = async () => {
       const res = await call(h.app, 'GET', '/v1/usage', { key: own });
       expect(res.status, res.text).toBe(200);
-      return res.body.derivedBytes as { changeFeeds: number; searchIndexes: number };
+      return res.body.derivedBytes as { changeFeeds: number; searchIndexes: number; outboxes: number };
     };
-    expect(await usage()).toEqual({ changeFeeds: 0, searchIndexes: 0 });
+    expect(await usage()).toEqual({ changeFeeds: 0, searchIndexes: 0, outboxes: 0 });
     const { kbId } = await createKbWith(h, own, (f) => f.set('knowledge_base_texts', JSON.stringify([note(4, 40)])));
     await settled(kbId, own);
     const fed = await usage();
@@ -216,7 +216,7 @@ describe('GET /v1/knowledge-bases/{kbId}/changes', () => {
     expect(expires).toBeGreaterThan(Date.now() + h.config.CHANGES_RETENTION_HOURS * 3_600_000 - 60_000);
     // Past its retention the feed is gone from Redis and from the usage.
     await h.redis.zadd(retained, Date.now() - 1, kbId);
-    expect(await usage()).toEqual({ changeFeeds: 0, searchIndexes: 0 });
+    expect(await usage()).toEqual({ changeFeeds: 0, searchIndexes: 0, outboxes: 0 });
   });
 
   it('announces a metadata change, a deleted source and a deleted knowledge base as knowledge_base.changed with the range they wrote', async () => {
@@ -234,8 +234,9 @@ describe('GET /v1/knowledge-bases/{kbId}/changes', () => {
     const announced = async (before: string) => {
       const events = await consumer.follow(kbId, 50, own);
       expect(events.length).toBeGreaterThan(0);
-      const stored = await h.store.webhooks.getEvent('ws-feed-events', eventId(kbId, 'changed', decodeCursor(consumer.cursor!)));
-      expect(stored, 'the event body is stored for its deliveries').not.toBeNull();
+      // The worker's relay stores it and queues its deliveries shortly after the write.
+      const id = eventId(kbId, 'changed', decodeCursor(consumer.cursor!));
+      const stored = await waitFor('the event body stored for its deliveries', async () => (await h.store.webhooks.getEvent('ws-feed-events', id)) ?? undefined);
       expect(JSON.parse(stored!)).toMatchObject({ type: 'knowledge_base.changed', data: { kbId, afterCursor: before, toCursor: consumer.cursor } });
       return events;
     };

@@ -185,7 +185,8 @@ describe("a text source's title in its chunks", () => {
       const rows = chunks.filter((c) => c.text.startsWith('| visit kind'));
       expect(rows.length).toBeGreaterThan(1);
       for (const c of rows) {
-        expect(c.prefix).toBe('| Visit | Fee |\n| --- | --- |\n');
+        // The table opens its section: its heading comes back with its header rows.
+        expect(c.prefix).toBe('## 5. Fees\n\n| Visit | Fee |\n| --- | --- |\n');
         expect(c.headings).toEqual(['Clinic rules', '5. Fees']);
       }
     };

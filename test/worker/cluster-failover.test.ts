@@ -3,7 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobOutcome } from '../../shared/queue/job-metrics.js';
 import { queuePrefix } from '../../shared/queue/jobs.js';
 import type { RunningWorker } from '../../worker/main.js';
+import { eventId } from '../../shared/webhooks/webhook-events.js';
 import { createHarness, type Harness } from '../helpers/app-harness.js';
+import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
 import { readTopology, startRedisCluster, type RedisClusterHandle } from '../helpers/redis-cluster.js';
 import { waitFor } from '../helpers/wait.js';
 import { startTestWorker } from '../helpers/worker-harness.js';
@@ -35,19 +37,30 @@ describe.each(SCENARIOS)('$name', ({ failure }) => {
   let h: Harness;
   let worker: RunningWorker;
   let key: string;
+  let receiver: Receiver;
   const outcomes: JobOutcome[] = [];
 
   beforeAll(async () => {
     cluster = await startRedisCluster({ masters: 3, replicasPerMaster: 1 });
-    h = await createHarness({ REDIS_CLUSTER_NODES: cluster.seeds, JOB_BACKOFF_MS: '100' });
+    // The webhook receiver is on loopback: the private-address rule is lifted for it; nothing leaves 127.0.0.1.
+    h = await createHarness({ REDIS_CLUSTER_NODES: cluster.seeds, JOB_BACKOFF_MS: '100', URL_FETCH_ALLOW_PRIVATE: 'true' });
     // A killed master takes the locks of the jobs it held with it: they come back once their lock lapses and the
     // stall check runs, and a job whose enqueue never reached the replica is queued again by the reconciler.
     const recovery = failure === 'sigkill' ? { lockDurationMs: 10_000, stalledIntervalMs: 5_000, reconcileIntervalMs: 5_000 } : {};
     worker = await startTestWorker(h, { onOutcome: (o) => outcomes.push(o), ...recovery });
     key = await h.key(WS);
+    receiver = await startReceiver();
+    const hook = await h.app.request('/v1/webhooks', {
+      method: 'POST',
+      body: JSON.stringify({ url: `${receiver.origin}/events`, events: ['source.ready', 'source.failed'] }),
+      headers: { 'X-API-Key': key, 'content-type': 'application/json' },
+    });
+    expect(hook.status).toBe(201);
+    receiver.on('/events', { secret: ((await hook.json()) as { secret: string }).secret, statuses: [200] });
   }, 60_000);
   afterAll(async () => {
     await worker?.close();
+    await receiver?.close();
     await h?.close();
     await cluster?.stop();
   });
@@ -66,7 +79,7 @@ describe.each(SCENARIOS)('$name', ({ failure }) => {
     return ((await res.json()) as { files: SourceRow[] }).files;
   };
 
-  it('ends every accepted source exactly once, ready or failed, none lost and none duplicated', async () => {
+  it('ends every accepted source exactly once, ready or failed, none lost and none duplicated, and tells each end to a webhook once', async () => {
     // The master that holds the queue: its failover moves every job, lock and event stream.
     const queueKey = `${queuePrefix(h.prefix)}:ingest:id`;
     const slot = Number(await h.redis.cluster('KEYSLOT', queueKey));
@@ -144,6 +157,25 @@ describe.each(SCENARIOS)('$name', ({ failure }) => {
     expect(outcomes).toHaveLength(stored.length);
     expect(accepted.size).toBeGreaterThan(KBS * 2);
     expect(refused, 'most requests are accepted').toBeLessThan(KBS * rounds);
+
+    // Every source's end reaches the receiver as one event (its id derived from the run): none lost, none
+    // told twice under another id. A delivery may come again under the same id (at least once), never a second event.
+    const owner = new Map<string, string>();
+    for (const kbId of kbIds) for (const s of await sourcesOf(kbId)) owner.set(s.documentId, kbId);
+    const expected = new Set(stored.map((s) => eventId(owner.get(s.documentId)!, s.documentId, 1, s.status === 'ready' ? 'source.ready' : 'source.failed')));
+    const seen = () => new Set(receiver.at('/events').map((r) => r.verified?.id));
+    await waitFor('every end told to the receiver', () => [...expected].every((id) => seen().has(id)), {
+      timeoutMs: 30_000,
+      describe: () => `${[...expected].filter((id) => seen().has(id)).length} of ${expected.size} events received`,
+    });
+    const told = receiver.at('/events').map((r) => r.verified?.id);
+    expect([...new Set(told)].sort(), 'one event per source, each with its derived id').toEqual([...expected].sort());
+    const perDocument = new Map<string, Set<string>>();
+    for (const r of receiver.at('/events')) {
+      const doc = String(r.verified?.data.documentId);
+      perDocument.set(doc, (perDocument.get(doc) ?? new Set()).add(r.verified!.id));
+    }
+    expect([...perDocument.values()].every((s) => s.size === 1), 'no source told twice').toBe(true);
     // Its own waits bound each phase (20 s for the failover, 60 s to settle); the test as a whole may take that long.
   }, 120_000);
 });

@@ -14,7 +14,7 @@ import { createKbWith, startFailingConsumer, startTestWorker, waitForDocument, w
 import { fetchUrl } from '../../worker/fetch/fetch-url.js';
 import { toStoredChunks } from '../../shared/schemas/chunk.js';
 import type { FinishReport } from '../../shared/store/kb-store.js';
-import type { SourceEvents } from '../../worker/webhooks/events.js';
+import { outboxEvents } from '../helpers/outbox.js';
 
 let h: Harness;
 let key: string;
@@ -34,11 +34,10 @@ const silent = createLogger('silent');
 const limits = { timeoutMs: 20_000, memoryMb: 1024, maxTextChars: 1_000_000, maxPdfPages: 100 };
 
 /** A processor wired like the worker's, but called directly. */
-function processor(events?: SourceEvents) {
+function processor() {
   const stubs = guardStubs(canary);
   return createProcessor({
     config: h.config,
-    ...(events ? { events } : {}),
     kbs: h.store.kbs,
     queue: bullSourceQueue(h.queue, 2, 50),
     logger: silent,
@@ -125,12 +124,12 @@ describe('idempotent and conditional write-back', () => {
       }),
     );
     expect(new Set(added).size).toBe(50);
-    const reports: FinishReport[] = [];
-    const events: SourceEvents = { finished: async (_source, report) => void reports.push(report), replay: async () => undefined };
-    const results = await Promise.all(added.map((documentId, i) => processor(events)(fakeJob({ workspaceId: 'ws_consistency', kbId, documentId, run: 1 }), `lock-${i}`)));
+    const results = await Promise.all(added.map((documentId, i) => processor()(fakeJob({ workspaceId: 'ws_consistency', kbId, documentId, run: 1 }), `lock-${i}`)));
     expect(results.every((r) => r.status === 'ready')).toBe(true);
-    expect(reports).toHaveLength(50);
-    expect(reports.filter((r) => r.settledSeq !== undefined)).toHaveLength(1);
+    // No relay runs here: the events the finishes wrote are all in the outbox, each once.
+    const events = await outboxEvents(h.store, kbId);
+    expect(events.filter((e) => e.type === 'source.ready').map((e) => e.data.documentId).sort()).toEqual([...added].sort());
+    expect(events.filter((e) => e.type === 'knowledge_base.settled')).toHaveLength(1);
     const meta = await h.store.kbs.getMeta(kbId);
     expect(meta?.sourceCounts).toEqual({ pending: 0, processing: 0, ready: 50, failed: 0 });
     const list = await call(h.app, 'GET', `/v1/knowledge-bases/${kbId}`, { key });
@@ -197,7 +196,7 @@ describe('idempotent and conditional write-back', () => {
     expect(await h.redis.hget(h.store.keys.changesInfo(kbId), 'floor')).toBe(kept[1]);
   });
 
-  it('writes nothing and leaves only its feed (one knowledge_base.deleted, expiring) when the knowledge base is deleted mid-flight', async () => {
+  it('writes nothing and leaves only its feed (one knowledge_base.deleted, expiring) and its outbox (that event, expiring) when the knowledge base is deleted mid-flight', async () => {
     const { kbId, docs } = await createKbWith(h, key, (f) => f.set('knowledge_base_urls', JSON.stringify(['http://public.test/hang'])));
     const job = fakeJob({ workspaceId: 'ws_consistency', kbId, documentId: docs[0]!, run: 1 });
     const running = processor()(job).catch((err: unknown) => err);
@@ -209,10 +208,14 @@ describe('idempotent and conditional write-back', () => {
     await running;
     const stream = h.store.keys.changes(kbId);
     const info = h.store.keys.changesInfo(kbId);
+    const outbox = h.store.keys.outbox(kbId);
+    const outboxInfo = h.store.keys.outboxInfo(kbId);
     const left = await kbSnapshot(h, kbId);
-    expect(Object.keys(left).sort()).toEqual([stream, info].sort());
+    expect(Object.keys(left).sort()).toEqual([stream, info, outbox, outboxInfo].sort());
     expect((left[stream] as [string, string[]][]).map(([, fields]) => fields.slice(0, 2))).toEqual([['k', 'x']]);
-    for (const k of [stream, info]) expect(await h.redis.ttl(k)).toBeGreaterThan(0);
+    // The delete's knowledge_base.changed waits for the relay (none runs here), even though the knowledge base is gone.
+    expect((await outboxEvents(h.store, kbId)).map((e) => e.type)).toEqual(['knowledge_base.changed']);
+    for (const k of [stream, info, outbox, outboxInfo]) expect(await h.redis.ttl(k)).toBeGreaterThan(0);
   });
 });
 
@@ -333,12 +336,11 @@ describe('reconciler', () => {
     const deps = { redis: h.redis, kbs: h.store.kbs, queue: h.queue, sourceQueue: bullSourceQueue(h.queue, 2, 50), logger: silent, processingDeadlineMs: 60_000 };
     await reconcile(deps, Date.now());
     expect((await h.store.kbs.getSource(kbId, docs[0]!))?.status).toBe('processing');
-    const finished: unknown[] = [];
-    const events = { finished: async (source: unknown) => void finished.push(source), replay: async () => undefined };
-    const report = await reconcile({ ...deps, events }, Date.now() + 61_000);
+    const report = await reconcile(deps, Date.now() + 61_000);
     expect(report.timedOut).toBeGreaterThanOrEqual(1);
-    // The webhook events of a source the reconciler ends are sent like any other's.
-    expect(finished).toContainEqual(expect.objectContaining({ kbId, documentId: docs[0], status: 'failed', error: expect.objectContaining({ code: 'timeout' }) }));
+    // The webhook events of a source the reconciler ends are written like any other's: by its finish script.
+    const events = await outboxEvents(h.store, kbId);
+    expect(events.map((e) => e.data)).toContainEqual({ kbId, documentId: docs[0], status: 'failed', error: expect.objectContaining({ code: 'timeout' }) });
     const source = await h.store.kbs.getSource(kbId, docs[0]!);
     expect(source).toMatchObject({ status: 'failed', error: { code: 'timeout' } });
   });

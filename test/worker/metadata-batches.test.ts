@@ -179,7 +179,7 @@ describe('a metadata change of a large source', () => {
     }
     const tag = { maxTokens: 512, overlapTokens: 0 };
     const record = await store.kbs.getSource(kbId, documentId);
-    expect(await store.kbs.rechunkSource({ kbId, documentId, run: record!.run, chunking: tag, defaultChunking: tag, chunks: merged, markdown: text, now: now() })).toBe('ok');
+    expect((await store.kbs.rechunkSourceReport({ kbId, documentId, run: record!.run, chunking: tag, defaultChunking: tag, chunks: merged, markdown: text, now: now() })).result).toBe('ok');
 
     expect((await reconcileLater()).metadataResumed).toBe(1);
     const current = new Set(await chunkIds(kbId, documentId));

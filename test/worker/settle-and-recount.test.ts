@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bullSourceQueue } from '../../shared/queue/jobs.js';
 import { createLogger } from '../../shared/runtime/logger.js';
-import type { SettleReport } from '../../shared/store/settle-report.js';
 import { reconcile } from '../../worker/reconciler.js';
-import { eventId, type SourceEvents } from '../../worker/webhooks/events.js';
+import { eventId } from '../../shared/webhooks/webhook-events.js';
+import { outboxEvents } from '../helpers/outbox.js';
 import { call, readySource } from '../api/support.js';
 import { createHarness, type Harness } from '../helpers/app-harness.js';
 import { waitFor } from '../helpers/wait.js';
@@ -22,15 +22,13 @@ afterAll(async () => h.close());
 const silent = createLogger('silent');
 const counts = async (kbId: string) => (await call(h.app, 'GET', `/v1/knowledge-bases/${kbId}`, { key })).body.sourceCounts;
 
-/** Reconciler deps whose events record each settle they are given. */
-function deps(settles: { kbId: string; settle: SettleReport }[] = []) {
-  const events: SourceEvents = {
-    finished: async () => undefined,
-    replay: async () => undefined,
-    settled: async (_ws, kbId, settle) => void settles.push({ kbId, settle }),
-  };
-  return { redis: h.redis, kbs: h.store.kbs, queue: h.queue, sourceQueue: bullSourceQueue(h.queue, 2, 50), logger: silent, processingDeadlineMs: 60_000, events };
+/** Reconciler deps (no worker runs here: the events its scripts write stay in the outbox, where the tests read them). */
+function deps() {
+  return { redis: h.redis, kbs: h.store.kbs, queue: h.queue, sourceQueue: bullSourceQueue(h.queue, 2, 50), logger: silent, processingDeadlineMs: 60_000 };
 }
+
+/** The knowledge_base.settled events in a knowledge base's outbox. */
+const settledInOutbox = async (kbId: string) => (await outboxEvents(h.store, kbId)).filter((e) => e.type === 'knowledge_base.settled');
 
 const texts = (items: string[]) => (f: FormData) => f.set('knowledge_base_texts', JSON.stringify(items));
 
@@ -67,10 +65,11 @@ describe('the reconciler recounts a knowledge base whose counters do not add up'
     // A delete torn after the source left the list, before its counter did.
     await h.redis.hincrby(k.kb(kbId), 'n:processing', 1);
     await h.redis.zadd(k.activeKbs(), Date.now(), kbId);
-    const settles: { kbId: string; settle: SettleReport }[] = [];
-    expect((await reconcile(deps(settles))).recounted).toBe(1);
+    const before = (await settledInOutbox(kbId)).length;
+    expect((await reconcile(deps())).recounted).toBe(1);
     expect(await counts(kbId)).toEqual({ pending: 0, processing: 0, ready: 2, failed: 0 });
-    expect(settles).toEqual([{ kbId, settle: { settledSeq: 2, sourceCounts: { pending: 0, processing: 0, ready: 2, failed: 0 } } }]);
+    const settles = (await settledInOutbox(kbId)).slice(before);
+    expect(settles.map((e) => [e.id, e.data])).toEqual([[eventId(kbId, 'settled', 2), { kbId, sourceCounts: { pending: 0, processing: 0, ready: 2, failed: 0 } }]]);
   });
 
   it('sends knowledge_base.settled after a repair that leaves nothing in flight', async () => {
@@ -81,9 +80,10 @@ describe('the reconciler recounts a knowledge base whose counters do not add up'
     await h.redis.zadd(k.active(kbId), Date.now(), docs[0]!);
     await h.redis.hincrby(k.kb(kbId), 'n:ready', -1);
     await h.redis.hincrby(k.kb(kbId), 'n:processing', 1);
-    const settles: { kbId: string; settle: SettleReport }[] = [];
-    expect((await reconcile(deps(settles))).repaired).toBe(1);
-    expect(settles).toEqual([{ kbId, settle: { settledSeq: 2, sourceCounts: { pending: 0, processing: 0, ready: 1, failed: 0 } } }]);
+    const before = (await settledInOutbox(kbId)).length;
+    expect((await reconcile(deps())).repaired).toBe(1);
+    const settles = (await settledInOutbox(kbId)).slice(before);
+    expect(settles.map((e) => [e.id, e.data])).toEqual([[eventId(kbId, 'settled', 2), { kbId, sourceCounts: { pending: 0, processing: 0, ready: 1, failed: 0 } }]]);
   });
 });
 
@@ -92,16 +92,17 @@ describe('deleting the last source in flight', () => {
     await subscribeToSettled();
     const { kbId, docs } = await createKbWith(h, key, texts(['ends ready', 'never runs']));
     await readySource(h, kbId, docs[0]!, 'ready');
-    const settledEvent = (seq: number) => h.store.webhooks.getEvent(WS, eventId(kbId, 'settled', seq));
-    expect(await settledEvent(1)).toBeNull();
+    // No worker runs here: the events the scripts wrote wait in the outbox for the relay.
+    const settledEvent = async (seq: number) => (await outboxEvents(h.store, kbId)).find((e) => e.id === eventId(kbId, 'settled', seq));
+    expect(await settledEvent(1)).toBeUndefined();
 
     expect((await call(h.app, 'DELETE', `/v1/knowledge-bases/${kbId}/documents/${docs[1]}`, { key })).status).toBe(204);
-    const event = JSON.parse((await settledEvent(1))!) as { type: string; data: unknown };
+    const event = await settledEvent(1);
     expect(event).toMatchObject({ type: 'knowledge_base.settled', data: { kbId, sourceCounts: { pending: 0, processing: 0, ready: 1, failed: 0 } } });
     expect((await call(h.app, 'GET', `/v1/knowledge-bases/${kbId}`, { key })).body.status).toBe('ready');
 
     expect((await call(h.app, 'DELETE', `/v1/knowledge-bases/${kbId}/documents/${docs[0]}`, { key })).status).toBe(204);
-    expect(await settledEvent(2), 'an ended source leaves nothing to settle').toBeNull();
+    expect(await settledEvent(2), 'an ended source leaves nothing to settle').toBeUndefined();
   });
 });
 

@@ -358,8 +358,9 @@ describe('a site kept in sync', () => {
         const { cursor, kinds } = await feedEnd(before);
         expect(kinds.length).toBeGreaterThan(0);
         expect(kinds.every((k) => k === 'chunk.deleted')).toBe(true);
-        const stored = await h.store.webhooks.getEvent('ws-site-events', eventId(kbId, 'changed', decodeCursor(cursor)));
-        expect(stored, 'the event body is stored for its deliveries').not.toBeNull();
+        // The worker's relay stores it and queues its deliveries shortly after the write.
+        const id = eventId(kbId, 'changed', decodeCursor(cursor));
+        const stored = await waitFor('the event body stored for its deliveries', async () => (await h.store.webhooks.getEvent('ws-site-events', id)) ?? undefined);
         expect(JSON.parse(stored!)).toMatchObject({ type: 'knowledge_base.changed', data: { kbId, afterCursor: before, toCursor: cursor } });
         return cursor;
       };

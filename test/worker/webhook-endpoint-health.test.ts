@@ -4,7 +4,7 @@ import { queuePrefix, WEBHOOK_QUEUE } from '../../shared/queue/jobs.js';
 import { createLogger } from '../../shared/runtime/logger.js';
 import { createRedis } from '../../shared/redis/redis.js';
 import { startWorker, type RunningWorker } from '../../worker/main.js';
-import { createSourceEvents, type SourceEvents } from '../../worker/webhooks/events.js';
+import { sourceReadyPublisher } from '../helpers/publish-event.js';
 import { call } from '../api/support.js';
 import { createHarness, type Harness } from '../helpers/app-harness.js';
 import { waitFor } from '../helpers/wait.js';
@@ -17,7 +17,7 @@ let h: Harness;
 let receiver: Receiver;
 let worker: RunningWorker;
 let hooks: Queue;
-let events: SourceEvents;
+let sourceReady: ReturnType<typeof sourceReadyPublisher>;
 
 beforeAll(async () => {
   // Loopback receivers need the private-address rule lifted; nothing here leaves 127.0.0.1.
@@ -28,7 +28,7 @@ beforeAll(async () => {
     webhooks: { timeoutMs: TIMEOUT_MS, retryDelaysMs: [100, 100, 100], health: { backoffAfter: 3, backoffBaseMs: 60_000 } },
   });
   hooks = new Queue(WEBHOOK_QUEUE, { connection: createRedis(h.config, 'api'), prefix: queuePrefix(h.prefix) });
-  events = createSourceEvents({ kbs: h.store.kbs, webhooks: h.store.webhooks, queue: hooks, logger: createLogger('silent'), retryDelaysMs: [100, 100, 100] });
+  sourceReady = sourceReadyPublisher(h.store.webhooks, hooks, [100, 100, 100]);
 });
 afterAll(async () => {
   await worker.close();
@@ -44,9 +44,6 @@ async function register(workspaceId: string, path: string, route: { statuses: nu
   return hook.webhookId;
 }
 
-/** A `source.ready` event of `workspaceId`, to every webhook it has. */
-const sourceReady = (workspaceId: string, documentId: string) =>
-  events.finished({ workspaceId, kbId: `kb_${workspaceId}`, documentId, run: 1, status: 'ready' }, { sourceCounts: undefined, settledSeq: undefined } as never);
 
 const view = async (workspaceId: string, webhookId: string) => {
   const res = await call(h.app, 'GET', `/v1/webhooks/${webhookId}`, { key: await h.key(workspaceId) });

@@ -1,9 +1,8 @@
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queuePrefix, WEBHOOK_QUEUE, type DeliverEventJob } from '../../shared/queue/jobs.js';
-import { createLogger } from '../../shared/runtime/logger.js';
 import { createRedis } from '../../shared/redis/redis.js';
-import { createSourceEvents } from '../../worker/webhooks/events.js';
+import { sourceReadyPublisher } from '../helpers/publish-event.js';
 import { createHarness, type Harness } from '../helpers/app-harness.js';
 
 let h: Harness;
@@ -24,12 +23,11 @@ const register = (workspaceId: string) => h.store.webhooks.create(workspaceId, {
 
 describe('fair share of webhook deliveries between workspaces', () => {
   it("queues another workspace's delivery ahead of one workspace's backlog of deliveries", async () => {
-    const events = createSourceEvents({ kbs: h.store.kbs, webhooks: h.store.webhooks, queue: hooks, logger: createLogger('silent') });
+    const sourceReady = sourceReadyPublisher(h.store.webhooks, hooks);
     await register('ws_busy');
     await register('ws_busy');
     await register('ws_quiet');
-    const finish = (workspaceId: string, i: number) =>
-      events.finished({ workspaceId, kbId: `kb_${workspaceId}`, documentId: `doc_${i}`, run: 1, status: 'ready' }, { sourceCounts: undefined, settledSeq: undefined } as never);
+    const finish = (workspaceId: string, i: number) => sourceReady(workspaceId, `doc_${i}`);
     for (let i = 0; i < 10; i++) await finish('ws_busy', i);
     await finish('ws_quiet', 0);
 

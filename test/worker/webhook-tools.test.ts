@@ -4,7 +4,7 @@ import { queuePrefix, WEBHOOK_QUEUE } from '../../shared/queue/jobs.js';
 import { createLogger } from '../../shared/runtime/logger.js';
 import { createRedis } from '../../shared/redis/redis.js';
 import { startWorker, type RunningWorker } from '../../worker/main.js';
-import { createSourceEvents, type SourceEvents } from '../../worker/webhooks/events.js';
+import { sourceReadyPublisher } from '../helpers/publish-event.js';
 import { call, expectErrorBody } from '../api/support.js';
 import { createHarness, type Harness } from '../helpers/app-harness.js';
 import { waitFor } from '../helpers/wait.js';
@@ -14,7 +14,7 @@ let h: Harness;
 let receiver: Receiver;
 let worker: RunningWorker;
 let hooks: Queue;
-let events: SourceEvents;
+let sourceReady: ReturnType<typeof sourceReadyPublisher>;
 const RETRY_MS = 150;
 
 beforeAll(async () => {
@@ -27,7 +27,7 @@ beforeAll(async () => {
     webhooks: { timeoutMs: 2_000, retryDelaysMs: Array(7).fill(RETRY_MS), health: { backoffAfter: 1_000, disableAfterMs: 400 } },
   });
   hooks = new Queue(WEBHOOK_QUEUE, { connection: createRedis(h.config, 'api'), prefix: queuePrefix(h.prefix) });
-  events = createSourceEvents({ kbs: h.store.kbs, webhooks: h.store.webhooks, queue: hooks, logger: createLogger('silent'), retryDelaysMs: Array(7).fill(RETRY_MS) });
+  sourceReady = sourceReadyPublisher(h.store.webhooks, hooks, Array(7).fill(RETRY_MS));
 });
 afterAll(async () => {
   await worker.close();
@@ -54,8 +54,6 @@ async function register(workspaceId: string, path: string, statuses: number[]): 
   return { key, webhookId: res.body.webhookId, secret: res.body.secret };
 }
 
-const sourceReady = (workspaceId: string, documentId: string) =>
-  events.finished({ workspaceId, kbId: `kb_${workspaceId}`, documentId, run: 1, status: 'ready' }, { sourceCounts: undefined, settledSeq: undefined } as never);
 
 const deliveries = async (r: Registered) => (await call(h.app, 'GET', `/v1/webhooks/${r.webhookId}/deliveries`, { key: r.key })).body.data as Record<string, unknown>[];
 

@@ -4,7 +4,7 @@ import { deliverEventJobId, queuePrefix, WEBHOOK_QUEUE } from '../../shared/queu
 import { createLogger } from '../../shared/runtime/logger.js';
 import { createRedis } from '../../shared/redis/redis.js';
 import type { RunningWorker } from '../../worker/main.js';
-import { eventId } from '../../worker/webhooks/events.js';
+import { eventId } from '../../shared/webhooks/webhook-events.js';
 import { call } from '../api/support.js';
 import { createHarness, type Harness } from '../helpers/app-harness.js';
 import { filePart, multipartForm, nameField, textsField } from '../helpers/multipart-body.js';
@@ -203,7 +203,7 @@ describe('completion webhooks against a loopback receiver', () => {
     ]);
   });
 
-  it('emits the events of a finish whose worker stopped before queueing them, under the same ids', async () => {
+  it('delivers the events of a finish written outside any worker (one that died right after its finish script), under the same ids', async () => {
     const key = await h.key('ws_crash');
     await hook(key, '/crash', ['source.ready', 'knowledge_base.settled'], [200]);
     // A second worker consumer is not needed: the source is finished by hand

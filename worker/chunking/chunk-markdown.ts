@@ -1,6 +1,7 @@
 import { MIN_CHUNK_TOKENS } from '../../shared/chunking/chunk-settings.js';
 import type { CutChunk as Chunk } from '../../shared/schemas/chunk.js';
 import { ContinuationIndex, continuables } from './continuations.js';
+import { plainTextHeadings } from './plain-headings.js';
 import { Level, outline, split, titleHeading, type Heading, type Outline, type Span } from './segments.js';
 import { lastAtOrBefore } from './sorted-search.js';
 import { SpanTokens } from './tokenizer.js';
@@ -21,11 +22,32 @@ export interface ChunkMarkdownOptions {
    * aside. Empty or absent: nothing is added.
    */
   title?: string;
+  /**
+   * The text is plain text (a `.txt` file), not Markdown: its headings are
+   * the ones {@link plainTextHeadings} finds (numbered, underlined, capitals),
+   * and a `#` line is not one. Default false.
+   */
+  plainText?: boolean;
 }
 
 interface Piece extends Span {
   tokens: number;
 }
+
+/**
+ * A chunk is closed at a heading once it holds this share of `maxTokens`
+ * (a quarter): smaller sections merge with the next ones, and such a chunk
+ * lists every heading path it covers in `sections`.
+ */
+export const SECTION_MERGE_SHARE = 4;
+
+/**
+ * Bounds on a chunk's `sections`: a chunk of many tiny sections under a long
+ * heading would otherwise repeat that heading once per section, in storage
+ * and in every feed event of the chunk. Past them the list stops.
+ */
+export const MAX_SECTION_PATHS = 32;
+export const MAX_SECTIONS_CHARS = 8192;
 
 // Longer spans are cut without counting them first: no real text has this many characters per token.
 const CHARS_PER_TOKEN_CEILING = 16;
@@ -39,6 +61,10 @@ const CHARS_PER_TOKEN_CEILING = 16;
  * `markdown.slice(charStart, charEnd)`; the chunks cover every non-blank
  * character in order; `headings` is the heading path in force where the
  * chunk's own text starts (after any overlap), under `title` when given. A
+ * section starts a new chunk unless the chunk before it holds less than a
+ * quarter of `maxTokens` (tiny sections merge); a chunk whose own text
+ * spans more than one heading path lists them in `sections` (at most
+ * {@link MAX_SECTION_PATHS} paths of {@link MAX_SECTIONS_CHARS} characters in all). A
  * chunk that starts inside a fenced code block or a table carries `prefix`,
  * the fence line or the header and delimiter rows, so that `prefix + text`
  * reads on its own; `text` stays the exact slice, and `prefix + text` is
@@ -48,12 +74,15 @@ export function chunkMarkdown(markdown: string, opts: ChunkMarkdownOptions): Chu
   const max = Math.floor(opts.maxTokens);
   if (!(max >= MIN_CHUNK_TOKENS)) throw new RangeError(`maxTokens must be at least ${MIN_CHUNK_TOKENS}.`);
   const overlap = Math.max(0, Math.min(Math.floor(opts.overlapTokens ?? 0), max - 1));
-  const o = outline(markdown);
+  const o = outline(markdown, opts.plainText ? plainTextHeadings(markdown) : undefined);
   const leads = new ContinuationIndex(continuables(markdown, max));
   const tokens = new SpanTokens(markdown);
   const spans = pack(markdown, o, max, leads, tokens);
-  const path = headingPaths(o.headings, rootTitle(opts.title, markdown, o.headings));
+  const root = rootTitle(opts.title, markdown, o.headings);
+  const path = headingPaths(o.headings, root);
+  const covered = sectionPaths(o.headings, root);
   return spans.map((span, index): Chunk => {
+    const sections = covered(span);
     const start = index > 0 && overlap > 0 ? overlapStart(markdown, spans[index - 1]!, span, overlap, max, leads, tokens) : span.start;
     const text = markdown.slice(start, span.end);
     const lead = leads.at(start)?.lead;
@@ -64,6 +93,7 @@ export function chunkMarkdown(markdown: string, opts: ChunkMarkdownOptions): Chu
       charEnd: span.end,
       tokens: start === span.start ? span.tokens : tokens.count(start, span.end),
       headings: path(span.start),
+      ...(sections.length > 1 ? { sections } : {}),
       ...(lead !== undefined ? { prefix: `${lead}\n` } : {}),
       ...(opts.pageStarts && opts.pageStarts.length > 0
         ? { pageStart: pageAt(opts.pageStarts, start), pageEnd: pageAt(opts.pageStarts, Math.max(start, span.end - 1)) }
@@ -122,7 +152,13 @@ function pack(md: string, o: Outline, max: number, leads: ContinuationIndex, cou
     }
     for (const piece of pieces) add(piece, finer, same && Number.isFinite(tokens) ? tokens : undefined);
   };
-  for (const section of split(md, { start: 0, end: md.length }, Level.Section, o)) add(section, Level.Section);
+  const closeAt = Math.floor(max / SECTION_MERGE_SHARE);
+  for (const section of split(md, { start: 0, end: md.length }, Level.Section, o)) {
+    // One section per chunk: the chunk so far ends here unless it is too small to stand alone.
+    // A chunk of headings alone is not closed: the headings go with the text under them.
+    if (estimate >= closeAt && current.some((p) => !isHeadingOnly(md, o, p))) while (current.length > 0) flush();
+    add(section, Level.Section);
+  }
   while (current.length > 0) flush();
   return chunks;
 }
@@ -175,6 +211,33 @@ function headingPaths(headings: readonly Heading[], root?: string): (pos: number
     }
     const path = stack.map((h) => h.text);
     return root === undefined ? path : [root, ...path];
+  };
+}
+
+/** A function from a chunk's span to every heading path its text covers, in order: the one in force at its start, then each heading's inside it. */
+function sectionPaths(headings: readonly Heading[], root?: string): (span: Span) => string[][] {
+  const after: string[][] = [];
+  const stack: Heading[] = [];
+  for (const h of headings) {
+    while (stack.length > 0 && stack[stack.length - 1]!.level >= h.level) stack.pop();
+    stack.push(h);
+    const path = stack.map((x) => x.text);
+    after.push(root === undefined ? path : [root, ...path]);
+  }
+  const starts = headings.map((h) => h.start);
+  const top = root === undefined ? [] : [root];
+  return (span) => {
+    let i = starts.length > 0 && starts[0]! <= span.start ? lastAtOrBefore(starts, span.start) : -1;
+    const out = [i >= 0 ? after[i]! : top];
+    let chars = out[0]!.reduce((n, t) => n + t.length, 0);
+    for (i += 1; i < starts.length && starts[i]! < span.end && out.length < MAX_SECTION_PATHS; i++) {
+      const path = after[i]!;
+      if (out.some((p) => p.length === path.length && p.every((t, k) => t === path[k]))) continue;
+      chars += path.reduce((n, t) => n + t.length, 0);
+      if (chars > MAX_SECTIONS_CHARS) break;
+      out.push(path);
+    }
+    return out;
   };
 }
 

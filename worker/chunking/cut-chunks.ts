@@ -1,3 +1,4 @@
+import { FORMAT_MIME } from '../../shared/formats/formats.js';
 import type { ChunkSettings } from '../../shared/chunking/chunk-settings.js';
 import { toStoredChunks, type StoredChunk } from '../../shared/schemas/chunk.js';
 import type { StoredSource } from '../../shared/store/kb-records.js';
@@ -11,6 +12,8 @@ export interface CutContext {
   pageStarts?: readonly number[];
   /** The root of every heading path (see `ChunkMarkdownOptions.title`). */
   title?: string;
+  /** A plain-text file's or page's text: headings found as plain text (see `ChunkMarkdownOptions.plainText`). */
+  plainText?: boolean;
 }
 
 /**
@@ -19,12 +22,16 @@ export interface CutContext {
  * root of the heading paths. A file's or a page's title is not added: it may
  * be only the file name or host (nothing records which), a metadata title
  * is often a generator's leftover, and an HTML `<title>` is already the
- * first heading of a page's Markdown (see `html/title-root.ts`).
+ * first heading of a page's Markdown (see `html/title-root.ts`). A file or
+ * page whose recorded type is `text/plain` has its headings found as plain
+ * text's, as its first cut did.
  */
-export function cutContextOf(source: Pick<StoredSource, 'type' | 'title' | 'pageStarts'>): CutContext {
+export function cutContextOf(source: Pick<StoredSource, 'type' | 'title' | 'pageStarts' | 'mimeType'>): CutContext {
   return {
     ...(source.pageStarts ? { pageStarts: source.pageStarts } : {}),
     ...(source.type === 'text' && source.title ? { title: source.title } : {}),
+    // A text source is read as Markdown; a file or page extracted as TXT is plain text.
+    ...(source.type !== 'text' && source.mimeType === FORMAT_MIME.txt ? { plainText: true } : {}),
   };
 }
 

@@ -11,11 +11,11 @@ import { chunkMarkdown } from './chunk-markdown.js';
 export function cutStoredMarkdown(bytes: Uint8Array, opts: ExtractOptions): Extraction {
   if (!opts.chunking) throw new Error('a cut-only request needs chunking settings');
   const markdown = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
-  const { pageStarts, title } = opts.cutOnly ?? {};
+  const { pageStarts, title, plainText } = opts.cutOnly ?? {};
   return {
     markdown,
     text: '',
-    chunks: chunkMarkdown(markdown, { ...opts.chunking, ...(pageStarts ? { pageStarts } : {}), ...(title ? { title } : {}) }),
+    chunks: chunkMarkdown(markdown, { ...opts.chunking, ...(pageStarts ? { pageStarts } : {}), ...(title ? { title } : {}), ...(plainText ? { plainText } : {}) }),
     truncated: false,
     format: 'markdown',
     mimeType: 'text/markdown',

@@ -45,8 +45,13 @@ export interface Outline {
   rowStarts: Set<number>;
 }
 
-/** Reads headings, block starts and code fences, so that no later cut lands inside a fence. */
-export function outline(md: string): Outline {
+/**
+ * Reads headings, block starts and code fences, so that no later cut lands
+ * inside a fence. With `given`, those are the headings (a plain-text
+ * document's, see `plainTextHeadings`) and Markdown's `#` and underlines
+ * are not read as headings.
+ */
+export function outline(md: string, given?: readonly Heading[]): Outline {
   const headings: Heading[] = [];
   const blockStarts = new Set<number>();
   const rigidLines = new Set<number>();
@@ -64,8 +69,8 @@ export function outline(md: string): Outline {
       if (line.trimStart().startsWith(fence) && line.trim().replace(/[`~]/g, '') === '') fence = undefined;
     } else {
       const open = FENCE.exec(line);
-      const heading = open ? null : ATX.exec(line);
-      const setext = paragraphLine && SETEXT_UNDERLINE.exec(line);
+      const heading = open || given ? null : ATX.exec(line);
+      const setext = !given && paragraphLine && SETEXT_UNDERLINE.exec(line);
       const lineStartsParagraph = blank && !open && !heading && line.trim() !== '';
       if (line.trim() === '') blank = true;
       else if (setext && paragraphLine) {
@@ -90,6 +95,14 @@ export function outline(md: string): Outline {
     pos = nl + 1;
   }
   for (const line of rigidLines) rowStarts.add(line);
+  if (given) {
+    // A plain-text heading starts a block, and so does the line after it, blank or not.
+    for (const h of given) {
+      headings.push(h);
+      blockStarts.add(h.start);
+      if (md[h.end] === '\n' && h.end + 1 < md.length) blockStarts.add(h.end + 1);
+    }
+  }
   return { headings, headingStarts: new Map(headings.map((h) => [h.start, h.end])), blockStarts, rigidLines, rowStarts };
 }
 

@@ -68,7 +68,7 @@ export async function extractText(bytes: Uint8Array, opts: ExtractOptions): Prom
     ...(raw.pageCount !== undefined ? { pageCount: raw.pageCount } : {}),
     ...(pageStarts ? { pageStarts } : {}),
     ...(warnings.length > 0 ? { warnings } : {}),
-    ...(opts.chunking ? { chunks: await chunksOf(markdown, opts.chunking, pageStarts) } : {}),
+    ...(opts.chunking ? { chunks: await chunksOf(markdown, opts.chunking, pageStarts, detection.format === 'txt') } : {}),
     truncated,
     format: detection.format,
     mimeType: detection.mimeType,
@@ -82,9 +82,9 @@ async function plainText(format: SourceFormat, markdown: string, fromExtractor: 
   return normalizeText((await import('./markdown/token-walker.js')).markdownToText(markdown));
 }
 
-async function chunksOf(markdown: string, chunking: NonNullable<ExtractOptions['chunking']>, pageStarts: number[] | undefined) {
+async function chunksOf(markdown: string, chunking: NonNullable<ExtractOptions['chunking']>, pageStarts: number[] | undefined, plainText: boolean) {
   const { chunkMarkdown } = await import('../chunking/chunk-markdown.js');
-  return chunkMarkdown(markdown, { ...chunking, ...(pageStarts ? { pageStarts } : {}) });
+  return chunkMarkdown(markdown, { ...chunking, ...(pageStarts ? { pageStarts } : {}), ...(plainText ? { plainText } : {}) });
 }
 
 /** Normalizes the extractor's Markdown; for pages, joins them and records where each starts. */

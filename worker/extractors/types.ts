@@ -39,9 +39,10 @@ export interface ExtractOptions {
    * The bytes are Markdown already stored (UTF-8): nothing is extracted, it is
    * only cut into chunks with `chunking` (a re-chunk), off the worker's event
    * loop. `pageStarts` as the extraction gave them, for PDF pages; `title`,
-   * a text source's, as the root of the heading paths.
+   * a text source's, as the root of the heading paths; `plainText`, a TXT
+   * file's or page's text, whose headings are found as plain text's.
    */
-  cutOnly?: { pageStarts?: readonly number[]; title?: string };
+  cutOnly?: { pageStarts?: readonly number[]; title?: string; plainText?: boolean };
 }
 
 /** How the Markdown is split for retrieval (the service defaults are 512 and 0). */

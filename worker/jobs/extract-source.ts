@@ -3,7 +3,7 @@ import { chunkingTag, effectiveChunking, type ChunkSettings } from '../../shared
 import { extractSourceJobSchema, sourceJobRef, type ExtractSourceJob } from '../../shared/queue/jobs.js';
 import type { Logger } from '../../shared/runtime/logger.js';
 import type { SourceProgress } from '../../shared/schemas/knowledge-base.js';
-import { isActiveStatus, isFinalStatus } from '../../shared/sources/lifecycle.js';
+import { isActiveStatus } from '../../shared/sources/lifecycle.js';
 import type { SourceRef } from '../../shared/sources/source-ref.js';
 import { SourceError, isSourceError, type SourceErrorCode } from '../../shared/source-errors.js';
 import { checkSourceUrl } from '../../shared/net/url-policy.js';
@@ -11,7 +11,6 @@ import { privateAccess } from '../../shared/net/address-policy.js';
 import type { StoredSource } from '../../shared/store/kb-records.js';
 import { HostBusyError, hostKey, HostLimiterUnavailableError, type HostLease } from '../fetch/host-gate.js';
 import { settleLandedPage } from '../sites/site-alias.js';
-import type { WebhookRead } from '../webhooks/events.js';
 import { ingestSource } from './ingest-source.js';
 import type { JobContext, JobHandler, JobResult, ProcessorDeps } from './job-context.js';
 import { isRefreshOfReady, keptAfterFailedRefresh } from './refresh-outcomes.js';
@@ -69,12 +68,6 @@ export const extractSourceJob: JobHandler = async (ctx) => {
   }
 };
 
-/** What the sources of one batch of texts share. */
-export interface BatchContext {
-  /** The workspace's webhooks for the events after a finish, read once for a stretch of the batch. */
-  readHooks(): WebhookRead | undefined;
-}
-
 /** One run of a source, as a job or a batch runs it: the data naming it, its log, and a host slot taken before the claim. */
 export interface SourceRun {
   ctx: JobContext;
@@ -82,7 +75,7 @@ export interface SourceRun {
   log: Logger;
   lease?: HostLease | undefined;
   /** Set when the source is one of a batch of texts. */
-  inBatch?: BatchContext;
+  inBatch?: boolean;
 }
 
 /** Claims the source for this attempt, then runs it; a source already moved on is skipped. */
@@ -97,8 +90,6 @@ export async function runClaimed(sourceRun: SourceRun): Promise<JobResult> {
   const start = await deps.kbs.startSourceReport(ref, { now: new Date().toISOString(), claim, workspaceId });
   const claimed = start.result;
   if (claimed !== 'ok') {
-    // This very run already finished: its events may not have been queued before a crash.
-    if (isFinalStatus(claimed)) await deps.events?.replay(workspaceId, ref);
     log.info({ result: 'skipped', reason: claimed }, 'nothing to do');
     return { status: 'skipped', reason: claimed };
   }
@@ -138,14 +129,9 @@ async function runSource({ ctx, data, log: jobLog, lease, inBatch, source, chunk
       const page = await settleLandedPage({ kbs: deps.kbs, sites: deps.sites }, { workspaceId, kbId, documentId }, source, landed);
       if (page.kind === 'alias') {
         log.info({ result: 'alias', owner: page.owner }, 'page redirects to another source of its site; kept as its alias');
-        if (page.changes) await deps.events?.changed?.(workspaceId, kbId, page.changes);
-        // The last source in flight removed: the knowledge base has settled, as after any source's end.
-        if (page.settle) await deps.events?.settled?.(workspaceId, kbId, page.settle);
         return { status: 'skipped', reason: 'alias' };
       }
     }
-    // Sent beside the finish, so the events after it wait on no further round trip.
-    const hooks = inBatch ? inBatch.readHooks() : deps.events?.readHooks?.(workspaceId);
     const report = await deps.kbs.finishSourceReport(ref, outcome, { now: new Date().toISOString(), claim });
     const res = report.result;
     const seconds = (performance.now() - started) / 1000;
@@ -162,17 +148,9 @@ async function runSource({ ctx, data, log: jobLog, lease, inBatch, source, chunk
       // Later uploads of the same bytes in this workspace take this extraction over.
       await deps.kbs.recordExtractedFile(workspaceId, source.sha256, kbId, documentId).catch(() => undefined);
     }
-    // This attempt's finish was written before its reply was lost (a failover): its events come from what was stored.
-    if (res === 'repeated') {
-      await deps.events?.replay(workspaceId, ref);
-      return { status: 'ready' };
-    }
-    const unchanged = outcome.unchanged === true && isRefreshOfReady(source);
-    // Independent of each other: sent together.
-    await Promise.all([
-      deps.events?.finished({ workspaceId, kbId, documentId, run, status: 'ready', ...(unchanged && { unchanged }) }, report, hooks),
-      rechunkIfChanged(ctx, workspaceId, kbId, outcome.unchanged ? source.chunking : chunkingTag(chunking), report.chunking, log),
-    ]);
+    // This attempt's finish was written before its reply was lost (a failover): its events were written with it.
+    if (res === 'repeated') return { status: 'ready' };
+    await rechunkIfChanged(ctx, workspaceId, kbId, outcome.unchanged ? source.chunking : chunkingTag(chunking), report.chunking, log);
     return { status: 'ready' };
   } catch (err) {
     // A redirect to a saturated host: the source stays processing under this run, and the job comes back.
@@ -194,7 +172,6 @@ async function runSource({ ctx, data, log: jobLog, lease, inBatch, source, chunk
       // Written already by this attempt, its reply lost: an unchanged refresh has no news to send again.
       if (report.result === 'repeated') return { status: 'ready' };
       if (report.result !== 'ok') return { status: 'skipped', reason: report.result };
-      await deps.events?.finished({ workspaceId, kbId, documentId, run, status: 'ready', unchanged: true }, report);
       return { status: 'ready' };
     }
     const error = { code: failure.code, message: failure.message };
@@ -206,8 +183,6 @@ async function runSource({ ctx, data, log: jobLog, lease, inBatch, source, chunk
       // At warn: a source that ended failed is what an operator looks for first, and not a fault of the service (those are at error).
       log.warn({ result: 'failed', code: failure.code, seconds, ...(res === 'repeated' && { repeated: true }) }, 'source failed');
       deps.onOutcome?.({ type: source.type, status: 'failed', code: failure.code, seconds });
-      if (res === 'ok') await deps.events?.finished({ workspaceId, kbId, documentId, run, status: 'failed', error }, report);
-      else await deps.events?.replay(workspaceId, ref);
     } else {
       log.info({ result: 'not_written', reason: res, code: failure.code, seconds }, 'result not written; the source has moved on');
     }

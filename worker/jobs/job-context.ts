@@ -6,7 +6,6 @@ import type { Logger } from '../../shared/runtime/logger.js';
 import type { SiteStore } from '../../shared/store/site-store.js';
 import type { HostGate } from '../fetch/host-gate.js';
 import type { SiteSyncDeps } from '../sites/sync-site.js';
-import type { SourceEvents } from '../webhooks/events.js';
 import type { IngestDeps } from './ingest-source.js';
 
 export interface ProcessorDeps extends IngestDeps {
@@ -15,8 +14,6 @@ export interface ProcessorDeps extends IngestDeps {
   queue: SourceQueue;
   /** Called once per finished source, for metrics. */
   onOutcome?(o: JobOutcome): void;
-  /** Completion events for webhooks, emitted only after a finish that wrote. */
-  events?: SourceEvents;
   /** Per-host fetch slots shared by every replica; without it URL fetches are not limited per host. */
   hosts?: HostGate;
   /** Site records and the fetch of site discovery; without them site discovery jobs fail. */

@@ -4,7 +4,6 @@ import type { RechunkKbJob } from '../../shared/queue/jobs.js';
 import type { Logger } from '../../shared/runtime/logger.js';
 import type { KbStore } from '../../shared/store/kb-store.js';
 import { cutChunksInSandbox, cutContextOf, type SandboxExtract } from '../chunking/cut-chunks.js';
-import type { SourceEvents } from '../webhooks/events.js';
 
 export interface RechunkDeps {
   kbs: KbStore;
@@ -13,8 +12,6 @@ export interface RechunkDeps {
   chunkDefaults: ChunkSettings;
   /** The sandbox, where the Markdown is cut (see cutChunksInSandbox). */
   extract: SandboxExtract;
-  /** Webhook events: `knowledge_base.changed` once for the feed range the re-chunk wrote, `knowledge_base.settled` when it ends. */
-  events?: Pick<SourceEvents, 'changed' | 'settled'>;
 }
 
 /** What a re-chunk did: sources whose chunks were replaced, and those left (busy, gone or already cut so). */
@@ -78,14 +75,13 @@ export async function rechunkKnowledgeBase(deps: RechunkDeps, job: RechunkKbJob)
     else summary.skipped += 1;
     if (changes) written = { from: written?.from ?? changes.from, to: changes.to };
   }
-  // One event for the whole range (other writers' events in it included): its id comes from where it ends.
-  if (written) await deps.events?.changed?.(job.workspaceId, job.kbId, written);
-  if (failed.length > 0) throw new Error(`${failed.length} sources could not be re-chunked; the job is tried again`);
-  // The re-chunk is over: the knowledge base settles (unless a source is in flight, whose end settles it).
-  if (summary.rechunked > 0) {
-    const settle = await deps.kbs.settleAfterRechunk(job.workspaceId, job.kbId);
-    if (settle) await deps.events?.settled?.(job.workspaceId, job.kbId, settle);
+  // The end's script writes one knowledge_base.changed for the whole range (other writers' events in it
+  // included; its id comes from where it ends) and, when the re-chunk is over, the knowledge base's settle
+  // (unless a source is in flight, whose end settles it).
+  if (written || (summary.rechunked > 0 && failed.length === 0)) {
+    await deps.kbs.endRechunk(job.workspaceId, job.kbId, written, summary.rechunked > 0 && failed.length === 0);
   }
+  if (failed.length > 0) throw new Error(`${failed.length} sources could not be re-chunked; the job is tried again`);
   if (summary.rechunked > 0) deps.logger.info({ kbId: job.kbId, ...summary, chunking: tag }, 're-chunked knowledge base');
   return summary;
 }

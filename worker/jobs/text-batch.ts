@@ -1,7 +1,6 @@
 import { UnrecoverableError } from 'bullmq';
 import { textBatchJobSchema } from '../../shared/queue/jobs.js';
-import type { SourceEvents, WebhookRead } from '../webhooks/events.js';
-import { runClaimed, type BatchContext } from './extract-source.js';
+import { runClaimed } from './extract-source.js';
 import type { JobHandler } from './job-context.js';
 
 /**
@@ -19,9 +18,8 @@ export const textBatchJob: JobHandler = async (ctx) => {
   const { workspaceId, kbId } = batch;
   const started = performance.now();
   const log = deps.logger.child({ jobId: job.id, kbId, attempt: job.attemptsMade + 1 });
-  const inBatch: BatchContext = { readHooks: sharedHookRead(deps.events, workspaceId) };
   const results = await settleAll(batch.sources, TEXT_BATCH_CONCURRENCY, ({ documentId, run }) =>
-    runClaimed({ ctx, data: { workspaceId, kbId, documentId, run }, log: log.child({ documentId, run }), inBatch }),
+    runClaimed({ ctx, data: { workspaceId, kbId, documentId, run }, log: log.child({ documentId, run }), inBatch: true }),
   );
   const retry = results.find((r) => r.status === 'rejected' && !(r.reason instanceof UnrecoverableError));
   if (retry?.status === 'rejected') throw retry.reason;
@@ -32,19 +30,6 @@ export const textBatchJob: JobHandler = async (ctx) => {
   if (counts.failed === batch.sources.length) throw new UnrecoverableError(reason);
   return { status: 'ready', reason };
 };
-
-/** How long one read of a workspace's webhooks serves a batch's finishes, ms: about as stale as a single job's read beside its finish. */
-const BATCH_HOOKS_MS = 100;
-
-/** Reads of the workspace's webhooks shared by the finishes of a batch, each read used for at most {@link BATCH_HOOKS_MS}. */
-function sharedHookRead(events: SourceEvents | undefined, workspaceId: string): () => WebhookRead | undefined {
-  let read: { at: number; hooks: WebhookRead | undefined } | undefined;
-  return () => {
-    const now = performance.now();
-    if (!read || now - read.at > BATCH_HOOKS_MS) read = { at: now, hooks: events?.readHooks?.(workspaceId) };
-    return read.hooks;
-  };
-}
 
 /** Sources of one batch of texts processed at once. */
 const TEXT_BATCH_CONCURRENCY = 16;

@@ -1,7 +1,6 @@
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import { discoverSiteJobSchema, type DiscoverSiteJob } from '../../shared/queue/jobs.js';
 import { isSourceError, SourceError } from '../../shared/source-errors.js';
-import type { SourceEvents } from '../webhooks/events.js';
 import { discoveryStateSchema, initialState, type DiscoveryState } from './discovery-state.js';
 import { failSite, syncSiteStep, type SiteSyncDeps } from './sync-site.js';
 
@@ -11,9 +10,7 @@ const BUDGET_RETRY_MS = 5_000;
 export const STEP_REQUESTS = 20;
 export const STEP_MS = 5_000;
 
-export interface SiteJobDeps extends SiteSyncDeps {
-  events?: SourceEvents;
-}
+export type SiteJobDeps = SiteSyncDeps;
 
 /** What a site discovery job did (the processor's job result). */
 export interface SiteJobResult {
@@ -71,8 +68,6 @@ export async function runSiteJob(deps: SiteJobDeps, job: Job, token: string | un
       keep = true;
       return await stepLater(deps, job, token, data, state, done.until);
     }
-    await deps.events?.siteDiscovered?.(data, done.outcome, done.finish);
-    if (done.changes) await deps.events?.changed?.(data.workspaceId, data.kbId, done.changes);
     return { status: 'ready', reason: `${done.outcome.pagesAdded} pages` };
   } catch (err) {
     if (err instanceof DelayedError) throw err;
@@ -87,7 +82,6 @@ export async function runSiteJob(deps: SiteJobDeps, job: Job, token: string | un
     const error = { code: failure.code, message: failure.message };
     const ended = await failSite(deps, data, error);
     log.info({ code: failure.code }, 'site discovery failed');
-    await deps.events?.siteDiscovered?.(data, ended.outcome, ended.finish);
     throw new UnrecoverableError(`${failure.code}: ${failure.message}`);
   } finally {
     if (!keep) await release();

@@ -9,7 +9,8 @@ import type { ConnectFunction } from '../fetch/guarded-connector.js';
 import { DEFAULT_HEALTH_POLICY, type EndpointHealthPolicy } from '../../shared/store/webhook-store.js';
 import { openQueueWorker } from '../queue-worker.js';
 import { createDeliveryProcessor } from './deliver.js';
-import { createSourceEvents, type SourceEvents } from './events.js';
+import { eventOutlet } from '../../shared/webhooks/webhook-events.js';
+import { startRelay, type RunningRelay, RELAY_INTERVAL_MS } from './relay.js';
 import { privateAccess } from '../../shared/net/address-policy.js';
 
 /** Test seams of the webhook side of a worker; production uses the defaults. */
@@ -22,21 +23,22 @@ export interface WebhookWorkerOptions {
   health?: Partial<EndpointHealthPolicy>;
   lookup?: LookupFunction;
   connect?: ConnectFunction;
+  /** How often the outbox relay looks for events, ms. Default {@link RELAY_INTERVAL_MS} (200). */
+  relayIntervalMs?: number;
 }
 
 export interface RunningWebhooks {
-  /** What the ingest processor emits completion events through. */
-  events: SourceEvents;
   worker: Worker;
-  /** Starts taking deliveries. */
+  /** Starts taking deliveries and relaying the knowledge bases' outboxes into them. */
   run(): void;
-  /** Stops taking deliveries and waits for those under way (no timeout of its own). */
+  /** Stops relaying and taking deliveries, and waits for those under way (no timeout of its own). */
   drain(): Promise<void>;
   close(): Promise<void>;
 }
 
 /**
- * The delivery side of a worker process: a queue to emit events into and a
+ * The delivery side of a worker process: the relay that turns the events the
+ * store's scripts write to the outboxes into deliveries, the queue they go on, and a
  * BullMQ Worker of its own, with WEBHOOK_CONCURRENCY parallel deliveries,
  * so a slow or dead receiver holds up only other deliveries, never
  * extraction. Resolves once both reach Redis; deliveries start with `run()`.
@@ -70,16 +72,27 @@ export async function openWebhooks(
       backoffStrategy: (attemptsMade, type) => (type === WEBHOOK_BACKOFF ? webhookRetryDelay(attemptsMade, delays) : 0),
     },
   });
-  const events = createSourceEvents({ kbs: runtime.store.kbs, webhooks: runtime.store.webhooks, queue, logger: log, retryDelaysMs: delays });
+  // Deliveries take turns between workspaces as extraction does: one tenant's backlog of slow receivers waits its turn.
+  const outlet = eventOutlet(runtime.store.webhooks, queue, delays);
+  let relay: RunningRelay | undefined;
+  const stopRelay = async (): Promise<void> => {
+    await relay?.stop();
+  };
 
   let closing: Promise<void> | undefined;
   return {
-    events,
     worker: consumer.worker,
-    run: () => consumer.run(),
-    drain: () => consumer.drain(),
+    run: () => {
+      relay ??= startRelay({ outbox: runtime.store.outbox, outlet, logger: log }, opts.relayIntervalMs);
+      consumer.run();
+    },
+    drain: async () => {
+      await stopRelay();
+      await consumer.drain();
+    },
     close() {
       closing ??= (async () => {
+        await stopRelay();
         await consumer.drain();
         await queue.close();
         await consumer.disconnect();

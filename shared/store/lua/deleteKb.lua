@@ -5,7 +5,8 @@
     KEYS[1] meta hash   KEYS[2] source id list   KEYS[3] active sorted set   KEYS[4] fingerprint hash
     KEYS[5] site id list   KEYS[6] pending metadata emissions
     ARGV[1] JSON: {workspaceId (the caller's), prefixes: {record, text, blob, markdown, chunks, chunkIds}, sitePrefix, ifRev,
-                   feed: see the feed include, feedTtl (seconds), search: {state, docs, terms, postings}}
+                   feed: see the feed include, feedTtl (seconds), search: {state, docs, terms, postings},
+                   outbox: see the outbox include (it outlives the knowledge base for keepSeconds, for the relay)}
             a prefix .. documentId is that source's key of that kind; sitePrefix .. siteId a site's record;
             ifRev: delete nothing unless the knowledge base is at this revision (If-Match).
             The change feed stays for feedTtl holding one knowledge_base.deleted event (its older
@@ -19,6 +20,7 @@
 ]]
 --- @include "checkOwner"
 --- @include "feed"
+--- @include "outbox"
 
 local p = cjson.decode(ARGV[1])
 local refused = checkOwner(KEYS[1], p.workspaceId)
@@ -52,5 +54,8 @@ redis.call('DEL', p.search.state, p.search.docs, p.search.terms)
 for _, id in ipairs(redis.call('LRANGE', KEYS[5], 0, -1)) do
   redis.call('DEL', p.sitePrefix .. id, p.sitePrefix .. id .. ':misses')
 end
+outboxChanged(p.outbox, feedFrom, feedTo)
+redis.call('EXPIRE', p.outbox.stream, p.outbox.keepSeconds)
+redis.call('EXPIRE', p.outbox.info, p.outbox.keepSeconds)
 redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6])
 return {'ok', feedFrom, feedTo}

@@ -6,7 +6,7 @@
     KEYS[1] meta hash   KEYS[2] source id list   KEYS[3] active sorted set   KEYS[4] fingerprint hash
     KEYS[5] site id list   KEYS[6] site record   KEYS[7] site's miss counts
     ARGV[1] JSON: {workspaceId (the caller's), siteId, now (ISO), prefixes: {record, text, blob, markdown, chunks, chunkIds},
-                   feed: see the feed include}
+                   feed: see the feed include, outbox: see the outbox include}
             a prefix .. documentId is that source's key of that kind
 
   Output: {'ok', removed, feedFrom, feedTo} | {'missing'} | {'forbidden'} | {'missing_site'}
@@ -15,6 +15,7 @@
 --- @include "checkOwner"
 --- @include "feed"
 --- @include "lifecycle"
+--- @include "outbox"
 --- @include "storedBytes"
 
 local p = cjson.decode(ARGV[1])
@@ -49,4 +50,5 @@ redis.call('LREM', KEYS[5], 0, p.siteId)
 redis.call('DEL', KEYS[6], KEYS[7])
 redis.call('HSET', meta, 'updatedAt', p.now)
 redis.call('HINCRBY', meta, 'rev', 1)
+outboxChanged(p.outbox, feedFrom, feedTo)
 return {'ok', removed, feedFrom, feedTo}

@@ -5,7 +5,8 @@
     KEYS[1] meta hash   KEYS[2] source id list   KEYS[3] active sorted set   KEYS[4] fingerprint hash
     KEYS[5] source record   KEYS[6] text   KEYS[7] blob   KEYS[8] Markdown   KEYS[9] chunk list
     KEYS[10] chunk ids in the change feed
-    ARGV[1] JSON: {workspaceId (the caller's), documentId, now (ISO), ifRev, feed: see the feed include}
+    ARGV[1] JSON: {workspaceId (the caller's), documentId, now (ISO), ifRev, feed: see the feed include,
+                   outbox: see the outbox include}
             ifRev: delete nothing unless the knowledge base is at this revision (If-Match)
     settled: the knowledge base's settle number when this deleted its last active source, else 0;
     counts: the knowledge base's after the delete, in the order of SOURCE_STATUSES.
@@ -16,6 +17,7 @@
 --- @include "checkOwner"
 --- @include "feed"
 --- @include "lifecycle"
+--- @include "outbox"
 --- @include "settle"
 --- @include "storedBytes"
 
@@ -41,4 +43,6 @@ redis.call('HINCRBY', meta, 'rev', 1)
 -- Deleting the last source still in flight settles the knowledge base as its end would have.
 local settled, counts = 0, readCounts(meta)
 if ACTIVE_STATUS[st] then settled, counts = settleIfIdle(meta) end
+outboxChanged(p.outbox, feedFrom, feedTo)
+outboxSettled(p.outbox, settled, counts)
 return {'ok', feedFrom, feedTo, settled, unpack(counts)}

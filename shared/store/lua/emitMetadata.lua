@@ -14,7 +14,7 @@
     KEYS[1] meta hash   KEYS[2] source record   KEYS[3] chunk ids in the change feed
     KEYS[4] pending emissions (sorted set: documentId to ms)
     ARGV[1] JSON: {documentId, seq, start, total, nowMs, entries: [{i: chunk id, g: digest, j: chunk JSON}],
-                   feed: see the feed include}
+                   feed: see the feed include, outbox: see the outbox include}
 
   Output: {'ok', feedFrom, feedTo, next} | {'missing_source'} | {'superseded'} | {'moved'}
     feedFrom, feedTo: the feed position before the first event this wrote, and its last ('' when none).
@@ -22,6 +22,7 @@
     superseded: the marker is not at this batch (a later change, or another caller's batch).
 ]]
 --- @include "feed"
+--- @include "outbox"
 
 local p = cjson.decode(ARGV[1])
 local meta, record, chunkIds, pending = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
@@ -61,4 +62,5 @@ else
   redis.call('ZADD', pending, p.nowMs, p.documentId)
 end
 local feedFrom, feedTo = feedFinish(p.feed)
+outboxChanged(p.outbox, feedFrom, feedTo)
 return {'ok', feedFrom, feedTo, nextIndex}

@@ -4,7 +4,7 @@
 
   Input:
     KEYS[1] meta hash   KEYS[2] active sorted set   KEYS[3] site record
-    ARGV[1] JSON: {run, now (ISO), fields: {...}}
+    ARGV[1] JSON: {run, now (ISO), fields: {...}, event: its site.discovered ({type, key, data}), outbox: see the outbox include}
 
   Output: {'ok', settled, ...counts} | {'stale'}
     The counts are the knowledge base's, in the order of SOURCE_STATUSES;
@@ -13,6 +13,8 @@
 ]]
 --- @include "hsetTable"
 --- @include "lifecycle"
+--- @include "outbox"
+--- @include "settle"
 
 local p = cjson.decode(ARGV[1])
 local meta, site = KEYS[1], KEYS[3]
@@ -20,20 +22,10 @@ if redis.call('HGET', site, 'run') ~= tostring(p.run) or redis.call('HGET', site
   return {'stale'}
 end
 hsetTable(site, p.fields)
-local left = redis.call('HINCRBY', meta, 'sitesDiscovering', -1)
-if left < 0 then
-  redis.call('HSET', meta, 'sitesDiscovering', 0)
-  left = 0
-end
+if redis.call('HINCRBY', meta, 'sitesDiscovering', -1) < 0 then redis.call('HSET', meta, 'sitesDiscovering', 0) end
 redis.call('HSET', meta, 'updatedAt', p.now)
 redis.call('HINCRBY', meta, 'rev', 1)
-local counts = readCounts(meta)
-local settled = 0
-local stillActive = 0
-for i, s in ipairs(SOURCE_STATUSES) do
-  if ACTIVE_STATUS[s] then stillActive = stillActive + counts[i] end
-end
-if left == 0 and stillActive <= 0 then
-  settled = redis.call('HINCRBY', meta, 'settles', 1)
-end
+local settled, counts = settleIfIdle(meta)
+outboxEvent(p.outbox, p.event)
+outboxSettled(p.outbox, settled, counts)
 return {'ok', settled, unpack(counts)}

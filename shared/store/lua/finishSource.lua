@@ -10,7 +10,8 @@
                    text, markdown (left out when it equals text), chunks: [entry as JSON string...] (ready only),
                    unchanged: a refresh found the content unchanged, so text, Markdown and chunks stay,
                    keepBlobSeconds: how long the blob stays for a later retry (0 drops it),
-                   feedChunks: the chunks as the change feed shows them, feed: see the feed include}
+                   feedChunks: the chunks as the change feed shows them, feed: see the feed include,
+                   event: the source.ready or source.failed this end tells of ({type, key, data}), outbox: see the outbox include}
             claim: the attempt's job lock token ('' for none: the claim is not checked)
 
   Output: {'ok', settled, feedFrom, feedTo, chunkMax, chunkOverlap, ...counts} | {'repeated'} | {'gone'} | {'stale'} | {<final status>}
@@ -29,6 +30,8 @@
 --- @include "feed"
 --- @include "hsetTable"
 --- @include "lifecycle"
+--- @include "outbox"
+--- @include "settle"
 --- @include "storedBytes"
 
 local p = cjson.decode(ARGV[1])
@@ -74,18 +77,14 @@ end
 redis.call('ZREM', active, p.documentId)
 redis.call('HSET', meta, 'updatedAt', p.now)
 redis.call('HINCRBY', meta, 'rev', 1)
-local counts = readCounts(meta)
-local stillActive = 0
-for i, s in ipairs(SOURCE_STATUSES) do
-  if ACTIVE_STATUS[s] then stillActive = stillActive + counts[i] end
-end
-local settled = 0
+-- A site still discovering may add pages yet: then the knowledge base has not settled.
+local settled, counts = settleIfIdle(meta)
 redis.call('HDEL', record, 'settledSeq')
--- A site still discovering may add pages yet: the knowledge base has not settled.
-if stillActive <= 0 and tonumber(redis.call('HGET', meta, 'sitesDiscovering') or '0') <= 0 then
-  settled = redis.call('HINCRBY', meta, 'settles', 1)
-  redis.call('HSET', record, 'settledSeq', settled)
-end
+if settled > 0 then redis.call('HSET', record, 'settledSeq', settled) end
 local feedFrom, feedTo = feedFinish(p.feed)
+-- The events of this end, in the same script: an unchanged refresh has no news but a settle whose counts differ.
+if not p.unchanged then outboxEvent(p.outbox, p.event) end
+outboxSettled(p.outbox, settled, counts, p.unchanged)
+outboxChanged(p.outbox, feedFrom, feedTo)
 local chunking = redis.call('HMGET', meta, 'chunkMaxTokens', 'chunkOverlapTokens')
 return {'ok', settled, feedFrom, feedTo, chunking[1] or '', chunking[2] or '', unpack(counts)}

@@ -12,7 +12,7 @@
 
   Input:
     KEYS[1] meta hash   KEYS[2] source id list   KEYS[3] active sorted set
-    ARGV[1] JSON: {recordPrefix (of the knowledge base's source records), maxSources, nowMs}
+    ARGV[1] JSON: {recordPrefix (of the knowledge base's source records), maxSources, nowMs, outbox: see the outbox include}
 
   Output: {'consistent'} | {'gone'} | {'over_budget', sources} | {'recounted', settled, listed, ...counts}
     settled: the knowledge base's settle number when the counters showed a source in flight
@@ -21,6 +21,7 @@
 ]]
 --- @include "lifecycle"
 --- @include "settle"
+--- @include "outbox"
 
 local p = cjson.decode(ARGV[1])
 local meta, ids, active = KEYS[1], KEYS[2], KEYS[3]
@@ -54,4 +55,5 @@ writeCounts(meta, n)
 redis.call('HINCRBY', meta, 'rev', 1)
 local settled, counts = 0, readCounts(meta)
 if activeBefore > 0 then settled, counts = settleIfIdle(meta) end
+outboxSettled(p.outbox, settled, counts)
 return {'recounted', settled, listed, unpack(counts)}

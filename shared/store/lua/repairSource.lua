@@ -15,7 +15,8 @@
     KEYS[4] source record   KEYS[5] text   KEYS[6] blob   KEYS[7] Markdown   KEYS[8] chunk list
     KEYS[9] chunk ids in the change feed
     ARGV[1] JSON: {documentId, now (ISO), nowMs, recordPrefix (of the knowledge base's source records),
-                   error (JSON of the error a source gets when it cannot be run again), feed: see the feed include}
+                   error (JSON of the error a source gets when it cannot be run again), feed: see the feed include,
+                   outbox: see the outbox include}
 
   Output: {'active'} | {'gone'} | {'unlisted'} | {'mended', settled, ...counts} | {'rerun', run} | {'failed', settled, ...counts}
     settled: the knowledge base's settle number when the recount leaves nothing in flight
@@ -27,6 +28,7 @@
 ]]
 --- @include "feed"
 --- @include "lifecycle"
+--- @include "outbox"
 --- @include "newRun"
 --- @include "settle"
 --- @include "storedBytes"
@@ -77,4 +79,5 @@ redis.call('HSET', meta, 'updatedAt', p.now)
 redis.call('HINCRBY', meta, 'rev', 1)
 if outcome == 'rerun' then return {outcome, run} end
 local settled, counts = settleIfIdle(meta)
+outboxSettled(p.outbox, settled, counts)
 return {outcome, settled, unpack(counts)}

@@ -1,5 +1,6 @@
 import type { SourceTarget } from '../../sources/source-ref.js';
 import { feedArgs } from '../../feed/feed-entries.js';
+import { outboxArgs } from '../outbox.js';
 import { defineScript } from './script.js';
 
 /** The revision an If-Match requires, as the string the meta hash holds; omitted when none is required. */
@@ -19,6 +20,7 @@ export const deleteKbScript = defineScript({
       ifRev: revArg(i.ifRev),
       feed: feedArgs(k, i.kbId),
       feedTtl: Math.ceil(k.changeRetention.retentionMs / 1000),
+      outbox: outboxArgs(k, i.kbId, i.workspaceId),
       search: { state: k.searchState(i.kbId), docs: k.searchDocs(i.kbId), terms: k.searchTerms(i.kbId), postings: k.searchPostingsPrefix(i.kbId) },
     },
   }),
@@ -38,7 +40,7 @@ export const deleteSourceScript = defineScript({
       fingerprints: k.fingerprints(i.kbId),
       ...k.sourceKeys(i.kbId, i.documentId),
     },
-    args: { workspaceId: i.workspaceId, documentId: i.documentId, now: i.now, ifRev: revArg(i.ifRev), feed: feedArgs(k, i.kbId) },
+    args: { workspaceId: i.workspaceId, documentId: i.documentId, now: i.now, ifRev: revArg(i.ifRev), feed: feedArgs(k, i.kbId), outbox: outboxArgs(k, i.kbId) },
   }),
   replies: { ok: { feedFrom: 'str', feedTo: 'str', settled: 'int', counts: 'rest' }, missing: {}, forbidden: {}, missing_source: {}, precondition_failed: { rev: 'int' } },
 });

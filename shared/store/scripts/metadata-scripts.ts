@@ -1,6 +1,7 @@
 import { feedArgs, type FeedEntry } from '../../feed/feed-entries.js';
 import type { Metadata } from '../../schemas/metadata.js';
 import type { SourceTarget } from '../../sources/source-ref.js';
+import { outboxArgs } from '../outbox.js';
 import { defineScript } from './script.js';
 
 /** Replaces one source's metadata (an empty object removes it); when it changes, marks the source's chunks to appear again in the feed. */
@@ -28,7 +29,7 @@ export const emitMetadataScript = defineScript({
   keys: ['meta', 'record', 'chunkIds', 'pending'],
   build: (i: { kbId: string; documentId: string; seq: number; start: number; total: number; entries: FeedEntry[] }, k) => ({
     keys: { meta: k.kb(i.kbId), record: k.source(i.kbId, i.documentId), chunkIds: k.sourceKeys(i.kbId, i.documentId).chunkIds, pending: k.metadataEmits(i.kbId) },
-    args: { documentId: i.documentId, seq: i.seq, start: i.start, total: i.total, nowMs: Date.now(), entries: i.entries, feed: feedArgs(k, i.kbId) },
+    args: { documentId: i.documentId, seq: i.seq, start: i.start, total: i.total, nowMs: Date.now(), entries: i.entries, feed: feedArgs(k, i.kbId), outbox: outboxArgs(k, i.kbId) },
   }),
   replies: { ok: { feedFrom: 'str', feedTo: 'str', next: 'int' }, missing_source: {}, superseded: {}, moved: {} },
 });

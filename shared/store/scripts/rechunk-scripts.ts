@@ -1,6 +1,7 @@
 import { chunkingTag, type ChunkSettings } from '../../chunking/chunk-settings.js';
 import type { SourceRef } from '../../sources/source-ref.js';
 import { feedArgs, feedEntries } from '../../feed/feed-entries.js';
+import { outboxArgs } from '../outbox.js';
 import { defineScript } from './script.js';
 
 /** A re-chunk of one ready source: the run whose Markdown was cut, and the result. */
@@ -44,6 +45,9 @@ export const settleKbScript = defineScript({
   name: 'kbSettleKb',
   file: 'settleKb',
   keys: ['meta'],
-  build: (i: { workspaceId: string; kbId: string }, k) => ({ keys: { meta: k.kb(i.kbId) }, args: { workspaceId: i.workspaceId } }),
+  build: (i: { workspaceId: string; kbId: string; changes?: { from: string; to: string } | undefined; settle: boolean }, k) => ({
+    keys: { meta: k.kb(i.kbId) },
+    args: { workspaceId: i.workspaceId, ...(i.changes && { changes: i.changes }), settle: i.settle, outbox: outboxArgs(k, i.kbId) },
+  }),
   replies: { ok: { settled: 'int', counts: 'rest' }, missing: {}, forbidden: {} },
 });

@@ -1,4 +1,5 @@
 import { feedArgs } from '../../feed/feed-entries.js';
+import { outboxArgs } from '../outbox.js';
 import { defineScript } from './script.js';
 
 /** The error a torn ready source gets when its uploaded bytes are gone and it cannot run again. */
@@ -14,7 +15,7 @@ export const repairSourceScript = defineScript({
   keys: ['meta', 'active', 'sourceIds', 'record', 'text', 'blob', 'markdown', 'chunks', 'chunkIds'],
   build: (i: { kbId: string; documentId: string; now: string }, k) => ({
     keys: { meta: k.kb(i.kbId), active: k.active(i.kbId), sourceIds: k.sourceIds(i.kbId), ...k.sourceKeys(i.kbId, i.documentId) },
-    args: { documentId: i.documentId, now: i.now, nowMs: Date.parse(i.now), recordPrefix: k.sourcePrefix(i.kbId), error: JSON.stringify(UNRECOVERABLE), feed: feedArgs(k, i.kbId) },
+    args: { documentId: i.documentId, now: i.now, nowMs: Date.parse(i.now), recordPrefix: k.sourcePrefix(i.kbId), error: JSON.stringify(UNRECOVERABLE), feed: feedArgs(k, i.kbId), outbox: outboxArgs(k, i.kbId) },
   }),
   replies: {
     active: {},
@@ -33,7 +34,7 @@ export const recountKbScript = defineScript({
   keys: ['meta', 'sourceIds', 'active'],
   build: (i: { kbId: string; maxSources: number; nowMs: number }, k) => ({
     keys: { meta: k.kb(i.kbId), sourceIds: k.sourceIds(i.kbId), active: k.active(i.kbId) },
-    args: { recordPrefix: k.sourcePrefix(i.kbId), maxSources: i.maxSources, nowMs: i.nowMs },
+    args: { recordPrefix: k.sourcePrefix(i.kbId), maxSources: i.maxSources, nowMs: i.nowMs, outbox: outboxArgs(k, i.kbId) },
   }),
   replies: { consistent: {}, gone: {}, over_budget: { sources: 'int' }, recounted: { settled: 'int', listed: 'int', counts: 'rest' } },
 });

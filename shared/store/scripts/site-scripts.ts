@@ -1,4 +1,5 @@
 import { feedArgs } from '../../feed/feed-entries.js';
+import { outboxArgs, type OutboxEvent } from '../outbox.js';
 import { defineScript } from './script.js';
 
 /** The end of one discovery run of a site. */
@@ -8,6 +9,8 @@ export interface FinishSiteInput {
   run: number;
   now: string;
   fields: Record<string, string>;
+  /** Its site.discovered, appended when this end is written. */
+  event: OutboxEvent;
 }
 
 /** Records the end of a site's discovery once; settles the knowledge base when nothing is left to do. */
@@ -17,7 +20,7 @@ export const finishSiteScript = defineScript({
   keys: ['meta', 'active', 'site'],
   build: (i: FinishSiteInput, k) => ({
     keys: { meta: k.kb(i.kbId), active: k.active(i.kbId), site: k.site(i.kbId, i.siteId) },
-    args: { run: i.run, now: i.now, fields: i.fields },
+    args: { run: i.run, now: i.now, fields: i.fields, event: i.event, outbox: outboxArgs(k, i.kbId) },
   }),
   replies: { ok: { settled: 'int', counts: 'rest' }, stale: {} },
 });
@@ -56,7 +59,7 @@ export const deleteSiteScript = defineScript({
       site: k.site(i.kbId, i.siteId),
       misses: k.siteMisses(i.kbId, i.siteId),
     },
-    args: { workspaceId: i.workspaceId, siteId: i.siteId, now: i.now, prefixes: k.sourceKeyPrefixes(i.kbId), feed: feedArgs(k, i.kbId) },
+    args: { workspaceId: i.workspaceId, siteId: i.siteId, now: i.now, prefixes: k.sourceKeyPrefixes(i.kbId), feed: feedArgs(k, i.kbId), outbox: outboxArgs(k, i.kbId) },
   }),
   replies: { ok: { removed: 'int', feedFrom: 'str', feedTo: 'str' }, missing: {}, forbidden: {}, missing_site: {} },
 });

@@ -99,3 +99,26 @@ export const enableWebhookScript = defineScript({
   }),
   replies: { ok: {}, missing: {}, forbidden: {} },
 });
+
+/** API: changes a webhook's URL, events, description and on/off in one step (PATCH /v1/webhooks/{id}). */
+export const updateWebhookScript = defineScript({
+  name: 'webhookUpdate',
+  file: 'updateWebhook',
+  keys: ['webhook'],
+  build: (
+    i: { workspaceId: string; webhookId: string; url?: string; events?: string; description?: string; enabled?: boolean; nowMs: number; reason: string },
+    k,
+  ) => ({
+    keys: { webhook: k.webhook(i.webhookId) },
+    args: {
+      workspaceId: i.workspaceId,
+      nowMs: i.nowMs,
+      reason: i.reason,
+      ...(i.url !== undefined && { url: i.url }),
+      ...(i.events !== undefined && { events: i.events }),
+      ...(i.description !== undefined && { description: i.description }),
+      ...(i.enabled !== undefined && { enabled: i.enabled }),
+    },
+  }),
+  replies: { ok: {}, missing: {}, forbidden: {} },
+});

@@ -2,6 +2,7 @@ import type { SourceProgress } from '../../schemas/knowledge-base.js';
 import type { SourceRef } from '../../sources/source-ref.js';
 import { FINAL_STATUSES } from '../../sources/lifecycle.js';
 import { feedArgs, feedEntries } from '../../feed/feed-entries.js';
+import { outboxArgs, sourceEndEvent } from '../outbox.js';
 import { defineScript, type FieldKind } from './script.js';
 
 type FinalStatus = (typeof FINAL_STATUSES)[number];
@@ -45,6 +46,8 @@ export interface FinishArgs {
   chunks: string[];
   unchanged: boolean;
   keepBlobSeconds: number;
+  /** A failure's error, told in its source.failed. */
+  error?: { code: string; message: string } | undefined;
 }
 
 /** Worker: records a run's outcome once; a duplicate or stale run (or attempt) writes nothing. */
@@ -71,6 +74,8 @@ export const finishSourceScript = defineScript({
         keepBlobSeconds: i.keepBlobSeconds,
         feedChunks: writesChunks ? feedEntries(i.kbId, i.documentId, i.markdown, i.chunks) : [],
         feed: feedArgs(k, i.kbId),
+        event: sourceEndEvent(i, i.status, i.error),
+        outbox: outboxArgs(k, i.kbId),
       },
     };
   },

@@ -4,9 +4,10 @@ import { isAllocationFailure, SourceError } from '../../../shared/source-errors.
 import { decodeText } from '../text-decode.js';
 import { nodesToMarkdownAndText, type MarkdownOptions } from './to-markdown.js';
 import { findMainContent, isPageTool } from './main-content.js';
-import { generatorMain } from './generator-main.js';
+import { generatorMain, generatorOf, isTexi2htmlChrome } from './generator-main.js';
 import { SELF_CLOSING, VOID } from './tags.js';
 import { underTitle } from './title-root.js';
+import { expandVimHelp } from './vim-help.js';
 import type { RawExtraction } from '../types.js';
 import { LIMIT_DEFAULTS } from '../../../shared/runtime/limit-defaults.js';
 
@@ -29,7 +30,9 @@ const TAGS = /<!--[\s\S]*?-->|<(script|style|textarea|title)\b[\s\S]*?<\/\1\s*>|
  * related-story blocks, header/footer outside the content) left out. The
  * content is the main container a documentation generator or the page names
  * (see {@link generatorMain}) taken whole, else the article found by
- * Readability-style scoring, else the whole body. Nothing the page references is fetched.
+ * Readability-style scoring, else the whole body. A Vim help page's `<pre>` is read
+ * as sections first (see {@link expandVimHelp}); texi2html's navigation bars are
+ * chrome. Nothing the page references is fetched.
  */
 export async function extractHtml(bytes: Uint8Array, maxDepth = MAX_DEPTH): Promise<RawExtraction> {
   const { text: source } = decodeText(bytes, { html: true });
@@ -40,10 +43,14 @@ export async function extractHtml(bytes: Uint8Array, maxDepth = MAX_DEPTH): Prom
     const body = $('body').get(0) ?? $.root().get(0);
     if (!body) return { markdown: '', title };
     const chrome = (el: Element, inContent: boolean) => isChrome(el, inContent) || isPageTool(el);
+    // A Vim help page is one <pre>: it becomes sections before the content is looked for.
+    if (body.type === 'tag') expandVimHelp($, body);
     const named = body.type === 'tag' ? generatorMain($, body) : undefined;
     const main = named || body.type !== 'tag' ? undefined : findMainContent(body, isChrome);
+    const texi2html = named !== undefined && body.type === 'tag' && /texi2html/i.test(generatorOf($, body));
+    const textOf = (el: Element) => $(el).text();
     const [nodes, skip]: [AnyNode[], (el: Element, inContent: boolean) => boolean] = named
-      ? [named, (el) => chrome(el, true) || isGeneratorChrome(el)]
+      ? [named, (el) => chrome(el, true) || isGeneratorChrome(el) || (texi2html && isTexi2htmlChrome(el, textOf))]
       : main?.nodes ? [main.nodes, (el) => main.removed.has(el)] : [[body], chrome];
     return { ...underTitle(nodes, title, skip, (headingShift) => nodesToMarkdownAndText(nodes, { skip, headingShift })), title };
   } catch (err) {
