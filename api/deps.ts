@@ -4,8 +4,8 @@ import type { Config } from '../shared/runtime/config.js';
 import type { SourceQueue } from '../shared/queue/jobs.js';
 import type { Logger } from '../shared/runtime/logger.js';
 import type { Store } from '../shared/store/index.js';
-import { KbViewCache } from './kb-view-cache.js';
-import type { KbDeps } from './knowledge-base-verbs.js';
+import { KbViewCache } from '../shared/verbs/kb-view-cache.js';
+import type { KbDeps } from '../shared/verbs/knowledge-bases.js';
 
 /** Everything the API needs, passed in so tests build an app on a fresh prefix. */
 export interface AppDeps {

@@ -7,7 +7,7 @@ import type { KbStore } from '../shared/store/kb-store.js';
 import type { StoredSource } from '../shared/store/kb-records.js';
 import type { SiteStore } from '../shared/store/site-store.js';
 import { isActiveStatus } from '../shared/sources/lifecycle.js';
-import { requeueSource } from '../shared/sources/requeue.js';
+import { requeueSource } from '../shared/verbs/requeue.js';
 import { settleReport } from '../shared/store/settle-report.js';
 import type { SourceTarget } from '../shared/sources/source-ref.js';
 import { failSite } from './sites/sync-site.js';

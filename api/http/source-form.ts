@@ -2,7 +2,6 @@ import type { z } from 'zod';
 import { ValidationError } from '../../shared/errors.js';
 import { newDocumentId, newSiteId } from '../../shared/ids.js';
 import { MAX_SITES_PER_KB, siteItemSchema } from '../../shared/schemas/site.js';
-import type { NewSite } from '../../shared/store/site-records.js';
 import {
   FORM_FIELD,
   MAX_REPORTED_ERRORS,
@@ -14,19 +13,11 @@ import {
   urlItemSchema,
 } from '../../shared/schemas/source-form.js';
 import type { ChunkSettingsChange } from '../../shared/chunking/chunk-settings.js';
-import { sourceFingerprint, type NewSource } from '../../shared/store/kb-records.js';
+import { sourceFingerprint } from '../../shared/store/kb-records.js';
+import type { SourceForm } from '../../shared/verbs/knowledge-bases.js';
 import type { RawForm } from './multipart.js';
 
-export interface SourceForm {
-  name?: string;
-  sources: NewSource[];
-  /** Site sources, discovered by a worker after the commit. */
-  sites: NewSite[];
-  /** Refresh period of the URL sources, hours; 0 turns it off. */
-  autoRefreshHours?: number;
-  /** New chunking settings; the verb checks the overlap against the resulting maximum. */
-  chunking?: ChunkSettingsChange;
-}
+export type { SourceForm };
 
 /** How {@link readSourceForm} reads a form. */
 export interface SourceFormOptions {

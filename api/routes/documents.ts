@@ -1,5 +1,5 @@
 import { createRoute } from '@hono/zod-openapi';
-import { getChunks, listSources, readSource, rerunSource, type KbDeps } from '../knowledge-base-verbs.js';
+import { getChunks, listSources, readSource, rerunSource, type KbDeps } from '../../shared/verbs/knowledge-bases.js';
 import { pageQuerySchema, toPage } from '../../shared/schemas/common.js';
 import { chunkPageSchema } from '../../shared/schemas/chunk.js';
 import {

@@ -1,9 +1,9 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { idSchema, pageQuerySchema } from '../../shared/schemas/common.js';
 import { chunkSchema } from '../../shared/schemas/chunk.js';
-import { listKbChunks } from '../chunk-listing.js';
+import { listKbChunks } from '../../shared/verbs/chunk-listing.js';
 import type { AppDeps } from '../deps.js';
-import type { KbDeps } from '../knowledge-base-verbs.js';
+import type { KbDeps } from '../../shared/verbs/knowledge-bases.js';
 import { createRouter, errorResponses, jsonResponse, security, TAGS } from '../openapi/router.js';
 
 /** Largest page of the knowledge-base-wide chunk listing (the `size` rule of every list). */

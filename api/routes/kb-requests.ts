@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { idSchema } from '../../shared/schemas/common.js';
-import { assertOwned, type KbDeps } from '../knowledge-base-verbs.js';
+import { assertOwned, type KbDeps } from '../../shared/verbs/knowledge-bases.js';
 import { requiredRevision } from '../middleware/etag.js';
 
 /** The path parameters, headers and bodies shared by the routes of a knowledge base and of its documents. */

@@ -4,8 +4,8 @@ import { searchRequestSchema, searchResultSchema } from '../../shared/schemas/se
 import { searchKb } from '../../shared/search/kb-search.js';
 import type { AppDeps } from '../deps.js';
 import { jsonBodyGuards } from '../http/json-body.js';
-import type { KbDeps } from '../knowledge-base-verbs.js';
-import { assertOwned } from '../knowledge-base-verbs.js';
+import type { KbDeps } from '../../shared/verbs/knowledge-bases.js';
+import { assertOwned } from '../../shared/verbs/knowledge-bases.js';
 import { createRouter, errorResponses, jsonResponse, security, TAGS } from '../openapi/router.js';
 
 const PATH = '/knowledge-bases/:kbId/search';

@@ -10,7 +10,7 @@ import {
   summaryView,
   updateKnowledgeBase,
   type KbDeps,
-} from '../knowledge-base-verbs.js';
+} from '../../shared/verbs/knowledge-bases.js';
 import { QuotaGuard, intakeOf, underHold } from '../../shared/quotas.js';
 import { pageQuerySchema, toPage } from '../../shared/schemas/common.js';
 import {

@@ -3,7 +3,7 @@ import { idSchema } from '../../shared/schemas/common.js';
 import { siteSchema } from '../../shared/schemas/site.js';
 import type { AppDeps } from '../deps.js';
 import { createRouter, emptyResponse, errorResponses, jsonResponse, security, TAGS } from '../openapi/router.js';
-import { deleteSite, readSite, refreshSite, type SiteDeps } from '../site-verbs.js';
+import { deleteSite, readSite, refreshSite, type SiteDeps } from '../../shared/verbs/sites.js';
 
 const siteParams = z.object({ kbId: idSchema, siteId: idSchema });
 

@@ -1,11 +1,29 @@
 import { chunkView } from '../chunking/chunk-view.js';
-import type { StoredChunk } from '../schemas/chunk.js';
+import type { Chunk, StoredChunk } from '../schemas/chunk.js';
 import type { Metadata } from '../schemas/metadata.js';
 import { parseSource } from '../store/kb-records.js';
 import type { StoreRedis } from '../store/commands.js';
 import type { KeySpace } from '../store/keys.js';
 import type { IndexHit, MemoryIndex } from './memory-index.js';
-import type { RankedChunk, RankRequest } from './search-index.js';
+
+/** A chunk as a search reads it: its score, source record, stored entry and text, and the chunk as the API shows it. */
+export interface RankedChunk {
+  id: string;
+  score: number;
+  documentId: string;
+  record: Record<string, string>;
+  entry: string;
+  text: string;
+  chunk: Chunk;
+}
+
+/** What a search asks the index for: stemmed terms, how many chunks, and the filter. */
+export interface RankRequest {
+  terms: string[];
+  k: number;
+  documentIds?: string[] | undefined;
+  metadata?: Metadata | undefined;
+}
 
 /** Source records read per pipeline while a search checks its candidates' sources. */
 const RECORD_BATCH = 500;

@@ -3,13 +3,11 @@ import type { ReadChunk } from '../chunking/chunk-view.js';
 import type { ChangeFeed } from '../feed/change-feed.js';
 import { decodeCursor, encodeCursor, FEED_START } from '../feed/cursor.js';
 import { AppError, UnavailableError, ValidationError } from '../errors.js';
-import type { Metadata } from '../schemas/metadata.js';
-import type { Chunk } from '../schemas/chunk.js';
 import type { StoredChunk } from '../schemas/chunk.js';
 import type { StoreRedis } from '../store/commands.js';
 import type { KbStore } from '../store/kb-store.js';
 import type { KeySpace } from '../store/keys.js';
-import { readHits } from './hit-reader.js';
+import { readHits, type RankRequest, type RankedChunk } from './hit-reader.js';
 import { dropLegacyIndex } from './legacy-index.js';
 import { MemoryIndex } from './memory-index.js';
 import { loadStopWords } from './stopwords.js';
@@ -29,25 +27,6 @@ export const MAX_QUERY_TERMS = 32;
 export const DEFAULT_INDEX_CACHE_BYTES = 256 * 1024 * 1024;
 /** Why a knowledge base cannot be searched: its index alone would pass the process's budget. */
 const TOO_LARGE = "This knowledge base's search index would take more memory than the API may give search indexes (SEARCH_INDEX_CACHE_MB).";
-
-/** A chunk as a search reads it: its score, source record, stored entry and text, and the chunk as the API shows it. */
-export interface RankedChunk {
-  id: string;
-  score: number;
-  documentId: string;
-  record: Record<string, string>;
-  entry: string;
-  text: string;
-  chunk: Chunk;
-}
-
-/** What a search asks the index for: stemmed terms, how many chunks, and the filter. */
-export interface RankRequest {
-  terms: string[];
-  k: number;
-  documentIds?: string[] | undefined;
-  metadata?: Metadata | undefined;
-}
 
 export interface SearchIndexOptions {
   stemmer: StemmerName;

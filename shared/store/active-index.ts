@@ -26,6 +26,21 @@ export class ActiveIndex {
     await this.redis.zadd(this.keys.activeKbs(), Date.parse(now), kbId);
   }
 
+  /**
+   * Runs `write` (a script that may leave a source active) after
+   * {@link markActive}, waiting once: on one connection both are sent at
+   * once, and Redis runs them in the order sent; across a cluster's nodes
+   * the mark is awaited first, as nothing orders them there.
+   */
+  async markedWrite<T>(kbId: string, now: string, write: () => Promise<T>): Promise<T> {
+    if ((this.redis as { isCluster?: boolean }).isCluster) {
+      await this.markActive(kbId, now);
+      return write();
+    }
+    const [, written] = await Promise.all([this.markActive(kbId, now), write()]);
+    return written;
+  }
+
   /** Active sources of one knowledge base with the time (ms) each entered its state. */
   async activeSources(kbId: string): Promise<{ documentId: string; sinceMs: number }[]> {
     const flat = await this.redis.zrange(this.keys.active(kbId), 0, -1, 'WITHSCORES');

@@ -5,6 +5,7 @@ import type { KeySpace } from './keys.js';
 import { resultError } from './scripts/result-error.js';
 import { feedRange, type FeedRange } from '../feed/cursor.js';
 import { claimLandedUrlScript, deleteSiteScript, finishSiteScript, reserveCrawlBudgetScript, restartSiteScript, type SiteTarget } from './scripts/site-scripts.js';
+import { ActiveIndex } from './active-index.js';
 import { outcomeSiteFields, parseSite, type SiteOutcome, type StoredSite } from './site-records.js';
 
 /** Budgets left behind by a crashed discovery run out after this long (seconds). */
@@ -63,12 +64,25 @@ export class SiteStore {
 
   /** Puts a site back to discovering under a new run; 409 while it is discovering. Returns the run. */
   async restart(target: SiteTarget, now: string): Promise<number> {
-    // Marked first (another hash slot), as for new sources: the reconciler walks this index.
-    await this.redis.zadd(this.keys.activeKbs(), Date.parse(now), target.kbId);
-    const reply = await runScript(this.redis, this.keys, restartSiteScript, { ...target, now });
-    if (reply.kind === 'busy') throw resultError('site_busy');
-    if (reply.kind !== 'ok') throw resultError(reply.kind, { kbId: target.kbId, siteId: target.siteId });
-    return reply.run;
+    const report = await this.restartReport(target, now);
+    if (!report.restarted) throw resultError('site_busy');
+    return report.run;
+  }
+
+  /**
+   * Puts a site back to discovering under a new run, or, while a discovery
+   * runs, leaves it as it is (`restarted` false); either way with its run and
+   * its record, read by the same script.
+   */
+  async restartReport(target: SiteTarget, now: string): Promise<{ restarted: boolean; run: number; site: StoredSite }> {
+    // Marked with the script (another hash slot), as for new sources: the reconciler walks this index.
+    const reply = await new ActiveIndex(this.redis, this.keys).markedWrite(target.kbId, now, () => runScript(this.redis, this.keys, restartSiteScript, { ...target, now }));
+    if (reply.kind !== 'ok' && reply.kind !== 'busy') throw resultError(reply.kind, { kbId: target.kbId, siteId: target.siteId });
+    const fields: Record<string, string> = {};
+    for (let i = 0; i + 1 < reply.record.length; i += 2) fields[reply.record[i]!] = reply.record[i + 1]!;
+    const site = parseSite(fields);
+    if (!site) throw new Error('the restart of a site answered without its record');
+    return reply.kind === 'ok' ? { restarted: true, run: reply.run, site } : { restarted: false, run: site.run, site };
   }
 
   /** Deletes a site and its pages; returns how many pages went and the change feed range the delete wrote. */

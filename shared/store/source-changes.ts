@@ -1,4 +1,5 @@
-import { ConflictError, ValidationError } from '../errors.js';
+import { ConflictError, TooManyRequestsError, ValidationError } from '../errors.js';
+import { assertRefreshAllowed } from '../sources/refresh-cooldown.js';
 import { feedEntries, type FeedEntry } from '../feed/feed-entries.js';
 import type { SourceTarget } from '../sources/source-ref.js';
 import type { ActiveIndex } from './active-index.js';
@@ -10,12 +11,28 @@ import { deleteSourceScript } from './scripts/delete-scripts.js';
 import { emitMetadataScript, setSourceMetadataScript } from './scripts/metadata-scripts.js';
 import { refreshSourceScript, replaceSourceScript, retrySourceScript, type ReplaceFields } from './scripts/rerun-scripts.js';
 import { resultError } from './scripts/result-error.js';
+import { parseSource, type StoredSource } from './kb-records.js';
 import { settleReport, type SettleReport } from './settle-report.js';
 
 /** Reads of a source's chunks before a metadata emission leaves runs that keep rewriting them to the reconciler. */
 const METADATA_ATTEMPTS = 5;
 /** Chunks one script of a metadata change's emission shows again: each script stays short whatever the source's size. */
 export const METADATA_BATCH = 200;
+
+/** A source put back to pending: its new run and its record after the move. */
+export interface Rerun {
+  run: number;
+  source: StoredSource;
+}
+
+/** A source's record from a script's HGETALL (field, value, ...). */
+function recordOf(flat: string[]): StoredSource {
+  const fields: Record<string, string> = {};
+  for (let i = 0; i + 1 < flat.length; i += 2) fields[flat[i]!] = flat[i + 1]!;
+  const source = parseSource(fields);
+  if (!source) throw new Error('a rerun script answered without the source record');
+  return source;
+}
 
 /** What a refusal about `target` names. */
 const sourceContext = (target: SourceTarget) => ({ kbId: target.kbId, documentId: target.documentId });
@@ -28,21 +45,30 @@ export class SourceChanges {
     private readonly active: ActiveIndex,
   ) {}
 
-  /** Puts a failed source back to pending; returns its new run number. */
-  async retrySource(target: SourceTarget, now: string): Promise<number> {
-    await this.active.markActive(target.kbId, now);
-    const reply = await runScript(this.redis, this.keys, retrySourceScript, { ...target, now });
+  /** Puts a failed source back to pending; returns its new run number and its record after the move. */
+  async retrySource(target: SourceTarget, now: string): Promise<Rerun> {
+    const reply = await this.active.markedWrite(target.kbId, now, () => runScript(this.redis, this.keys, retrySourceScript, { ...target, now }));
     if (reply.kind !== 'ok') throw resultError(reply.kind, sourceContext(target));
-    return reply.run;
+    return { run: reply.run, source: recordOf(reply.record) };
   }
 
-  /** Puts a ready or failed URL source back to pending to fetch it again; returns its new run number. */
-  async refreshSource(target: SourceTarget, now: string): Promise<number> {
-    await this.active.markActive(target.kbId, now);
-    const reply = await runScript(this.redis, this.keys, refreshSourceScript, { ...target, now });
+  /**
+   * Puts a ready or failed URL source back to pending to fetch it again;
+   * returns its new run number and its record after the move. With
+   * `cooldownMs` (a refresh by hand), a ready source fetched less than that
+   * ago is left as it is: 429 with the seconds left.
+   */
+  async refreshSource(target: SourceTarget, now: string, cooldownMs = 0): Promise<Rerun> {
+    const fetchedAfter = cooldownMs > 0 ? new Date(Date.parse(now) - cooldownMs).toISOString() : undefined;
+    const reply = await this.active.markedWrite(target.kbId, now, () => runScript(this.redis, this.keys, refreshSourceScript, { ...target, now, fetchedAfter }));
+    if (reply.kind === 'cooling') {
+      assertRefreshAllowed(recordOf(reply.record), cooldownMs, new Date(now));
+      // The script compared the texts of the times; the same in ms leaves no second to wait: at least one.
+      throw new TooManyRequestsError(1, `The source was fetched less than ${Math.round(cooldownMs / 1000)} s ago; refresh it again after 1 s`);
+    }
     if (reply.kind === 'busy') throw resultError(reply.kind, { status: reply.status });
     if (reply.kind !== 'ok') throw resultError(reply.kind, sourceContext(target));
-    return reply.run;
+    return { run: reply.run, source: recordOf(reply.record) };
   }
 
   /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { KbViewCache, viewStamp } from '../../api/kb-view-cache.js';
+import { KbViewCache, viewStamp } from '../../shared/verbs/kb-view-cache.js';
 
 describe('KbViewCache', () => {
   it('answers a body only at the stamp it was kept for', () => {

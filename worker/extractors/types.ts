@@ -1,8 +1,9 @@
 import type { SourceFormat } from '../../shared/formats/formats.js';
 import type { CutChunk as Chunk } from '../../shared/schemas/chunk.js';
-import type { SourceProgress, SourceWarning } from '../../shared/schemas/knowledge-base.js';
+import type { SourceProgress } from '../../shared/schemas/knowledge-base.js';
 import type { OcrSettings } from './pdf/ocr/settings.js';
 import type { PageSharing } from './pdf/split-read.js';
+import type { ExtractionWarning } from './warning.js';
 
 /** Limits and hints for one extraction. */
 export interface ExtractOptions {
@@ -52,11 +53,7 @@ export interface ChunkingOptions {
   overlapTokens: number;
 }
 
-/**
- * A doubt about a `ready` extraction, shown to clients as `warnings`. It is the
- * API's own type, so a code the contract does not list cannot be produced.
- */
-export type ExtractionWarning = SourceWarning;
+export type { ExtractionWarning } from './warning.js';
 
 /** Clean text of one document and what was learned about it. */
 export interface Extraction {

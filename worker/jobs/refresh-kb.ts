@@ -3,7 +3,7 @@ import type { RefreshKbJob, SourceQueue } from '../../shared/queue/jobs.js';
 import type { Logger } from '../../shared/runtime/logger.js';
 import type { KbStore } from '../../shared/store/kb-store.js';
 import { isFinalStatus } from '../../shared/sources/lifecycle.js';
-import { requeueSource } from '../../shared/sources/requeue.js';
+import { requeueSource } from '../../shared/verbs/requeue.js';
 import type { SiteStore } from '../../shared/store/site-store.js';
 
 export interface RefreshDeps {

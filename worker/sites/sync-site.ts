@@ -6,7 +6,7 @@ import { sourceJobInfo, type DiscoverSiteJob, type SourceQueue } from '../../sha
 import type { Logger } from '../../shared/runtime/logger.js';
 import { QuotaGuard } from '../../shared/quotas.js';
 import type { SiteTruncatedReason } from '../../shared/schemas/site.js';
-import { requeueSource } from '../../shared/sources/requeue.js';
+import { requeueSource } from '../../shared/verbs/requeue.js';
 import { sourceFingerprint, type NewSource, type StoredSource } from '../../shared/store/kb-records.js';
 import type { KbStore } from '../../shared/store/kb-store.js';
 import type { QuotaStore } from '../../shared/store/quota-store.js';

@@ -1,20 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import type { LookupFunction } from 'node:net';
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import { deliverEventJobSchema, WEBHOOK_RETRY_DELAYS_MS, webhookRetryDelay } from '../../shared/queue/jobs.js';
-import type { PrivateAccess } from '../../shared/net/address-policy.js';
 import type { Logger } from '../../shared/runtime/logger.js';
 import type { Delivery, WebhookEvent } from '../../shared/schemas/webhook.js';
 import { DEFAULT_HEALTH_POLICY, type EndpointHealthPolicy, type SlotAttempt, type WebhookStore } from '../../shared/store/webhook-store.js';
-import type { ConnectFunction } from '../fetch/guarded-connector.js';
-import { postEvent, type AttemptOutcome } from './post.js';
+import { postEvent, type AttemptOutcome, type PostConnection } from './post.js';
 
 /** Options of the delivery processor. */
-export interface DeliverOptions {
+export interface DeliverOptions extends PostConnection {
   webhooks: WebhookStore;
   logger: Logger;
-  /** URL_FETCH_ALLOW_PRIVATE or URL_FETCH_ALLOW_CIDRS: the same address rules as URL sources. */
-  allowPrivate: PrivateAccess;
   /** Deadline of one attempt, connection and answer included. Default 10000. */
   timeoutMs?: number;
   /** WEBHOOK_ENDPOINT_CONCURRENCY: deliveries to one endpoint at once, across workers. Default 2. */
@@ -23,9 +18,6 @@ export interface DeliverOptions {
   health?: EndpointHealthPolicy;
   /** The waits between attempts, for a record's `nextAttemptAt`. Default {@link WEBHOOK_RETRY_DELAYS_MS}. */
   retryDelaysMs?: readonly number[];
-  /** DNS lookup and low-level connect, for tests. */
-  lookup?: LookupFunction;
-  connect?: ConnectFunction;
 }
 
 export interface DeliveryResult {

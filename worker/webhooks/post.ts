@@ -1,9 +1,9 @@
-import type { Socket } from 'node:net';
+import type { LookupFunction, Socket } from 'node:net';
 import { Agent, request } from 'undici';
+import type { PrivateAccess } from '../../shared/net/address-policy.js';
 import { isSourceError } from '../../shared/source-errors.js';
 import { checkSourceUrl } from '../../shared/net/url-policy.js';
-import { guardedConnector } from '../fetch/guarded-connector.js';
-import type { DeliverOptions } from './deliver.js';
+import { guardedConnector, type ConnectFunction } from '../fetch/guarded-connector.js';
 import { signDelivery } from './sign.js';
 
 const USER_AGENT = 'kb-ingest-webhooks/0.1';
@@ -25,8 +25,16 @@ export interface SignedPost {
   body: string;
 }
 
+/** How an attempt may connect: the address rules, and for tests the DNS lookup and low-level connect. */
+export interface PostConnection {
+  /** URL_FETCH_ALLOW_PRIVATE or URL_FETCH_ALLOW_CIDRS: the same address rules as URL sources. */
+  allowPrivate: PrivateAccess;
+  lookup?: LookupFunction;
+  connect?: ConnectFunction;
+}
+
 /** One signed POST; never throws, and its messages name no address and carry nothing of the secret. */
-export async function postEvent({ url, secrets, eventId, body }: SignedPost, timeoutMs: number, opts: Pick<DeliverOptions, 'allowPrivate' | 'lookup' | 'connect'>): Promise<AttemptOutcome> {
+export async function postEvent({ url, secrets, eventId, body }: SignedPost, timeoutMs: number, opts: PostConnection): Promise<AttemptOutcome> {
   // The rules may have tightened since the webhook was registered.
   const checked = checkSourceUrl(url, { allowPrivate: opts.allowPrivate });
   if (!checked.ok) return { ok: false, retryable: false, error: `the URL is not allowed: it ${checked.message}` };

@@ -6,7 +6,10 @@
     KEYS[1] meta hash   KEYS[2] site record
     ARGV[1] JSON: {workspaceId (the caller's), now (ISO)}
 
-  Output: {'ok', run} | {'missing'} | {'forbidden'} | {'missing_site'} | {'busy'}
+  Output: {'ok', run, ...record} | {'missing'} | {'forbidden'} | {'missing_site'} | {'busy', ...record}
+
+  record: the site's record (after the move for 'ok'), as HGETALL gives it, so the
+  caller enqueues and answers without reading it again.
 ]]
 --- @include "checkOwner"
 
@@ -16,11 +19,11 @@ local refused = checkOwner(meta, p.workspaceId)
 if refused then return {refused} end
 local state = redis.call('HGET', site, 'state')
 if not state then return {'missing_site'} end
-if state == 'discovering' then return {'busy'} end
+if state == 'discovering' then return {'busy', unpack(redis.call('HGETALL', site))} end
 local run = redis.call('HINCRBY', site, 'run', 1)
 redis.call('HSET', site, 'state', 'discovering', 'updatedAt', p.now)
 redis.call('HDEL', site, 'error')
 redis.call('HINCRBY', meta, 'sitesDiscovering', 1)
 redis.call('HSET', meta, 'updatedAt', p.now)
 redis.call('HINCRBY', meta, 'rev', 1)
-return {'ok', run}
+return {'ok', run, unpack(redis.call('HGETALL', site))}

@@ -5,7 +5,10 @@
     KEYS[1] meta hash   KEYS[2] active sorted set   KEYS[3] source record   KEYS[4] blob
     ARGV[1] JSON: {workspaceId (the caller's), documentId, now (ISO), nowMs}
 
-  Output: {'ok', run} | {'missing'} | {'forbidden'} | {'missing_source'} | {'not_failed'} | {'no_bytes'}
+  record: the source's record after the move, as HGETALL gives it (field, value, ...),
+  so the caller answers and enqueues without reading it again.
+
+  Output: {'ok', run, ...record} | {'missing'} | {'forbidden'} | {'missing_source'} | {'not_failed'} | {'no_bytes'}
 ]]
 --- @include "checkOwner"
 --- @include "lifecycle"
@@ -23,4 +26,4 @@ moveStatus(meta, record, st, 'pending')
 local run = newRun(active, record, p.documentId, p.now, p.nowMs)
 redis.call('HSET', meta, 'updatedAt', p.now)
 redis.call('HINCRBY', meta, 'rev', 1)
-return {'ok', run}
+return {'ok', run, unpack(redis.call('HGETALL', record))}

@@ -2,6 +2,8 @@ import type { SourceTarget } from '../../sources/source-ref.js';
 import { defineScript } from './script.js';
 
 type RerunInput = SourceTarget & { now: string };
+/** `fetchedAfter`: a refresh by hand is refused ('cooling') for a ready source fetched after it (REFRESH_COOLDOWN_SECONDS). */
+type RefreshInput = RerunInput & { fetchedAfter?: string };
 
 const refusals = { missing: {}, forbidden: {}, missing_source: {} } as const;
 
@@ -14,7 +16,7 @@ export const retrySourceScript = defineScript({
     keys: { meta: k.kb(i.kbId), active: k.active(i.kbId), record: k.source(i.kbId, i.documentId), blob: k.blob(i.kbId, i.documentId) },
     args: { workspaceId: i.workspaceId, documentId: i.documentId, now: i.now, nowMs: Date.parse(i.now) },
   }),
-  replies: { ok: { run: 'int' }, ...refusals, not_failed: {}, no_bytes: {} },
+  replies: { ok: { run: 'int', record: 'rest' }, ...refusals, not_failed: {}, no_bytes: {} },
 });
 
 /** Puts a ready or failed URL source back to pending under a new run, keeping its extraction until the run ends. */
@@ -22,11 +24,11 @@ export const refreshSourceScript = defineScript({
   name: 'kbRefreshSource',
   file: 'refreshSource',
   keys: ['meta', 'active', 'record'],
-  build: (i: RerunInput, k) => ({
+  build: (i: RefreshInput, k) => ({
     keys: { meta: k.kb(i.kbId), active: k.active(i.kbId), record: k.source(i.kbId, i.documentId) },
-    args: { workspaceId: i.workspaceId, documentId: i.documentId, now: i.now, nowMs: Date.parse(i.now) },
+    args: { workspaceId: i.workspaceId, documentId: i.documentId, now: i.now, nowMs: Date.parse(i.now), fetchedAfter: i.fetchedAfter ?? '' },
   }),
-  replies: { ok: { run: 'int' }, ...refusals, not_url: {}, busy: { status: 'str' } },
+  replies: { ok: { run: 'int', record: 'rest' }, ...refusals, not_url: {}, busy: { status: 'str' }, cooling: { record: 'rest' } },
 });
 
 /** What a replace writes into the source's record: its new input (see newSourceFields). */

@@ -41,7 +41,7 @@ export const restartSiteScript = defineScript({
     keys: { meta: k.kb(i.kbId), site: k.site(i.kbId, i.siteId) },
     args: { workspaceId: i.workspaceId, now: i.now },
   }),
-  replies: { ok: { run: 'int' }, missing: {}, forbidden: {}, missing_site: {}, busy: {} },
+  replies: { ok: { run: 'int', record: 'rest' }, missing: {}, forbidden: {}, missing_site: {}, busy: { record: 'rest' } },
 });
 
 /** Deletes a site with every page it added. */

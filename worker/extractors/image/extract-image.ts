@@ -1,10 +1,5 @@
 import { SourceError } from '../../../shared/source-errors.js';
-import { documentStyle, joinPagesAtHyphens, pageMarkdown } from '../pdf/blocks.js';
-import { pageLines, type PdfLine } from '../pdf/lines.js';
-import { ocrTextItems } from '../pdf/ocr/ocr-lines.js';
-import { OcrTally } from '../pdf/ocr/ocr-tally.js';
-import type { OcrSettings } from '../pdf/ocr/settings.js';
-import { recognize } from '../pdf/ocr/tesseract.js';
+import { OcrTally, recognize, scannedPageLines, scannedPagesMarkdown, type OcrSettings, type PdfLine } from '../pdf/scanned-pages.js';
 import type { ExtractOptions, RawExtraction } from '../types.js';
 import { imageFrames } from './image-frames.js';
 
@@ -41,8 +36,7 @@ export async function extractImage(bytes: Uint8Array, opts: ExtractOptions): Pro
     opts.onProgress?.({ pagesDone: i + 1, pagesTotal: Math.min(frames.length, ocr.maxPages) });
   }
   if (!tally.read.length) throw tally.emptyError() ?? new SourceError('no_text', 'OCR found no text in the image.');
-  const style = documentStyle(lines);
-  const pages = joinPagesAtHyphens(lines.map((page) => pageMarkdown(page, style)), style.vocabulary);
+  const pages = scannedPagesMarkdown(lines);
   const text = pages.map((p) => p.text).filter(Boolean).join('\n\n');
   return { pages: pages.map((p) => p.markdown), text, pageCount: frames.length, warnings: tally.warnings() };
 }
@@ -51,8 +45,7 @@ async function readFrame(frame: { bytes: () => Uint8Array; width: number; height
   try {
     const words = await recognize(frame.bytes(), { binary: ocr.binary!, languages: ocr.languages, timeoutMs });
     tally.readAs(n, words.some((w) => /[\p{L}\p{N}]/u.test(w.text)) ? words : []);
-    const view = [0, 0, frame.width / NOMINAL_SCALE, frame.height / NOMINAL_SCALE];
-    return pageLines(ocrTextItems(words, { height: frame.height, scale: NOMINAL_SCALE }), view);
+    return scannedPageLines(words, { width: frame.width, height: frame.height, scale: NOMINAL_SCALE });
   } catch (err) {
     if (!(err instanceof SourceError) || err.code === 'ocr_unavailable') throw err;
     tally.failed(n);

@@ -1,5 +1,4 @@
-import { finite, FormulaError, type Args, type Value } from './formula-eval.js';
-import { sum } from './formula-functions.js';
+import { finite, FormulaError, sum, type Args, type Value } from './formula-values.js';
 import { Unsupported } from './formula-parse.js';
 
 /** The (range, criterion) argument pairs of a *IFS function, from argument `from` on. */

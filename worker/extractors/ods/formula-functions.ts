@@ -1,6 +1,6 @@
 import { conditional, pairs } from './formula-criteria.js';
 import { Unsupported } from './formula-parse.js';
-import { approxAdd, finite, FormulaError, textOf, toNumber, type Args, type Value } from './formula-eval.js';
+import { finite, FormulaError, sum, textOf, toNumber, type Args, type Value } from './formula-values.js';
 
 type Fn = (args: Args) => Value;
 
@@ -148,18 +148,6 @@ export const FUNCTIONS: Record<string, Fn> = {
 export const MAX_TEXT = 32_767;
 
 const ERROR_TYPES = ['#NULL!', '#DIV/0!', '#VALUE!', '#REF!', '#NAME?', '#NUM!', '#N/A'];
-
-/** A compensated (Neumaier) sum, as LibreOffice's SUM has been since 7.2: the last digit shown matches it. */
-export function sum(xs: readonly number[]): number {
-  let total = 0;
-  let carry = 0;
-  for (const x of xs) {
-    const t = total + x;
-    carry += Math.abs(total) >= Math.abs(x) ? total - t + x : x - t + total;
-    total = t;
-  }
-  return approxAdd(total, carry);
-}
 
 /**
  * Numbers of every argument: booleans count as 1 and 0 (LibreOffice's are

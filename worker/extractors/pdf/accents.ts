@@ -1,5 +1,5 @@
 import { COMBINING, type composeAccents } from './glyphs.js';
-import type { Run } from './runs.js';
+import type { Run } from './run.js';
 
 /**
  * Accents drawn as glyphs of their own, put on the letter they sit over by

@@ -1,4 +1,4 @@
-import type { ExtractionWarning } from '../types.js';
+import type { ExtractionWarning } from '../warning.js';
 
 // A page with fewer visible characters says too little to judge.
 const MIN_JUDGED_CHARS = 20;

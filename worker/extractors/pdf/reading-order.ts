@@ -1,6 +1,6 @@
 import { findGutters, type Gutter } from './columns.js';
 import { dominant, type Fragment } from './fragments.js';
-import type { PdfLine } from './lines.js';
+import type { PdfLine } from './pdf-line.js';
 import { joinRuns, type Run } from './runs.js';
 
 // Regions are cut this many times at most, however the page is drawn.

@@ -1,5 +1,6 @@
 import { attachAccentRuns } from './accents.js';
 import { composeAccents, joinTexLogos, texControlCodes } from './glyphs.js';
+import type { Run } from './run.js';
 
 /**
  * Words from glyphs: a pdf.js text item turned into a run in its own text
@@ -21,18 +22,7 @@ export interface PdfTextItem {
   bold?: boolean;
 }
 
-/** A text item in its own frame: x along the line, y across it (upwards). */
-export interface Run {
-  str: string;
-  x0: number;
-  x1: number;
-  y: number;
-  size: number;
-  rtl: boolean;
-  /** Letters pdf.js read apart ("t r e a t") and joined here: the line is letter-spaced. */
-  letterSpaced?: boolean;
-  bold?: boolean;
-}
+export type { Run } from './run.js';
 
 // A gap wider than this share of the font size is a space: word spaces are about a third
 // of an em and shrink to a fifth in justified lines; letter spacing and kerning stay below.

@@ -1,5 +1,5 @@
 import { SourceError } from '../../../../shared/source-errors.js';
-import type { ExtractionWarning } from '../../types.js';
+import type { ExtractionWarning } from '../../warning.js';
 import { pageList } from '../quality.js';
 import { meanConfidence } from './ocr-lines.js';
 import { LOW_CONFIDENCE, type OcrSettings } from './settings.js';

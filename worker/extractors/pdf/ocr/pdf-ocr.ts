@@ -1,6 +1,6 @@
 import type { PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { SourceError } from '../../../../shared/source-errors.js';
-import type { ExtractionWarning } from '../../types.js';
+import type { ExtractionWarning } from '../../warning.js';
 import { pageLines, type PdfLine } from '../lines.js';
 import { garbledPages } from '../quality.js';
 import { listImageAreas } from './image-list.js';

@@ -1,8 +1,8 @@
-import { ValidationError } from '../shared/errors.js';
-import { chunkView } from '../shared/chunking/chunk-view.js';
-import type { Chunk } from '../shared/schemas/chunk.js';
-import type { ChangeFeed } from '../shared/feed/change-feed.js';
-import { assertOwned, type KbDeps } from './knowledge-base-verbs.js';
+import { ValidationError } from '../errors.js';
+import { chunkView } from '../chunking/chunk-view.js';
+import type { Chunk } from '../schemas/chunk.js';
+import type { ChangeFeed } from '../feed/change-feed.js';
+import { assertOwned, type KbDeps } from './knowledge-bases.js';
 
 /**
  * Where a listing goes on: a source (by id, with its position as a hint) and

@@ -1,7 +1,8 @@
 import { sourceJobInfo, type ExtractSourceJob, type SourceQueue } from '../queue/jobs.js';
+import type { StoredSource } from '../store/kb-records.js';
 import type { KbStore } from '../store/kb-store.js';
 import { settleReport, type SettleReport } from '../store/settle-report.js';
-import type { SourceTarget } from './source-ref.js';
+import type { SourceTarget } from '../sources/source-ref.js';
 
 /** What putting a source back to pending needs. */
 export interface RequeueDeps {
@@ -22,9 +23,19 @@ export type RequeueReason = 'retry' | 'refresh' | 'repair';
  * settle number when that left its knowledge base with nothing in flight.
  */
 export type RequeueResult =
-  | { requeued: ExtractSourceJob }
+  | { requeued: ExtractSourceJob; source?: StoredSource }
   | { requeued: null; outcome: 'active' | 'gone' | 'unlisted' }
   | { requeued: null; outcome: 'mended' | 'failed'; settle: SettleReport };
+
+/**
+ * `unconditional`: a URL's refresh fetches without the validators held.
+ * `cooldownMs`: a refresh by hand (REFRESH_COOLDOWN_SECONDS): a ready source
+ * fetched less than that ago is refused with 429.
+ */
+export interface RequeueOptions {
+  unconditional?: boolean;
+  cooldownMs?: number;
+}
 
 /**
  * Puts a source back to pending under a new run and enqueues that run: the
@@ -32,10 +43,10 @@ export type RequeueResult =
  * reconciler's repair share. A retry or refresh the store refuses throws its
  * error (404, 403, 409, 400). When the enqueue fails, the source stays
  * pending and the reconciler enqueues it, so the move is not lost.
- * `unconditional`: a URL's refresh fetches without the validators held.
  */
-export async function requeueSource(deps: RequeueDeps, target: SourceTarget, reason: RequeueReason, now: string, opts: { unconditional?: boolean } = {}): Promise<RequeueResult> {
+export async function requeueSource(deps: RequeueDeps, target: SourceTarget, reason: RequeueReason, now: string, opts: RequeueOptions = {}): Promise<RequeueResult> {
   let run: number;
+  let record: StoredSource | undefined;
   if (reason === 'repair') {
     const repaired = await deps.kbs.repairSource(target.kbId, target.documentId, now);
     if (repaired.kind === 'mended' || repaired.kind === 'failed') {
@@ -43,12 +54,13 @@ export async function requeueSource(deps: RequeueDeps, target: SourceTarget, rea
     }
     if (repaired.kind !== 'rerun') return { requeued: null, outcome: repaired.kind };
     run = repaired.run;
+    record = (await deps.kbs.getSource(target.kbId, target.documentId)) ?? undefined;
   } else {
-    run = reason === 'retry' ? await deps.kbs.retrySource(target, now) : await deps.kbs.refreshSource(target, now);
+    // The retry and refresh scripts answer with the record after the move: nothing is read again.
+    ({ run, source: record } = reason === 'retry' ? await deps.kbs.retrySource(target, now) : await deps.kbs.refreshSource(target, now, opts.cooldownMs));
   }
   const job: ExtractSourceJob = { ...target, run };
   // The job is named after the source's type, with its size, for Bull Board.
-  const record = await deps.kbs.getSource(target.kbId, target.documentId);
   await deps.queue.enqueue([{ ...job, ...(record && sourceJobInfo(record)), ...(opts.unconditional && { unconditional: true as const }) }]);
-  return { requeued: job };
+  return { requeued: job, ...(record && { source: record }) };
 }

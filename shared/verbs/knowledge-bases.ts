@@ -1,23 +1,33 @@
-import { applyChunkChange, chunkingTag, effectiveChunking, type ChunkSettings } from '../shared/chunking/chunk-settings.js';
-import { chunkView } from '../shared/chunking/chunk-view.js';
-import { ConflictError, ForbiddenError, OTHER_WORKSPACE, notFound } from '../shared/errors.js';
-import { assignTextBatches, sourceJobInfo, type SourceQueue } from '../shared/queue/jobs.js';
-import type { Logger } from '../shared/runtime/logger.js';
-import type { KnowledgeBase, KnowledgeBaseSummary, SourceStatus } from '../shared/schemas/knowledge-base.js';
-import type { Site } from '../shared/schemas/site.js';
-import { kbStatus, publicSource, type KbMeta, type NewSource, type StoredSource } from '../shared/store/kb-records.js';
-import type { KbStore } from '../shared/store/kb-store.js';
-import type { CommitLimits } from '../shared/quotas.js';
-import { committedRecord } from '../shared/store/kb-records-store.js';
-import { assertRefreshAllowed } from '../shared/sources/refresh-cooldown.js';
-import { requeueSource } from '../shared/sources/requeue.js';
-import type { SourceTarget } from '../shared/sources/source-ref.js';
-import type { SourceForm } from './http/source-form.js';
-import { publicSite, type NewSite } from '../shared/store/site-records.js';
-import type { SiteStore } from '../shared/store/site-store.js';
+import { applyChunkChange, chunkingTag, effectiveChunking, type ChunkSettings, type ChunkSettingsChange } from '../chunking/chunk-settings.js';
+import { chunkView } from '../chunking/chunk-view.js';
+import { ConflictError, ForbiddenError, OTHER_WORKSPACE, notFound } from '../errors.js';
+import { assignTextBatches, sourceJobInfo, type SourceQueue } from '../queue/jobs.js';
+import type { Logger } from '../runtime/logger.js';
+import type { KnowledgeBase, KnowledgeBaseSummary, SourceStatus } from '../schemas/knowledge-base.js';
+import type { Site } from '../schemas/site.js';
+import { kbStatus, publicSource, type KbMeta, type NewSource, type StoredSource } from '../store/kb-records.js';
+import type { KbStore } from '../store/kb-store.js';
+import type { CommitLimits } from '../quotas.js';
+import { committedRecord } from '../store/kb-records-store.js';
+import { requeueSource } from './requeue.js';
+import type { SourceTarget } from '../sources/source-ref.js';
+import { publicSite, type NewSite } from '../store/site-records.js';
+import type { SiteStore } from '../store/site-store.js';
 import { viewStamp, type KbViewCache } from './kb-view-cache.js';
 
-/** What the knowledge-base verbs of the API need. */
+/** What a create or an update of a knowledge base brings: sources and sites to add, and settings to change. */
+export interface SourceForm {
+  name?: string;
+  sources: NewSource[];
+  /** Site sources, discovered by a worker after the commit. */
+  sites: NewSite[];
+  /** Refresh period of the URL sources, hours; 0 turns it off. */
+  autoRefreshHours?: number;
+  /** New chunking settings; the verb checks the overlap against the resulting maximum. */
+  chunking?: ChunkSettingsChange;
+}
+
+/** What the knowledge-base verbs need. */
 export interface KbDeps {
   kbs: KbStore;
   /** Site records; without it a knowledge base is answered without `sites`. */
@@ -277,19 +287,14 @@ export async function getChunks(deps: KbDeps, workspaceId: string, kbId: string,
   return { items: items.map((c) => chunkView(kbId, source, c)), total };
 }
 
-/** 429 when the source was fetched within the refresh cooldown; other refusals are the refresh script's. */
-async function assertRefreshCooldownOver(deps: KbDeps, target: SourceTarget): Promise<void> {
-  if (!deps.refreshCooldownMs) return;
-  await assertOwned(deps, target.workspaceId, target.kbId);
-  const source = await deps.kbs.getSource(target.kbId, target.documentId);
-  if (source?.type === 'url') assertRefreshAllowed(source, deps.refreshCooldownMs, deps.now?.() ?? new Date());
-}
-
-/** Puts a failed source back to pending under a new run (or, `refresh`, a ready or failed URL source) and enqueues it. */
+/**
+ * Puts a failed source back to pending under a new run (or, `refresh`, a
+ * ready or failed URL source, refused with 429 within its cooldown) and
+ * enqueues it: one script, which answers with the record, and the enqueue.
+ */
 export async function rerunSource(deps: KbDeps, target: SourceTarget, how: 'retry' | 'refresh') {
-  if (how === 'refresh') await assertRefreshCooldownOver(deps, target);
-  await requeueSource(deps, target, how, nowIso(deps));
-  const source = await deps.kbs.getSource(target.kbId, target.documentId);
-  if (!source) throw notFound('Document', target.documentId, `knowledge base ${target.kbId}`);
-  return publicSource(source);
+  const cooldownMs = how === 'refresh' ? deps.refreshCooldownMs : undefined;
+  const result = await requeueSource(deps, target, how, nowIso(deps), { ...(cooldownMs && { cooldownMs }) });
+  if (!result.requeued || !result.source) throw new Error(`a ${how} answered without the source`);
+  return publicSource(result.source);
 }

@@ -5,7 +5,7 @@ import { publicSource, type NewSource } from '../store/kb-records.js';
 import type { KbStore } from '../store/kb-store.js';
 import type { ReplaceFields } from '../store/scripts/rerun-scripts.js';
 import type { Source } from '../schemas/knowledge-base.js';
-import type { SourceTarget } from './source-ref.js';
+import type { SourceTarget } from '../sources/source-ref.js';
 
 /** What replacing a source needs. */
 export interface ReplaceDeps {

@@ -1,9 +1,9 @@
-import { ConflictError, notFound } from '../shared/errors.js';
-import type { Site } from '../shared/schemas/site.js';
-import type { SiteTarget } from '../shared/store/scripts/site-scripts.js';
-import { publicSite } from '../shared/store/site-records.js';
-import type { SiteStore } from '../shared/store/site-store.js';
-import { assertOwned, type KbDeps } from './knowledge-base-verbs.js';
+import { notFound } from '../errors.js';
+import type { Site } from '../schemas/site.js';
+import type { SiteTarget } from '../store/scripts/site-scripts.js';
+import { publicSite } from '../store/site-records.js';
+import type { SiteStore } from '../store/site-store.js';
+import { assertOwned, type KbDeps } from './knowledge-bases.js';
 
 /** What the site verbs need: the knowledge-base verbs' deps with the site store. */
 export type SiteDeps = KbDeps & { sites: SiteStore };
@@ -26,17 +26,10 @@ export async function deleteSite(deps: SiteDeps, target: SiteTarget): ReturnType
  * and pages missing twice in a row go. While a discovery runs, its job is
  * queued again (a no-op when it is still queued or running), so a site whose
  * first job was lost can be set going; the answer is then the site as it is.
+ * One script, which answers with the site, and the enqueue.
  */
 export async function refreshSite(deps: SiteDeps, target: SiteTarget): Promise<Site> {
-  let run: number;
-  try {
-    run = await deps.sites.restart(target, new Date().toISOString());
-  } catch (err) {
-    if (!(err instanceof ConflictError)) throw err;
-    const site = await deps.sites.get(target.kbId, target.siteId);
-    if (!site) throw notFound('Site', target.siteId, `knowledge base ${target.kbId}`);
-    run = site.run;
-  }
+  const { run, site } = await deps.sites.restartReport(target, new Date().toISOString());
   await deps.queue.discover([{ ...target, run }]);
-  return readSite(deps, target);
+  return publicSite(site);
 }
