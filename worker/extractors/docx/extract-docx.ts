@@ -5,6 +5,7 @@ import type { AnyNode, Element } from 'domhandler';
 import { listNumbers } from './numbering.js';
 import { useStreamingXmlReader } from './mammoth-xml.js';
 import { docxMarkdown } from './docx-tables.js';
+import { markStyleFreeHeadings } from './style-free-headings.js';
 import { decodeEntities } from '../common/decode-entities.js';
 import type { RawExtraction } from '../types.js';
 import { checkInflatedSizes, DEFAULT_ZIP_LIMITS, readZipEntry, scanZip, type ZipEntry } from '../common/zip-scan.js';
@@ -18,7 +19,8 @@ const NO_IMAGES = mammoth.images.imgElement(async () => ({ src: '' }));
  * Extracts a DOCX: the ZIP directory is checked for bombs first (declared
  * sizes, then that no part inflates past its declared size), then mammoth
  * (its XML read in one streaming pass, see `mammoth-xml.ts`) converts the body (with footnotes and endnotes) to HTML, which becomes
- * Markdown: heading styles as `#` headings, numbered and nested lists, tables
+ * Markdown: heading styles as `#` headings (in a document without any, bold
+ * or numbered section titles, see `style-free-headings.ts`), numbered and nested lists, tables
  * one GFM row per Word row (`docx-tables.ts`),
  * text boxes in place, and the notes as a numbered list at the end without
  * their back-links; image descriptions (alt text) are kept as text.
@@ -45,7 +47,9 @@ export async function extractDocx(bytes: Uint8Array, maxUnpackedBytes = DEFAULT_
   }
   const $ = load(html, null, false);
   numberItems($.root().find('li').toArray() as Element[], bytes, entries);
-  const { markdown, text } = docxMarkdown($.root().contents().toArray() as AnyNode[], { imageAlt: 'all', dropLink: isBackLink });
+  const top = $.root().contents().toArray() as AnyNode[];
+  markStyleFreeHeadings(top);
+  const { markdown, text } = docxMarkdown(top, { imageAlt: 'all', dropLink: isBackLink });
   return { markdown, text, title };
 }
 
