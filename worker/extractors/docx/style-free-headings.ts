@@ -31,7 +31,7 @@ const MAX_WORDS = 14;
 const CAPTION = /^\p{L}+\.?\s+\d+(?:\.\d+)*[.:]\s/u;
 const NUMBERED = /^(\d{1,2}(?:\.\d{1,2}){0,3})(\.?)\s+(?=[\p{Lu}\p{Lt}\p{Lo}])/u;
 
-interface Candidate { el: Element; text: string; bold: boolean; number?: number[]; dotted: boolean; sub: boolean }
+interface Candidate { el: Element; at: number; text: string; bold: boolean; number?: number[]; dotted: boolean; sub: boolean }
 
 /** Turns the style-free headings among `nodes` (the top level of mammoth's HTML) into `h1`–`h6`, in place; returns how many. */
 export function markStyleFreeHeadings(nodes: readonly AnyNode[]): number {
@@ -41,7 +41,7 @@ export function markStyleFreeHeadings(nodes: readonly AnyNode[]): number {
   const paragraphs = blocks.filter((el) => el.name === 'p' && textOf(el).trim() !== '');
   const boldShare = paragraphs.filter(isAllBold).length / Math.max(1, paragraphs.length);
 
-  const candidates: Candidate[] = [];
+  const found: Candidate[] = [];
   blocks.forEach((el, i) => {
     if (el.name !== 'p') return;
     const raw = textOf(el);
@@ -61,14 +61,13 @@ export function markStyleFreeHeadings(nodes: readonly AnyNode[]): number {
     // Under another bold line it is one of a run of labels (a form's fields), or a title's second line.
     if (bold && !m && blocks[i - 1]?.name === 'p' && isAllBold(blocks[i - 1]!)) return;
     const number = m ? m[1]!.split('.').map(Number) : undefined;
-    if (bold || number) candidates.push({ el, text, bold, ...(number ? { number } : {}), dotted: (number?.length ?? 0) > 1, sub });
+    if (bold || number) found.push({ el, at: i, text, bold, ...(number ? { number } : {}), dotted: (number?.length ?? 0) > 1, sub });
   });
 
   // A title met again further on was an entry of a table of contents.
   const later = new Map<string, number>();
-  candidates.forEach((c, i) => later.set(c.text, i));
-  const listed = new Set(candidates.filter((c, i) => c.number && later.get(c.text)! > i));
-  for (let i = candidates.length - 1; i >= 0; i--) if (listed.has(candidates[i]!)) candidates.splice(i, 1);
+  found.forEach((c, i) => later.set(c.text, i));
+  const candidates = found.filter((c, i) => !c.number || later.get(c.text) === i);
 
   const numbered = candidates.filter((c) => c.number);
   const dotted = numbered.filter((c) => c.dotted);
@@ -80,7 +79,7 @@ export function markStyleFreeHeadings(nodes: readonly AnyNode[]): number {
   // A title standing on its first subsection's is one only if that subsection is one.
   for (let i = candidates.length - 1; i >= 0; i--) {
     const c = candidates[i]!;
-    if (c.sub && kept.has(c) && !(candidates[i + 1] && kept.has(candidates[i + 1]!) && blocks.indexOf(candidates[i + 1]!.el) === blocks.indexOf(c.el) + 1)) kept.delete(c);
+    if (c.sub && kept.has(c) && !(candidates[i + 1] && kept.has(candidates[i + 1]!) && candidates[i + 1]!.at === c.at + 1)) kept.delete(c);
   }
 
   let depth = 0;
