@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { mammothReadString } from '../../worker/extractors/docx/mammoth-xml.js';
+import mammoth from 'mammoth';
+import { mammothReadString, UNREAD_ELEMENTS, useStreamingXmlReader } from '../../worker/extractors/docx/mammoth-xml.js';
+import { buildDocx } from '../fixtures/docx.js';
 import { readPlainXml, type MammothNode } from '../../worker/extractors/docx/xml-reader.js';
 
 const W = 'http://schemas.openxmlformats.org/wordprocessingml/2006/main';
@@ -47,5 +49,36 @@ describe('the streaming XML reader for mammoth', () => {
     ['two root elements', `<w:p xmlns:w="${W}"/><w:p xmlns:w="${W}"/>`],
   ])('leaves %s to mammoth', (_, xml) => {
     expect(readPlainXml(xml, MAP)).toBeUndefined();
+  });
+
+  it('leaves out the elements it is told to skip with all they hold, and still refuses what is wrong inside them', () => {
+    const xml = `<w:tc xmlns:w="${W}"><w:tcPr><w:tcBorders><w:top w:val="single"/></w:tcBorders><w:gridSpan w:val="2"/></w:tcPr><w:p><w:r><w:t>kept</w:t></w:r></w:p></w:tc>`;
+    const tree = readPlainXml(xml, MAP, undefined, new Set(['w:tcBorders']));
+    expect(JSON.stringify(tree && plain(tree))).not.toContain('w:top');
+    expect(JSON.stringify(tree && plain(tree))).toContain('w:gridSpan');
+    expect(JSON.stringify(tree && plain(tree))).toContain('kept');
+    for (const bad of ['<w:top>&nbsp;</w:top>', '<w:top a="1" a="2"/>', '<q:top/>', '<w:top>']) {
+      expect(readPlainXml(xml.replace('<w:top w:val="single"/>', bad), MAP, undefined, new Set(['w:tcBorders']))).toBeUndefined();
+    }
+  });
+
+  it('gives mammoth the same HTML without the elements whose values it never writes', async () => {
+    const props = '<w:rPr><w:rFonts w:ascii="Arial"/><w:b/><w:color w:val="FF0000"/><w:sz w:val="20"/><w:szCs w:val="20"/><w:lang w:val="en-GB"/></w:rPr>';
+    const cell = (text: string, span = '') => `<w:tc><w:tcPr><w:tcW w:w="2000" w:type="dxa"/>${span}<w:tcBorders><w:top w:val="single"/><w:left w:val="single"/></w:tcBorders><w:shd w:fill="EEEEEE"/><w:vAlign w:val="center"/></w:tcPr><w:p><w:pPr><w:spacing w:after="0"/><w:jc w:val="center"/><w:ind w:left="720"/></w:pPr><w:r>${props}<w:t>${text}</w:t></w:r></w:p></w:tc>`;
+    const table = `<w:tbl><w:tblPr><w:tblW w:w="0" w:type="auto"/><w:tblBorders><w:top w:val="single"/></w:tblBorders><w:tblLook w:val="04A0"/></w:tblPr><w:tr><w:trPr><w:trHeight w:val="300"/><w:tblHeader/></w:trPr>${cell('Head', '<w:gridSpan w:val="2"/>')}</w:tr><w:tr>${cell('a')}${cell('b')}</w:tr></w:tbl>`;
+    const buffer = Buffer.from(buildDocx([{ xml: `<w:p><w:pPr><w:pStyle w:val="Heading1"/><w:keepNext/><w:spacing w:before="240"/></w:pPr><w:r>${props}<w:t>Title</w:t></w:r></w:p>` }, { xml: table }]));
+    useStreamingXmlReader();
+    const convert = async () => (await mammoth.convertToHtml({ buffer })).value;
+    const skipping = await convert();
+    expect(skipping).toContain('<h1><strong>Title</strong></h1>');
+    expect(skipping).toContain('<th colspan="2">');
+    expect(UNREAD_ELEMENTS.has('w:tcBorders')).toBe(true);
+    const copy = [...UNREAD_ELEMENTS];
+    (UNREAD_ELEMENTS as Set<string>).clear();
+    try {
+      expect(await convert()).toBe(skipping);
+    } finally {
+      for (const name of copy) (UNREAD_ELEMENTS as Set<string>).add(name);
+    }
   });
 });

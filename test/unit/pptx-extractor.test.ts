@@ -77,6 +77,31 @@ describe('PPTX', () => {
     expect(r.markdown).toBe('## Slide 1: Sales\n\nRevenue by region\n\n- Quarter\n- Millions of euros\n- North\n- South');
   });
 
+  it('keeps the slide number, date and footer text a slide holds, and the text of grouped shapes and tables in a group', async () => {
+    const NS = 'xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships" xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main"';
+    const sp = (ph: string, inner: string) => `<p:sp><p:nvSpPr><p:cNvPr id="2" name="s"/><p:cNvSpPr/><p:nvPr>${ph}</p:nvPr></p:nvSpPr><p:spPr/><p:txBody><a:bodyPr/>${inner}</p:txBody></p:sp>`;
+    const number = sp('<p:ph type="sldNum" idx="12"/>', '<a:p><a:r><a:t>Page </a:t></a:r><a:fld id="{1}" type="slidenum"><a:t>7</a:t></a:fld></a:p>');
+    const date = sp('<p:ph type="dt" idx="10"/>', '<a:p><a:r><a:t>March 2011</a:t></a:r></a:p>');
+    // An empty placeholder shows the layout's text, which is not this slide's.
+    const emptyFooter = sp('<p:ph type="ftr" idx="11"/>', '<a:p><a:endParaRPr/></a:p>');
+    const table = '<p:graphicFrame><p:nvGraphicFramePr><p:cNvPr id="5" name="T"/></p:nvGraphicFramePr><a:graphic><a:graphicData uri="t"><a:tbl><a:tr><a:tc><a:txBody><a:p><a:r><a:t>Cell one</a:t></a:r></a:p></a:txBody></a:tc></a:tr><a:tr><a:tc><a:txBody><a:p><a:r><a:t>Cell two</a:t></a:r></a:p></a:txBody></a:tc></a:tr></a:tbl></a:graphicData></a:graphic></p:graphicFrame>';
+    const group = `<p:grpSp><p:nvGrpSpPr><p:cNvPr id="4" name="g"/><p:cNvGrpSpPr/><p:nvPr/></p:nvGrpSpPr><p:grpSpPr/>${sp('', '<a:p><a:r><a:t>Grouped words</a:t></a:r></a:p>')}${table}</p:grpSp>`;
+    const r = await extractText(buildPptx([{ shapes: [] }], [
+      { name: 'ppt/slides/slide1.xml', data: `<?xml version="1.0"?><p:sld ${NS}><p:cSld><p:spTree>${sp('<p:ph type="title"/>', '<a:p><a:r><a:t>Budget</a:t></a:r></a:p>')}${group}${date}${emptyFooter}${number}</p:spTree></p:cSld></p:sld>` },
+    ]), OPTS);
+    expect(r.markdown).toBe('## Slide 1: Budget\n\nGrouped words\n\n| Cell one |\n| --- |\n| Cell two |\n\nMarch 2011\n\nPage 7');
+  });
+
+  it('reads an equation from the runs of its fallback, so its words stay in the paragraph', async () => {
+    const NS = 'xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships" xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main" xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006" xmlns:a14="http://schemas.microsoft.com/office/drawing/2010/main" xmlns:m="http://schemas.openxmlformats.org/officeDocument/2006/math"';
+    const math = '<mc:AlternateContent><mc:Choice Requires="a14"><a14:m><m:oMath><m:r><m:t>x=2</m:t></m:r></m:oMath></a14:m></mc:Choice><mc:Fallback><a:r><a:t>x=2</a:t></a:r></mc:Fallback></mc:AlternateContent>';
+    const body = `<p:sp><p:nvSpPr><p:cNvPr id="2" name="s"/><p:cNvSpPr/><p:nvPr/></p:nvSpPr><p:spPr/><p:txBody><a:bodyPr/><a:p><a:r><a:t>Solve </a:t></a:r>${math}<a:r><a:t> for x</a:t></a:r></a:p></p:txBody></p:sp>`;
+    const r = await extractText(buildPptx([{ shapes: [] }], [
+      { name: 'ppt/slides/slide1.xml', data: `<?xml version="1.0"?><p:sld ${NS}><p:cSld><p:spTree>${body}</p:spTree></p:cSld></p:sld>` },
+    ]), OPTS);
+    expect(r.markdown).toBe('## Slide 1\n\nSolve x=2 for x');
+  });
+
   it('refuses a slide declaring a DOCTYPE as corrupt', async () => {
     const bytes = buildPptx([{ shapes: [{ ph: 'title', paragraphs: ['x'] }] }], [
       { name: 'ppt/slides/slide1.xml', data: '<?xml version="1.0"?><!DOCTYPE p:sld [<!ENTITY x SYSTEM "file:///etc/hosts">]><p:sld xmlns:p="p"><p:cSld><p:spTree/></p:cSld></p:sld>' },

@@ -4,7 +4,8 @@ import { load } from 'cheerio/slim';
 import type { AnyNode, Element } from 'domhandler';
 import { listNumbers } from './numbering.js';
 import { useStreamingXmlReader } from './mammoth-xml.js';
-import { nodesToMarkdownAndText } from '../html/to-markdown.js';
+import { docxMarkdown } from './docx-tables.js';
+import { markStyleFreeHeadings } from './style-free-headings.js';
 import { decodeEntities } from '../common/decode-entities.js';
 import type { RawExtraction } from '../types.js';
 import { checkInflatedSizes, DEFAULT_ZIP_LIMITS, readZipEntry, scanZip, type ZipEntry } from '../common/zip-scan.js';
@@ -18,7 +19,9 @@ const NO_IMAGES = mammoth.images.imgElement(async () => ({ src: '' }));
  * Extracts a DOCX: the ZIP directory is checked for bombs first (declared
  * sizes, then that no part inflates past its declared size), then mammoth
  * (its XML read in one streaming pass, see `mammoth-xml.ts`) converts the body (with footnotes and endnotes) to HTML, which becomes
- * Markdown: heading styles as `#` headings, numbered and nested lists, tables,
+ * Markdown: heading styles as `#` headings (in a document without any, bold
+ * or numbered section titles, see `style-free-headings.ts`), numbered and nested lists, tables
+ * one GFM row per Word row (`docx-tables.ts`),
  * text boxes in place, and the notes as a numbered list at the end without
  * their back-links; image descriptions (alt text) are kept as text.
  * External files are never read (`externalFileAccess: false`, CVE-2025-11849).
@@ -44,7 +47,10 @@ export async function extractDocx(bytes: Uint8Array, maxUnpackedBytes = DEFAULT_
   }
   const $ = load(html, null, false);
   numberItems($.root().find('li').toArray() as Element[], bytes, entries);
-  return { ...nodesToMarkdownAndText($.root().toArray() as AnyNode[], { imageAlt: 'all', dropLink: isBackLink }), title };
+  const top = $.root().contents().toArray() as AnyNode[];
+  markStyleFreeHeadings(top);
+  const { markdown, text } = docxMarkdown(top, { imageAlt: 'all', dropLink: isBackLink });
+  return { markdown, text, title };
 }
 
 /** Gives list items Word's numbers (restarts, start values, continued lists) when they can be matched one to one. */

@@ -20,9 +20,13 @@ class NotPlain extends Error {}
 
 interface Open {
   name: string;
+  /** The element's name in mammoth's tree. */
+  qualified: string;
   namespaces: Map<string, string | undefined>;
   attributes: Array<[string, string]>;
   children: MammothNode[];
+  /** Inside an element left out of the tree: read and checked, not built. */
+  skipped: boolean;
 }
 
 /**
@@ -36,18 +40,26 @@ interface Open {
  * kind (a DOCTYPE, an unknown entity, a duplicate attribute, a prefix never
  * declared, a tag closed out of order or left open): the caller then uses
  * mammoth's reader, which reports the same errors it always did.
+ * Elements named in `skip` (names as in the tree) are left out with all
+ * they hold, though still checked as above, so a part is read or refused
+ * exactly as without them.
  */
 export function readPlainXml(
   xml: string,
   namespaceMap: Record<string, string>,
   makeElement: ElementFactory = (name, attributes, children) => ({ type: 'element', name, attributes, children }),
+  skip: ReadonlySet<string> = NOTHING_SKIPPED,
 ): MammothElement | undefined {
-  const root: Open = { name: '', namespaces: new Map([['xml', XML_NS]]), attributes: [], children: [] };
+  const root: Open = { name: '', qualified: '', namespaces: new Map([['xml', XML_NS]]), attributes: [], children: [], skipped: false };
   const stack: Open[] = [root];
   let text = '';
   let inCdata = false;
   const flush = () => {
-    if (text !== '' && stack.length > 1) stack.at(-1)!.children.push({ type: 'text', value: decode(text) });
+    if (text !== '' && stack.length > 1) {
+      const value = decode(text);
+      const open = stack.at(-1)!;
+      if (!open.skipped) open.children.push({ type: 'text', value });
+    }
     text = '';
   };
   let attributes: Array<[string, string]> = [];
@@ -68,7 +80,9 @@ export function readPlainXml(
           if (namespaces === stack.at(-1)!.namespaces) namespaces = new Map(namespaces);
           namespaces.set(attr === 'xmlns' ? '' : attr.slice(6), value);
         }
-        stack.push({ name, namespaces, attributes, children: [] });
+        const qualified = names.element(namespaces, name);
+        const skipped = stack.at(-1)!.skipped || skip.has(qualified);
+        stack.push({ name, qualified, namespaces, attributes, children: [], skipped });
         attributes = [];
       },
       onclosetag(name, isImplied) {
@@ -77,7 +91,8 @@ export function readPlainXml(
         // htmlparser2 calls a self-closed tag's end implied too; any other implied end is a tag closed out of order or never.
         if (isImplied && !(source[parser.endIndex - 1] === '/' && source[parser.endIndex] === '>')) throw new NotPlain();
         if (!open || open.name !== name || stack.length === 0) throw new NotPlain();
-        stack.at(-1)!.children.push(toElement(open, names, makeElement));
+        if (!open.skipped) stack.at(-1)!.children.push(toElement(open, names, makeElement));
+        else for (const [qName] of open.attributes) names.attribute(open.namespaces, qName);
       },
       ontext(data) {
         if (!inCdata) text += data;
@@ -108,10 +123,12 @@ export function readPlainXml(
   return stack.length === 1 && elements.length === 1 ? elements[0] : undefined;
 }
 
+const NOTHING_SKIPPED: ReadonlySet<string> = new Set();
+
 function toElement(open: Open, names: QualifiedNames, makeElement: ElementFactory): MammothElement {
   const attributes: Record<string, string> = Object.create(null);
   for (const [qName, value] of open.attributes) attributes[names.attribute(open.namespaces, qName)] = value;
-  return makeElement(names.element(open.namespaces, open.name), attributes, open.children);
+  return makeElement(open.qualified, attributes, open.children);
 }
 
 /**

@@ -47,16 +47,27 @@ export function descendants(nodes: readonly OrderedNode[], tag: string, out: Ord
 
 /**
  * The text of a DrawingML paragraph (`a:p`): its runs and fields in order,
- * a line break as a space.
+ * a line break as a space. An equation (`mc:AlternateContent` holding
+ * `a14:m`) is read from the branch that has DrawingML runs: its fallback
+ * carries the equation's text as ordinary runs, as older viewers show it.
  */
 export function paragraphText(p: OrderedNode): string {
+  return runsText(childrenOf(p), 0).replace(/\s+/g, ' ').trim();
+}
+
+function runsText(nodes: readonly OrderedNode[], depth: number): string {
   let text = '';
-  for (const n of childrenOf(p)) {
+  for (const n of nodes) {
     const tag = tagOf(n);
     if (tag === 'r' || tag === 'fld') text += textIn(childrenOf(n).filter((c) => tagOf(c) === 't'));
     else if (tag === 'br') text += ' ';
+    else if (tag === 'AlternateContent' && depth < 4) {
+      const branches = childrenOf(n).filter((c) => tagOf(c) === 'Choice' || tagOf(c) === 'Fallback');
+      const withRuns = branches.find((b) => childrenOf(b).some((c) => tagOf(c) === 'r' || tagOf(c) === 'fld'));
+      if (withRuns) text += runsText(childrenOf(withRuns), depth + 1);
+    }
   }
-  return text.replace(/\s+/g, ' ').trim();
+  return text;
 }
 
 /** All text under `nodes`. */

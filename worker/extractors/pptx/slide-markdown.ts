@@ -15,8 +15,6 @@ export interface SlideContent {
 }
 
 const TITLE_TYPES = new Set(['title', 'ctrTitle']);
-// The slide number and date fields say nothing about the slide's content.
-const SKIPPED_TYPES = new Set(['sldNum', 'dt']);
 // Placeholders whose paragraphs are bullets unless they say otherwise (the master's body style).
 const BULLETED_TYPES = new Set([undefined, 'body', 'obj']);
 
@@ -47,8 +45,9 @@ function walk(nodes: OrderedNode[], out: SlideContent, target: (id: string) => s
 
 function shape(sp: OrderedNode, out: SlideContent): void {
   const ph = path(childrenOf(sp), 'nvSpPr', 'nvPr', 'ph');
+  // The slide number, date and footer placeholders are kept when the slide holds their text: the
+  // slide shows it. An empty one shows the layout's, which is not this slide's text and is not read.
   const type = ph ? attrOf(ph, 'type') : undefined;
-  if (type && SKIPPED_TYPES.has(type)) return;
   const paragraphs = descendants(childrenOf(child(childrenOf(sp), 'txBody')), 'p');
   if (ph && type && TITLE_TYPES.has(type) && out.title === undefined) {
     const title = paragraphs.map(paragraphText).filter(Boolean).join(' ');
