@@ -1,5 +1,5 @@
 import { countsFrom, type SourceCounts } from '../sources/lifecycle.js';
-import { siteDiscoveredEvent } from './outbox.js';
+import { siteDiscoveredEvent } from './outbox-events.js';
 import { runScript, type StoreRedis } from './commands.js';
 import type { KeySpace } from './keys.js';
 import { resultError } from './scripts/result-error.js';

@@ -6,7 +6,7 @@ import { HostBusyError } from '../../worker/fetch/host-gate.js';
 import { discoveryStep, type DiscoverOptions, type DiscoveryResult } from '../../worker/sites/discover.js';
 import { initialState } from '../../worker/sites/discovery-state.js';
 import { webhookEventSchema } from '../../shared/schemas/webhook.js';
-import { siteDiscoveredEvent } from '../../shared/store/outbox.js';
+import { siteDiscoveredEvent } from '../../shared/store/outbox-events.js';
 import { eventId } from '../../shared/webhooks/webhook-events.js';
 import { eventOfEntry } from '../../shared/webhooks/outbox-events.js';
 

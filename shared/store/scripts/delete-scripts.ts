@@ -1,6 +1,6 @@
 import type { SourceTarget } from '../../sources/source-ref.js';
 import { feedArgs } from '../../feed/feed-entries.js';
-import { outboxArgs } from '../outbox.js';
+import { outboxArgs } from '../outbox-events.js';
 import { defineScript } from './script.js';
 
 /** The revision an If-Match requires, as the string the meta hash holds; omitted when none is required. */

@@ -1,7 +1,7 @@
 import { feedArgs, type FeedEntry } from '../../feed/feed-entries.js';
 import type { Metadata } from '../../schemas/metadata.js';
 import type { SourceTarget } from '../../sources/source-ref.js';
-import { outboxArgs } from '../outbox.js';
+import { outboxArgs } from '../outbox-events.js';
 import { defineScript } from './script.js';
 
 /** Replaces one source's metadata (an empty object removes it); when it changes, marks the source's chunks to appear again in the feed. */

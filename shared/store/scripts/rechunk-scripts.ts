@@ -1,7 +1,7 @@
 import { chunkingTag, type ChunkSettings } from '../../chunking/chunk-settings.js';
 import type { SourceRef } from '../../sources/source-ref.js';
 import { feedArgs, feedEntries } from '../../feed/feed-entries.js';
-import { outboxArgs } from '../outbox.js';
+import { outboxArgs } from '../outbox-events.js';
 import { defineScript } from './script.js';
 
 /** A re-chunk of one ready source: the run whose Markdown was cut, and the result. */

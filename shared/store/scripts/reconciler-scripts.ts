@@ -1,5 +1,5 @@
 import { feedArgs } from '../../feed/feed-entries.js';
-import { outboxArgs } from '../outbox.js';
+import { outboxArgs } from '../outbox-events.js';
 import { defineScript } from './script.js';
 
 /** The error a torn ready source gets when its uploaded bytes are gone and it cannot run again. */

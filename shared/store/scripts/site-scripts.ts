@@ -1,5 +1,5 @@
 import { feedArgs } from '../../feed/feed-entries.js';
-import { outboxArgs, type OutboxEvent } from '../outbox.js';
+import { outboxArgs, type OutboxEvent } from '../outbox-events.js';
 import { defineScript } from './script.js';
 
 /** The end of one discovery run of a site. */

@@ -2,7 +2,7 @@ import type { SourceProgress } from '../../schemas/knowledge-base.js';
 import type { SourceRef } from '../../sources/source-ref.js';
 import { FINAL_STATUSES } from '../../sources/lifecycle.js';
 import { feedArgs, feedEntries } from '../../feed/feed-entries.js';
-import { outboxArgs, sourceEndEvent } from '../outbox.js';
+import { outboxArgs, sourceEndEvent } from '../outbox-events.js';
 import { defineScript, type FieldKind } from './script.js';
 
 type FinalStatus = (typeof FINAL_STATUSES)[number];
