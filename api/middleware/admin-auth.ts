@@ -2,7 +2,7 @@ import type { MiddlewareHandler } from 'hono';
 import { NotFoundError } from '../../shared/errors.js';
 import type { AppEnv } from '../context.js';
 import { errorResponse } from './errors.js';
-import { safeEqual } from '../ops/admin-board.js';
+import { safeEqual } from './safe-equal.js';
 
 const MAX_TOKEN_LENGTH = 512;
 

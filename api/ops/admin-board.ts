@@ -1,4 +1,3 @@
-import { timingSafeEqual, createHash } from 'node:crypto';
 import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { HonoAdapter } from '@bull-board/hono';
@@ -8,6 +7,7 @@ import type { Context, Hono, MiddlewareHandler } from 'hono';
 import { INGEST_QUEUE } from '../../shared/queue/jobs.js';
 import type { AppEnv } from '../context.js';
 import { errorResponse } from '../middleware/errors.js';
+import { safeEqual } from '../middleware/safe-equal.js';
 
 export const BOARD_PATH = '/admin/queues';
 
@@ -27,13 +27,6 @@ function sameHost(origin: string, requestUrl: string): boolean {
  */
 const BOARD_CSP =
   "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; font-src 'self' data:; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'";
-
-/** Compares secrets in constant time (hashing first makes the lengths equal). */
-export function safeEqual(a: string, b: string): boolean {
-  const ha = createHash('sha256').update(a).digest();
-  const hb = createHash('sha256').update(b).digest();
-  return timingSafeEqual(ha, hb);
-}
 
 /**
  * HTTP Basic auth for operators, separate from tenant API keys, plus a

@@ -5,7 +5,7 @@ import type { MiddlewareHandler } from 'hono';
 import { routePath } from 'hono/route';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { EXTRACT_BUCKETS, readJobMetrics } from '../../shared/queue/job-metrics.js';
-import { safeEqual } from './admin-board.js';
+import { safeEqual } from '../middleware/safe-equal.js';
 import type { AppEnv } from '../context.js';
 import { errorResponse } from '../middleware/errors.js';
 
