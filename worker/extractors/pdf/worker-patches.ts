@@ -365,6 +365,72 @@ const glyphsWithoutStringCache: WorkerPatch[] = [
   }` },
 ];
 
+/**
+ * pdf.js puts one space into an item for any gap between glyphs from a
+ * tenth of an em to 0.6 em, so in a letter-spaced line the gaps between
+ * letters and those between words come out alike ("r e a d t h e"), and
+ * the words cannot be told apart afterwards. Each such space now has its
+ * gap recorded beside the item, in em, in the order of the spaces (`gaps`;
+ * -1 for a space the PDF drew as a character): the text is the same, and
+ * the layout joins letters by their gaps (see `runs.ts`).
+ */
+const FAKE_SPACE_IN_FLOW = `        if (textContentItem.initialized) {
+          resetLastChars();
+          textContentItem.str.push(" ");
+          intersector?.addExtraChar(" ");
+        }
+        return false;`;
+const SPACE_BEFORE_GLYPH = `        if (saveLastChar(glyphUnicode)) {
+          textChunk.str.push(" ");
+          intersector?.addExtraChar(" ");
+        }`;
+const ITEM_OUT = `        transform: textChunk.transform,
+        fontName: textChunk.fontName,
+        hasEOL: textChunk.hasEOL
+      };
+    }`;
+const ITEM_FLUSHED = `      textContent.items.push(runBidiTransform(textContentItem));
+      textContentItem.initialized = false;
+      textContentItem.str.length = 0;`;
+const gapsOfSpaces: WorkerPatch[] = [
+  {
+    name: 'getTextContent: the gap of a space put between glyphs is recorded (in flow)',
+    find: FAKE_SPACE_IN_FLOW,
+    replace: `        if (textContentItem.initialized) {
+          resetLastChars();
+          textContentItem.str.push(" ");
+          (textContentItem.gaps ??= []).push(Math.abs(width) / textContentItem.spaceInFlowMax * SPACE_IN_FLOW_MAX_FACTOR);
+          intersector?.addExtraChar(" ");
+        }
+        return false;`,
+  },
+  {
+    name: 'getTextContent: a space drawn as a character is recorded as such',
+    find: SPACE_BEFORE_GLYPH,
+    replace: `        if (saveLastChar(glyphUnicode)) {
+          textChunk.str.push(" ");
+          (textChunk.gaps ??= []).push(-1);
+          intersector?.addExtraChar(" ");
+        }`,
+  },
+  {
+    name: 'getTextContent: an item carries the gaps of its spaces',
+    find: ITEM_OUT,
+    replace: `        transform: textChunk.transform,
+        fontName: textChunk.fontName,
+        hasEOL: textChunk.hasEOL,
+        ...(textChunk.gaps ? { gaps: textChunk.gaps } : {})
+      };
+    }`,
+  },
+  {
+    name: 'getTextContent: the gaps start again with the next item',
+    find: ITEM_FLUSHED,
+    replace: `${ITEM_FLUSHED}
+      textContentItem.gaps = undefined;`,
+  },
+];
+
 /** The patches, applied in this order. */
 export const WORKER_PATCHES: readonly WorkerPatch[] = [
   // The constructor is matched (unchanged) so that a new field in a later release stops the flat copy.
@@ -379,4 +445,5 @@ export const WORKER_PATCHES: readonly WorkerPatch[] = [
   bidiLeftToRightAtOnce,
   nativeInflate,
   ...glyphsWithoutStringCache,
+  ...gapsOfSpaces,
 ];
