@@ -42,4 +42,14 @@ describe('PDF reading order of reference cards', () => {
     const out = await extractText(buildPdf({ pages: [runs] }), opts);
     expect(out.text.split('\n')[0]).toBe('name0\tvalue 0a\tkey0\tsetting 0b');
   });
+
+  it('reads an ordinary two-column page of prose on shared baselines column by column, as before', async () => {
+    const left = ['The first column starts the article here', 'and it goes on for a number of lines so', 'that the page looks like a two column',
+      'journal page with prose on either side', 'of a clear gutter in the middle of it', 'and ends its own text at this line.'];
+    const right = ['The second column continues the text', 'after the first one has ended and it', 'also runs for a number of lines so the',
+      'reader has to come here only after the', 'left column is read from top to bottom', 'which is what the reading order does.'];
+    const runs: PdfRun[] = [...left.map((text, i) => ({ text, x: 72, y: 700 - i * 14 })), ...right.map((text, i) => ({ text, x: 330, y: 700 - i * 14 }))];
+    const out = await extractText(buildPdf({ pages: [runs] }), opts);
+    expect(out.text).toBe(`${left.join(' ')}\n\n${right.join(' ')}`);
+  });
 });
