@@ -209,7 +209,9 @@ function withoutSpaces(str: string, gaps: number[], most: number): string {
  */
 function joinSpacedRuns(ordered: Run[]): void {
   // One such run on a line is as likely a row of a character table; a letter-spaced line has more.
-  if (ordered.filter((r) => r.letterGap !== undefined || r.letterSpaced).length < 2) return;
+  let spaced = 0;
+  for (const r of ordered) if (r.letterGap !== undefined || r.letterSpaced) spaced++;
+  if (spaced < 2) return;
   const join = (short: boolean) => ordered.forEach((run, i) => {
     if (run.letterGap === undefined || !!run.shortSpaced !== short) return;
     const [before, after] = [ordered[i - 1], ordered[i + 1]];
