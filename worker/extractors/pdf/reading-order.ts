@@ -48,9 +48,55 @@ export function readRegion(fragments: Fragment[], firstBlock: number, depth = 0)
 /** The gutters of a region that part columns (not table cells), and those of them no fragment crosses. */
 function columnGutters(fragments: Fragment[]): { gutters: Gutter[]; clear: Gutter[] } {
   const found = findGutters(fragments);
-  // A gap between the cells of a table's rows is not a column gutter: its rows are read across.
-  const gutters = found.filter((g, i) => !betweenCells(fragments, found[i - 1]?.end ?? -Infinity, g, found[i + 1]?.start ?? Infinity));
-  return { gutters, clear: gutters.filter((g) => !fragments.some((f) => f.x0 < g.start && f.x1 > g.end)) };
+  const clearFound = found.map((g) => !crosses(fragments, g));
+  // A gap between the cells of a table's rows is not a column gutter: its rows are read across,
+  // unless it parts columns that each hold tables of their own (a card's boxes on one grid of baselines).
+  const gutters = found.filter((g, i) => !betweenCells(fragments, found[i - 1]?.end ?? -Infinity, g, found[i + 1]?.start ?? Infinity)
+    || (clearFound[i] && partsColumns(fragments, found, clearFound, i)));
+  return { gutters, clear: gutters.filter((g) => !crosses(fragments, g)) };
+}
+
+const crosses = (fragments: Fragment[], g: Gutter): boolean => fragments.some((f) => f.x0 < g.start && f.x1 > g.end);
+
+// Lines across a column's own cell gap (headings, notes) that tell a column from a table's cell; this many on each side.
+const MIN_COLUMN_LINES = 2;
+
+/**
+ * Whether the clear gap `found[i]`, whose sides are set on shared baselines
+ * like a table's cells, parts two columns instead: on each side, up to the
+ * next gap no fragment crosses, the text is prose, or rows of two pieces
+ * (a command and its description) with lines running across the gap between
+ * those pieces (a box's bold title, a note): a reference card's boxes set on
+ * one grid of baselines. A table's column keeps to one cell a row.
+ */
+function partsColumns(fragments: Fragment[], found: Gutter[], clearFound: boolean[], i: number): boolean {
+  const g = found[i]!;
+  let from = -Infinity;
+  for (let k = i - 1; k >= 0; k--) if (clearFound[k]) { from = found[k]!.end; break; }
+  let to = Infinity;
+  for (let k = i + 1; k < found.length; k++) if (clearFound[k]) { to = found[k]!.start; break; }
+  const em = median(fragments.map((f) => f.size));
+  return ownColumn(fragments.filter((f) => f.x0 >= from - 1 && f.x1 <= g.start + 1), em)
+    && ownColumn(fragments.filter((f) => f.x0 >= g.end - 1 && f.x1 <= to + 1), em);
+}
+
+/** Whether fragments (top to bottom) read as a column of their own: prose, or a table of two pieces a row with lines across its gap. */
+function ownColumn(inside: Fragment[], em: number): boolean {
+  if (inside.length === 0) return false;
+  if (median(inside.map((f) => f.x1 - f.x0)) >= CELL_EM * em) return true;
+  const ends: number[] = [];
+  const starts: number[] = [];
+  for (let k = 1; k < inside.length; k++) {
+    if (inside[k]!.row !== inside[k - 1]!.row || (k > 1 && inside[k - 2]!.row === inside[k]!.row)) continue;
+    ends.push(inside[k - 1]!.x1);
+    starts.push(inside[k]!.x0);
+  }
+  if (ends.length < MIN_COLUMN_LINES) return false;
+  const [gapStart, gapEnd] = [median(ends), median(starts)];
+  if (!(gapEnd > gapStart)) return false;
+  let across = 0;
+  for (const f of inside) if (f.x0 < gapStart && f.x1 > gapEnd && ++across >= MIN_COLUMN_LINES) return true;
+  return false;
 }
 
 // Rows further apart than this many times the usual spacing may end one part of a page and start another.

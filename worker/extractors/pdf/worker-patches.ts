@@ -365,6 +365,103 @@ const glyphsWithoutStringCache: WorkerPatch[] = [
   }` },
 ];
 
+/**
+ * pdf.js puts one space into an item for any gap between glyphs from a
+ * tenth of an em to 0.6 em, so in a letter-spaced line the gaps between
+ * letters and those between words come out alike ("r e a d t h e"), and
+ * the words cannot be told apart afterwards. Each such space now has its
+ * gap recorded, in em, in the order of the spaces (-1 for a space the PDF
+ * drew as a character), in one array written over from item to item; an item with
+ * a space every third character or more often (single letters between
+ * spaces) carries a copy as `gaps`. The text is the same, and the layout
+ * joins letters by their gaps (see `runs.ts`).
+ */
+const FAKE_SPACE_IN_FLOW = `        if (textContentItem.initialized) {
+          resetLastChars();
+          textContentItem.str.push(" ");
+          intersector?.addExtraChar(" ");
+        }
+        return false;`;
+const SPACE_BEFORE_GLYPH = `        if (saveLastChar(glyphUnicode)) {
+          textChunk.str.push(" ");
+          intersector?.addExtraChar(" ");
+        }`;
+const ITEM_OUT = `      return {
+        str: bidiResult.str,
+        dir: bidiResult.dir,
+        width: Math.abs(textChunk.totalWidth),
+        height: Math.abs(textChunk.totalHeight),
+        transform: textChunk.transform,
+        fontName: textChunk.fontName,
+        hasEOL: textChunk.hasEOL
+      };
+    }`;
+const ITEM_FLUSHED = `      textContent.items.push(runBidiTransform(textContentItem));
+      textContentItem.initialized = false;
+      textContentItem.str.length = 0;`;
+const ITEM_STATE_END = `      fontName: null,
+      hasEOL: false
+    };
+    const twoLastChars = [" ", " "];`;
+const gapsOfSpaces: WorkerPatch[] = [
+  {
+    // Declared with the item's other fields, so the item keeps one shape (set later, it would slow every access);
+    // the array is written over from item to item, its count set back, not its length (which would free it).
+    name: 'getTextContent: the item being built has an array for the gaps of its spaces',
+    find: ITEM_STATE_END,
+    replace: `      fontName: null,
+      hasEOL: false,
+      gaps: [],
+      gapCount: 0
+    };
+    const twoLastChars = [" ", " "];`,
+  },
+  {
+    name: 'getTextContent: the gap of a space put between glyphs is recorded (in flow)',
+    find: FAKE_SPACE_IN_FLOW,
+    replace: `        if (textContentItem.initialized) {
+          resetLastChars();
+          textContentItem.str.push(" ");
+          textContentItem.gaps[textContentItem.gapCount++] = Math.abs(width) / textContentItem.spaceInFlowMax * SPACE_IN_FLOW_MAX_FACTOR;
+          intersector?.addExtraChar(" ");
+        }
+        return false;`,
+  },
+  {
+    name: 'getTextContent: a space drawn as a character is recorded as such',
+    find: SPACE_BEFORE_GLYPH,
+    replace: `        if (saveLastChar(glyphUnicode)) {
+          textChunk.str.push(" ");
+          textChunk.gaps[textChunk.gapCount++] = -1;
+          intersector?.addExtraChar(" ");
+        }`,
+  },
+  {
+    name: 'getTextContent: an item with a space every third character or more often carries the gaps of its spaces',
+    find: ITEM_OUT,
+    replace: `      const item = {
+        str: bidiResult.str,
+        dir: bidiResult.dir,
+        width: Math.abs(textChunk.totalWidth),
+        height: Math.abs(textChunk.totalHeight),
+        transform: textChunk.transform,
+        fontName: textChunk.fontName,
+        hasEOL: textChunk.hasEOL
+      };
+      if (textChunk.gapCount > 0 && textChunk.gapCount * 3 >= textChunk.str.length) {
+        item.gaps = textChunk.gaps.slice(0, textChunk.gapCount);
+      }
+      return item;
+    }`,
+  },
+  {
+    name: 'getTextContent: the gaps start again with the next item',
+    find: ITEM_FLUSHED,
+    replace: `${ITEM_FLUSHED}
+      textContentItem.gapCount = 0;`,
+  },
+];
+
 /** The patches, applied in this order. */
 export const WORKER_PATCHES: readonly WorkerPatch[] = [
   // The constructor is matched (unchanged) so that a new field in a later release stops the flat copy.
@@ -379,4 +476,5 @@ export const WORKER_PATCHES: readonly WorkerPatch[] = [
   bidiLeftToRightAtOnce,
   nativeInflate,
   ...glyphsWithoutStringCache,
+  ...gapsOfSpaces,
 ];
