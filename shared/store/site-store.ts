@@ -54,6 +54,7 @@ export class SiteStore {
       siteId,
       run,
       now,
+      state: outcome.state,
       fields: outcomeSiteFields(outcome, now),
       event: siteDiscoveredEvent(kbId, siteId, run, outcome),
     });

@@ -24,6 +24,5 @@ if not FINAL_STATUS[st] then return {'busy', st} end
 moveStatus(meta, record, st, 'pending')
 local run = newRun(active, record, p.documentId, p.now, p.nowMs)
 redis.call('HSET', record, 'refreshFrom', st)
-redis.call('HSET', meta, 'updatedAt', p.now)
-redis.call('HINCRBY', meta, 'rev', 1)
+touchKb(meta, p.now)
 return {'ok', run}

@@ -31,6 +31,7 @@ export const deleteKbScript = defineScript({
 export const deleteSourceScript = defineScript({
   name: 'kbDeleteSource',
   file: 'deleteSource',
+  lifecycle: { sources: 'delete' },
   keys: ['meta', 'sourceIds', 'active', 'fingerprints', 'record', 'text', 'blob', 'markdown', 'chunks', 'chunkIds'],
   build: (i: SourceTarget & { now: string; ifRev?: number | undefined }, k) => ({
     keys: {

@@ -12,6 +12,7 @@ const UNRECOVERABLE = {
 export const repairSourceScript = defineScript({
   name: 'kbRepairSource',
   file: 'repairSource',
+  lifecycle: { sources: 'repair' },
   keys: ['meta', 'active', 'sourceIds', 'record', 'text', 'blob', 'markdown', 'chunks', 'chunkIds'],
   build: (i: { kbId: string; documentId: string; now: string }, k) => ({
     keys: { meta: k.kb(i.kbId), active: k.active(i.kbId), sourceIds: k.sourceIds(i.kbId), ...k.sourceKeys(i.kbId, i.documentId) },

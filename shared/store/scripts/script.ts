@@ -1,3 +1,4 @@
+import type { ScriptLifecycle } from '../../sources/lifecycle.js';
 import type { KeySpace } from '../keys.js';
 
 /**
@@ -34,6 +35,12 @@ export interface ScriptDef<In, K extends string, S extends ReplySpec> {
   /** Object in, named keys and the JSON payload out. */
   build(input: In, keys: KeySpace): { keys: Record<K, string>; args: Record<string, unknown> };
   replies: S;
+  /**
+   * The families of source and site moves the script makes (see
+   * `shared/sources/lifecycle.ts`); its generated helpers refuse any other
+   * move at run time. None: it moves nothing.
+   */
+  lifecycle?: ScriptLifecycle;
 }
 
 /** Declares a script (an identity function that keeps its types precise). */

@@ -28,6 +28,7 @@ export interface TransitionAt {
 export const startSourceScript = defineScript({
   name: 'kbStartSource',
   file: 'startSource',
+  lifecycle: { sources: 'start' },
   keys: ['meta', 'active', 'record'],
   build: (i: SourceRef & TransitionAt & { workspaceId?: string }, k) => ({
     keys: { meta: k.kb(i.kbId), active: k.active(i.kbId), record: k.source(i.kbId, i.documentId) },
@@ -54,6 +55,7 @@ export interface FinishArgs {
 export const finishSourceScript = defineScript({
   name: 'kbFinishSource',
   file: 'finishSource',
+  lifecycle: { sources: 'finish' },
   keys: ['meta', 'active', 'record', 'text', 'blob', 'markdown', 'chunks', 'chunkIds'],
   build: (i: SourceRef & TransitionAt & FinishArgs, k) => {
     const { record, text, blob, markdown, chunks, chunkIds } = k.sourceKeys(i.kbId, i.documentId);
