@@ -2,7 +2,7 @@ import { settleReport, type SettleReport } from './settle-report.js';
 import type { ChunkSettings } from '../chunking/chunk-settings.js';
 import type { StoredChunk } from '../schemas/chunk.js';
 import type { SourceProgress } from '../schemas/knowledge-base.js';
-import { countsFrom, type SourceCounts } from '../sources/lifecycle.js';
+import type { SourceCounts } from '../sources/lifecycle.js';
 import type { SourceRef } from '../sources/source-ref.js';
 import { runScript, type StoreRedis } from './commands.js';
 import { outcomeFields, parseSource, type SourceOutcome, type StoredSource } from './kb-records.js';
@@ -93,9 +93,7 @@ export class SourceTransitions {
   async startSourceReport(ref: SourceRef, at: TransitionAt & { workspaceId?: string }): Promise<StartReport> {
     const reply = await runScript(this.redis, this.keys, startSourceScript, { ...ref, ...at });
     if (reply.kind !== 'ok') return { result: reply.kind };
-    const fields: Record<string, string> = {};
-    for (let i = 0; i + 1 < reply.record.length; i += 2) fields[reply.record[i]!] = reply.record[i + 1]!;
-    const source = parseSource(fields);
+    const source = parseSource(reply.record);
     const chunking = chunkingFrom(reply.chunkMax, reply.chunkOverlap);
     return { result: 'ok', ...(source && { source }), ...(chunking && { chunking }) };
   }
@@ -153,7 +151,7 @@ export class SourceTransitions {
       error: outcome.status === 'failed' ? outcome.error : undefined,
     });
     if (reply.kind !== 'ok') return { result: reply.kind };
-    const report: FinishReport = { result: 'ok', sourceCounts: countsFrom(reply.counts) };
+    const report: FinishReport = { result: 'ok', sourceCounts: reply.counts };
     if (reply.settled > 0) report.settledSeq = reply.settled;
     if (reply.feedTo) report.changes = { from: reply.feedFrom, to: reply.feedTo };
     const chunking = chunkingFrom(reply.chunkMax, reply.chunkOverlap);

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { FINAL_STATUSES, KB_FIELDS, SITE_TRANSITIONS, TRANSITIONS } from '../../shared/sources/lifecycle.js';
 import { LUA_DIR, SCRIPTS, declaredLifecycle, loadScript } from '../../shared/store/commands.js';
 import { lifecycleLua } from '../../shared/store/lifecycle-lua.js';
-import type { ReplySpec } from '../../shared/store/scripts/script.js';
+import { takesRest, type ReplySpec } from '../../shared/store/scripts/script.js';
 
 const read = (file: string): string => readFileSync(`${LUA_DIR}${file}.lua`, 'utf8');
 const headerOf = (lua: string): string => /^--\[\[([\s\S]*?)\]\]/.exec(lua)?.[1] ?? '';
@@ -26,7 +26,7 @@ function declaredReplies(header: string): Record<string, string[]> {
 
 /** The same shape from the TypeScript declaration. */
 function typedReplies(replies: ReplySpec): Record<string, string[]> {
-  return Object.fromEntries(Object.entries(replies).map(([tag, fields]) => [tag, Object.entries(fields).map(([f, how]) => (how === 'rest' ? `...${f}` : f))]));
+  return Object.fromEntries(Object.entries(replies).map(([tag, fields]) => [tag, Object.entries(fields).map(([f, how]) => (takesRest(how) ? `...${f}` : f))]));
 }
 
 /** The scripts that move sources, with the family each is declared with. */

@@ -26,7 +26,7 @@ export const finishSiteScript = defineScript({
     keys: { meta: k.kb(i.kbId), active: k.active(i.kbId), site: k.site(i.kbId, i.siteId) },
     args: { run: i.run, now: i.now, state: i.state, fields: i.fields, event: i.event, outbox: outboxArgs(k, i.kbId) },
   }),
-  replies: { ok: { settled: 'int', counts: 'rest' }, stale: {} },
+  replies: { ok: { settled: 'int', counts: 'counts' }, stale: {} },
 });
 
 /** A user's or the scheduler's new discovery of a site. */

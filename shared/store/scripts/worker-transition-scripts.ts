@@ -34,7 +34,7 @@ export const startSourceScript = defineScript({
     keys: { meta: k.kb(i.kbId), active: k.active(i.kbId), record: k.source(i.kbId, i.documentId) },
     args: { documentId: i.documentId, run: String(i.run), claim: i.claim ?? '', now: i.now, nowMs: Date.parse(i.now), workspaceId: i.workspaceId ?? '' },
   }),
-  replies: { ok: { chunkMax: 'str', chunkOverlap: 'str', record: 'rest' }, ...REFUSALS },
+  replies: { ok: { chunkMax: 'str', chunkOverlap: 'str', record: 'record' }, ...REFUSALS },
 });
 
 /** What a finish writes, flattened for the script. */
@@ -81,7 +81,7 @@ export const finishSourceScript = defineScript({
       },
     };
   },
-  replies: { ok: { settled: 'int', feedFrom: 'str', feedTo: 'str', chunkMax: 'str', chunkOverlap: 'str', counts: 'rest' }, repeated: {}, ...REFUSALS },
+  replies: { ok: { settled: 'int', feedFrom: 'str', feedTo: 'str', chunkMax: 'str', chunkOverlap: 'str', counts: 'counts' }, repeated: {}, ...REFUSALS },
 });
 
 /** Worker: how far a processing source's extraction has got, written only while this run (and attempt) owns it. */
