@@ -77,14 +77,7 @@ export class SourceTransitions {
    * Marks a source processing if this run still owns it. With `claim` the
    * source is then held by this attempt, and a finish or progress write given
    * another token is refused as 'stale'. A job taken over after it stalled
-   * claims the source anew.
-   */
-  async startSource(ref: SourceRef, at: TransitionAt): Promise<TransitionResult> {
-    return (await this.startSourceReport(ref, at)).result;
-  }
-
-  /**
-   * {@link startSource}, also giving what the job goes on with, read in the
+   * claims the source anew. Also gives what the job goes on with, read in the
    * same script after the claim: the source's record and the knowledge
    * base's chunking settings. With `workspaceId`, a knowledge base owned by
    * another workspace is 'gone' and nothing is written (a job added by hand
@@ -126,15 +119,11 @@ export class SourceTransitions {
     return reply.kind === 'ok' ? settleReport(reply.settled, reply.counts) : undefined;
   }
 
-  /** Records the outcome once; a duplicate or stale run (or attempt) writes nothing. */
-  async finishSource(ref: SourceRef, outcome: SourceOutcome, at: TransitionAt): Promise<FinishReport['result']> {
-    return (await this.finishSourceReport(ref, outcome, at)).result;
-  }
-
   /**
-   * {@link finishSource}, also telling what the change did to the knowledge
-   * base: its source counts after it, and its settle number when it left no
-   * source active (what completion events are built from).
+   * Records the outcome once; a duplicate or stale run (or attempt) writes
+   * nothing. Also tells what the change did to the knowledge base: its source
+   * counts after it, and its settle number when it left no source active
+   * (what completion events are built from).
    */
   async finishSourceReport(ref: SourceRef, outcome: SourceOutcome, at: TransitionAt): Promise<FinishReport> {
     const ready = outcome.status === 'ready' ? outcome : undefined;
