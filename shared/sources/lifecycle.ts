@@ -88,11 +88,6 @@ export const KB_FIELDS = {
   settles: 'settles',
 } as const;
 
-/** Whether a source may move from `from` to `to` (by any script). */
-export function isAllowedMove(from: LifecycleState, to: LifecycleState): boolean {
-  return Object.values(TRANSITIONS).some((moves) => moves.some(([f, t]) => f === from && t === to));
-}
-
 /** Whether a status still waits for a worker. */
 export function isActiveStatus(status: string): status is (typeof ACTIVE_STATUSES)[number] {
   return (ACTIVE_STATUSES as readonly string[]).includes(status);
