@@ -50,8 +50,8 @@ async function kbWith(store: Store, kbId: string, texts: { text: string; chunks:
   await store.kbs.create({ workspaceId: WS, kbId, name: kbId, sources, now: now() });
   for (const [i, s] of sources.entries()) {
     const ref = { kbId, documentId: s.documentId, run: 1 };
-    await store.kbs.startSource(ref, { now: now() });
-    await store.kbs.finishSource(ref, { status: 'ready', text: texts[i]!.text, markdown: texts[i]!.text, chunks: texts[i]!.chunks, truncated: false }, { now: now() });
+    await store.kbs.startSourceReport(ref, { now: now() });
+    await store.kbs.finishSourceReport(ref, { status: 'ready', text: texts[i]!.text, markdown: texts[i]!.text, chunks: texts[i]!.chunks, truncated: false }, { now: now() });
   }
   return sources.map((s) => s.documentId);
 }

@@ -106,8 +106,8 @@ async function measureStore() {
     const delta = await perItem(n, async () => {
       for (const [k, documentId] of ids.entries()) {
         const body = text(chars, k);
-        await store.kbs.startSource({ kbId: kbId, documentId: documentId, run: 1 }, { now: now() });
-        await store.kbs.finishSource({ kbId: kbId, documentId: documentId, run: 1 }, { status: 'ready', text: body, markdown: body, chunks: chunksFor(body), truncated: false, mimeType: 'application/pdf', sizeBytes: 250_000, pageCount: 3 }, { now: now() });
+        await store.kbs.startSourceReport({ kbId: kbId, documentId: documentId, run: 1 }, { now: now() });
+        await store.kbs.finishSourceReport({ kbId: kbId, documentId: documentId, run: 1 }, { status: 'ready', text: body, markdown: body, chunks: chunksFor(body), truncated: false, mimeType: 'application/pdf', sizeBytes: 250_000, pageCount: 3 }, { now: now() });
       }
     });
     ready.push({

@@ -69,8 +69,8 @@ async function main(): Promise<void> {
       const { markdown = '' } = await extractMarkdown(readFileSync(join(root, 'md', s.file)));
       const stored = cutChunks(markdown, settings);
       const ref = { kbId: KB, documentId: s.documentId, run: 1 };
-      await store.kbs.startSource(ref, { now: new Date().toISOString() });
-      await store.kbs.finishSource(ref, { status: 'ready', text: markdown, markdown, chunks: stored, truncated: false }, { now: new Date().toISOString() });
+      await store.kbs.startSourceReport(ref, { now: new Date().toISOString() });
+      await store.kbs.finishSourceReport(ref, { status: 'ready', text: markdown, markdown, chunks: stored, truncated: false }, { now: new Date().toISOString() });
       const source = (await store.kbs.getSource(KB, s.documentId))!;
       for (const c of await store.kbs.chunkRange(KB, s.documentId, 0, stored.length)) chunks.push(chunkView(KB, source, c));
     }

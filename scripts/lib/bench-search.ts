@@ -78,8 +78,8 @@ export async function searchBench(chunkCount = 10_000, queries = 300, seed = 7):
     for (const s of sources) {
       const { markdown, stored } = sourceText(random, words, perSource);
       const ref = { kbId, documentId: s.documentId, run: 1 };
-      await store.kbs.startSource(ref, { now: new Date().toISOString() });
-      await store.kbs.finishSource(ref, { status: 'ready', text: markdown, markdown, chunks: stored, truncated: false }, { now: new Date().toISOString() });
+      await store.kbs.startSourceReport(ref, { now: new Date().toISOString() });
+      await store.kbs.finishSourceReport(ref, { status: 'ready', text: markdown, markdown, chunks: stored, truncated: false }, { now: new Date().toISOString() });
     }
     const afterWrite = await usedMemory(redis);
     let feedBytes = Number(await redis.call('MEMORY', 'USAGE', store.keys.changes(kbId), 'SAMPLES', '0'));

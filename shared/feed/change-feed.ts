@@ -28,8 +28,6 @@ interface FeedSource {
   content?: string;
 }
 
-/** Values per event in the script's reply (id, kind, chunk id, documentId, chunk JSON, source JSON). */
-const EVENT_WIDTH = 6;
 /** Events one read script returns at most (about 2 ms of Redis time for small events). */
 const EVENTS_PER_SCRIPT = 200;
 /** What an event costs beside its chunk and source JSON, as the feed scripts count it (FEED_EVENT_OVERHEAD). */
@@ -69,16 +67,14 @@ export class ChangeFeed {
       if (reply.kind === 'ahead') throw new ValidationError({ after: 'is not a cursor of this change feed' });
       if (reply.kind !== 'ok') throw resultError(reply.kind, { kbId });
       head = reply.head;
-      let read = 0;
-      for (let i = 0; i + EVENT_WIDTH <= reply.events.length; i += EVENT_WIDTH, read++) {
-        const [id, kind, chunkId, documentId, chunkJson, sourceJson] = reply.events.slice(i, i + EVENT_WIDTH) as [string, string, string, string, string, string];
+      for (const { id, kind, chunkId, documentId, chunk, source } of reply.events) {
         last = id;
-        bytes += chunkJson.length + sourceJson.length + EVENT_OVERHEAD;
-        if (kind === 'u') data.push({ type: 'chunk.upserted', chunk: withSource(chunkJson, sourceJson) });
+        bytes += chunk.length + source.length + EVENT_OVERHEAD;
+        if (kind === 'u') data.push({ type: 'chunk.upserted', chunk: withSource(chunk, source) });
         else if (kind === 'd') data.push({ type: 'chunk.deleted', chunkId, documentId });
         else if (kind === 'x') data.push({ type: 'knowledge_base.deleted', kbId });
       }
-      if (read < ask) break;
+      if (reply.events.length < ask) break;
     }
     return { data, nextCursor: encodeCursor(last, kbId), hasMore: data.length > 0 && last !== head };
   }

@@ -12,6 +12,7 @@ import { dropLegacyIndex } from './legacy-index.js';
 import { MemoryIndex } from './memory-index.js';
 import { loadStopWords } from './stopwords.js';
 import { loadStemmer, words, type Stem, type StemmerName } from './tokenize.js';
+import { KB_FIELDS } from '../sources/lifecycle.js';
 
 /** Chunks read per command while an index is built (a slice of a source's chunk list, then their texts). */
 export const CHUNK_BATCH = 500;
@@ -210,14 +211,14 @@ export class SearchIndex {
   private async sourceIds(kbId: string): Promise<string[]> {
     const list = this.keys.sourceIds(kbId);
     for (let tries = 0; ; tries++) {
-      const rev = await this.redis.hget(this.keys.kb(kbId), 'rev');
+      const rev = await this.redis.hget(this.keys.kb(kbId), KB_FIELDS.rev);
       const ids: string[] = [];
       for (let at = 0; ; at += SOURCE_BATCH) {
         const slice = await this.redis.lrange(list, at, at + SOURCE_BATCH - 1);
         ids.push(...slice);
         if (slice.length < SOURCE_BATCH) break;
       }
-      if (ids.length <= SOURCE_BATCH || tries >= 4 || (await this.redis.hget(this.keys.kb(kbId), 'rev')) === rev) return [...new Set(ids)];
+      if (ids.length <= SOURCE_BATCH || tries >= 4 || (await this.redis.hget(this.keys.kb(kbId), KB_FIELDS.rev)) === rev) return [...new Set(ids)];
     }
   }
 

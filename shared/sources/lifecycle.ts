@@ -1,9 +1,13 @@
+import { SITE_STATES, type SiteState } from '../schemas/site.js';
+
 /**
- * A source's life, declared once: its statuses, which moves between them the
- * store's scripts may make, and the counter each status keeps on its
- * knowledge base. The Lua scripts cannot import this module, so the store
- * generates their `lifecycle` include from it (see `lifecycle-lua.ts`):
- * adding a status or a move is a change here, not in every script.
+ * The life of a knowledge base's sources and sites, declared once: their
+ * statuses, which moves between them each family of the store's scripts may
+ * make, the counter each source status keeps on its knowledge base, and the
+ * knowledge base's own bookkeeping (its revision, its sites discovering).
+ * The Lua scripts cannot import this module, so the store generates their
+ * `lifecycle` include from it (see `lifecycle-lua.ts`): adding a status or a
+ * move is a change here, not in every script.
  */
 
 /** Every status a source can have, in the order counts are reported. */
@@ -20,8 +24,9 @@ export const ABSENT = 'absent';
 export type LifecycleState = SourceStatus | typeof ABSENT;
 
 /**
- * The moves a script may make, by the script family that makes them. A
- * move not listed here is refused by the generated Lua helper at run time.
+ * The moves a script may make, by the script family that makes them. The
+ * generated Lua helper refuses at run time a move not listed here, and a
+ * move listed for another family than the script's own.
  */
 export const TRANSITIONS = {
   /** Added: to be extracted, or ready with an extraction of the same bytes taken over. */
@@ -44,10 +49,44 @@ export const TRANSITIONS = {
 
 export type TransitionFamily = keyof typeof TRANSITIONS;
 
-/** Whether a source may move from `from` to `to` (by any script). */
-export function isAllowedMove(from: LifecycleState, to: LifecycleState): boolean {
-  return Object.values(TRANSITIONS).some((moves) => moves.some(([f, t]) => f === from && t === to));
+export { SITE_STATES, type SiteState };
+export type SiteLifecycleState = SiteState | typeof ABSENT;
+
+/** The state a site's discovery runs in: counted in its knowledge base's {@link KB_FIELDS}.sitesDiscovering. */
+export const DISCOVERING = 'discovering' satisfies SiteState;
+
+/** A site's moves, by the script family that makes them (as {@link TRANSITIONS} for sources). */
+export const SITE_TRANSITIONS = {
+  /** Added with its knowledge base's sources; its first discovery starts. */
+  commit: [[ABSENT, DISCOVERING]],
+  /** A discovery ends. */
+  finish: [[DISCOVERING, 'done'], [DISCOVERING, 'failed']],
+  /** A refresh starts a new discovery of a site whose last one ended. */
+  restart: [['done', DISCOVERING], ['failed', DISCOVERING]],
+  /** A user deletes a site, whatever its state. */
+  delete: SITE_STATES.map((s) => [s, ABSENT] as const),
+} as const satisfies Record<string, readonly (readonly [SiteLifecycleState, SiteLifecycleState])[]>;
+
+export type SiteTransitionFamily = keyof typeof SITE_TRANSITIONS;
+
+/** The moves one script may make: its source family and its site family (none when absent). */
+export interface ScriptLifecycle {
+  sources?: TransitionFamily;
+  sites?: SiteTransitionFamily;
 }
+
+/**
+ * The knowledge base's own bookkeeping fields in its meta hash, written only
+ * through the generated helpers: `rev` rises with every change a client can
+ * see (the If-Match revision), `sitesDiscovering` counts its sites in
+ * {@link DISCOVERING}, and `settles` numbers its settled events.
+ */
+export const KB_FIELDS = {
+  rev: 'rev',
+  updatedAt: 'updatedAt',
+  sitesDiscovering: 'sitesDiscovering',
+  settles: 'settles',
+} as const;
 
 /** Whether a status still waits for a worker. */
 export function isActiveStatus(status: string): status is (typeof ACTIVE_STATUSES)[number] {

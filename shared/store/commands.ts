@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { RedisClient } from '../redis/redis.js';
 import type { KeySpace } from './keys.js';
 import { lifecycleLua } from './lifecycle-lua.js';
+import type { ScriptLifecycle } from '../sources/lifecycle.js';
 import { importCatalogScript } from './scripts/catalog-scripts.js';
 import { readChangesScript, trimFeedScript, workspaceFeedBytesScript } from './scripts/changes-scripts.js';
 import { boundWorkspaceFeeds } from './feed-bound.js';
@@ -94,24 +95,34 @@ export type StoreRedis = RedisClient & { readonly [STORE_COMMANDS]: true };
 export const LUA_DIR = fileURLToPath(new URL('./lua/', import.meta.url));
 const INCLUDE = /^--- @include "([\w-]+)"\s*$/gm;
 
-/** Includes made from TypeScript declarations rather than read from `lua/includes/`. */
-const GENERATED: Record<string, () => string> = { lifecycle: lifecycleLua };
+/** Includes made from TypeScript declarations rather than read from `lua/includes/`, for one script. */
+const GENERATED: Record<string, (file: string, lifecycle: ScriptLifecycle) => string> = {
+  lifecycle: (file, lifecycle) => lifecycleLua(lifecycle, file),
+};
 
 /** The text of an include, itself with its includes (each once per script). */
-function expand(text: string, included: Set<string>): string {
+function expand(text: string, included: Set<string>, file: string, lifecycle: ScriptLifecycle): string {
   return text.replace(INCLUDE, (_line, inc: string) => {
     if (included.has(inc)) return '';
     included.add(inc);
-    const body = GENERATED[inc]?.() ?? readFileSync(`${LUA_DIR}includes/${inc}.lua`, 'utf8');
-    return expand(body, included);
+    const body = GENERATED[inc]?.(file, lifecycle) ?? readFileSync(`${LUA_DIR}includes/${inc}.lua`, 'utf8');
+    return expand(body, included, file, lifecycle);
   });
 }
 
-/** A script's full Lua text, with its includes. */
-export function loadScript(name: string): string {
-  const path = `${LUA_DIR}${name}.lua`;
+/** The lifecycle families a script file is declared with. */
+export function declaredLifecycle(file: string): ScriptLifecycle {
+  return (SCRIPTS as readonly { file: string; lifecycle?: ScriptLifecycle }[]).find((s) => s.file === file)?.lifecycle ?? {};
+}
+
+/**
+ * A script's full Lua text, with its includes; its move helpers own the
+ * moves of `lifecycle` (by default, those its declaration names).
+ */
+export function loadScript(file: string, lifecycle: ScriptLifecycle = declaredLifecycle(file)): string {
+  const path = `${LUA_DIR}${file}.lua`;
   if (!existsSync(path)) throw new Error(`Lua script ${path} is missing (run npm run build)`);
-  return expand(readFileSync(path, 'utf8'), new Set());
+  return expand(readFileSync(path, 'utf8'), new Set(), file, lifecycle);
 }
 
 const DEFINED = SCRIPTS.map((s) => ({ name: s.name, lua: loadScript(s.file), keys: s.keys.length }));

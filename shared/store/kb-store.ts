@@ -77,10 +77,8 @@ export class KbStore {
   resumeMetadata: SourceChanges['resumeMetadata'] = (...a) => this.changes.resumeMetadata(...a);
 
   // The worker's transitions.
-  startSource: SourceTransitions['startSource'] = (...a) => this.transitions.startSource(...a);
   startSourceReport: SourceTransitions['startSourceReport'] = (...a) => this.transitions.startSourceReport(...a);
   setProgress: SourceTransitions['setProgress'] = (...a) => this.transitions.setProgress(...a);
-  finishSource: SourceTransitions['finishSource'] = (...a) => this.transitions.finishSource(...a);
   finishSourceReport: SourceTransitions['finishSourceReport'] = (...a) => this.transitions.finishSourceReport(...a);
   rechunkSourceReport: SourceTransitions['rechunkSourceReport'] = (...a) => this.transitions.rechunkSourceReport(...a);
   endRechunk: SourceTransitions['endRechunk'] = (...a) => this.transitions.endRechunk(...a);

@@ -1,5 +1,4 @@
 import type { SourceCounts } from '../schemas/knowledge-base.js';
-import { countsFrom } from '../sources/lifecycle.js';
 
 /** A change that may have settled its knowledge base: the settle number when it did, and the counts it left. */
 export interface SettleReport {
@@ -8,7 +7,7 @@ export interface SettleReport {
   sourceCounts: SourceCounts;
 }
 
-/** From a script's `settled` (0: not settled) and counts in the order of SOURCE_STATUSES. */
-export function settleReport(settled: number, counts: readonly string[]): SettleReport {
-  return { sourceCounts: countsFrom(counts), ...(settled > 0 && { settledSeq: settled }) };
+/** From a script's `settled` (0: not settled) and the counts it left. */
+export function settleReport(settled: number, counts: SourceCounts): SettleReport {
+  return { sourceCounts: counts, ...(settled > 0 && { settledSeq: settled }) };
 }

@@ -11,7 +11,7 @@ export interface StoredSite extends Site {
   run: number;
 }
 
-/** Flattens a new site to its record's string fields; it starts `discovering` under run 1. */
+/** Flattens a new site to its record's string fields, under run 1; its state is the commit's move (`discovering`). */
 export function siteFields(s: NewSite, now: string): Record<string, string> {
   return {
     siteId: s.siteId,
@@ -21,7 +21,6 @@ export function siteFields(s: NewSite, now: string): Record<string, string> {
     include: JSON.stringify(s.include ?? []),
     exclude: JSON.stringify(s.exclude ?? []),
     sitemap: s.sitemap,
-    state: 'discovering',
     pagesFound: '0',
     pagesAdded: '0',
     truncated: '0',
@@ -97,10 +96,9 @@ export interface SiteOutcome {
   warnings?: SiteWarning[];
 }
 
-/** The record fields of a discovery's end. */
+/** The record fields of a discovery's end; its state is the finish's move. */
 export function outcomeSiteFields(o: SiteOutcome, now: string): Record<string, string> {
   return {
-    state: o.state,
     pagesFound: String(o.pagesFound),
     pagesAdded: String(o.pagesAdded),
     truncated: o.truncated ? '1' : '0',

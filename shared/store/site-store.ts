@@ -1,4 +1,4 @@
-import { countsFrom, type SourceCounts } from '../sources/lifecycle.js';
+import type { SourceCounts } from '../sources/lifecycle.js';
 import { siteDiscoveredEvent } from './outbox-events.js';
 import { runScript, type StoreRedis } from './commands.js';
 import type { KeySpace } from './keys.js';
@@ -55,11 +55,12 @@ export class SiteStore {
       siteId,
       run,
       now,
+      state: outcome.state,
       fields: outcomeSiteFields(outcome, now),
       event: siteDiscoveredEvent(kbId, siteId, run, outcome),
     });
     if (reply.kind === 'stale') return reply;
-    return { kind: 'ok', sourceCounts: countsFrom(reply.counts), ...(reply.settled > 0 && { settledSeq: reply.settled }) };
+    return { kind: 'ok', sourceCounts: reply.counts, ...(reply.settled > 0 && { settledSeq: reply.settled }) };
   }
 
   /** Puts a site back to discovering under a new run; 409 while it is discovering. Returns the run. */

@@ -2,7 +2,7 @@ import { settleReport, type SettleReport } from './settle-report.js';
 import type { ChunkSettings } from '../chunking/chunk-settings.js';
 import type { StoredChunk } from '../schemas/chunk.js';
 import type { SourceProgress } from '../schemas/knowledge-base.js';
-import { countsFrom, type SourceCounts } from '../sources/lifecycle.js';
+import type { SourceCounts } from '../sources/lifecycle.js';
 import type { SourceRef } from '../sources/source-ref.js';
 import { runScript, type StoreRedis } from './commands.js';
 import { outcomeFields, parseSource, type SourceOutcome, type StoredSource } from './kb-records.js';
@@ -77,14 +77,7 @@ export class SourceTransitions {
    * Marks a source processing if this run still owns it. With `claim` the
    * source is then held by this attempt, and a finish or progress write given
    * another token is refused as 'stale'. A job taken over after it stalled
-   * claims the source anew.
-   */
-  async startSource(ref: SourceRef, at: TransitionAt): Promise<TransitionResult> {
-    return (await this.startSourceReport(ref, at)).result;
-  }
-
-  /**
-   * {@link startSource}, also giving what the job goes on with, read in the
+   * claims the source anew. Also gives what the job goes on with, read in the
    * same script after the claim: the source's record and the knowledge
    * base's chunking settings. With `workspaceId`, a knowledge base owned by
    * another workspace is 'gone' and nothing is written (a job added by hand
@@ -93,9 +86,7 @@ export class SourceTransitions {
   async startSourceReport(ref: SourceRef, at: TransitionAt & { workspaceId?: string }): Promise<StartReport> {
     const reply = await runScript(this.redis, this.keys, startSourceScript, { ...ref, ...at });
     if (reply.kind !== 'ok') return { result: reply.kind };
-    const fields: Record<string, string> = {};
-    for (let i = 0; i + 1 < reply.record.length; i += 2) fields[reply.record[i]!] = reply.record[i + 1]!;
-    const source = parseSource(fields);
+    const source = parseSource(reply.record);
     const chunking = chunkingFrom(reply.chunkMax, reply.chunkOverlap);
     return { result: 'ok', ...(source && { source }), ...(chunking && { chunking }) };
   }
@@ -128,15 +119,11 @@ export class SourceTransitions {
     return reply.kind === 'ok' ? settleReport(reply.settled, reply.counts) : undefined;
   }
 
-  /** Records the outcome once; a duplicate or stale run (or attempt) writes nothing. */
-  async finishSource(ref: SourceRef, outcome: SourceOutcome, at: TransitionAt): Promise<FinishReport['result']> {
-    return (await this.finishSourceReport(ref, outcome, at)).result;
-  }
-
   /**
-   * {@link finishSource}, also telling what the change did to the knowledge
-   * base: its source counts after it, and its settle number when it left no
-   * source active (what completion events are built from).
+   * Records the outcome once; a duplicate or stale run (or attempt) writes
+   * nothing. Also tells what the change did to the knowledge base: its source
+   * counts after it, and its settle number when it left no source active
+   * (what completion events are built from).
    */
   async finishSourceReport(ref: SourceRef, outcome: SourceOutcome, at: TransitionAt): Promise<FinishReport> {
     const ready = outcome.status === 'ready' ? outcome : undefined;
@@ -153,7 +140,7 @@ export class SourceTransitions {
       error: outcome.status === 'failed' ? outcome.error : undefined,
     });
     if (reply.kind !== 'ok') return { result: reply.kind };
-    const report: FinishReport = { result: 'ok', sourceCounts: countsFrom(reply.counts) };
+    const report: FinishReport = { result: 'ok', sourceCounts: reply.counts };
     if (reply.settled > 0) report.settledSeq = reply.settled;
     if (reply.feedTo) report.changes = { from: reply.feedFrom, to: reply.feedTo };
     const chunking = chunkingFrom(reply.chunkMax, reply.chunkOverlap);

@@ -25,8 +25,8 @@ const putJson = (kbId: string, documentId: string, body: unknown, headers: Recor
 async function markReady(kbId: string, documentId: string, text: string): Promise<void> {
   const source = await h.store.kbs.getSource(kbId, documentId);
   const now = new Date().toISOString();
-  expect(await h.store.kbs.startSource({ kbId, documentId, run: source!.run }, { now })).toBe('ok');
-  expect(await h.store.kbs.finishSource({ kbId, documentId, run: source!.run }, { status: 'ready', text, truncated: false }, { now })).toBe('ok');
+  expect((await h.store.kbs.startSourceReport({ kbId, documentId, run: source!.run }, { now })).result).toBe('ok');
+  expect((await h.store.kbs.finishSourceReport({ kbId, documentId, run: source!.run }, { status: 'ready', text, truncated: false }, { now })).result).toBe('ok');
 }
 
 describe('PUT /v1/knowledge-bases/{kbId}/documents/{documentId}', () => {

@@ -34,7 +34,7 @@ function chunksOf(md: string): Chunk[] {
 /** Marks a text source ready with Markdown and chunks the way the worker does. */
 async function readyWithMarkdown(kbId: string, documentId: string): Promise<void> {
   const now = new Date().toISOString();
-  expect(await h.store.kbs.startSource({ kbId: kbId, documentId: documentId, run: 1 }, { now: now })).toBe('ok');
+  expect((await h.store.kbs.startSourceReport({ kbId: kbId, documentId: documentId, run: 1 }, { now: now })).result).toBe('ok');
   const outcome = {
     status: 'ready' as const,
     text: 'Café guide\n\nOpening hours: 9–17 ☕.',
@@ -43,7 +43,7 @@ async function readyWithMarkdown(kbId: string, documentId: string): Promise<void
     warnings: [{ code: 'truncated' as const, message: 'The text was cut at the limit.' }],
     truncated: true,
   };
-  expect(await h.store.kbs.finishSource({ kbId: kbId, documentId: documentId, run: 1 }, outcome, { now: now })).toBe('ok');
+  expect((await h.store.kbs.finishSourceReport({ kbId: kbId, documentId: documentId, run: 1 }, outcome, { now: now })).result).toBe('ok');
 }
 
 const docPath = (kbId: string, documentId: string, rest = ''): string => `/v1/knowledge-bases/${kbId}/documents/${documentId}${rest}`;
@@ -142,13 +142,13 @@ describe('progress of a processing source', () => {
     const kb = await createKb(h, key, 'Progress', [textsField(['progress text'])]);
     const doc = kb.files[0].documentId;
     expect(await h.store.kbs.setProgress({ kbId: kb.kbId, documentId: doc, run: 1 }, { pagesDone: 1, pagesTotal: 9 })).toBe('not_processing');
-    await h.store.kbs.startSource({ kbId: kb.kbId, documentId: doc, run: 1 }, { now: new Date().toISOString() });
+    await h.store.kbs.startSourceReport({ kbId: kb.kbId, documentId: doc, run: 1 }, { now: new Date().toISOString() });
     expect(await h.store.kbs.setProgress({ kbId: kb.kbId, documentId: doc, run: 2 }, { pagesDone: 1, pagesTotal: 9 })).toBe('stale');
     expect(await h.store.kbs.setProgress({ kbId: kb.kbId, documentId: doc, run: 1 }, { pagesDone: 4, pagesTotal: 9 })).toBe('ok');
     const during = await call(h.app, 'GET', docPath(kb.kbId, doc), { key });
     expect(during.body).toMatchObject({ status: 'processing', progress: { pagesDone: 4, pagesTotal: 9 } });
     const now = new Date().toISOString();
-    await h.store.kbs.finishSource({ kbId: kb.kbId, documentId: doc, run: 1 }, { status: 'ready', text: 'progress text', truncated: false }, { now: now });
+    await h.store.kbs.finishSourceReport({ kbId: kb.kbId, documentId: doc, run: 1 }, { status: 'ready', text: 'progress text', truncated: false }, { now: now });
     const after = await call(h.app, 'GET', docPath(kb.kbId, doc), { key });
     expect(after.body.status).toBe('ready');
     expect(after.body).not.toHaveProperty('progress');

@@ -42,7 +42,7 @@ describe('GET of a knowledge base kept by revision', () => {
   it('reads an active knowledge base whole each time, so progress shows', async () => {
     const kb = await createKb(h, key, 'Active', [textsField(['busy'])]);
     const ref = { kbId: kb.kbId, documentId: kb.files[0].documentId, run: 1 };
-    expect(await h.store.kbs.startSource(ref, { now: new Date().toISOString() })).toBe('ok');
+    expect((await h.store.kbs.startSourceReport(ref, { now: new Date().toISOString() })).result).toBe('ok');
     expect(await h.store.kbs.setProgress(ref, { bytesDone: 1, bytesTotal: 4 })).toBe('ok');
     expect((await get(kb.kbId)).body.files[0].progress).toEqual({ bytesDone: 1, bytesTotal: 4 });
     expect(await h.store.kbs.setProgress(ref, { bytesDone: 3, bytesTotal: 4 })).toBe('ok');

@@ -16,9 +16,9 @@ afterAll(() => h.close());
 async function readyFetchedAgo(kbId: string, documentId: string, secondsAgo: number): Promise<void> {
   const at = new Date(Date.now() - secondsAgo * 1000).toISOString();
   const ref = { kbId, documentId, run: 1 };
-  expect(await h.store.kbs.startSource(ref, { now: at })).toBe('ok');
+  expect((await h.store.kbs.startSourceReport(ref, { now: at })).result).toBe('ok');
   const outcome = { status: 'ready' as const, text: 'page text', truncated: false, checkedAt: at, sha256: 'a'.repeat(64) };
-  expect(await h.store.kbs.finishSource(ref, outcome, { now: at })).toBe('ok');
+  expect((await h.store.kbs.finishSourceReport(ref, outcome, { now: at })).result).toBe('ok');
 }
 
 const refresh = (kbId: string, documentId: string) => call(h.app, 'POST', `/v1/knowledge-bases/${kbId}/documents/${documentId}/refresh`, { key });

@@ -88,8 +88,8 @@ describe('a retry or refresh waits on Redis twice: the script and the enqueue', 
     const kb = await createKb(h, key, 'Refresh', [urlsField(['https://example.com/refresh'])]);
     const documentId = kb.files[0].documentId;
     const long = new Date(Date.now() - 120_000).toISOString();
-    expect(await h.store.kbs.startSource({ kbId: kb.kbId, documentId, run: 1 }, { now: long })).toBe('ok');
-    expect(await h.store.kbs.finishSource({ kbId: kb.kbId, documentId, run: 1 }, { status: 'ready', text: 't', truncated: false, checkedAt: long }, { now: long })).toBe('ok');
+    expect(await h.store.kbs.startSourceReport({ kbId: kb.kbId, documentId, run: 1 }, { now: long })).toMatchObject({ result: 'ok' });
+    expect(await h.store.kbs.finishSourceReport({ kbId: kb.kbId, documentId, run: 1 }, { status: 'ready', text: 't', truncated: false, checkedAt: long }, { now: long })).toMatchObject({ result: 'ok' });
     const { result, tally: t } = await counting(() => rerunSource(deps, { workspaceId: 'ws-round-trips', kbId: kb.kbId, documentId }, 'refresh'));
     expect(result).toMatchObject({ documentId, status: 'pending' });
     expect(t.commands.map((c) => c.toLowerCase())).toEqual(['zadd', 'evalsha']);

@@ -146,16 +146,16 @@ export async function kbSnapshot(h: Harness, kbId: string): Promise<Record<strin
 /** Marks a source failed the way the worker does (start, then finish). */
 export async function failSource(h: Harness, kbId: string, documentId: string, run = 1): Promise<void> {
   const now = new Date().toISOString();
-  expect(await h.store.kbs.startSource({ kbId: kbId, documentId: documentId, run: run }, { now: now })).toBe('ok');
+  expect((await h.store.kbs.startSourceReport({ kbId: kbId, documentId: documentId, run: run }, { now: now })).result).toBe('ok');
   const outcome = { status: 'failed' as const, error: { code: 'fetch_failed' as const, message: 'The origin refused the connection' } };
-  expect(await h.store.kbs.finishSource({ kbId: kbId, documentId: documentId, run: run }, outcome, { now: now })).toBe('ok');
+  expect((await h.store.kbs.finishSourceReport({ kbId: kbId, documentId: documentId, run: run }, outcome, { now: now })).result).toBe('ok');
 }
 
 /** Marks a source ready with an extracted text the way the worker does. */
 export async function readySource(h: Harness, kbId: string, documentId: string, text: string, run = 1): Promise<void> {
   const now = new Date().toISOString();
-  expect(await h.store.kbs.startSource({ kbId: kbId, documentId: documentId, run: run }, { now: now })).toBe('ok');
-  expect(await h.store.kbs.finishSource({ kbId: kbId, documentId: documentId, run: run }, { status: 'ready', text, truncated: false }, { now: now })).toBe('ok');
+  expect((await h.store.kbs.startSourceReport({ kbId: kbId, documentId: documentId, run: run }, { now: now })).result).toBe('ok');
+  expect((await h.store.kbs.finishSourceReport({ kbId: kbId, documentId: documentId, run: run }, { status: 'ready', text, truncated: false }, { now: now })).result).toBe('ok');
 }
 
 /** Resolves once the clock has moved past `ms`, so the next record gets a later timestamp. */

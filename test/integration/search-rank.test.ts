@@ -47,8 +47,8 @@ async function addSource(count: number, words: number): Promise<string> {
     chunks.push({ index, charStart: start, charEnd: start + body.length, byteStart: start, byteEnd: start + body.length, tokens: 10, headings: [word(), word()] });
   }
   const ref = { kbId, documentId: source.documentId, run: 1 };
-  await store.kbs.startSource(ref, { now: now() });
-  await store.kbs.finishSource(ref, { status: 'ready', text: markdown, markdown, chunks, truncated: false }, { now: now() });
+  await store.kbs.startSourceReport(ref, { now: now() });
+  await store.kbs.finishSourceReport(ref, { status: 'ready', text: markdown, markdown, chunks, truncated: false }, { now: now() });
   return source.documentId;
 }
 
@@ -249,7 +249,7 @@ async function addSourceWith(text: string): Promise<string> {
   await store.kbs.addSources({ workspaceId: WS, kbId, sources: [source], now: now() });
   const chunks: StoredChunk[] = [{ index: 0, charStart: 0, charEnd: text.length, byteStart: 0, byteEnd: text.length, tokens: 3, headings: [] }];
   const ref = { kbId, documentId: source.documentId, run: 1 };
-  await store.kbs.startSource(ref, { now: now() });
-  await store.kbs.finishSource(ref, { status: 'ready', text, markdown: text, chunks, truncated: false }, { now: now() });
+  await store.kbs.startSourceReport(ref, { now: now() });
+  await store.kbs.finishSourceReport(ref, { status: 'ready', text, markdown: text, chunks, truncated: false }, { now: now() });
   return source.documentId;
 }

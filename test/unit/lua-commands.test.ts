@@ -1,9 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { FINAL_STATUSES, TRANSITIONS, type TransitionFamily } from '../../shared/sources/lifecycle.js';
-import { LUA_DIR, SCRIPTS, loadScript } from '../../shared/store/commands.js';
+import { FINAL_STATUSES, KB_FIELDS, SITE_TRANSITIONS, TRANSITIONS } from '../../shared/sources/lifecycle.js';
+import { LUA_DIR, SCRIPTS, declaredLifecycle, loadScript } from '../../shared/store/commands.js';
 import { lifecycleLua } from '../../shared/store/lifecycle-lua.js';
-import type { ReplySpec } from '../../shared/store/scripts/script.js';
+import { takesRest, type ReplySpec } from '../../shared/store/scripts/script.js';
 
 const read = (file: string): string => readFileSync(`${LUA_DIR}${file}.lua`, 'utf8');
 const headerOf = (lua: string): string => /^--\[\[([\s\S]*?)\]\]/.exec(lua)?.[1] ?? '';
@@ -26,20 +26,11 @@ function declaredReplies(header: string): Record<string, string[]> {
 
 /** The same shape from the TypeScript declaration. */
 function typedReplies(replies: ReplySpec): Record<string, string[]> {
-  return Object.fromEntries(Object.entries(replies).map(([tag, fields]) => [tag, Object.entries(fields).map(([f, how]) => (how === 'rest' ? `...${f}` : f))]));
+  return Object.fromEntries(Object.entries(replies).map(([tag, fields]) => [tag, Object.entries(fields).map(([f, how]) => (takesRest(how) ? `...${f}` : f))]));
 }
 
-/** The moves each lifecycle script may make. */
-const FAMILY: Record<string, TransitionFamily> = {
-  commitSources: 'commit',
-  startSource: 'start',
-  finishSource: 'finish',
-  retrySource: 'retry',
-  refreshSource: 'refresh',
-  replaceSource: 'replace',
-  repairSource: 'repair',
-  deleteSource: 'delete',
-};
+/** The scripts that move sources, with the family each is declared with. */
+const SOURCE_MOVERS = SCRIPTS.flatMap((s) => (declaredLifecycle(s.file).sources ? [[s.file, declaredLifecycle(s.file).sources!] as const] : []));
 
 describe('Lua commands', () => {
   it('declares every Lua file under lua/ as a command', () => {
@@ -80,14 +71,28 @@ describe('Lua commands', () => {
 describe('the lifecycle in the Lua scripts', () => {
   const files = readdirSync(LUA_DIR).filter((f) => f.endsWith('.lua')).map((f) => f.slice(0, -4));
 
-  it.each(files)('%s writes no status counter and no status by hand', (file) => {
+  it.each(files)('%s writes no status counter, no status, no site state and no knowledge-base bookkeeping by hand', (file) => {
     const body = bodyOf(read(file));
     expect(body).not.toMatch(/'n:/);
     expect(body).not.toMatch(/HSET'[^)]*'status'/);
     expect(body).not.toMatch(/'HSET',[^)]*'status',/);
+    expect(body).not.toMatch(/'HSET',[^)]*'state',/);
+    const { updatedAt, ...own } = KB_FIELDS;
+    for (const field of Object.values(own)) expect(body).not.toContain(`'${field}'`);
+    // Records have their own updatedAt; the knowledge base's moves with its revision.
+    expect(body).not.toMatch(new RegExp(`'HSET', (meta|KEYS\\[1\\]), '${updatedAt}'`));
   });
 
-  it.each(Object.entries(FAMILY))('%s makes only the moves declared for %s', (file, family) => {
+  it('declares a family for every script that moves a source or a site', () => {
+    for (const script of SCRIPTS) {
+      const body = bodyOf(read(script.file));
+      const declared = declaredLifecycle(script.file);
+      expect(/moveStatus\(/.test(body), `${script.file} moves sources`).toBe(declared.sources !== undefined);
+      expect(/moveSite\(/.test(body), `${script.file} moves sites`).toBe(declared.sites !== undefined);
+    }
+  });
+
+  it.each(SOURCE_MOVERS)('%s makes only the moves declared for %s', (file, family) => {
     const body = bodyOf(read(file));
     const calls = [...body.matchAll(/moveStatus\([^,]+,\s*[^,]+,\s*([^,]+),\s*([^)]+)\)/g)].map((m) => [m[1]!.trim(), m[2]!.trim()] as const);
     expect(calls.length, 'the script moves a source through moveStatus').toBeGreaterThan(0);
@@ -100,10 +105,21 @@ describe('the lifecycle in the Lua scripts', () => {
     }
   });
 
-  it('generates the lifecycle include with every declared move and the moveStatus helper', () => {
+  it('generates the lifecycle include with every declared move and the move, touch and settle helpers', () => {
     const lua = lifecycleLua();
     for (const moves of Object.values(TRANSITIONS)) for (const [f, t] of moves) expect(lua).toContain(`['${f}>${t}'] = true`);
-    expect(lua).toContain('local function moveStatus(');
+    for (const moves of Object.values(SITE_TRANSITIONS)) for (const [f, t] of moves) expect(lua).toContain(`['${f}>${t}'] = true`);
+    for (const helper of ['moveStatus', 'moveSite', 'touchKb', 'settleIfIdle']) expect(lua).toContain(`local function ${helper}(`);
+  });
+
+  it("generates each script's own moves only, from its declared families", () => {
+    const own = (lua: string, name: string): string => new RegExp(`local ${name} = (.*)`).exec(lua)?.[1] ?? '';
+    const deleteSite = loadScript('deleteSite');
+    expect(own(deleteSite, 'OWN_MOVE')).toContain("['ready>absent'] = true");
+    expect(own(deleteSite, 'OWN_MOVE')).not.toContain("'pending>ready'");
+    expect(own(deleteSite, 'OWN_SITE_MOVE')).toContain("['discovering>absent'] = true");
+    expect(own(loadScript('finishSite'), 'OWN_MOVE')).toBe('{}');
+    expect(own(loadScript('finishSite'), 'OWN_SITE_MOVE')).toBe("{ ['discovering>done'] = true, ['discovering>failed'] = true }");
   });
 
   it('expands each include once per script, the lifecycle before the guard that reads it', () => {

@@ -223,8 +223,8 @@ describe('trimming a feed far past its bound', () => {
     const documentId = 'doc_bound_step_000000';
     const now = () => new Date().toISOString();
     await big.kbs.create({ workspaceId: ws, kbId, name: 'big', sources: [{ documentId, type: 'text', content: text, fingerprint: sourceFingerprint({ type: 'text', content: text }) }], now: now() });
-    await big.kbs.startSource({ kbId, documentId, run: 1 }, { now: now() });
-    await big.kbs.finishSource({ kbId, documentId, run: 1 }, { status: 'ready', text, markdown: text, chunks, truncated: false }, { now: now() });
+    await big.kbs.startSourceReport({ kbId, documentId, run: 1 }, { now: now() });
+    await big.kbs.finishSourceReport({ kbId, documentId, run: 1 }, { status: 'ready', text, markdown: text, chunks, truncated: false }, { now: now() });
     for (let i = 0; i < 28; i++) await big.kbs.setMetadata({ workspaceId: ws, kbId, documentId }, { round: i }, now());
     const held = async () => Number(await h.redis.hget(big.keys.changesInfo(kbId), 'bytes'));
     const before = await held();

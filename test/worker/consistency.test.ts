@@ -73,13 +73,13 @@ describe('idempotent and conditional write-back', () => {
     const doc = docs[0]!;
     const now = new Date().toISOString();
     const ready = { status: 'ready' as const, text: 'late', truncated: false };
-    expect(await h.store.kbs.startSource({ kbId: kbId, documentId: doc, run: 1 }, { now: now, claim: 'lock-a' })).toBe('ok');
+    expect((await h.store.kbs.startSourceReport({ kbId: kbId, documentId: doc, run: 1 }, { now: now, claim: 'lock-a' })).result).toBe('ok');
     // The job stalled and another worker took it over under a new lock token.
-    expect(await h.store.kbs.startSource({ kbId: kbId, documentId: doc, run: 1 }, { now: now, claim: 'lock-b' })).toBe('ok');
+    expect((await h.store.kbs.startSourceReport({ kbId: kbId, documentId: doc, run: 1 }, { now: now, claim: 'lock-b' })).result).toBe('ok');
     expect(await h.store.kbs.setProgress({ kbId: kbId, documentId: doc, run: 1 }, { bytesDone: 1, bytesTotal: 2 }, 'lock-a')).toBe('stale');
-    expect(await h.store.kbs.finishSource({ kbId: kbId, documentId: doc, run: 1 }, ready, { now: now, claim: 'lock-a' })).toBe('stale');
+    expect((await h.store.kbs.finishSourceReport({ kbId: kbId, documentId: doc, run: 1 }, ready, { now: now, claim: 'lock-a' })).result).toBe('stale');
     expect((await h.store.kbs.getSource(kbId, doc))?.status).toBe('processing');
-    expect(await h.store.kbs.finishSource({ kbId: kbId, documentId: doc, run: 1 }, { ...ready, text: 'current' }, { now: now, claim: 'lock-b' })).toBe('ok');
+    expect((await h.store.kbs.finishSourceReport({ kbId: kbId, documentId: doc, run: 1 }, { ...ready, text: 'current' }, { now: now, claim: 'lock-b' })).result).toBe('ok');
     expect(await h.redis.get(h.store.keys.text(kbId, doc))).toBe('current');
     expect(await h.redis.hexists(h.store.keys.source(kbId, doc), 'claim')).toBe(0);
   });
@@ -88,7 +88,7 @@ describe('idempotent and conditional write-back', () => {
     const { kbId, docs } = await createKbWith(h, key, (f) => f.set('knowledge_base_texts', JSON.stringify(['finished twice'])));
     const ref = { kbId, documentId: docs[0]!, run: 1 };
     const now = new Date().toISOString();
-    expect(await h.store.kbs.startSource(ref, { now, claim: 'lock-a' })).toBe('ok');
+    expect((await h.store.kbs.startSourceReport(ref, { now, claim: 'lock-a' })).result).toBe('ok');
     const first = await h.store.kbs.finishSourceReport(ref, { status: 'ready', text: 'first', truncated: false }, { now, claim: 'lock-a' });
     expect(first.result).toBe('ok');
     const rev = await h.redis.hget(h.store.keys.kb(kbId), 'rev');
@@ -97,8 +97,8 @@ describe('idempotent and conditional write-back', () => {
     expect(await h.redis.get(h.store.keys.text(kbId, ref.documentId))).toBe('first');
     expect(await h.redis.hget(h.store.keys.kb(kbId), 'rev')).toBe(rev);
     // Another attempt of the run, or an attempt without a claim, still learns only that the source has ended.
-    expect(await h.store.kbs.finishSource(ref, { status: 'ready', text: 'other', truncated: false }, { now, claim: 'lock-b' })).toBe('ready');
-    expect(await h.store.kbs.finishSource(ref, { status: 'ready', text: 'other', truncated: false }, { now })).toBe('ready');
+    expect((await h.store.kbs.finishSourceReport(ref, { status: 'ready', text: 'other', truncated: false }, { now, claim: 'lock-b' })).result).toBe('ready');
+    expect((await h.store.kbs.finishSourceReport(ref, { status: 'ready', text: 'other', truncated: false }, { now })).result).toBe('ready');
     expect(await h.redis.get(h.store.keys.text(kbId, ref.documentId))).toBe('first');
   });
 
@@ -166,7 +166,7 @@ describe('idempotent and conditional write-back', () => {
     expect(start.source).toMatchObject({ documentId: docs[0], type: 'text', content: 'claimed and read', status: 'processing', updatedAt: now, run: 1 });
     expect(await h.redis.hget(h.store.keys.source(kbId, docs[0]!), 'claim')).toBe('lock-x');
     // A run that has ended is refused with its status, and its record is not sent.
-    await h.store.kbs.finishSource(ref, { status: 'ready', text: 'done', truncated: false }, { now, claim: 'lock-x' });
+    await h.store.kbs.finishSourceReport(ref, { status: 'ready', text: 'done', truncated: false }, { now, claim: 'lock-x' });
     expect(await h.store.kbs.startSourceReport(ref, { now, claim: 'lock-y', workspaceId: 'ws_consistency' })).toEqual({ result: 'ready' });
   });
 
@@ -177,9 +177,9 @@ describe('idempotent and conditional write-back', () => {
     const finish = async (documentId: string): Promise<void> => {
       const ref = { kbId, documentId, run: 1 };
       const now = new Date().toISOString();
-      expect(await store.kbs.startSource(ref, { now })).toBe('ok');
+      expect((await store.kbs.startSourceReport(ref, { now })).result).toBe('ok');
       const chunks = toStoredChunks('hello', [{ index: 0, text: 'hello', charStart: 0, charEnd: 5, tokens: 2, headings: [] }]);
-      expect(await store.kbs.finishSource(ref, { status: 'ready', text: 'hello', chunks, truncated: false }, { now })).toBe('ok');
+      expect((await store.kbs.finishSourceReport(ref, { status: 'ready', text: 'hello', chunks, truncated: false }, { now })).result).toBe('ok');
     };
     const stream = h.store.keys.changes(kbId);
     const ids = async (): Promise<string[]> => ((await h.redis.xrange(stream, '-', '+')) as [string, string[]][]).map(([id]) => id);
@@ -332,7 +332,7 @@ describe('reconciler', () => {
 
   it('ends a source stuck in processing past the deadline as failed/timeout', async () => {
     const { kbId, docs } = await createKbWith(h, key, (f) => f.set('knowledge_base_texts', JSON.stringify(['stuck'])));
-    expect(await h.store.kbs.startSource({ kbId: kbId, documentId: docs[0]!, run: 1 }, { now: new Date().toISOString() })).toBe('ok');
+    expect((await h.store.kbs.startSourceReport({ kbId: kbId, documentId: docs[0]!, run: 1 }, { now: new Date().toISOString() })).result).toBe('ok');
     const deps = { redis: h.redis, kbs: h.store.kbs, queue: h.queue, sourceQueue: bullSourceQueue(h.queue, 2, 50), logger: silent, processingDeadlineMs: 60_000 };
     await reconcile(deps, Date.now());
     expect((await h.store.kbs.getSource(kbId, docs[0]!))?.status).toBe('processing');
@@ -389,7 +389,7 @@ describe('reconciler', () => {
     const { kbId, docs } = await createKbWith(h, key, (f) => f.set('knowledge_base_texts', JSON.stringify(['left processing'])));
     const jobId = extractSourceJobId({ workspaceId: 'ws_consistency', kbId, documentId: docs[0]!, run: 1 });
     // Claimed by an attempt that never wrote an outcome, then the job failed under it.
-    expect(await h.store.kbs.startSource({ kbId: kbId, documentId: docs[0]!, run: 1 }, { now: new Date().toISOString(), claim: 'lost-lock' })).toBe('ok');
+    expect((await h.store.kbs.startSourceReport({ kbId: kbId, documentId: docs[0]!, run: 1 }, { now: new Date().toISOString(), claim: 'lost-lock' })).result).toBe('ok');
     const failing = startFailingConsumer(h, 'job stalled more than allowable limit');
     try {
       await waitForJobState(h, jobId, 'failed');

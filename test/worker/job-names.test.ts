@@ -61,9 +61,9 @@ describe('job names on the ingest queue', () => {
     // A timeout keeps a file's bytes, so it can be retried.
     const now = new Date().toISOString();
     const ref = { kbId, documentId, run: 1 };
-    expect(await h.store.kbs.startSource(ref, { now })).toBe('ok');
+    expect((await h.store.kbs.startSourceReport(ref, { now })).result).toBe('ok');
     const failed = { status: 'failed' as const, error: { code: 'timeout' as const, message: 'too slow' }, keepBlob: true };
-    expect(await h.store.kbs.finishSource(ref, failed, { now })).toBe('ok');
+    expect((await h.store.kbs.finishSourceReport(ref, failed, { now })).result).toBe('ok');
     const res = await call(h.app, 'POST', `/v1/knowledge-bases/${kbId}/documents/${documentId}/retry`, { key });
     expect(res.status, res.text).toBe(202);
     const job = await h.queue.getJob(`${kbId}.${documentId}.r2`);

@@ -42,8 +42,8 @@ async function readySource(kbId: string): Promise<{ documentId: string; text: st
   const documentId = `doc_${kbId.slice(3)}`.padEnd(21, '0');
   const { text, chunks } = textOf(SIZE, 60, kbId);
   await store.kbs.create({ workspaceId: WS, kbId, name: kbId, sources: [{ documentId, type: 'text', content: text, fingerprint: sourceFingerprint({ type: 'text', content: text }) }], now: now() });
-  await store.kbs.startSource({ kbId, documentId, run: 1 }, { now: now() });
-  await store.kbs.finishSource({ kbId, documentId, run: 1 }, { status: 'ready', text, markdown: text, chunks, truncated: false }, { now: now() });
+  await store.kbs.startSourceReport({ kbId, documentId, run: 1 }, { now: now() });
+  await store.kbs.finishSourceReport({ kbId, documentId, run: 1 }, { status: 'ready', text, markdown: text, chunks, truncated: false }, { now: now() });
   return { documentId, text };
 }
 

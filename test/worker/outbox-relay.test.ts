@@ -50,10 +50,10 @@ describe('the outbox', () => {
     const { kbId, docs } = await createKbWith(h, await h.key('ws_outbox_lost'), texts(['lost reply']));
     const ref = { kbId, documentId: docs[0]!, run: 1 };
     const now = new Date().toISOString();
-    expect(await h.store.kbs.startSource(ref, { now, claim: 'lock-1' })).toBe('ok');
+    expect((await h.store.kbs.startSourceReport(ref, { now, claim: 'lock-1' })).result).toBe('ok');
     const outcome = { status: 'ready' as const, text: 'lost reply', truncated: false };
-    expect(await h.store.kbs.finishSource(ref, outcome, { now, claim: 'lock-1' })).toBe('ok');
-    expect(await h.store.kbs.finishSource(ref, outcome, { now, claim: 'lock-1' })).toBe('repeated');
+    expect((await h.store.kbs.finishSourceReport(ref, outcome, { now, claim: 'lock-1' })).result).toBe('ok');
+    expect((await h.store.kbs.finishSourceReport(ref, outcome, { now, claim: 'lock-1' })).result).toBe('repeated');
     const types = (await outboxEvents(h.store, kbId)).map((e) => e.type);
     expect(types.filter((t) => t === 'source.ready')).toHaveLength(1);
     expect(types.filter((t) => t === 'knowledge_base.settled')).toHaveLength(1);
@@ -69,8 +69,8 @@ describe('the outbox', () => {
     await h.redis.hincrby(h.store.keys.kb(kbId), 'n:ready', -1);
     await h.redis.hincrby(h.store.keys.kb(kbId), 'n:pending', 1);
     const now = new Date().toISOString();
-    expect(await h.store.kbs.startSource(ref, { now })).toBe('ok');
-    expect(await h.store.kbs.finishSource(ref, { status: 'ready', text: 'same', truncated: false, unchanged: true }, { now })).toBe('ok');
+    expect((await h.store.kbs.startSourceReport(ref, { now })).result).toBe('ok');
+    expect((await h.store.kbs.finishSourceReport(ref, { status: 'ready', text: 'same', truncated: false, unchanged: true }, { now })).result).toBe('ok');
     expect((await outboxEvents(h.store, kbId)).length, 'no source.ready, no settle with the same counts').toBe(told);
   });
 });

@@ -60,8 +60,8 @@ describe('staged bytes of a failed file', () => {
     const { kbId, docs } = await createKbWith(h, key, (f) => f.append('knowledge_base_files', new Blob(['bytes']), 'b.txt'));
     const blob = h.store.keys.blob(kbId, docs[0]!);
     await h.redis.expire(blob, 600);
-    await h.store.kbs.startSource({ kbId: kbId, documentId: docs[0]!, run: 1 }, { now: new Date().toISOString() });
-    await h.store.kbs.finishSource({ kbId: kbId, documentId: docs[0]!, run: 1 }, { status: 'failed', error: { code: 'timeout', message: 'slow' }, keepBlob: true }, { now: new Date().toISOString() });
+    await h.store.kbs.startSourceReport({ kbId: kbId, documentId: docs[0]!, run: 1 }, { now: new Date().toISOString() });
+    await h.store.kbs.finishSourceReport({ kbId: kbId, documentId: docs[0]!, run: 1 }, { status: 'failed', error: { code: 'timeout', message: 'slow' }, keepBlob: true }, { now: new Date().toISOString() });
     expect(await h.redis.ttl(blob)).toBeLessThanOrEqual(600);
     expect(await h.redis.ttl(blob)).toBeGreaterThan(0);
   });

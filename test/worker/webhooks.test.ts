@@ -213,7 +213,7 @@ describe('completion webhooks against a loopback receiver', () => {
     try {
       const { kbId, docs } = await createKb(key, [textsField([{ title: 'c', text: 'Crash window.' }])]);
       const now = new Date().toISOString();
-      expect(await h.store.kbs.startSource({ kbId: kbId, documentId: docs[0]!, run: 1 }, { now: now })).toBe('ok');
+      expect((await h.store.kbs.startSourceReport({ kbId: kbId, documentId: docs[0]!, run: 1 }, { now: now })).result).toBe('ok');
       const report = await h.store.kbs.finishSourceReport({ kbId: kbId, documentId: docs[0]!, run: 1 }, { status: 'ready', text: 'Crash window.', truncated: false }, { now: now });
       expect(report).toEqual({ result: 'ok', sourceCounts: { pending: 0, processing: 0, ready: 1, failed: 0 }, settledSeq: 1, chunking: { maxTokens: 512, overlapTokens: 0 } });
       worker.worker.resume();

@@ -47,7 +47,7 @@ if p.create then
 else
   local refused = checkOwner(meta, p.workspaceId)
   if refused then return {refused} end
-  local rev = redis.call('HGET', meta, 'rev') or '0'
+  local rev = readRev(meta)
   if p.ifRev and p.ifRev ~= rev then return {'precondition_failed', rev} end
 end
 for _, s in ipairs(p.sources) do
@@ -84,9 +84,9 @@ local chunkMax = redis.call('HGET', meta, 'chunkMaxTokens')
 local chunking = p.defaultChunking
 if chunkMax then chunking = chunkMax .. '/' .. (redis.call('HGET', meta, 'chunkOverlapTokens') or '0') end
 for _, site in ipairs(p.sites or {}) do
+  moveSite(meta, site.key, nil, 'discovering')
   hsetTable(site.key, site.fields)
   redis.call('RPUSH', sites, site.id)
-  redis.call('HINCRBY', meta, 'sitesDiscovering', 1)
 end
 local skipped, left = {}, 0
 for i, s in ipairs(p.sources) do
@@ -144,5 +144,4 @@ for i, s in ipairs(p.sources) do
   end
 end
 feedFinish(p.feed)
-redis.call('HSET', meta, 'updatedAt', p.now)
-return {'ok', redis.call('HINCRBY', meta, 'rev', 1), left, unpack(skipped)}
+return {'ok', touchKb(meta, p.now), left, unpack(skipped)}

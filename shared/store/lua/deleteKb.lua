@@ -20,12 +20,13 @@
 ]]
 --- @include "checkOwner"
 --- @include "feed"
+--- @include "lifecycle"
 --- @include "outbox"
 
 local p = cjson.decode(ARGV[1])
 local refused = checkOwner(KEYS[1], p.workspaceId)
 if refused then return {refused} end
-local rev = redis.call('HGET', KEYS[1], 'rev') or '0'
+local rev = readRev(KEYS[1])
 if p.ifRev and p.ifRev ~= rev then return {'precondition_failed', rev} end
 local at = p.prefixes
 for _, id in ipairs(redis.call('LRANGE', KEYS[2], 0, -1)) do

@@ -22,8 +22,9 @@ local p = cjson.decode(ARGV[1])
 local meta, ids, active, fingerprints = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local refused = checkOwner(meta, p.workspaceId)
 if refused then return {refused} end
-local state = redis.call('HGET', KEYS[6], 'state')
-if not state then return {'missing_site'} end
+local state = siteState(KEYS[6])
+if state == '' then return {'missing_site'} end
+moveSite(meta, KEYS[6], state, nil)
 local at = p.prefixes
 local removed = 0
 for _, id in ipairs(redis.call('LRANGE', ids, 0, -1)) do
@@ -42,13 +43,8 @@ for _, id in ipairs(redis.call('LRANGE', ids, 0, -1)) do
   end
 end
 local feedFrom, feedTo = feedFinish(p.feed)
-if state == 'discovering' then
-  local left = redis.call('HINCRBY', meta, 'sitesDiscovering', -1)
-  if left < 0 then redis.call('HSET', meta, 'sitesDiscovering', 0) end
-end
 redis.call('LREM', KEYS[5], 0, p.siteId)
 redis.call('DEL', KEYS[6], KEYS[7])
-redis.call('HSET', meta, 'updatedAt', p.now)
-redis.call('HINCRBY', meta, 'rev', 1)
+touchKb(meta, p.now)
 outboxChanged(p.outbox, feedFrom, feedTo)
 return {'ok', removed, feedFrom, feedTo}

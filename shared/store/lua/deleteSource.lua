@@ -18,14 +18,13 @@
 --- @include "feed"
 --- @include "lifecycle"
 --- @include "outbox"
---- @include "settle"
 --- @include "storedBytes"
 
 local p = cjson.decode(ARGV[1])
 local meta, record = KEYS[1], KEYS[5]
 local refused = checkOwner(meta, p.workspaceId)
 if refused then return {refused} end
-local rev = redis.call('HGET', meta, 'rev') or '0'
+local rev = readRev(meta)
 if p.ifRev and p.ifRev ~= rev then return {'precondition_failed', rev} end
 local st = redis.call('HGET', record, 'status')
 if not st then return {'missing_source'} end
@@ -38,8 +37,7 @@ redis.call('ZREM', KEYS[3], p.documentId)
 feedDropAll(p.feed, KEYS[10], p.documentId)
 local feedFrom, feedTo = feedFinish(p.feed)
 redis.call('DEL', KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9])
-redis.call('HSET', meta, 'updatedAt', p.now)
-redis.call('HINCRBY', meta, 'rev', 1)
+touchKb(meta, p.now)
 -- Deleting the last source still in flight settles the knowledge base as its end would have.
 local settled, counts = 0, readCounts(meta)
 if ACTIVE_STATUS[st] then settled, counts = settleIfIdle(meta) end

@@ -31,7 +31,6 @@
 --- @include "hsetTable"
 --- @include "lifecycle"
 --- @include "outbox"
---- @include "settle"
 --- @include "storedBytes"
 
 local p = cjson.decode(ARGV[1])
@@ -75,8 +74,7 @@ else
   redis.call('DEL', blob)
 end
 redis.call('ZREM', active, p.documentId)
-redis.call('HSET', meta, 'updatedAt', p.now)
-redis.call('HINCRBY', meta, 'rev', 1)
+touchKb(meta, p.now)
 -- A site still discovering may add pages yet: then the knowledge base has not settled.
 local settled, counts = settleIfIdle(meta)
 redis.call('HDEL', record, 'settledSeq')

@@ -15,6 +15,7 @@
     stale: the source ran again since its Markdown was read, or the settings changed meanwhile.
 ]]
 --- @include "feed"
+--- @include "lifecycle"
 --- @include "storedBytes"
 
 local p = cjson.decode(ARGV[1])
@@ -36,7 +37,6 @@ end
 feedReplace(p.feed, chunkIds, record, p.documentId, p.feedChunks)
 setBytes(meta, record, 'extractedBytes', redis.call('STRLEN', KEYS[5]) + redis.call('STRLEN', KEYS[6]) + extractionBytes('', '', p.chunks))
 redis.call('HSET', record, 'chunkCount', #p.chunks, 'chunking', p.chunking, 'updatedAt', p.now)
-redis.call('HSET', meta, 'updatedAt', p.now)
-redis.call('HINCRBY', meta, 'rev', 1)
+touchKb(meta, p.now)
 local feedFrom, feedTo = feedFinish(p.feed)
 return {'ok', feedFrom, feedTo}

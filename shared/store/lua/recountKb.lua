@@ -20,7 +20,6 @@
     listed: active sources put back in the index; counts: after the recount, in the order of SOURCE_STATUSES.
 ]]
 --- @include "lifecycle"
---- @include "settle"
 --- @include "outbox"
 
 local p = cjson.decode(ARGV[1])
@@ -52,7 +51,7 @@ for _, id in ipairs(redis.call('LRANGE', ids, 0, -1)) do
 end
 for _, id in ipairs(ghosts) do redis.call('LREM', ids, 0, id) end
 writeCounts(meta, n)
-redis.call('HINCRBY', meta, 'rev', 1)
+touchKb(meta)
 local settled, counts = 0, readCounts(meta)
 if activeBefore > 0 then settled, counts = settleIfIdle(meta) end
 outboxSettled(p.outbox, settled, counts)

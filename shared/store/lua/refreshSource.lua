@@ -34,6 +34,5 @@ end
 moveStatus(meta, record, st, 'pending')
 local run = newRun(active, record, p.documentId, p.now, p.nowMs)
 redis.call('HSET', record, 'refreshFrom', st)
-redis.call('HSET', meta, 'updatedAt', p.now)
-redis.call('HINCRBY', meta, 'rev', 1)
+touchKb(meta, p.now)
 return {'ok', run, unpack(redis.call('HGETALL', record))}

@@ -30,7 +30,6 @@
 --- @include "lifecycle"
 --- @include "outbox"
 --- @include "newRun"
---- @include "settle"
 --- @include "storedBytes"
 
 local p = cjson.decode(ARGV[1])
@@ -75,8 +74,7 @@ end
 
 -- The counts again, from the records: they are what the torn write left wrong.
 writeCounts(meta, countStatuses(ids, p.recordPrefix))
-redis.call('HSET', meta, 'updatedAt', p.now)
-redis.call('HINCRBY', meta, 'rev', 1)
+touchKb(meta, p.now)
 if outcome == 'rerun' then return {outcome, run} end
 local settled, counts = settleIfIdle(meta)
 outboxSettled(p.outbox, settled, counts)

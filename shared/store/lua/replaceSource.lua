@@ -26,7 +26,7 @@ local p = cjson.decode(ARGV[1])
 local meta, active, record, blob, fingerprints = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local refused = checkOwner(meta, p.workspaceId)
 if refused then return {refused} end
-local rev = redis.call('HGET', meta, 'rev') or '0'
+local rev = readRev(meta)
 if p.ifRev and p.ifRev ~= rev then return {'precondition_failed', rev} end
 local st = redis.call('HGET', record, 'status')
 if not st then return {'missing_source'} end
@@ -58,5 +58,4 @@ if p.stageKey then
 else
   setBytes(meta, record, 'inputBytes', #p.fields.content)
 end
-redis.call('HSET', meta, 'updatedAt', p.now)
-return {'ok', run, redis.call('HINCRBY', meta, 'rev', 1)}
+return {'ok', run, touchKb(meta, p.now)}

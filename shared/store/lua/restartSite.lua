@@ -12,18 +12,18 @@
   caller enqueues and answers without reading it again.
 ]]
 --- @include "checkOwner"
+--- @include "lifecycle"
 
 local p = cjson.decode(ARGV[1])
 local meta, site = KEYS[1], KEYS[2]
 local refused = checkOwner(meta, p.workspaceId)
 if refused then return {refused} end
-local state = redis.call('HGET', site, 'state')
-if not state then return {'missing_site'} end
+local state = siteState(site)
+if state == '' then return {'missing_site'} end
 if state == 'discovering' then return {'busy', unpack(redis.call('HGETALL', site))} end
+moveSite(meta, site, state, 'discovering')
 local run = redis.call('HINCRBY', site, 'run', 1)
-redis.call('HSET', site, 'state', 'discovering', 'updatedAt', p.now)
+redis.call('HSET', site, 'updatedAt', p.now)
 redis.call('HDEL', site, 'error')
-redis.call('HINCRBY', meta, 'sitesDiscovering', 1)
-redis.call('HSET', meta, 'updatedAt', p.now)
-redis.call('HINCRBY', meta, 'rev', 1)
+touchKb(meta, p.now)
 return {'ok', run, unpack(redis.call('HGETALL', site))}

@@ -24,6 +24,5 @@ if st ~= 'failed' then return {'not_failed'} end
 if redis.call('HGET', record, 'type') == 'file' and redis.call('EXISTS', KEYS[4]) == 0 then return {'no_bytes'} end
 moveStatus(meta, record, st, 'pending')
 local run = newRun(active, record, p.documentId, p.now, p.nowMs)
-redis.call('HSET', meta, 'updatedAt', p.now)
-redis.call('HINCRBY', meta, 'rev', 1)
+touchKb(meta, p.now)
 return {'ok', run, unpack(redis.call('HGETALL', record))}

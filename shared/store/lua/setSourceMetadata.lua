@@ -20,6 +20,7 @@
 ]]
 --- @include "checkOwner"
 --- @include "feed"
+--- @include "lifecycle"
 
 local p = cjson.decode(ARGV[1])
 local meta, record, chunkIds, pending = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
@@ -37,8 +38,7 @@ if changed then
   end
 end
 redis.call('HSET', record, 'updatedAt', p.now)
-redis.call('HSET', meta, 'updatedAt', p.now)
-redis.call('HINCRBY', meta, 'rev', 1)
+touchKb(meta, p.now)
 if not changed or redis.call('EXISTS', chunkIds) == 0 then return {'ok', 0} end
 local seq = redis.call('HINCRBY', record, 'metaSeq', 1)
 redis.call('HSET', record, 'metaEmit', seq .. ':0')

@@ -13,7 +13,7 @@
     settles it); counts: the source counts in the order of SOURCE_STATUSES.
 ]]
 --- @include "checkOwner"
---- @include "settle"
+--- @include "lifecycle"
 --- @include "outbox"
 
 local p = cjson.decode(ARGV[1])

@@ -31,7 +31,7 @@ local fields = {}
 if st == 'pending' then
   moveStatus(meta, record, st, 'processing')
   redis.call('ZADD', active, p.nowMs, p.documentId)
-  redis.call('HINCRBY', meta, 'rev', 1)
+  touchKb(meta)
   fields = {'updatedAt', p.now}
 end
 if p.claim ~= '' then

@@ -10,7 +10,7 @@ export const readChangesScript = defineScript({
     keys: { meta: k.kb(i.kbId), stream: k.changes(i.kbId), info: k.changesInfo(i.kbId) },
     args: { workspaceId: i.workspaceId, after: i.after, size: i.size, maxBytes: i.maxBytes, feed: feedArgs(k, i.kbId) },
   }),
-  replies: { ok: { head: 'str', events: 'rest' }, missing: {}, forbidden: {}, expired: { floor: 'str' }, ahead: { head: 'str' } },
+  replies: { ok: { head: 'str', events: { rows: ['id', 'kind', 'chunkId', 'documentId', 'chunk', 'source'] } }, missing: {}, forbidden: {}, expired: { floor: 'str' }, ahead: { head: 'str' } },
 });
 
 /** Trims a knowledge base's change feed to a byte bound (the workspace's bound passed by a write to it). */

@@ -39,6 +39,7 @@ export interface CommitInput {
 export const commitSourcesScript = defineScript({
   name: 'kbCommitSources',
   file: 'commitSources',
+  lifecycle: { sources: 'commit', sites: 'commit' },
   keys: ['meta', 'sourceIds', 'active', 'fingerprints', 'sites'],
   build: (i: CommitInput, k) => ({
     keys: { meta: k.kb(i.kbId), sourceIds: k.sourceIds(i.kbId), active: k.active(i.kbId), fingerprints: k.fingerprints(i.kbId), sites: k.sites(i.kbId) },

@@ -31,6 +31,7 @@ export const deleteKbScript = defineScript({
 export const deleteSourceScript = defineScript({
   name: 'kbDeleteSource',
   file: 'deleteSource',
+  lifecycle: { sources: 'delete' },
   keys: ['meta', 'sourceIds', 'active', 'fingerprints', 'record', 'text', 'blob', 'markdown', 'chunks', 'chunkIds'],
   build: (i: SourceTarget & { now: string; ifRev?: number | undefined }, k) => ({
     keys: {
@@ -42,5 +43,5 @@ export const deleteSourceScript = defineScript({
     },
     args: { workspaceId: i.workspaceId, documentId: i.documentId, now: i.now, ifRev: revArg(i.ifRev), feed: feedArgs(k, i.kbId), outbox: outboxArgs(k, i.kbId) },
   }),
-  replies: { ok: { feedFrom: 'str', feedTo: 'str', settled: 'int', counts: 'rest' }, missing: {}, forbidden: {}, missing_source: {}, precondition_failed: { rev: 'int' } },
+  replies: { ok: { feedFrom: 'str', feedTo: 'str', settled: 'int', counts: 'counts' }, missing: {}, forbidden: {}, missing_source: {}, precondition_failed: { rev: 'int' } },
 });

@@ -49,5 +49,5 @@ export const settleKbScript = defineScript({
     keys: { meta: k.kb(i.kbId) },
     args: { workspaceId: i.workspaceId, ...(i.changes && { changes: i.changes }), settle: i.settle, outbox: outboxArgs(k, i.kbId) },
   }),
-  replies: { ok: { settled: 'int', counts: 'rest' }, missing: {}, forbidden: {} },
+  replies: { ok: { settled: 'int', counts: 'counts' }, missing: {}, forbidden: {} },
 });

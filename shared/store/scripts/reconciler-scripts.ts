@@ -12,6 +12,7 @@ const UNRECOVERABLE = {
 export const repairSourceScript = defineScript({
   name: 'kbRepairSource',
   file: 'repairSource',
+  lifecycle: { sources: 'repair' },
   keys: ['meta', 'active', 'sourceIds', 'record', 'text', 'blob', 'markdown', 'chunks', 'chunkIds'],
   build: (i: { kbId: string; documentId: string; now: string }, k) => ({
     keys: { meta: k.kb(i.kbId), active: k.active(i.kbId), sourceIds: k.sourceIds(i.kbId), ...k.sourceKeys(i.kbId, i.documentId) },
@@ -21,9 +22,9 @@ export const repairSourceScript = defineScript({
     active: {},
     gone: {},
     unlisted: {},
-    mended: { settled: 'int', counts: 'rest' },
+    mended: { settled: 'int', counts: 'counts' },
     rerun: { run: 'int' },
-    failed: { settled: 'int', counts: 'rest' },
+    failed: { settled: 'int', counts: 'counts' },
   },
 });
 
@@ -36,7 +37,7 @@ export const recountKbScript = defineScript({
     keys: { meta: k.kb(i.kbId), sourceIds: k.sourceIds(i.kbId), active: k.active(i.kbId) },
     args: { recordPrefix: k.sourcePrefix(i.kbId), maxSources: i.maxSources, nowMs: i.nowMs, outbox: outboxArgs(k, i.kbId) },
   }),
-  replies: { consistent: {}, gone: {}, over_budget: { sources: 'int' }, recounted: { settled: 'int', listed: 'int', counts: 'rest' } },
+  replies: { consistent: {}, gone: {}, over_budget: { sources: 'int' }, recounted: { settled: 'int', listed: 'int', counts: 'counts' } },
 });
 
 /** Reconciler: drops a knowledge base from the active index unless it was marked again since it was read. */

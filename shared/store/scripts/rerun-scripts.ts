@@ -11,6 +11,7 @@ const refusals = { missing: {}, forbidden: {}, missing_source: {} } as const;
 export const retrySourceScript = defineScript({
   name: 'kbRetrySource',
   file: 'retrySource',
+  lifecycle: { sources: 'retry' },
   keys: ['meta', 'active', 'record', 'blob'],
   build: (i: RerunInput, k) => ({
     keys: { meta: k.kb(i.kbId), active: k.active(i.kbId), record: k.source(i.kbId, i.documentId), blob: k.blob(i.kbId, i.documentId) },
@@ -23,6 +24,7 @@ export const retrySourceScript = defineScript({
 export const refreshSourceScript = defineScript({
   name: 'kbRefreshSource',
   file: 'refreshSource',
+  lifecycle: { sources: 'refresh' },
   keys: ['meta', 'active', 'record'],
   build: (i: RefreshInput, k) => ({
     keys: { meta: k.kb(i.kbId), active: k.active(i.kbId), record: k.source(i.kbId, i.documentId) },
@@ -48,6 +50,7 @@ export interface ReplaceFields {
 export const replaceSourceScript = defineScript({
   name: 'kbReplaceSource',
   file: 'replaceSource',
+  lifecycle: { sources: 'replace' },
   keys: ['meta', 'active', 'record', 'blob', 'fingerprints'],
   build: (i: RerunInput & { fields: ReplaceFields; stageKey?: string | undefined; ttl: number; ifRev?: number | undefined }, k) => ({
     keys: {

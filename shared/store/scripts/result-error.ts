@@ -13,41 +13,39 @@ export interface ResultContext {
   siteId?: string;
 }
 
+const documentOf = (c: ResultContext): AppError => (c.documentId ? notFound('Document', c.documentId, `knowledge base ${c.kbId}`) : new NotFoundError());
+const siteOf = (c: ResultContext): AppError => (c.siteId ? notFound('Site', c.siteId, `knowledge base ${c.kbId}`) : new NotFoundError());
+
 /**
- * The error a script's refusal stands for, in one place (BullMQ's
- * `finished-errors.ts`): every command that can refuse a user's change
- * replies with one of these codes, and its caller throws what this returns.
+ * The error each refusal a script can reply with stands for, in one place
+ * (BullMQ's `finished-errors.ts`). Callers pass the reply's tag once they
+ * have handled its other outcomes, so a script that declares a new refusal
+ * does not compile until the refusal has its error here.
  */
-export function resultError(code: string, context: ResultContext = {}): AppError {
-  switch (code) {
-    case 'missing':
-      return context.kbId ? notFound('Knowledge base', context.kbId) : new NotFoundError();
-    case 'missing_source':
-      return context.documentId ? notFound('Document', context.documentId, `knowledge base ${context.kbId}`) : new NotFoundError();
-    case 'missing_site':
-    case 'site_gone':
-      return context.siteId ? notFound('Site', context.siteId, `knowledge base ${context.kbId}`) : new NotFoundError();
-    case 'forbidden':
-      return new ForbiddenError(OTHER_WORKSPACE);
-    case 'precondition_failed':
-      return new PreconditionFailedError(context.rev);
-    case 'exists':
-      return new ConflictError('could not create the knowledge base (exists)');
-    case 'stage_missing':
-      return new ConflictError('an upload expired before it was committed; send it again');
-    case 'not_failed':
-      return new ConflictError('only a failed source can be retried');
-    case 'no_bytes':
-      return new ConflictError('the uploaded file is no longer kept; upload it again');
-    case 'not_url':
-      return new ValidationError({ documentId: 'only a URL source can be refreshed' });
-    case 'too_many_sites':
-      return new ValidationError({ knowledge_base_sites: `a knowledge base holds at most ${MAX_SITES_PER_KB} sites` });
-    case 'site_busy':
-      return new ConflictError('the site is discovering; refresh it once its discovery has ended');
-    case 'busy':
-      return new ConflictError(`the source is ${context.status ?? 'in progress'}; refresh it once it is ready or failed`);
-    default:
-      throw new Error(`no error is declared for the script result '${code}'`);
-  }
+const REFUSALS = {
+  missing: (c) => (c.kbId ? notFound('Knowledge base', c.kbId) : new NotFoundError()),
+  missing_source: documentOf,
+  missing_site: siteOf,
+  site_gone: siteOf,
+  forbidden: () => new ForbiddenError(OTHER_WORKSPACE),
+  precondition_failed: (c) => new PreconditionFailedError(c.rev),
+  exists: () => new ConflictError('could not create the knowledge base (exists)'),
+  stage_missing: () => new ConflictError('an upload expired before it was committed; send it again'),
+  not_failed: () => new ConflictError('only a failed source can be retried'),
+  no_bytes: () => new ConflictError('the uploaded file is no longer kept; upload it again'),
+  not_url: () => new ValidationError({ documentId: 'only a URL source can be refreshed' }),
+  too_many_sites: () => new ValidationError({ knowledge_base_sites: `a knowledge base holds at most ${MAX_SITES_PER_KB} sites` }),
+  site_busy: () => new ConflictError('the site is discovering; refresh it once its discovery has ended'),
+  busy: (c) => new ConflictError(`the source is ${c.status ?? 'in progress'}; refresh it once it is ready or failed`),
+} as const satisfies Record<string, (context: ResultContext) => AppError>;
+
+/** A refusal a script replies with, by its tag. */
+export type Refusal = keyof typeof REFUSALS;
+
+/** The error a script's refusal stands for; its caller throws it. */
+export function resultError(code: Refusal, context: ResultContext = {}): AppError {
+  const error = REFUSALS[code] as ((context: ResultContext) => AppError) | undefined;
+  // Typed callers cannot get here; a tag cast past the type is a bug, thrown as such.
+  if (!error) throw new Error(`no error is declared for the script result '${String(code)}'`);
+  return error(context);
 }

@@ -1,5 +1,6 @@
 import { feedArgs } from '../../feed/feed-entries.js';
 import { outboxArgs, type OutboxEvent } from '../outbox-events.js';
+import type { SiteState } from '../../schemas/site.js';
 import { defineScript } from './script.js';
 
 /** The end of one discovery run of a site. */
@@ -8,6 +9,8 @@ export interface FinishSiteInput {
   siteId: string;
   run: number;
   now: string;
+  /** The state the discovery ends in. */
+  state: Exclude<SiteState, 'discovering'>;
   fields: Record<string, string>;
   /** Its site.discovered, appended when this end is written. */
   event: OutboxEvent;
@@ -17,12 +20,13 @@ export interface FinishSiteInput {
 export const finishSiteScript = defineScript({
   name: 'kbFinishSite',
   file: 'finishSite',
+  lifecycle: { sites: 'finish' },
   keys: ['meta', 'active', 'site'],
   build: (i: FinishSiteInput, k) => ({
     keys: { meta: k.kb(i.kbId), active: k.active(i.kbId), site: k.site(i.kbId, i.siteId) },
-    args: { run: i.run, now: i.now, fields: i.fields, event: i.event, outbox: outboxArgs(k, i.kbId) },
+    args: { run: i.run, now: i.now, state: i.state, fields: i.fields, event: i.event, outbox: outboxArgs(k, i.kbId) },
   }),
-  replies: { ok: { settled: 'int', counts: 'rest' }, stale: {} },
+  replies: { ok: { settled: 'int', counts: 'counts' }, stale: {} },
 });
 
 /** A user's or the scheduler's new discovery of a site. */
@@ -36,6 +40,7 @@ export interface SiteTarget {
 export const restartSiteScript = defineScript({
   name: 'kbRestartSite',
   file: 'restartSite',
+  lifecycle: { sites: 'restart' },
   keys: ['meta', 'site'],
   build: (i: SiteTarget & { now: string }, k) => ({
     keys: { meta: k.kb(i.kbId), site: k.site(i.kbId, i.siteId) },
@@ -48,6 +53,7 @@ export const restartSiteScript = defineScript({
 export const deleteSiteScript = defineScript({
   name: 'kbDeleteSite',
   file: 'deleteSite',
+  lifecycle: { sources: 'delete', sites: 'delete' },
   keys: ['meta', 'sourceIds', 'active', 'fingerprints', 'sites', 'site', 'misses'],
   build: (i: SiteTarget & { now: string }, k) => ({
     keys: {

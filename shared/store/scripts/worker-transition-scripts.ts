@@ -28,12 +28,13 @@ export interface TransitionAt {
 export const startSourceScript = defineScript({
   name: 'kbStartSource',
   file: 'startSource',
+  lifecycle: { sources: 'start' },
   keys: ['meta', 'active', 'record'],
   build: (i: SourceRef & TransitionAt & { workspaceId?: string }, k) => ({
     keys: { meta: k.kb(i.kbId), active: k.active(i.kbId), record: k.source(i.kbId, i.documentId) },
     args: { documentId: i.documentId, run: String(i.run), claim: i.claim ?? '', now: i.now, nowMs: Date.parse(i.now), workspaceId: i.workspaceId ?? '' },
   }),
-  replies: { ok: { chunkMax: 'str', chunkOverlap: 'str', record: 'rest' }, ...REFUSALS },
+  replies: { ok: { chunkMax: 'str', chunkOverlap: 'str', record: 'record' }, ...REFUSALS },
 });
 
 /** What a finish writes, flattened for the script. */
@@ -54,6 +55,7 @@ export interface FinishArgs {
 export const finishSourceScript = defineScript({
   name: 'kbFinishSource',
   file: 'finishSource',
+  lifecycle: { sources: 'finish' },
   keys: ['meta', 'active', 'record', 'text', 'blob', 'markdown', 'chunks', 'chunkIds'],
   build: (i: SourceRef & TransitionAt & FinishArgs, k) => {
     const { record, text, blob, markdown, chunks, chunkIds } = k.sourceKeys(i.kbId, i.documentId);
@@ -79,7 +81,7 @@ export const finishSourceScript = defineScript({
       },
     };
   },
-  replies: { ok: { settled: 'int', feedFrom: 'str', feedTo: 'str', chunkMax: 'str', chunkOverlap: 'str', counts: 'rest' }, repeated: {}, ...REFUSALS },
+  replies: { ok: { settled: 'int', feedFrom: 'str', feedTo: 'str', chunkMax: 'str', chunkOverlap: 'str', counts: 'counts' }, repeated: {}, ...REFUSALS },
 });
 
 /** Worker: how far a processing source's extraction has got, written only while this run (and attempt) owns it. */
