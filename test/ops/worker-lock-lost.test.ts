@@ -1,7 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { extractSourceJobId } from '../../shared/queue/jobs.js';
-import { kbSnapshot } from '../api/support.js';
+import { kbKeys, kbSnapshot } from '../api/support.js';
 import { createHarness, type Harness } from '../helpers/app-harness.js';
 import { waitFor } from '../helpers/wait.js';
 import { createKbWith, waitForDocument } from '../helpers/worker-harness.js';
@@ -73,12 +73,22 @@ async function frozenWorkerAndTakeover(path: string) {
   return { kbId, documentId, frozen, takeover, late, current, requests };
 }
 
+/** Events waiting in the knowledge base's outbox. */
+async function outboxLength(kbId: string): Promise<number> {
+  const streams = (await kbKeys(h, kbId)).filter((k) => k.endsWith(':outbox'));
+  let n = 0;
+  for (const k of streams) n += await h.redis.xlen(k);
+  return n;
+}
+
 describe('a worker that lost its job lock while it was frozen', { timeout: 150_000 }, () => {
   it('writes nothing when it resumes after the worker that took the job over has finished it (SIGSTOP past the lock, then SIGCONT)', async () => {
     const { kbId, documentId, frozen, late, current, requests } = await frozenWorkerAndTakeover('/after-takeover');
     current.answer('Fresh', 'fresh copy');
     const doc = await waitForDocument(h, key, kbId, documentId, 20_000);
     expect(doc).toMatchObject({ status: 'ready', title: 'Fresh', text: 'Fresh\n\nfresh copy' });
+    // The relay takes the finish's events out of the outbox in its own time: the snapshot is taken once it has.
+    await waitFor('the relay to empty the outbox', async () => (await outboxLength(kbId)) === 0, { timeoutMs: 20_000 });
     const settled = await kbSnapshot(h, kbId);
 
     process.kill(frozen.pid, 'SIGCONT');
