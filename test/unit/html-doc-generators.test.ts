@@ -158,4 +158,24 @@ describe('Vim help pages, bounded', () => {
     expect(r.markdown).toContain('## 1.1 Steps');
     expect(r.markdown).toContain('call Step(199999)');
   });
+
+  it('reads a section title of 100,000 anchors that do not end it in one walk back from its end', async () => {
+    const tags = Array.from({ length: 100_000 }, (_, i) => `*t${i}*`).join(' ');
+    const html = `<html><body><pre>*big.txt*\tA big file\n==============================================================================\n*1.1*\tSteps\t\t${tags} end\n\nText of the section.\n</pre></body></html>`;
+    const r = await extractText(Buffer.from(html), { ...opts, chunking: undefined, maxTextChars: 10_000_000 });
+    // Anchors inside a title keep their names; only those that end it go.
+    expect(r.markdown).toMatch(/## 1\.1 Steps t0 t1 .* t99999 end\n/);
+  });
+
+  it('drops the anchors that end a section title', async () => {
+    const html = `<html><body><pre>*x.txt*\tX\n==============================================================================\n*1.1*\tSteps\t\t*steps* *step-list*\n\nText.\n</pre></body></html>`;
+    const r = await extractText(Buffer.from(html), { ...opts, chunking: undefined });
+    expect(r.markdown).toContain('## 1.1 Steps\n');
+  });
+
+  it('finds the <pre> of a body of 250,000 paragraphs without sorting them', async () => {
+    const html = `<html><body>${'<p>words</p>'.repeat(250_000)}<pre>*x.txt*\tX\n==============================================================================\n*1.1*\tLast\t\t*last*\n\nThe end.\n</pre></body></html>`;
+    const r = await extractText(Buffer.from(html), { ...opts, chunking: undefined, maxTextChars: 10_000_000 });
+    expect(r.markdown).toContain('## 1.1 Last');
+  });
 });

@@ -1,5 +1,5 @@
 import type { CheerioAPI } from 'cheerio/slim';
-import type { Element } from 'domhandler';
+import type { AnyNode, Element } from 'domhandler';
 
 /**
  * Vim's help files turned into HTML (vim2html.pl and the converters like it)
@@ -13,7 +13,6 @@ import type { Element } from 'domhandler';
 // A rule between sections: Vim's help files draw them 78 columns wide.
 const RULE = /^(=|-)\1{29,}\s*$/;
 const TAG = /(?:^|\s)\*[^\s*|"]+\*(?=\s|$)/g;
-const TRAILING_TAGS = /(?:\s+\*[^\s*|"]+\*)+\s*$/;
 const HEADER = /^(\S(?:[^\t]*?\S)?)\s+~$/;
 // A line whose text is set in columns: a tab, or a run of three spaces, between words.
 const COLUMNS = /\S(?:\t| {3,})\S/;
@@ -27,13 +26,33 @@ export function isVimHelp(text: string): boolean {
 /** Rewrites each Vim help `<pre>` inside `body` in place; returns how many it rewrote. */
 export function expandVimHelp($: CheerioAPI, body: Element): number {
   let rewritten = 0;
-  for (const pre of $(body).find('pre').toArray()) {
+  for (const pre of preElements(body)) {
     const text = $(pre).text();
     if (!isVimHelp(text)) continue;
     $(pre).replaceWith(vimHelpHtml(text));
     rewritten += 1;
   }
   return rewritten;
+}
+
+/**
+ * The `<pre>` elements under `root`, in document order, found by one walk:
+ * cheerio's `find` sorts its context (the root's children) first, which costs
+ * the square of their number, and a body of 250,000 paragraphs ran past the
+ * extraction's time limit.
+ */
+function preElements(root: Element): Element[] {
+  const found: Element[] = [];
+  const stack: AnyNode[] = [...root.children].reverse();
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (node.type !== 'tag') continue;
+    const el = node as Element;
+    // A <pre> holds no further <pre> worth reading apart: its text is read whole.
+    if (el.name === 'pre') found.push(el);
+    else for (let i = el.children.length - 1; i >= 0; i--) stack.push(el.children[i]!);
+  }
+  return found;
 }
 
 /** The HTML a Vim help text reads as: `<h2>`/`<h3>` per section, `<h4>` per header line, `<p>` and `<pre>` blocks. */
@@ -105,7 +124,28 @@ export function vimHelpHtml(text: string): string {
 
 /** A section's title line without its anchors: leading `*01.1*` keeps its text, trailing `*set-option*` goes. */
 function headingText(line: string): string {
-  return line.replace(TRAILING_TAGS, '').replace(/\*([^\s*|"]+)\*/g, '$1').replace(/\s+/g, ' ').trim();
+  return withoutTrailingTags(line).replace(/\*([^\s*|"]+)\*/g, '$1').replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * `line` without the `*tag*` anchors that end it (each after white space),
+ * found by one walk back from the end: a single pattern for the whole run of
+ * them backtracks once per start, the square of their number on a line of
+ * many tags.
+ */
+function withoutTrailingTags(line: string): string {
+  const isSpace = (c: string | undefined) => c !== undefined && /\s/.test(c);
+  let end = line.trimEnd().length;
+  for (;;) {
+    // `end` is just past a closing `*`: walk back over the tag's name to its opening `*`.
+    if (line[end - 1] !== '*') break;
+    let start = end - 2;
+    while (start >= 0 && line[start] !== '*' && !isSpace(line[start]) && line[start] !== '|' && line[start] !== '"') start -= 1;
+    if (start < 0 || line[start] !== '*' || start === end - 2 || !isSpace(line[start - 1])) break;
+    end = start - 1;
+    while (end > 0 && isSpace(line[end - 1])) end -= 1;
+  }
+  return line.slice(0, end);
 }
 
 /** A block set in columns or indented as a whole stays preformatted; any other is a paragraph. */
