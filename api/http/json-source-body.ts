@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import { PayloadTooLargeError, ValidationError } from '../../shared/errors.js';
 import { unknownFieldMessage } from '../../shared/field-suggestion.js';
-import { FORM_FIELD, MAX_TEXT_FIELDS_BYTES } from '../../shared/schemas/source-form.js';
+import { FORM_FIELD, FORM_FILE_FIELDS, FORM_TEXT_FIELDS, MAX_TEXT_FIELDS_BYTES } from '../../shared/schemas/source-form.js';
 import { BodyMeter, type BodyMeterLimits } from './body-meter.js';
 import type { PartTap, RawForm } from './multipart.js';
 
@@ -9,19 +9,10 @@ import type { PartTap, RawForm } from './multipart.js';
 export const MAX_JSON_BODY_BYTES = MAX_TEXT_FIELDS_BYTES + 64 * 1024;
 
 /** The keys a JSON body may have: the form's fields but the file parts. */
-const JSON_FIELDS: readonly string[] = [
-  FORM_FIELD.name,
-  FORM_FIELD.nameAlias,
-  FORM_FIELD.texts,
-  FORM_FIELD.urls,
-  FORM_FIELD.sites,
-  FORM_FIELD.autoRefresh,
-  FORM_FIELD.chunkMaxTokens,
-  FORM_FIELD.chunkOverlapTokens,
-];
+const JSON_FIELDS = FORM_TEXT_FIELDS;
 const ARRAY_FIELDS = new Set<string>([FORM_FIELD.texts, FORM_FIELD.urls, FORM_FIELD.sites]);
 const STRING_FIELDS = new Set<string>([FORM_FIELD.name, FORM_FIELD.nameAlias]);
-const FILE_FIELDS = new Set<string>([FORM_FIELD.files, FORM_FIELD.filesItems]);
+const FILE_FIELDS = new Set<string>(FORM_FILE_FIELDS);
 const FILES_MESSAGE = 'files are sent as multipart/form-data parts; a JSON body holds texts, URLs, sites and settings';
 
 /** JSON with its object keys sorted, at every depth: the same body in another key order reads the same. */

@@ -5,7 +5,7 @@ import { BadRequestError, PayloadTooLargeError, StoredBytesQuotaError, Unsupport
 import { SNIFF_BYTES, detectType } from '../../shared/formats/detect-type.js';
 import { refusalMessage } from '../../shared/formats/format-policy.js';
 import type { SourceFormat } from '../../shared/formats/formats.js';
-import { FORM_FIELD, MAX_NAME_CHARS, MAX_TEXT_FIELDS_BYTES } from '../../shared/schemas/source-form.js';
+import { FORM_FIELD, FORM_FILE_FIELDS, FORM_TEXT_FIELDS, MAX_NAME_CHARS, MAX_TEXT_FIELDS_BYTES } from '../../shared/schemas/source-form.js';
 import type { Stage } from '../../shared/store/stage-store.js';
 import { sanitizeFilename } from '../../shared/formats/filename.js';
 import { BodyMeter } from './body-meter.js';
@@ -13,17 +13,8 @@ import { FieldSizeWatch } from './field-size-watch.js';
 import { fileTooLargeMessage } from './limit-messages.js';
 import { unknownFieldMessage } from '../../shared/field-suggestion.js';
 
-const FILE_FIELDS = new Set<string>([FORM_FIELD.files, FORM_FIELD.filesItems]);
-const TEXT_FIELDS = new Set<string>([
-  FORM_FIELD.name,
-  FORM_FIELD.nameAlias,
-  FORM_FIELD.texts,
-  FORM_FIELD.urls,
-  FORM_FIELD.sites,
-  FORM_FIELD.autoRefresh,
-  FORM_FIELD.chunkMaxTokens,
-  FORM_FIELD.chunkOverlapTokens,
-]);
+const FILE_FIELDS = new Set<string>(FORM_FILE_FIELDS);
+const TEXT_FIELDS = new Set<string>(FORM_TEXT_FIELDS);
 /** Distinct text fields a request can carry (the name has an alias); a field sent twice is refused anyway. */
 const MAX_TEXT_PARTS = TEXT_FIELDS.size;
 /**

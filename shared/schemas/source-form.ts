@@ -37,6 +37,21 @@ export const FORM_FIELD = {
   filesItems: 'knowledge_base_files.items',
 } as const;
 
+/** The form's text fields (every field but the file parts): the fields of a multipart form read as text, and the keys a JSON body may have. */
+export const FORM_TEXT_FIELDS: readonly string[] = [
+  FORM_FIELD.name,
+  FORM_FIELD.nameAlias,
+  FORM_FIELD.texts,
+  FORM_FIELD.urls,
+  FORM_FIELD.sites,
+  FORM_FIELD.autoRefresh,
+  FORM_FIELD.chunkMaxTokens,
+  FORM_FIELD.chunkOverlapTokens,
+];
+
+/** The form's file parts (the field and its `[]` spelling). */
+export const FORM_FILE_FIELDS: readonly string[] = [FORM_FIELD.files, FORM_FIELD.filesItems];
+
 // With the `u` flag a surrogate pair is one code point, so only a lone surrogate matches.
 const LONE_SURROGATE = /\p{Cs}/u;
 const wellFormed = (s: string): boolean => !LONE_SURROGATE.test(s);
