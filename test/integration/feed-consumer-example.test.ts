@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningWorker } from '../../worker/main.js';
 import { serveApi, type ServedApi } from '../helpers/api-server.js';
@@ -25,7 +28,9 @@ describe('examples/feed-consumer.ts', () => {
       const res = await served.h.app.request(`/v1/knowledge-bases/${kbId}`, { headers: { 'X-API-Key': key } });
       return ((await res.json()) as { status: string }).status === 'ready';
     });
-    const { child, stdout, stderr, exited } = spawnWatched(process.execPath, ['--import', 'tsx', 'examples/feed-consumer.ts', kbId], {
+    // The example keeps its mirror in a file of the caller's choosing: a temp folder's, not the repository's.
+    const index = join(mkdtempSync(join(tmpdir(), 'feed-consumer-')), 'mirror.json');
+    const { child, stdout, stderr, exited } = spawnWatched(process.execPath, ['--import', 'tsx', 'examples/feed-consumer.ts', kbId, index], {
       env: { PATH: process.env.PATH, API: `http://127.0.0.1:${served.port}`, KEY: key },
     });
     try {
