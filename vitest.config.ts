@@ -55,6 +55,9 @@ export default defineConfig({
   test: {
     projects: process.env.TEST_CLUSTER === '1' ? [...base, ...clusterPass] : base,
     reporters: ['default', './test/helpers/summary-reporter.ts'],
+    // Every answer of a knowledge base built from kept source rows is checked against a read of
+    // all its sources, so a store script that changes a record without recording it fails a test.
+    env: { KB_VIEW_VERIFY: 'true' },
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

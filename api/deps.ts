@@ -29,6 +29,6 @@ export function kbDepsOf(deps: AppDeps): KbDeps {
     logger: deps.logger,
     chunkDefaults: { maxTokens: deps.config.CHUNK_MAX_TOKENS, overlapTokens: deps.config.CHUNK_OVERLAP_TOKENS },
     refreshCooldownMs: deps.config.REFRESH_COOLDOWN_SECONDS * 1000,
-    views: new KbViewCache(deps.config.KB_VIEW_CACHE_MB * 1024 * 1024),
+    views: new KbViewCache(deps.config.KB_VIEW_CACHE_MB * 1024 * 1024, deps.config.KB_VIEW_VERIFY),
   };
 }

@@ -5,7 +5,6 @@ import { newKbId } from '../../shared/ids.js';
 import {
   assertOwned,
   createKnowledgeBase,
-  readKnowledgeBase,
   readKnowledgeBaseJson,
   summaryView,
   updateKnowledgeBase,
@@ -41,8 +40,8 @@ export function knowledgeBaseRoutes(deps: AppDeps, kb: KbDeps) {
   };
   /** A replay whose body was too large to keep: the knowledge base as it is now. */
   const renderFor = (c: Context<AppEnv>) => async (kbId: string, status: number) => {
-    const { view, rev } = await readKnowledgeBase(kb, c.get('principal').workspaceId, kbId);
-    return c.json(view, status as 200, { ETag: etagOf(rev) });
+    const { body, rev } = await readKnowledgeBaseJson(kb, c.get('principal').workspaceId, kbId);
+    return c.body(body, status as 200, { 'Content-Type': 'application/json', ETag: etagOf(rev) });
   };
 
   app.openapi(
@@ -90,14 +89,14 @@ export function knowledgeBaseRoutes(deps: AppDeps, kb: KbDeps) {
         await quota.assertRoomForKnowledgeBase(ws);
         // A workspace with no bytes or in-flight room left is refused before its first file is staged.
         const beforeStaging = () => quota.assertRoomForIntake(ws, { bytes: 1, sources: 1 });
-        const { view, rev } = await form.read(c, { kbId, requireName: true, tap, beforeStaging }, async (f) => {
+        const { body, rev } = await form.read(c, { kbId, requireName: true, tap, beforeStaging }, async (f) => {
           await quota.assertRoomForSources(ws, 0, f.sources.length);
           // Checked and reserved in one step; the knowledge-base count and the sources per knowledge base are checked by the commit.
           const hold = await quota.reserveIntake(ws, intakeOf(f.sources));
           const limits = await quota.commitLimits(ws);
           return underHold(hold, () => createKnowledgeBase(kb, ws, kbId, { ...f, name: f.name! }, limits));
         });
-        return c.json(view, 201, { Location: `/v1/knowledge-bases/${kbId}`, ETag: etagOf(rev) });
+        return c.body(body, 201, { 'Content-Type': 'application/json', Location: `/v1/knowledge-bases/${kbId}`, ETag: etagOf(rev) });
       },
     });
   });
@@ -170,13 +169,13 @@ export function knowledgeBaseRoutes(deps: AppDeps, kb: KbDeps) {
           await quota.assertRoomForSources(ws, existing, 1);
           return quota.assertRoomForIntake(ws, { bytes: 1, sources: 1 });
         };
-        const { view, rev } = await form.read(c, { kbId, requireName: false, tap, beforeStaging }, async (f) => {
+        const { body, rev } = await form.read(c, { kbId, requireName: false, tap, beforeStaging }, async (f) => {
           await quota.assertRoomForSources(ws, existing, f.sources.length);
           const hold = await quota.reserveIntake(ws, intakeOf(f.sources));
           const limits = await quota.commitLimits(ws);
           return underHold(hold, () => updateKnowledgeBase(kb, ws, kbId, f, ifRev, limits));
         });
-        return c.json(view, 200, { ETag: etagOf(rev) });
+        return c.body(body, 200, { 'Content-Type': 'application/json', ETag: etagOf(rev) });
       },
     });
   });

@@ -110,6 +110,7 @@ const envSchema = z
     RATE_LIMIT_PER_MINUTE: int(0, 1_000_000).default(600),
     REFRESH_COOLDOWN_SECONDS: int(0, 86_400).default(60),
     KB_VIEW_CACHE_MB: int(0, 16_384).default(32),
+    KB_VIEW_VERIFY: bool.default(false),
     QUOTA_KNOWLEDGE_BASES: int(0, 100_000_000).default(0),
     QUOTA_SOURCES_PER_KNOWLEDGE_BASE: int(0, 100_000_000).default(0),
     QUOTA_STORED_BYTES: int(0, Number.MAX_SAFE_INTEGER).default(0),

@@ -86,7 +86,17 @@ export const KB_FIELDS = {
   updatedAt: 'updatedAt',
   sitesDiscovering: 'sitesDiscovering',
   settles: 'settles',
+  /** Raised by every change of one of its source records, progress included (see touchSource in the generated include). */
+  sourceSeq: 'sourceSeq',
 } as const;
+
+/**
+ * The key, beside a knowledge base's meta hash (`…:meta`), of its sorted set
+ * of changed sources: each source id scored with the {@link KB_FIELDS}.sourceSeq
+ * of its record's last change; a deleted source leaves it. It holds one entry
+ * per source at most, so it is bounded and counted with the sources.
+ */
+export const CHANGED_SOURCES_SUFFIX = 'changed';
 
 /** Whether a status still waits for a worker. */
 export function isActiveStatus(status: string): status is (typeof ACTIVE_STATUSES)[number] {

@@ -109,6 +109,41 @@ export class KbRecordStore {
     return { meta, sources: await this.pages.readSources(kbId, idsRes[1], known), siteIds: sitesRes[1] };
   }
 
+  /**
+   * Reads a knowledge base for a caller that keeps its source records: the
+   * meta, the source and site ids in order, and the records of the sources
+   * changed after `since` (the meta's `sourceSeq` the caller read them at; -1
+   * for all) and of any listed source `held` says the caller lacks. A record
+   * read as null was deleted meanwhile. Sources in `skip` are not read. Null
+   * when the knowledge base is absent.
+   *
+   * The meta is read before the changed set, in one pipeline, so the set
+   * holds at least every change up to the `sourceSeq` returned: a record read
+   * here is as new as that number or newer, never older.
+   */
+  async getChanged(
+    kbId: string,
+    since: number,
+    held: (id: string) => boolean,
+    skip?: ReadonlyMap<string, unknown>,
+  ): Promise<{ meta: KbMeta; ids: string[]; siteIds: string[]; read: Map<string, StoredSource | null> } | null> {
+    const [metaRes, idsRes, sitesRes, changedRes] = (await this.redis
+      .pipeline()
+      .hgetall(this.keys.kb(kbId))
+      .lrange(this.keys.sourceIds(kbId), 0, -1)
+      .lrange(this.keys.sites(kbId), 0, -1)
+      .zrangebyscore(this.keys.changedSources(kbId), since < 0 ? '-inf' : `(${since}`, '+inf')
+      .exec()) as [[Error | null, Record<string, string>], [Error | null, string[]], [Error | null, string[]], [Error | null, string[]]];
+    for (const [err] of [metaRes, idsRes, sitesRes, changedRes]) if (err) throw err;
+    const meta = parseMeta(metaRes[1]);
+    if (!meta) return null;
+    const ids = idsRes[1];
+    const wanted = new Set(changedRes[1]);
+    for (const id of ids) if (!held(id)) wanted.add(id);
+    const unread = [...wanted].filter((id) => !skip?.has(id));
+    return { meta, ids, siteIds: sitesRes[1], read: await this.pages.readRecords(kbId, unread) };
+  }
+
   /** A page of a workspace's knowledge bases, newest first. */
   async list(workspaceId: string, page: number, size: number): Promise<{ items: KbMeta[]; total: number }> {
     const index = this.keys.workspaceKbs(workspaceId);

@@ -94,6 +94,8 @@ export interface KbMeta {
   chunking?: ChunkSettings;
   /** Sites whose discovery is running: the knowledge base is in progress meanwhile. */
   sitesDiscovering: number;
+  /** The number of the last change of one of its source records (see KeySpace.changedSources); 0 before any. */
+  sourceSeq: number;
 }
 
 /** What the worker writes back when a source is done. */
@@ -148,6 +150,7 @@ export function parseMeta(h: Record<string, string>): KbMeta | null {
     rev: num(h.rev) ?? 0,
     autoRefreshHours: num(h.autoRefreshHours) ?? 0,
     sitesDiscovering: Math.max(0, num(h.sitesDiscovering) ?? 0),
+    sourceSeq: num(h.sourceSeq) ?? 0,
     sourceCounts: readCounts(h),
     ...(h.chunkMaxTokens ? { chunking: { maxTokens: Number(h.chunkMaxTokens), overlapTokens: num(h.chunkOverlapTokens) ?? 0 } } : {}),
   };

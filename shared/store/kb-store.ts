@@ -50,6 +50,7 @@ export class KbStore {
   // Knowledge-base records.
   getMeta: KbRecordStore['getMeta'] = (...a) => this.records.getMeta(...a);
   get: KbRecordStore['get'] = (...a) => this.records.get(...a);
+  getChanged: KbRecordStore['getChanged'] = (...a) => this.records.getChanged(...a);
   list: KbRecordStore['list'] = (...a) => this.records.list(...a);
   create: KbRecordStore['create'] = (...a) => this.records.create(...a);
   addSources: KbRecordStore['addSources'] = (...a) => this.records.addSources(...a);
@@ -64,6 +65,7 @@ export class KbStore {
   chunkPage: SourcePages['chunkPage'] = (...a) => this.pages.chunkPage(...a);
   chunkRange: SourcePages['chunkRange'] = (...a) => this.pages.chunkRange(...a);
   sourceIds: SourcePages['sourceIds'] = (...a) => this.pages.sourceIds(...a);
+  readRecords: SourcePages['readRecords'] = (...a) => this.pages.readRecords(...a);
   readBlob: SourcePages['readBlob'] = (...a) => this.pages.readBlob(...a);
   settledBy: SourcePages['settledBy'] = (...a) => this.pages.settledBy(...a);
 

@@ -1,3 +1,5 @@
+import { CHANGED_SOURCES_SUFFIX } from '../sources/lifecycle.js';
+
 /** The keys one source owns (or, from {@link KeySpace.sourceKeyPrefixes}, their prefixes). */
 export interface SourceKeys {
   /** The source's record (hash). */
@@ -60,6 +62,10 @@ export class KeySpace {
   /** A knowledge base's source ids, in order (the key string keeps its first name, `docs`, for stored data). */
   sourceIds(kbId: string): string {
     return `${this.kbTag(kbId)}:docs`;
+  }
+  /** Its sources by the number of their last change (see CHANGED_SOURCES_SUFFIX), for readers that keep records. */
+  changedSources(kbId: string): string {
+    return `${this.kbTag(kbId)}:${CHANGED_SOURCES_SUFFIX}`;
   }
   /** A source's record (hash). */
   source(kbId: string, documentId: string): string {

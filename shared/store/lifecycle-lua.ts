@@ -1,6 +1,7 @@
 import {
   ABSENT,
   ACTIVE_STATUSES,
+  CHANGED_SOURCES_SUFFIX,
   COUNTER_PREFIX,
   DISCOVERING,
   FINAL_STATUSES,
@@ -58,6 +59,20 @@ local function checkMove(kind, declared, own, family, from, to)
   end
 end
 
+-- The knowledge base's changed sources (a sorted set beside its meta hash, on its slot).
+local function changedSourcesKey(metaKey)
+  return string.sub(metaKey, 1, -5) .. ${str(CHANGED_SOURCES_SUFFIX)}
+end
+
+-- Records that a source's record changed (any field a reader may show, progress
+-- included): its id takes the knowledge base's next ${f.sourceSeq}, so a reader that
+-- keeps records reads again only the sources changed since the number it read at.
+-- Every write of a source record is in a script that calls this or moveStatus.
+local function touchSource(metaKey, sourceKey)
+  local seq = redis.call('HINCRBY', metaKey, ${str(f.sourceSeq)}, 1)
+  redis.call('ZADD', changedSourcesKey(metaKey), seq, string.match(sourceKey, '[^:]+$'))
+end
+
 -- Checked before any write of this move; a script calls it before its other writes
 -- where it can, because a Lua error does not undo what ran before it.
 local function moveStatus(metaKey, sourceKey, from, to)
@@ -68,6 +83,10 @@ local function moveStatus(metaKey, sourceKey, from, to)
   if to ~= ${str(ABSENT)} then
     redis.call('HINCRBY', metaKey, counterField(to), 1)
     redis.call('HSET', sourceKey, 'status', to)
+    touchSource(metaKey, sourceKey)
+  else
+    -- A deleted source leaves the knowledge base's list, which readers read whole.
+    redis.call('ZREM', changedSourcesKey(metaKey), string.match(sourceKey, '[^:]+$'))
   end
 end
 

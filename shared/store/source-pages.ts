@@ -55,17 +55,22 @@ export class SourcePages {
    */
   async readSources(kbId: string, ids: string[], known?: ReadonlyMap<string, StoredSource>): Promise<StoredSource[]> {
     const unread = known && known.size > 0 ? ids.filter((id) => !known.has(id)) : ids;
-    const read = new Map<string, StoredSource | null>();
-    if (unread.length > 0) {
-      const pipe = this.redis.pipeline();
-      for (const id of unread) pipe.hgetall(this.keys.source(kbId, id));
-      const rows = (await pipe.exec()) ?? [];
-      rows.forEach(([err, h], i) => {
-        if (err) throw err;
-        read.set(unread[i]!, parseSource(h as Record<string, string>));
-      });
-    }
+    const read = await this.readRecords(kbId, unread);
     return ids.map((id) => known?.get(id) ?? read.get(id) ?? null).filter((s): s is StoredSource => s !== null);
+  }
+
+  /** The records of these sources by id, in one pipeline; null for a source that is gone. */
+  async readRecords(kbId: string, ids: readonly string[]): Promise<Map<string, StoredSource | null>> {
+    const read = new Map<string, StoredSource | null>();
+    if (ids.length === 0) return read;
+    const pipe = this.redis.pipeline();
+    for (const id of ids) pipe.hgetall(this.keys.source(kbId, id));
+    const rows = (await pipe.exec()) ?? [];
+    rows.forEach(([err, h], i) => {
+      if (err) throw err;
+      read.set(ids[i]!, parseSource(h as Record<string, string>));
+    });
+    return read;
   }
 
   /** One source's record, or null when it is gone. */

@@ -13,7 +13,7 @@ import { requeueSource } from './requeue.js';
 import type { SourceTarget } from '../sources/source-ref.js';
 import { publicSite, type NewSite } from '../store/site-records.js';
 import type { SiteStore } from '../store/site-store.js';
-import { viewStamp, type KbViewCache } from './kb-view-cache.js';
+import { viewStamp, type KbRows, type KbViewCache, type SourceRow } from './kb-view-cache.js';
 
 /** What a create or an update of a knowledge base brings: sources and sites to add, and settings to change. */
 export interface SourceForm {
@@ -116,26 +116,106 @@ export async function readKnowledgeBase(deps: KbDeps, workspaceId: string, kbId:
   return { view: knowledgeBaseView(meta, sources, deps.chunkDefaults, sites.map(publicSite)), rev: meta.rev };
 }
 
+/** A knowledge base as answered, as JSON, with the revision it was read at (its ETag). */
+export interface KbBody {
+  body: string;
+  rev: number;
+}
+
+/** A source's row: its JSON as answered, and what the answer counts of it. */
+function sourceRow(s: StoredSource): SourceRow {
+  return { json: JSON.stringify(publicSource(s)), status: s.status, ...(s.chunking !== undefined && { chunking: s.chunking }) };
+}
+
 /**
- * A knowledge base the workspace owns as GET answers it, as JSON. A settled
- * knowledge base's body is kept by revision (see KbViewCache): while it is
- * current, the meta hash is the only read. An active one is read whole each
- * time, as its sources' progress moves without a new revision.
+ * The JSON of {@link knowledgeBaseView} from source rows in order: the same
+ * text as `JSON.stringify` of the view, built from each source's JSON kept
+ * from an earlier read.
  */
-export async function readKnowledgeBaseJson(deps: KbDeps, workspaceId: string, kbId: string): Promise<{ body: string; rev: number }> {
+export function knowledgeBaseJson(meta: KbMeta, rows: readonly SourceRow[], defaults: ChunkSettings, sites: Site[] = []): string {
+  const tag = chunkingTag(effectiveChunking(meta.chunking, defaults));
+  let rechunking = 0;
+  const files: string[] = new Array(rows.length);
+  rows.forEach((r, i) => {
+    files[i] = r.json;
+    if (r.status === 'ready' && r.chunking !== undefined && r.chunking !== tag) rechunking++;
+  });
+  const summary = JSON.stringify(summaryView(meta, defaults));
+  const tail = `${rechunking > 0 ? `,"rechunkingSources":${rechunking}` : ''}${sites.length > 0 ? `,"sites":${JSON.stringify(sites)}` : ''}`;
+  return `${summary.slice(0, -1)},"files":[${files.join(',')}]${tail}}`;
+}
+
+/**
+ * A knowledge base the workspace owns, as JSON. A settled knowledge base's
+ * body is kept by revision (see KbViewCache): while it is current, the meta
+ * hash is the only read. Otherwise its source rows kept from the last read
+ * are brought up to date with the sources changed since (KbStore.getChanged),
+ * so polling an active knowledge base of 2,000 sources reads the few that
+ * moved, not all of them. After a commit, `known` holds the records it has
+ * just written, which are not read back (nor kept: a worker may have moved
+ * them already).
+ */
+export async function readKnowledgeBaseJson(deps: KbDeps, workspaceId: string, kbId: string, known?: ReadonlyMap<string, StoredSource>): Promise<KbBody> {
   const views = deps.views;
-  if (views?.has(kbId)) {
+  if (!views?.enabled) {
+    const { view, rev } = await readKnowledgeBase(deps, workspaceId, kbId, known);
+    return { body: JSON.stringify(view), rev };
+  }
+  if (!known && views.has(kbId)) {
     const meta = await assertOwned(deps, workspaceId, kbId);
     const body = views.get(kbId, viewStamp(meta, meta.rev));
     if (body !== undefined) return { body, rev: meta.rev };
   }
-  const { view, rev } = await readKnowledgeBase(deps, workspaceId, kbId);
-  const body = JSON.stringify(view);
-  if (views?.enabled) {
-    if (view.status === 'in_progress') views.delete(kbId);
-    else views.set(kbId, viewStamp(view, rev), body);
+  const { meta, body, rows } = await readChangedRows(deps, workspaceId, kbId, views.rows(kbId), known);
+  if (views.verify) await verifyRows(deps, workspaceId, kbId, meta, body);
+  views.setRows(kbId, rows);
+  if (kbStatus(meta.sourceCounts, meta.sitesDiscovering) === 'in_progress' || known) views.delete(kbId);
+  else views.set(kbId, viewStamp(meta, meta.rev), body);
+  return { body, rev: meta.rev };
+}
+
+/** Reads what changed since `held` was read (everything when it is not of this knowledge base's current life), and answers the body. */
+async function readChangedRows(deps: KbDeps, workspaceId: string, kbId: string, held: KbRows | undefined, known?: ReadonlyMap<string, StoredSource>) {
+  const found = await deps.kbs.getChanged(kbId, held?.sourceSeq ?? -1, (id) => held?.rows.has(id) ?? false, known);
+  if (!found) throw notFound('Knowledge base', kbId);
+  const { meta, ids, siteIds, read } = found;
+  if (meta.workspaceId !== workspaceId) throw new ForbiddenError(OTHER_WORKSPACE);
+  // Rows of another life of this id, or read past a Redis restored to an earlier state, are not trusted.
+  const trusted = held && held.createdAt === meta.createdAt && held.sourceSeq <= meta.sourceSeq ? held.rows : undefined;
+  if (held && !trusted) {
+    const missing = ids.filter((id) => !read.has(id) && !known?.has(id));
+    for (const [id, record] of await deps.kbs.readRecords(kbId, missing)) read.set(id, record);
   }
-  return { body, rev };
+  const rows = new Map<string, SourceRow>();
+  const listed: SourceRow[] = [];
+  for (const id of ids) {
+    const record = known?.get(id);
+    if (record) {
+      listed.push(sourceRow(record));
+      continue;
+    }
+    const fresh = read.get(id);
+    const row = fresh ? sourceRow(fresh) : fresh === null ? undefined : trusted?.get(id);
+    if (!row) continue;
+    rows.set(id, row);
+    listed.push(row);
+  }
+  const sites = deps.sites && siteIds.length > 0 ? (await deps.sites.read(kbId, siteIds)).map(publicSite) : [];
+  const body = knowledgeBaseJson(meta, listed, deps.chunkDefaults, sites);
+  return { meta, body, rows: { createdAt: meta.createdAt, sourceSeq: meta.sourceSeq, rows } satisfies KbRows };
+}
+
+/**
+ * Checks an answer built from kept rows against a read of every source
+ * (KbViewCache.verify): when no source changed in between, the two must be
+ * the same text, or a store script changed a record without recording it
+ * (touchSource) and readers that keep rows would answer it stale.
+ */
+async function verifyRows(deps: KbDeps, workspaceId: string, kbId: string, meta: KbMeta, body: string): Promise<void> {
+  const { view } = await readKnowledgeBase(deps, workspaceId, kbId);
+  const after = await deps.kbs.getMeta(kbId);
+  if (!after || after.sourceSeq !== meta.sourceSeq || after.rev !== meta.rev || after.updatedAt !== meta.updatedAt) return;
+  if (JSON.stringify(view) !== body) throw new Error(`kept source rows of knowledge base ${kbId} differ from its records at sourceSeq ${meta.sourceSeq}`);
 }
 
 /** The records a commit wrote for `added` at `now`, by document id (sources that reused an extraction are read instead). */
@@ -195,7 +275,7 @@ export async function createKnowledgeBase(
   kbId: string,
   form: SourceForm & { name: string },
   limits: CommitLimits = {},
-): Promise<KbSnapshot> {
+): Promise<KbBody> {
   const chunking = applyChunkChange(deps.chunkDefaults, form.chunking ?? {});
   const sources = await toCommit(deps, workspaceId, kbId, form.sources);
   const now = nowIso(deps);
@@ -214,7 +294,7 @@ export async function createKnowledgeBase(
   await enqueueNew(deps, workspaceId, kbId, added);
   await enqueueDiscovery(deps, workspaceId, kbId, form.sites);
   if (form.autoRefreshHours) await deps.queue.scheduleRefresh({ workspaceId, kbId }, form.autoRefreshHours);
-  return readKnowledgeBase(deps, workspaceId, kbId, committedRecords(added, now));
+  return readKnowledgeBaseJson(deps, workspaceId, kbId, committedRecords(added, now));
 }
 
 /**
@@ -229,7 +309,7 @@ export async function updateKnowledgeBase(
   form: SourceForm,
   ifRev?: number,
   limits: CommitLimits = {},
-): Promise<KbSnapshot> {
+): Promise<KbBody> {
   let chunking: ChunkSettings | undefined;
   if (form.chunking) {
     // Checked against the settings in force, so an overlap given alone is held to the current maximum.
@@ -255,7 +335,7 @@ export async function updateKnowledgeBase(
   await enqueueDiscovery(deps, workspaceId, kbId, form.sites);
   if (chunking) await enqueueRechunk(deps, workspaceId, kbId, chunking);
   if (form.autoRefreshHours !== undefined) await deps.queue.scheduleRefresh({ workspaceId, kbId }, form.autoRefreshHours);
-  return readKnowledgeBase(deps, workspaceId, kbId, committedRecords(added, now));
+  return readKnowledgeBaseJson(deps, workspaceId, kbId, committedRecords(added, now));
 }
 
 /** One source with its extracted text (null until ready). */

@@ -138,6 +138,8 @@ export async function kbSnapshot(h: Harness, kbId: string): Promise<Record<strin
   for (const k of (await kbKeys(h, kbId)).sort()) {
     const type = await h.redis.type(k);
     if (type === 'stream') out[k] = await h.redis.xrange(k, '-', '+');
+    else if (type === 'zset') out[k] = await h.redis.zrange(k, 0, -1, 'WITHSCORES');
+    else if (type === 'set') out[k] = (await h.redis.smembers(k)).sort();
     else out[k] = type === 'hash' ? await h.redis.hgetall(k) : type === 'list' ? await h.redis.lrange(k, 0, -1) : await h.redis.get(k);
   }
   return out;

@@ -35,7 +35,7 @@ export async function createHarness(env: Record<string, string> = {}): Promise<H
   const cluster = inject('redisClusterNodes');
   // A test that brings its own Redis (REDIS_URL in env) gets exactly that one.
   const target = env.REDIS_URL ? {} : cluster ? { REDIS_CLUSTER_NODES: cluster } : { REDIS_URL: inject('redisUrl') };
-  const config = loadConfig({ ...target, REDIS_KEY_PREFIX: prefix, LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '0', REFRESH_COOLDOWN_SECONDS: '0', ...env });
+  const config = loadConfig({ ...target, REDIS_KEY_PREFIX: prefix, LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '0', REFRESH_COOLDOWN_SECONDS: '0', KB_VIEW_VERIFY: 'true', ...env });
   const redis = createRedis(config, 'api');
   await connectRedis(redis);
   const store = createStore(redis, { prefix, blobTtlSeconds: config.STAGING_TTL_SECONDS, changes: changeRetention(config), ...searchOptions(config) });

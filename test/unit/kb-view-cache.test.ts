@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { KbViewCache, viewStamp } from '../../shared/verbs/kb-view-cache.js';
+import { knowledgeBaseJson, knowledgeBaseView } from '../../shared/verbs/knowledge-bases.js';
+import { publicSource, type StoredSource } from '../../shared/store/kb-records.js';
+import type { Site } from '../../shared/schemas/site.js';
 
 describe('KbViewCache', () => {
   it('answers a body only at the stamp it was kept for', () => {
@@ -34,5 +37,69 @@ describe('KbViewCache', () => {
     expect([cache.has('a'), cache.chars]).toEqual([false, 0]);
     const off = new KbViewCache(0);
     expect(off.enabled).toBe(false);
+  });
+});
+
+describe('KbViewCache rows', () => {
+  const rows = (n: number) => ({ createdAt: 't', sourceSeq: n, rows: new Map(Array.from({ length: n }, (_, i) => [`s${i}`, { json: 'x'.repeat(36), status: 'ready' as const }])) });
+
+  it('keeps source rows beside a body, counts both against its bound, and drops the least recently used', () => {
+    const cache = new KbViewCache(1000);
+    cache.setRows('a', rows(5));
+    expect(cache.chars).toBe(500);
+    cache.set('a', 's', '12345');
+    expect(cache.chars).toBe(505);
+    expect(cache.rows('a')?.sourceSeq).toBe(5);
+    cache.delete('a');
+    expect(cache.has('a')).toBe(false);
+    expect(cache.rows('a')?.sourceSeq).toBe(5);
+    cache.setRows('b', rows(6));
+    expect(cache.rows('a')).toBeUndefined();
+    expect(cache.chars).toBe(600);
+    cache.setRows('c', rows(11));
+    expect(cache.rows('c')).toBeUndefined();
+    cache.forget('b');
+    expect(cache.chars).toBe(0);
+  });
+});
+
+describe('knowledgeBaseJson', () => {
+  const meta = {
+    kbId: 'kb_json',
+    workspaceId: 'ws',
+    name: 'Rows "quoted"',
+    createdAt: '2026-01-01T00:00:00.000Z',
+    updatedAt: '2026-01-02T00:00:00.000Z',
+    sourceCounts: { pending: 1, processing: 0, ready: 2, failed: 0 },
+    rev: 7,
+    autoRefreshHours: 24,
+    sitesDiscovering: 0,
+    sourceSeq: 12,
+    chunking: { maxTokens: 400, overlapTokens: 40 },
+  };
+  const defaults = { maxTokens: 512, overlapTokens: 64 };
+  const source = (id: string, status: StoredSource['status'], extra: Partial<StoredSource> = {}): StoredSource => ({
+    documentId: id,
+    type: 'text',
+    content: `text of ${id} \u2028 "x"`,
+    status,
+    createdAt: meta.createdAt,
+    updatedAt: meta.updatedAt,
+    run: 1,
+    ...extra,
+  });
+  const rowOf = (s: StoredSource) => ({ json: JSON.stringify(publicSource(s)), status: s.status, ...(s.chunking !== undefined && { chunking: s.chunking }) });
+
+  it('is the same text as JSON.stringify of the view, with files, rechunking sources and sites', () => {
+    const sources = [source('a', 'ready', { chunking: '512/64' }), source('b', 'ready', { chunking: '400/40', title: 'B' }), source('c', 'pending')];
+    const sites = [{ siteId: 'site_1', url: 'https://example.com/', state: 'done' }] as unknown as Site[];
+    for (const s of [[], sites]) {
+      expect(knowledgeBaseJson(meta, sources.map(rowOf), defaults, s)).toBe(JSON.stringify(knowledgeBaseView(meta, sources, defaults, s)));
+    }
+    expect(JSON.parse(knowledgeBaseJson(meta, sources.map(rowOf), defaults)).rechunkingSources).toBe(1);
+  });
+
+  it('is the same text for a knowledge base without sources', () => {
+    expect(knowledgeBaseJson(meta, [], defaults)).toBe(JSON.stringify(knowledgeBaseView(meta, [], defaults)));
   });
 });

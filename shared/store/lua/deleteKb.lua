@@ -58,5 +58,6 @@ end
 outboxChanged(p.outbox, feedFrom, feedTo)
 redis.call('EXPIRE', p.outbox.stream, p.outbox.keepSeconds)
 redis.call('EXPIRE', p.outbox.info, p.outbox.keepSeconds)
+redis.call('UNLINK', changedSourcesKey(KEYS[1]))
 redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6])
 return {'ok', feedFrom, feedTo}

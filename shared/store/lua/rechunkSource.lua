@@ -37,6 +37,7 @@ end
 feedReplace(p.feed, chunkIds, record, p.documentId, p.feedChunks)
 setBytes(meta, record, 'extractedBytes', redis.call('STRLEN', KEYS[5]) + redis.call('STRLEN', KEYS[6]) + extractionBytes('', '', p.chunks))
 redis.call('HSET', record, 'chunkCount', #p.chunks, 'chunking', p.chunking, 'updatedAt', p.now)
+touchSource(meta, record)
 touchKb(meta, p.now)
 local feedFrom, feedTo = feedFinish(p.feed)
 return {'ok', feedFrom, feedTo}

@@ -38,6 +38,7 @@ if changed then
   end
 end
 redis.call('HSET', record, 'updatedAt', p.now)
+touchSource(meta, record)
 touchKb(meta, p.now)
 if not changed or redis.call('EXISTS', chunkIds) == 0 then return {'ok', 0} end
 local seq = redis.call('HINCRBY', record, 'metaSeq', 1)

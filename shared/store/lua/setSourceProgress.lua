@@ -17,4 +17,5 @@ local st, refused = checkRun(KEYS[1], KEYS[2], p.run, p.claim)
 if not st then return {refused} end
 if st ~= 'processing' then return {'not_processing'} end
 redis.call('HSET', KEYS[2], 'progress', p.progress)
+touchSource(KEYS[1], KEYS[2])
 return {'ok'}
