@@ -27,6 +27,14 @@ import { createFormReader } from '../http/form-reader.js';
 import { idempotent } from '../middleware/idempotency.js';
 import { createRouter, emptyResponse, errorResponses, jsonResponse, security, TAGS } from '../openapi/router.js';
 import { formOrJsonBody, idempotencyHeaders, ifMatchHeaders, ifMatchRevision, kbParams } from './kb-requests.js';
+import { piecesStream, type JsonPieces } from '../../shared/verbs/json-pieces.js';
+
+/** The headers of a JSON answer in pieces: its type and its length, known before the first piece is sent. */
+const jsonHeaders = (body: JsonPieces, more: Record<string, string> = {}): Record<string, string> => ({
+  'Content-Type': 'application/json',
+  'Content-Length': String(body.bytes),
+  ...more,
+});
 
 /** The knowledge bases themselves: list, create, read, change (add sources, rename), delete. */
 export function knowledgeBaseRoutes(deps: AppDeps, kb: KbDeps) {
@@ -41,7 +49,7 @@ export function knowledgeBaseRoutes(deps: AppDeps, kb: KbDeps) {
   /** A replay whose body was too large to keep: the knowledge base as it is now. */
   const renderFor = (c: Context<AppEnv>) => async (kbId: string, status: number) => {
     const { body, rev } = await readKnowledgeBaseJson(kb, c.get('principal').workspaceId, kbId);
-    return c.body(body, status as 200, { 'Content-Type': 'application/json', ETag: etagOf(rev) });
+    return c.body(piecesStream(body), status as 200, jsonHeaders(body, { ETag: etagOf(rev) }));
   };
 
   app.openapi(
@@ -96,7 +104,7 @@ export function knowledgeBaseRoutes(deps: AppDeps, kb: KbDeps) {
           const limits = await quota.commitLimits(ws);
           return underHold(hold, () => createKnowledgeBase(kb, ws, kbId, { ...f, name: f.name! }, limits));
         });
-        return c.body(body, 201, { 'Content-Type': 'application/json', Location: `/v1/knowledge-bases/${kbId}`, ETag: etagOf(rev) });
+        return c.body(piecesStream(body), 201, jsonHeaders(body, { Location: `/v1/knowledge-bases/${kbId}`, ETag: etagOf(rev) }));
       },
     });
   });
@@ -127,7 +135,7 @@ export function knowledgeBaseRoutes(deps: AppDeps, kb: KbDeps) {
       const { body, rev } = await readKnowledgeBaseJson(kb, c.get('principal').workspaceId, c.req.valid('param').kbId);
       c.header('ETag', etagOf(rev));
       if (notModified(c.req.header('if-none-match'), rev)) return c.body(null, 304);
-      return c.body(body, 200, { 'Content-Type': 'application/json' });
+      return c.body(piecesStream(body), 200, jsonHeaders(body));
     },
   );
 
@@ -175,7 +183,7 @@ export function knowledgeBaseRoutes(deps: AppDeps, kb: KbDeps) {
           const limits = await quota.commitLimits(ws);
           return underHold(hold, () => updateKnowledgeBase(kb, ws, kbId, f, ifRev, limits));
         });
-        return c.body(body, 200, { 'Content-Type': 'application/json', ETag: etagOf(rev) });
+        return c.body(piecesStream(body), 200, jsonHeaders(body, { ETag: etagOf(rev) }));
       },
     });
   });

@@ -1,4 +1,5 @@
 import type { SourceStatus } from '../schemas/knowledge-base.js';
+import type { JsonPieces } from './json-pieces.js';
 
 /** One source as a knowledge base's answer lists it: its JSON, and what the answer counts of it. */
 export interface SourceRow {
@@ -25,14 +26,15 @@ const rowChars = (row: SourceRow): number => row.json.length + 64;
 
 interface Entry {
   stamp?: string;
-  body?: string;
+  body?: JsonPieces;
   rows?: KbRows;
   chars: number;
 }
 
 /**
  * What an API process keeps of the knowledge bases it answers, by id, least
- * recently used dropped first past `maxChars`:
+ * recently used dropped first past `maxChars` (a body counted in bytes, a row
+ * in characters):
  *
  * - the JSON body of a settled one, by revision. Every change of a knowledge
  *   base or of one of its sources bumps its revision (the ETag's promise:
@@ -69,7 +71,7 @@ export class KbViewCache {
   }
 
   /** The body kept for this knowledge base at `stamp` (see {@link viewStamp}), else undefined; a hit becomes the newest entry. */
-  get(kbId: string, stamp: string): string | undefined {
+  get(kbId: string, stamp: string): JsonPieces | undefined {
     const entry = this.entries.get(kbId);
     if (entry?.stamp !== stamp || entry.body === undefined) return undefined;
     this.touch(kbId, entry);
@@ -77,9 +79,9 @@ export class KbViewCache {
   }
 
   /** Keeps `body` for this knowledge base at `stamp`, dropping the least recently used entries past the bound. */
-  set(kbId: string, stamp: string, body: string): void {
+  set(kbId: string, stamp: string, body: JsonPieces): void {
     const entry = this.entries.get(kbId);
-    this.put(kbId, { ...(entry?.rows && { rows: entry.rows }), ...(body.length <= this.maxChars && { stamp, body }) });
+    this.put(kbId, { ...(entry?.rows && { rows: entry.rows }), ...(body.bytes <= this.maxChars && { stamp, body }) });
   }
 
   /** The source rows kept for this knowledge base, else undefined; a hit becomes the newest entry. */
@@ -123,7 +125,7 @@ export class KbViewCache {
 
   private put(kbId: string, e: Omit<Entry, 'chars'>): void {
     this.forget(kbId);
-    let chars = e.body?.length ?? 0;
+    let chars = e.body?.bytes ?? 0;
     if (e.rows) for (const row of e.rows.rows.values()) chars += rowChars(row);
     if (chars === 0 || chars > this.maxChars) return;
     this.entries.set(kbId, { ...e, chars });

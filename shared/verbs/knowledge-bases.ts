@@ -14,6 +14,7 @@ import type { SourceTarget } from '../sources/source-ref.js';
 import { publicSite, type NewSite } from '../store/site-records.js';
 import type { SiteStore } from '../store/site-store.js';
 import { viewStamp, type KbRows, type KbViewCache, type SourceRow } from './kb-view-cache.js';
+import { piecesOf, piecesText, type JsonPieces } from './json-pieces.js';
 
 /** What a create or an update of a knowledge base brings: sources and sites to add, and settings to change. */
 export interface SourceForm {
@@ -116,9 +117,9 @@ export async function readKnowledgeBase(deps: KbDeps, workspaceId: string, kbId:
   return { view: knowledgeBaseView(meta, sources, deps.chunkDefaults, sites.map(publicSite)), rev: meta.rev };
 }
 
-/** A knowledge base as answered, as JSON, with the revision it was read at (its ETag). */
+/** A knowledge base as answered, as JSON in pieces, with the revision it was read at (its ETag). */
 export interface KbBody {
-  body: string;
+  body: JsonPieces;
   rev: number;
 }
 
@@ -130,19 +131,21 @@ function sourceRow(s: StoredSource): SourceRow {
 /**
  * The JSON of {@link knowledgeBaseView} from source rows in order: the same
  * text as `JSON.stringify` of the view, built from each source's JSON kept
- * from an earlier read.
+ * from an earlier read, in pieces.
  */
-export function knowledgeBaseJson(meta: KbMeta, rows: readonly SourceRow[], defaults: ChunkSettings, sites: Site[] = []): string {
+export function knowledgeBaseJson(meta: KbMeta, rows: readonly SourceRow[], defaults: ChunkSettings, sites: Site[] = []): JsonPieces {
   const tag = chunkingTag(effectiveChunking(meta.chunking, defaults));
   let rechunking = 0;
-  const files: string[] = new Array(rows.length);
-  rows.forEach((r, i) => {
-    files[i] = r.json;
-    if (r.status === 'ready' && r.chunking !== undefined && r.chunking !== tag) rechunking++;
-  });
+  for (const r of rows) if (r.status === 'ready' && r.chunking !== undefined && r.chunking !== tag) rechunking++;
   const summary = JSON.stringify(summaryView(meta, defaults));
-  const tail = `${rechunking > 0 ? `,"rechunkingSources":${rechunking}` : ''}${sites.length > 0 ? `,"sites":${JSON.stringify(sites)}` : ''}`;
-  return `${summary.slice(0, -1)},"files":[${files.join(',')}]${tail}}`;
+  const tail = `]${rechunking > 0 ? `,"rechunkingSources":${rechunking}` : ''}${sites.length > 0 ? `,"sites":${JSON.stringify(sites)}` : ''}}`;
+  return piecesOf(
+    (function* () {
+      yield `${summary.slice(0, -1)},"files":[`;
+      for (let i = 0; i < rows.length; i++) yield i === 0 ? rows[i]!.json : `,${rows[i]!.json}`;
+      yield tail;
+    })(),
+  );
 }
 
 /**
@@ -159,7 +162,7 @@ export async function readKnowledgeBaseJson(deps: KbDeps, workspaceId: string, k
   const views = deps.views;
   if (!views?.enabled) {
     const { view, rev } = await readKnowledgeBase(deps, workspaceId, kbId, known);
-    return { body: JSON.stringify(view), rev };
+    return { body: piecesOf([JSON.stringify(view)]), rev };
   }
   if (!known && views.has(kbId)) {
     const meta = await assertOwned(deps, workspaceId, kbId);
@@ -211,11 +214,11 @@ async function readChangedRows(deps: KbDeps, workspaceId: string, kbId: string, 
  * the same text, or a store script changed a record without recording it
  * (touchSource) and readers that keep rows would answer it stale.
  */
-async function verifyRows(deps: KbDeps, workspaceId: string, kbId: string, meta: KbMeta, body: string): Promise<void> {
+async function verifyRows(deps: KbDeps, workspaceId: string, kbId: string, meta: KbMeta, body: JsonPieces): Promise<void> {
   const { view } = await readKnowledgeBase(deps, workspaceId, kbId);
   const after = await deps.kbs.getMeta(kbId);
   if (!after || after.sourceSeq !== meta.sourceSeq || after.rev !== meta.rev || after.updatedAt !== meta.updatedAt) return;
-  if (JSON.stringify(view) !== body) throw new Error(`kept source rows of knowledge base ${kbId} differ from its records at sourceSeq ${meta.sourceSeq}`);
+  if (JSON.stringify(view) !== piecesText(body)) throw new Error(`kept source rows of knowledge base ${kbId} differ from its records at sourceSeq ${meta.sourceSeq}`);
 }
 
 /** The records a commit wrote for `added` at `now`, by document id (sources that reused an extraction are read instead). */
