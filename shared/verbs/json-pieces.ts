@@ -1,5 +1,5 @@
 /**
- * A JSON text held as encoded pieces of about {@link PIECE_CHARS} characters
+ * A JSON text held as encoded pieces of about {@link PIECE_BYTES} bytes
  * each: a knowledge base of 2,000 sources answers 1.5 MB, and building that as
  * one string, then one buffer, costs more (large allocations, their garbage)
  * than the reading it comes from. The pieces go to the socket one by one.
@@ -10,29 +10,32 @@ export interface JsonPieces {
   readonly bytes: number;
 }
 
-/** Characters gathered into one piece before it is encoded. */
-export const PIECE_CHARS = 32 * 1024;
+/** Bytes gathered into one piece. */
+export const PIECE_BYTES = 32 * 1024;
 
-/** Gathers these strings, in order, into pieces. */
-export function piecesOf(parts: Iterable<string>, pieceChars = PIECE_CHARS): JsonPieces {
+/**
+ * Gathers these parts, in order, into pieces: a string is encoded on its own,
+ * a buffer (a part encoded once and kept) is copied as it is.
+ */
+export function piecesOf(parts: Iterable<string | Buffer>, pieceBytes = PIECE_BYTES): JsonPieces {
   const pieces: Buffer[] = [];
+  let total = 0;
+  let pending: Buffer[] = [];
   let bytes = 0;
-  let pending: string[] = [];
-  let chars = 0;
   const flush = (): void => {
-    const piece = Buffer.from(pending.join(''), 'utf8');
-    pieces.push(piece);
-    bytes += piece.length;
+    pieces.push(pending.length === 1 ? pending[0]! : Buffer.concat(pending, bytes));
+    total += bytes;
     pending = [];
-    chars = 0;
+    bytes = 0;
   };
   for (const part of parts) {
-    pending.push(part);
-    chars += part.length;
-    if (chars >= pieceChars) flush();
+    const buf = typeof part === 'string' ? Buffer.from(part, 'utf8') : part;
+    pending.push(buf);
+    bytes += buf.length;
+    if (bytes >= pieceBytes) flush();
   }
   if (pending.length > 0) flush();
-  return { pieces, bytes };
+  return { pieces, bytes: total };
 }
 
 /** The whole text (tests, checks). */

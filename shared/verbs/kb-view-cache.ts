@@ -1,9 +1,9 @@
 import type { SourceStatus } from '../schemas/knowledge-base.js';
 import type { JsonPieces } from './json-pieces.js';
 
-/** One source as a knowledge base's answer lists it: its JSON, and what the answer counts of it. */
+/** One source as a knowledge base's answer lists it: its JSON (encoded), and what the answer counts of it. */
 export interface SourceRow {
-  json: string;
+  json: Buffer;
   status: SourceStatus;
   /** The chunking tag its chunks were cut with (for `rechunkingSources`). */
   chunking?: string;
@@ -21,7 +21,7 @@ export interface KbRows {
   rows: Map<string, SourceRow>;
 }
 
-/** A row's weight against the bound: its JSON, and about as much again for the record around it. */
+/** A row's weight against the bound: its JSON's bytes, and some for the record around it. */
 const rowChars = (row: SourceRow): number => row.json.length + 64;
 
 interface Entry {
@@ -33,8 +33,7 @@ interface Entry {
 
 /**
  * What an API process keeps of the knowledge bases it answers, by id, least
- * recently used dropped first past `maxChars` (a body counted in bytes, a row
- * in characters):
+ * recently used dropped first past `maxChars` (counted in bytes of JSON):
  *
  * - the JSON body of a settled one, by revision. Every change of a knowledge
  *   base or of one of its sources bumps its revision (the ETag's promise:

@@ -123,9 +123,11 @@ export interface KbBody {
   rev: number;
 }
 
+const COMMA = Buffer.from(',');
+
 /** A source's row: its JSON as answered, and what the answer counts of it. */
 function sourceRow(s: StoredSource): SourceRow {
-  return { json: JSON.stringify(publicSource(s)), status: s.status, ...(s.chunking !== undefined && { chunking: s.chunking }) };
+  return { json: Buffer.from(JSON.stringify(publicSource(s)), 'utf8'), status: s.status, ...(s.chunking !== undefined && { chunking: s.chunking }) };
 }
 
 /**
@@ -142,7 +144,10 @@ export function knowledgeBaseJson(meta: KbMeta, rows: readonly SourceRow[], defa
   return piecesOf(
     (function* () {
       yield `${summary.slice(0, -1)},"files":[`;
-      for (let i = 0; i < rows.length; i++) yield i === 0 ? rows[i]!.json : `,${rows[i]!.json}`;
+      for (let i = 0; i < rows.length; i++) {
+        if (i > 0) yield COMMA;
+        yield rows[i]!.json;
+      }
       yield tail;
     })(),
   );

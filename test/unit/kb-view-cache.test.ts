@@ -42,7 +42,7 @@ describe('KbViewCache', () => {
 });
 
 describe('KbViewCache rows', () => {
-  const rows = (n: number) => ({ createdAt: 't', sourceSeq: n, rows: new Map(Array.from({ length: n }, (_, i) => [`s${i}`, { json: 'x'.repeat(36), status: 'ready' as const }])) });
+  const rows = (n: number) => ({ createdAt: 't', sourceSeq: n, rows: new Map(Array.from({ length: n }, (_, i) => [`s${i}`, { json: Buffer.from('x'.repeat(36)), status: 'ready' as const }])) });
 
   it('keeps source rows beside a body, counts both against its bound, and drops the least recently used', () => {
     const cache = new KbViewCache(1000);
@@ -89,7 +89,7 @@ describe('knowledgeBaseJson', () => {
     run: 1,
     ...extra,
   });
-  const rowOf = (s: StoredSource) => ({ json: JSON.stringify(publicSource(s)), status: s.status, ...(s.chunking !== undefined && { chunking: s.chunking }) });
+  const rowOf = (s: StoredSource) => ({ json: Buffer.from(JSON.stringify(publicSource(s))), status: s.status, ...(s.chunking !== undefined && { chunking: s.chunking }) });
 
   it('is the same text as JSON.stringify of the view, with files, rechunking sources and sites', () => {
     const sources = [source('a', 'ready', { chunking: '512/64' }), source('b', 'ready', { chunking: '400/40', title: 'B' }), source('c', 'pending')];
