@@ -13,9 +13,46 @@ import type { RedisClient } from '../redis/redis.js';
  * workspace's total is past the bound that feed drops its oldest events by
  * the excess. Its readers then get the 410 and resync; no other workspace is
  * touched. Concurrent writes to several of a workspace's feeds may pass the
- * bound by what they wrote until the next write.
+ * bound by what they wrote until the next write. Writes to one feed from one
+ * process while its pass runs share the next pass (see coalesced).
  */
-export async function boundWorkspaceFeeds(redis: RedisClient, keys: KeySpace, feed: FeedArgs): Promise<void> {
+export function boundWorkspaceFeeds(redis: RedisClient, keys: KeySpace, feed: FeedArgs): Promise<void> {
+  return coalesced(redis, feed.info, () => boundOnce(redis, keys, feed));
+}
+
+interface Running {
+  done: Promise<void>;
+  /** The run that starts after this one ends, shared by every write that came meanwhile. */
+  next?: Promise<void>;
+}
+
+const running = new WeakMap<RedisClient, Map<string, Running>>();
+
+/**
+ * Runs `run` for `key`, or, while one runs, joins the single run that starts
+ * after it: a batch of texts finishing at once into one feed holds it under
+ * its bound with one or two passes, not one per text, and each caller still
+ * returns only after a pass that began after its own write.
+ */
+export function coalesced(redis: RedisClient, key: string, run: () => Promise<void>): Promise<void> {
+  let byKey = running.get(redis);
+  if (!byKey) running.set(redis, (byKey = new Map()));
+  const table = byKey;
+  const start = (): Promise<void> => {
+    const entry: Running = { done: Promise.resolve() };
+    entry.done = run().finally(() => {
+      if (table.get(key) === entry) table.delete(key);
+    });
+    table.set(key, entry);
+    return entry.done;
+  };
+  const current = table.get(key);
+  if (!current) return start();
+  current.next ??= current.done.catch(() => undefined).then(start);
+  return current.next;
+}
+
+async function boundOnce(redis: RedisClient, keys: KeySpace, feed: FeedArgs): Promise<void> {
   const [held, workspaceId] = await redis.hmget(feed.info, 'bytes', 'workspaceId');
   if (!workspaceId) return;
   const kbId = feed.kbId;
