@@ -22,7 +22,8 @@ export function createRedis(target: RedisTarget | string, role: RedisRole, extra
   const t: RedisTarget = typeof target === 'string' ? { redisUrl: target } : target;
   const byRole: Record<RedisRole, RedisOptions> = {
     api: { enableOfflineQueue: false, maxRetriesPerRequest: 1 },
-    worker: { maxRetriesPerRequest: null },
+    // A batch of texts sends its scripts from many lanes at once: one write per tick, not one per command.
+    worker: { maxRetriesPerRequest: null, enableAutoPipelining: true },
     cli: { maxRetriesPerRequest: 1, retryStrategy: () => null },
   };
   // ioredis' default keeps retrying forever with this backoff: 50 ms .. 2 s.
