@@ -39,6 +39,10 @@ const base: TestProjectInlineConfiguration[] = [
       include: ['test/api/**/*.test.ts', 'test/worker/**/*.test.ts', 'test/integration/**/*.test.ts'],
       exclude: [FAILOVER],
       globalSetup: REDIS_SETUP,
+      // As in `unit`: each file works under its own key prefix and closes what it opens, so files
+      // share their worker's module cache; loading the API and worker modules again for every
+      // file was half of these files' time.
+      isolate: false,
     },
   },
   { extends: true, test: { name: 'ops', include: ['test/ops/**/*.test.ts'], globalSetup: REDIS_SETUP } },
@@ -53,6 +57,8 @@ const clusterPass: TestProjectInlineConfiguration[] = [
       include: ['test/api/**/*.test.ts', 'test/worker/**/*.test.ts'],
       exclude: [FAILOVER, ...BELOW_REDIS],
       globalSetup: REDIS_SETUP,
+      // As in `integration`.
+      isolate: false,
     },
   },
   // A later group starts only when every earlier one has finished.
