@@ -16,8 +16,16 @@ import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config
  */
 const REDIS_SETUP = ['test/helpers/global-setup.ts'];
 const FAILOVER = 'test/worker/cluster-failover.test.ts';
-// The slow-client timeouts do not touch Redis's layout; the cluster pass leaves them out.
-const SLOW_CLIENTS = 'test/api/slow-clients.test.ts';
+// Files whose subject lies below Redis's layout, and whose Redis writes are the ordinary ones that
+// the other files of the cluster pass make too: the cluster pass leaves them out. The slow-client
+// timeouts (sockets), OCR (Tesseract on rendered pages), a sandbox child that kills itself on every
+// attempt, and a parse that blocks its event loop past the job lock (BullMQ's lock renewal).
+const BELOW_REDIS = [
+  'test/api/slow-clients.test.ts',
+  'test/worker/ocr.test.ts',
+  'test/worker/poison-pill.test.ts',
+  'test/worker/blocking-parse.test.ts',
+];
 
 const base: TestProjectInlineConfiguration[] = [
   // Unit files hold no process-wide state between them (no Redis, no servers; one
@@ -31,6 +39,10 @@ const base: TestProjectInlineConfiguration[] = [
       include: ['test/api/**/*.test.ts', 'test/worker/**/*.test.ts', 'test/integration/**/*.test.ts'],
       exclude: [FAILOVER],
       globalSetup: REDIS_SETUP,
+      // As in `unit`: each file works under its own key prefix and closes what it opens, so files
+      // share their worker's module cache; loading the API and worker modules again for every
+      // file was half of these files' time.
+      isolate: false,
     },
   },
   { extends: true, test: { name: 'ops', include: ['test/ops/**/*.test.ts'], globalSetup: REDIS_SETUP } },
@@ -43,8 +55,10 @@ const clusterPass: TestProjectInlineConfiguration[] = [
     test: {
       name: 'cluster',
       include: ['test/api/**/*.test.ts', 'test/worker/**/*.test.ts'],
-      exclude: [FAILOVER, SLOW_CLIENTS],
+      exclude: [FAILOVER, ...BELOW_REDIS],
       globalSetup: REDIS_SETUP,
+      // As in `integration`.
+      isolate: false,
     },
   },
   // A later group starts only when every earlier one has finished.

@@ -4,7 +4,7 @@
  * pdftotext, paragraphs against pdftotext's, line-end hyphenations left
  * split, words split into letters, running headers or footers kept more
  * than once, warnings, and throughput. Figures are printed, not asserted
- * (`test/corpus/pdf-fidelity.test.ts` asserts them).
+ * (`test/corpus/pdf-fidelity-checks.ts` asserts them).
  *
  *   npx tsx scripts/pdf-fidelity.ts [--files]
  */

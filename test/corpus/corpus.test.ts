@@ -6,6 +6,8 @@ import { detectType, SNIFF_BYTES } from '../../shared/formats/detect-type.js';
 import type { Extraction } from '../../worker/extractors/index.js';
 import { SandboxPool } from '../../worker/sandbox/sandbox.js';
 import { corpusDir, corpusFiles, corpusPresent, type CorpusFile, type Outcome } from './corpus-files.js';
+import { describePdfFidelity } from './pdf-fidelity-checks.js';
+import { describeStructure } from './structure-checks.js';
 import { recallPrecision } from './word-bags.js';
 
 // Production defaults, with more time and memory because the children run TypeScript through tsx here.
@@ -22,6 +24,8 @@ const root = corpusDir();
 const present = corpusPresent(root);
 const files = present ? corpusFiles(root) : [];
 const results = new Map<string, Result>();
+// The same extractions, by path, for the structure and PDF fidelity checks.
+const extractions = new Map<string, Extraction | undefined>();
 const textOf = (rel: string) => results.get(rel)?.extraction?.text ?? '';
 
 async function runOne(pool: SandboxPool, file: CorpusFile): Promise<Result> {
@@ -54,6 +58,7 @@ suite(present ? `real-world corpus (${files.length} files)` : `real-world corpus
     await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
       for (let i = next++; i < files.length; i = next++) results.set(files[i]!.rel, await runOne(pool, files[i]!));
     }));
+    for (const [rel, r] of results) extractions.set(rel, r.extraction);
     console.info(`corpus: ${files.length} files through detectType and the sandbox in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   }, 20 * 60_000);
 
@@ -101,4 +106,7 @@ suite(present ? `real-world corpus (${files.length} files)` : `real-world corpus
     for (const s of scores) expect(s.recall, s.rel).toBeGreaterThanOrEqual(MIN_PAGE_RECALL);
     expect(scores.reduce((a, s) => a + s.recall, 0) / scores.length).toBeGreaterThanOrEqual(MIN_MEAN_RECALL);
   });
+
+  describeStructure(root, files, extractions);
+  describePdfFidelity(root, files, extractions);
 });

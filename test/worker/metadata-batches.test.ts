@@ -21,6 +21,7 @@ let server: RedisServerHandle;
 let redis: Redis;
 let store: Store;
 let queue: Queue;
+let queueRedis: Redis;
 const now = () => new Date().toISOString();
 
 /** A text of `count` chunks of about `chars` characters each. */
@@ -81,10 +82,14 @@ beforeAll(async () => {
   server = await startRedisServer({ args: ['--slowlog-log-slower-than', '0', '--slowlog-max-len', '10000'] });
   redis = new Redis(server.url);
   store = createStore(redis, { prefix: 'mb', blobTtlSeconds: 3600 });
-  queue = new Queue('mb-sources', { connection: new Redis(server.url, { maxRetriesPerRequest: null }) });
+  queueRedis = new Redis(server.url, { maxRetriesPerRequest: null });
+  queue = new Queue('mb-sources', { connection: queueRedis });
 });
 afterAll(async () => {
   await queue?.close();
+  // A Queue leaves a connection it was given open; closed here, it does not go on reconnecting to
+  // the stopped server in the worker process that runs the next file.
+  queueRedis?.disconnect();
   redis?.disconnect();
   await server?.stop();
 });
