@@ -13,8 +13,11 @@ import {
   finishSourceScript,
   setSourceProgressScript,
   startSourceScript,
+  type FinishArgs,
   type TransitionAt,
 } from './scripts/worker-transition-scripts.js';
+import { dropStaged, emitChunks, joinRanges, needsStaging, stageExtraction } from './chunk-emission.js';
+import { feedRange } from '../feed/cursor.js';
 
 /**
  * How long a failed file's bytes stay for a retry, at most: a retry that helps
@@ -127,7 +130,7 @@ export class SourceTransitions {
    */
   async finishSourceReport(ref: SourceRef, outcome: SourceOutcome, at: TransitionAt): Promise<FinishReport> {
     const ready = outcome.status === 'ready' ? outcome : undefined;
-    const reply = await runScript(this.redis, this.keys, finishSourceScript, {
+    const input = {
       ...ref,
       ...at,
       status: outcome.status,
@@ -138,13 +141,39 @@ export class SourceTransitions {
       unchanged: ready?.unchanged === true,
       keepBlobSeconds: outcome.status === 'failed' && outcome.keepBlob ? KEPT_BYTES_TTL_SECONDS : 0,
       error: outcome.status === 'failed' ? outcome.error : undefined,
-    });
+    };
+    const large = ready && !input.unchanged && needsStaging(input.text, input.markdown, input.chunks);
+    let reply = await this.finishOnce(input, large);
+    // Staged values that expired before the script (a worker paused for minutes): staged again, once.
+    if (reply.kind === 'unstaged') reply = await this.finishOnce(input, large);
+    if (reply.kind === 'unstaged') throw new Error('the staged extraction expired twice before its finish');
     if (reply.kind !== 'ok') return { result: reply.kind };
     const report: FinishReport = { result: 'ok', sourceCounts: reply.counts };
     if (reply.settled > 0) report.settledSeq = reply.settled;
-    if (reply.feedTo) report.changes = { from: reply.feedFrom, to: reply.feedTo };
+    let changes = feedRange(reply.feedFrom, reply.feedTo);
+    if (reply.emitSeq > 0) changes = joinRanges(changes, await emitChunks(this.redis, this.keys, ref, { seq: reply.emitSeq, phase: 'u', at: '0' }));
+    if (changes) report.changes = changes;
     const chunking = chunkingFrom(reply.chunkMax, reply.chunkOverlap);
     if (chunking) report.chunking = chunking;
     return report;
+  }
+
+  /** One finish script: with `large`, its extraction staged first (and dropped when the script did not take it). */
+  private async finishOnce(input: SourceRef & TransitionAt & FinishArgs, large: boolean | undefined) {
+    if (!large) return runScript(this.redis, this.keys, finishSourceScript, input);
+    const staged = await stageExtraction(this.redis, this.keys, input, input);
+    const reply = await runScript(this.redis, this.keys, finishSourceScript, {
+      ...input,
+      staged: {
+        nonce: staged.nonce,
+        textBytes: staged.text.size,
+        markdownBytes: staged.markdown.size,
+        chunks: staged.chunks.size,
+        feed: staged.feed.size,
+        extractedBytes: staged.extractedBytes,
+      },
+    });
+    if (reply.kind !== 'ok') await dropStaged(this.redis, staged);
+    return reply;
   }
 }
