@@ -16,7 +16,7 @@ import {
   type FinishArgs,
   type TransitionAt,
 } from './scripts/worker-transition-scripts.js';
-import { dropStaged, emitChunks, joinRanges, needsStaging, stageExtraction } from './chunk-emission.js';
+import { dropStaged, emitChunks, joinRanges, needsStaging, parseEmitMarker, stageExtraction } from './chunk-emission.js';
 import { feedRange } from '../feed/cursor.js';
 
 /**
@@ -147,6 +147,11 @@ export class SourceTransitions {
     // Staged values that expired before the script (a worker paused for minutes): staged again, once.
     if (reply.kind === 'unstaged') reply = await this.finishOnce(input, large);
     if (reply.kind === 'unstaged') throw new Error('the staged extraction expired twice before its finish');
+    if (reply.kind === 'repeated' && large) {
+      // This attempt's finish was written and its reply lost: its feed events are emitted now, not at the reconciler's pace.
+      const marker = parseEmitMarker(await this.redis.hget(this.keys.source(ref.kbId, ref.documentId), 'chunkEmit'));
+      if (marker) await emitChunks(this.redis, this.keys, ref, marker);
+    }
     if (reply.kind !== 'ok') return { result: reply.kind };
     const report: FinishReport = { result: 'ok', sourceCounts: reply.counts };
     if (reply.settled > 0) report.settledSeq = reply.settled;

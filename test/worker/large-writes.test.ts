@@ -200,6 +200,38 @@ describe('a large finish', () => {
     expect(await kbKeys(kbId)).not.toContainEqual(expect.stringMatching(/:staged:|:cemit:|:cseen:/));
     expect(await redis.zcard(store.keys.metadataEmits(kbId))).toBe(0);
   });
+  it('is superseded exactly by a re-chunk that comes between its batches', async () => {
+    const kbId = 'kb_lw_superseded';
+    const { documentId } = await claimedSource(kbId, 'url');
+    const big = textOf(400_000, 'eta');
+    const chunks = big.chunks.map((c) => JSON.stringify(c));
+    const staged = await stageExtraction(withCommands(redis), store.keys, { kbId, documentId }, { text: big.text, markdown: big.text, chunks });
+    const tag = chunkingTag(DEFAULT_CHUNK_SETTINGS);
+    const reply = await runScript(withCommands(redis), store.keys, finishSourceScript, {
+      kbId, documentId, run: 1, now: now(), status: 'ready', fields: { chunking: tag }, text: '', markdown: '', chunks: [], unchanged: false, keepBlobSeconds: 0,
+      staged: { nonce: staged.nonce, textBytes: staged.text.size, markdownBytes: staged.markdown.size, chunks: staged.chunks.size, feed: staged.feed.size, extractedBytes: staged.extractedBytes },
+    });
+    if (reply.kind !== 'ok') throw new Error(reply.kind);
+    await emitChunks(withCommands(redis), store.keys, { kbId, documentId }, { seq: reply.emitSeq, phase: 'u', at: '0' }, 1);
+
+    // A re-chunk into ten chunks of the same Markdown, written inside its script.
+    const step = Math.ceil(big.chunks.length / 10);
+    const merged: StoredChunk[] = [];
+    for (let i = 0; i < big.chunks.length; i += step) {
+      const last = big.chunks[Math.min(i + step, big.chunks.length) - 1]!;
+      merged.push({ ...big.chunks[i]!, index: merged.length, charEnd: last.charEnd, byteEnd: last.byteEnd });
+    }
+    const settings = DEFAULT_CHUNK_SETTINGS;
+    const rechunk = await store.kbs.rechunkSourceReport({ kbId, documentId, run: 1, chunking: settings, defaultChunking: settings, chunks: merged, markdown: big.text, now: now() });
+    expect(rechunk.result).toBe('ok');
+    expect(await replayed(kbId, documentId)).toEqual(idsOf(kbId, documentId, big.text, merged));
+
+    // The interrupted emission writes nothing more; what it left is dropped.
+    await reconcileAt(Date.now() + METADATA_STALE_MS + 1000);
+    expect(await replayed(kbId, documentId)).toEqual(idsOf(kbId, documentId, big.text, merged));
+    expect(await kbKeys(kbId)).not.toContainEqual(expect.stringMatching(/:staged:|:cemit:|:cseen:/));
+    expect(await redis.zcard(store.keys.metadataEmits(kbId))).toBe(0);
+  });
 });
 
 describe('a file that reuses a large extraction', () => {
