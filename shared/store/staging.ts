@@ -6,7 +6,7 @@ import type { RedisClient } from '../redis/redis.js';
  * in runs of about as many: one GET of a 5 MB string held Redis's only thread
  * for 17 to 38 ms in SLOWLOG on a loaded machine, every tenant waiting.
  */
-export const SLICE_BYTES = 256 * 1024;
+export const SLICE_BYTES = 128 * 1024;
 /** List entries per command at most, beside the byte bound. */
 const SLICE_ENTRIES = 1000;
 /**
