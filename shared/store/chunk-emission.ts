@@ -29,6 +29,8 @@ export interface StagedWrite {
   feed: StagedValue;
   /** Bytes of text, Markdown and chunk entries, as the source's `extractedBytes` counts them. */
   extractedBytes: number;
+  /** Bytes of the feed entries, counted as the source's `emitBytes` until they are emitted. */
+  feedBytes: number;
 }
 
 /** Whether a write of these values is past INLINE_MAX_BYTES (its feed entries are about as large as its Markdown again). */
@@ -61,7 +63,8 @@ export async function stageExtraction(
   ]);
   let extractedBytes = text.size + markdown.size;
   for (const c of value.chunks) extractedBytes += utf8Bytes(c);
-  return { nonce, text, markdown, chunks, feed: feedValue, extractedBytes };
+  const feedBytes = feed.reduce((n, e) => n + utf8Bytes(e), 0);
+  return { nonce, text, markdown, chunks, feed: feedValue, extractedBytes, feedBytes };
 }
 
 /** Drops a write's staged keys (they expire anyway). */

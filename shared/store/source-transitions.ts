@@ -175,6 +175,7 @@ export class SourceTransitions {
         markdownBytes: staged.markdown.size,
         chunks: staged.chunks.size,
         feed: staged.feed.size,
+        feedBytes: staged.feedBytes,
         extractedBytes: staged.extractedBytes,
       },
     });

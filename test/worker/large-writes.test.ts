@@ -163,7 +163,7 @@ describe('a large finish', () => {
     await redis.rpop(staged.chunks.key);
     const reply = await runScript(withCommands(redis), store.keys, finishSourceScript, {
       kbId, documentId, run: 1, now: now(), status: 'ready', fields: {}, text: '', markdown: '', chunks: [], unchanged: false, keepBlobSeconds: 0,
-      staged: { nonce: staged.nonce, textBytes: staged.text.size, markdownBytes: staged.markdown.size, chunks: staged.chunks.size, feed: staged.feed.size, extractedBytes: staged.extractedBytes },
+      staged: { nonce: staged.nonce, textBytes: staged.text.size, markdownBytes: staged.markdown.size, chunks: staged.chunks.size, feed: staged.feed.size, feedBytes: staged.feedBytes, extractedBytes: staged.extractedBytes },
     });
     expect(reply.kind).toBe('unstaged');
     expect(await redis.hget(store.keys.source(kbId, documentId), 'status')).toBe('processing');
@@ -185,17 +185,24 @@ describe('a large finish', () => {
     const staged = await stageExtraction(withCommands(redis), store.keys, { kbId, documentId }, { text: second.text, markdown: second.text, chunks });
     const reply = await runScript(withCommands(redis), store.keys, finishSourceScript, {
       kbId, documentId, run, now: now(), status: 'ready', fields: {}, text: '', markdown: '', chunks: [], unchanged: false, keepBlobSeconds: 0,
-      staged: { nonce: staged.nonce, textBytes: staged.text.size, markdownBytes: staged.markdown.size, chunks: staged.chunks.size, feed: staged.feed.size, extractedBytes: staged.extractedBytes },
+      staged: { nonce: staged.nonce, textBytes: staged.text.size, markdownBytes: staged.markdown.size, chunks: staged.chunks.size, feed: staged.feed.size, feedBytes: staged.feedBytes, extractedBytes: staged.extractedBytes },
     });
     if (reply.kind !== 'ok') throw new Error(reply.kind);
     await emitChunks(withCommands(redis), store.keys, { kbId, documentId }, { seq: reply.emitSeq, phase: 'u', at: '0' }, 1);
     expect(await replayed(kbId, documentId)).not.toEqual(idsOf(kbId, documentId, second.text, second.chunks));
     expect(await redis.zcard(store.keys.metadataEmits(kbId))).toBe(1);
+    // The feed entries still to emit are counted with the source's bytes until they are emitted.
+    const record = store.keys.source(kbId, documentId);
+    const stored = async () => Number(await redis.hget(store.keys.kb(kbId), 'storedBytes'));
+    expect(Number(await redis.hget(record, 'emitBytes'))).toBe(staged.feedBytes);
+    expect(await stored()).toBe(staged.extractedBytes + staged.feedBytes);
 
     // A pass right away leaves it alone (it may be under way); a later one finishes it.
     expect((await reconcileAt(Date.now())).metadataResumed).toBe(0);
     expect((await reconcileAt(Date.now() + METADATA_STALE_MS + 1000)).metadataResumed).toBe(1);
     expect(await replayed(kbId, documentId)).toEqual(idsOf(kbId, documentId, second.text, second.chunks));
+    expect(await redis.hget(record, 'emitBytes')).toBeNull();
+    expect(await stored()).toBe(staged.extractedBytes);
     expect(new Set(await redis.hkeys(store.keys.sourceKeys(kbId, documentId).chunkIds))).toEqual(idsOf(kbId, documentId, second.text, second.chunks));
     expect(await kbKeys(kbId)).not.toContainEqual(expect.stringMatching(/:staged:|:cemit:|:cseen:/));
     expect(await redis.zcard(store.keys.metadataEmits(kbId))).toBe(0);
@@ -209,7 +216,7 @@ describe('a large finish', () => {
     const tag = chunkingTag(DEFAULT_CHUNK_SETTINGS);
     const reply = await runScript(withCommands(redis), store.keys, finishSourceScript, {
       kbId, documentId, run: 1, now: now(), status: 'ready', fields: { chunking: tag }, text: '', markdown: '', chunks: [], unchanged: false, keepBlobSeconds: 0,
-      staged: { nonce: staged.nonce, textBytes: staged.text.size, markdownBytes: staged.markdown.size, chunks: staged.chunks.size, feed: staged.feed.size, extractedBytes: staged.extractedBytes },
+      staged: { nonce: staged.nonce, textBytes: staged.text.size, markdownBytes: staged.markdown.size, chunks: staged.chunks.size, feed: staged.feed.size, feedBytes: staged.feedBytes, extractedBytes: staged.extractedBytes },
     });
     if (reply.kind !== 'ok') throw new Error(reply.kind);
     await emitChunks(withCommands(redis), store.keys, { kbId, documentId }, { seq: reply.emitSeq, phase: 'u', at: '0' }, 1);

@@ -22,7 +22,7 @@
                    prefixes: {record, text, blob, markdown, chunks, chunkIds, emitList, emitSeen},
                    sources: [{stageKey?, fields: {...}, reuse?: {fields, text, markdown, chunks: [...], feed: [...]}
                      or, for a large extraction staged before the script (see the stagedWrite include),
-                     reuse?: {fields, staged: {text, markdown, chunks, feed: {key, size}, extractedBytes}}}],
+                     reuse?: {fields, staged: {text, markdown, chunks, feed: {key, size}, feedBytes, extractedBytes}}}],
                    sites?: [{key, id, fields}], maxSites?, siteGuard?: {key, run}, maxSources?, partial?,
                    feed: see the feed include}
             a prefix .. documentId is that source's key of that kind;
@@ -150,7 +150,7 @@ for i, s in ipairs(p.sources) do
       stagedInstall(staged.text.key, at.text .. id)
       stagedInstall(staged.markdown.key, at.markdown .. id)
       stagedInstall(staged.chunks.key, at.chunks .. id)
-      chunkEmitStart(record, at.emitList .. id, at.emitSeen .. id, KEYS[6], staged.feed.key, id, p.nowMs)
+      chunkEmitStart(meta, record, at.emitList .. id, at.emitSeen .. id, KEYS[6], staged.feed.key, staged.feedBytes, id, p.nowMs)
       setBytes(meta, record, 'extractedBytes', staged.extractedBytes)
     else
       redis.call('SET', at.text .. id, s.reuse.text)

@@ -5,7 +5,8 @@
   a time; then a chunk.deleted for each chunk the feed shows that the write
   no longer has, a hash scan of `count` at a time. The chunk ids hash follows
   every event, so it stays what the feed has shown. Its cost is the batch's,
-  whatever the source's size. Runs only while the record's marker is
+  whatever the source's size. The pending entries stay counted in the stored
+  bytes (`emitBytes`) until the emission ends or is dropped. Runs only while the record's marker is
   `seq:phase:at`, and advances it atomically with the events, so a crash
   between batches loses none: the reconciler resumes at the marker. When the
   write is superseded (a later write of the chunks, or the source deleted),
@@ -26,6 +27,7 @@
 ]]
 --- @include "feed"
 --- @include "outbox"
+--- @include "storedBytes"
 
 local p = cjson.decode(ARGV[1])
 local meta, record, chunkIds, emitList, emitSeen, pending = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
@@ -38,6 +40,7 @@ local marker = redis.call('HGET', record, 'chunkEmit')
 if not marker then
   -- Superseded by a write inside a script: what it left pending goes.
   redis.call('UNLINK', emitList, emitSeen)
+  setBytes(meta, record, 'emitBytes', 0)
   if not redis.call('HGET', record, 'metaEmit') then redis.call('ZREM', pending, p.documentId) end
   return {'superseded'}
 end
@@ -105,6 +108,7 @@ if nextMarker then
 else
   redis.call('HDEL', record, 'chunkEmit')
   redis.call('UNLINK', emitList, emitSeen)
+  setBytes(meta, record, 'emitBytes', 0)
   if not redis.call('HGET', record, 'metaEmit') then redis.call('ZREM', pending, p.documentId) end
 end
 local feedFrom, feedTo = feedFinish(p.feed)

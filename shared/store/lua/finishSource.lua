@@ -11,7 +11,7 @@
     KEYS[15] the knowledge base's pending emissions (sorted set: documentId to ms)
     ARGV[1] JSON: {documentId, run, claim, now (ISO), nowMs, status: 'ready' | 'failed', fields: {...},
                    text, markdown (left out when it equals text), chunks: [entry as JSON string...] (ready only),
-                   staged: {textBytes, markdownBytes, chunks, feed, extractedBytes} when a large extraction
+                   staged: {textBytes, markdownBytes, chunks, feed, feedBytes, extractedBytes} when a large extraction
                      was staged in KEYS[9..12] instead (see the stagedWrite include): then text, markdown,
                      chunks and feedChunks are left out, and the feed events are emitChunks' to write,
                    unchanged: a refresh found the content unchanged, so text, Markdown and chunks stay,
@@ -70,7 +70,7 @@ if staged then
   stagedInstall(stagedText, text)
   stagedInstall(stagedMarkdown, markdown)
   stagedInstall(stagedChunks, chunkList)
-  emitSeq = chunkEmitStart(record, emitList, emitSeen, emits, stagedFeed, p.documentId, p.nowMs)
+  emitSeq = chunkEmitStart(meta, record, emitList, emitSeen, emits, stagedFeed, staged.feedBytes, p.documentId, p.nowMs)
   setBytes(meta, record, 'extractedBytes', staged.extractedBytes)
 elseif not p.unchanged then
   redis.call('UNLINK', text, markdown, chunkList)

@@ -39,7 +39,7 @@ export interface CommitInput {
 function reuseArgs(kbId: string, documentId: string, reuse: ReusedExtraction) {
   const { staged, ...values } = reuse;
   if (!staged) return { ...values, feed: feedEntries(kbId, documentId, values.markdown, values.chunks) };
-  return { fields: reuse.fields, staged: { text: staged.text, markdown: staged.markdown, chunks: staged.chunks, feed: staged.feed, extractedBytes: staged.extractedBytes } };
+  return { fields: reuse.fields, staged: { text: staged.text, markdown: staged.markdown, chunks: staged.chunks, feed: staged.feed, feedBytes: staged.feedBytes, extractedBytes: staged.extractedBytes } };
 }
 
 /** Adds sources to a knowledge base (creating it when asked), all or nothing. */

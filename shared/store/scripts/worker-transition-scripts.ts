@@ -65,6 +65,8 @@ export interface StagedExtraction {
   markdownBytes: number;
   chunks: number;
   feed: number;
+  /** Bytes of the feed entries, counted as the source's `emitBytes` until emitted. */
+  feedBytes: number;
   /** Bytes of text, Markdown and chunk entries, as the source's `extractedBytes`. */
   extractedBytes: number;
 }

@@ -8,11 +8,13 @@
   (chunkEmitStart), each advancing the record's `chunkEmit` marker
   ('<seq>:u:<next entry>' then '<seq>:d:<hash scan cursor>'), and lists the
   source among the knowledge base's pending emissions for the reconciler to
-  finish after a crash.
+  finish after a crash. The pending entries are counted in the knowledge
+  base's stored bytes (`emitBytes` on the record) until the emission ends.
   A write of the chunks inside a script (feedReplace, feedDropAll) supersedes
   an emission under way: the chunk ids hash is what the feed has shown, kept
   with every event, so the later write's comparison is exact.
 ]]
+--- @include "storedBytes"
 
 -- Whether a staged string holds `size` bytes.
 local function stagedString(key, size)
@@ -34,11 +36,12 @@ local function stagedInstall(from, to)
   end
 end
 
--- Starts the emission of a source's new chunks to the feed from the staged feed entries,
--- superseding one under way; returns its sequence number.
-local function chunkEmitStart(record, emitList, emitSeen, emits, stagedFeed, documentId, nowMs)
+-- Starts the emission of a source's new chunks to the feed from the staged feed entries
+-- (`feedBytes` of them), superseding one under way; returns its sequence number.
+local function chunkEmitStart(meta, record, emitList, emitSeen, emits, stagedFeed, feedBytes, documentId, nowMs)
   stagedInstall(stagedFeed, emitList)
   redis.call('UNLINK', emitSeen)
+  setBytes(meta, record, 'emitBytes', feedBytes)
   local seq = redis.call('HINCRBY', record, 'chunkEmitSeq', 1)
   redis.call('HSET', record, 'chunkEmit', seq .. ':u:0')
   redis.call('ZADD', emits, nowMs, documentId)
