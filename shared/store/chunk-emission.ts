@@ -33,6 +33,41 @@ export interface StagedWrite {
   feedBytes: number;
 }
 
+/** Chunk entries and their feed entries, staged for a re-chunk. */
+export interface StagedChunks {
+  nonce: string;
+  chunks: StagedValue;
+  feed: StagedValue;
+  /** Bytes of the chunk entries. */
+  chunkBytes: number;
+  /** Bytes of the feed entries, counted as the source's `emitBytes` until they are emitted. */
+  feedBytes: number;
+}
+
+/**
+ * Stages chunk entries and the feed entries of those chunks (cut from
+ * `markdown`) under `nonce`, in bounded RPUSH runs.
+ */
+export async function stageChunks(
+  redis: StoreRedis,
+  keys: KeySpace,
+  target: { kbId: string; documentId: string },
+  markdown: string,
+  chunks: readonly string[],
+  nonce = stageNonce(),
+): Promise<StagedChunks> {
+  const key = (part: string) => keys.staged(target.kbId, target.documentId, nonce, part);
+  const feed = feedEntries(target.kbId, target.documentId, markdown, chunks.map((c) => JSON.parse(c) as StoredChunk)).map((e) => JSON.stringify(e));
+  const [chunkValue, feedValue] = await Promise.all([stageList(redis, key('chunks'), chunks), stageList(redis, key('feed'), feed)]);
+  return {
+    nonce,
+    chunks: chunkValue,
+    feed: feedValue,
+    chunkBytes: chunks.reduce((n, c) => n + utf8Bytes(c), 0),
+    feedBytes: feed.reduce((n, e) => n + utf8Bytes(e), 0),
+  };
+}
+
 /** Whether a write of these values is past INLINE_MAX_BYTES (its feed entries are about as large as its Markdown again). */
 export function needsStaging(text: string, markdown: string, chunks: readonly string[]): boolean {
   let bytes = text.length + (markdown === text ? 0 : markdown.length) * 2;
@@ -53,23 +88,19 @@ export async function stageExtraction(
 ): Promise<StagedWrite> {
   const nonce = stageNonce();
   const key = (part: string) => keys.staged(target.kbId, target.documentId, nonce, part);
-  const parsed = value.chunks.map((c) => JSON.parse(c) as StoredChunk);
-  const feed = feedEntries(target.kbId, target.documentId, value.markdown, parsed).map((e) => JSON.stringify(e));
-  const [text, markdown, chunks, feedValue] = await Promise.all([
+  const [text, markdown, staged] = await Promise.all([
     stageString(redis, key('text'), value.text),
     stageString(redis, key('md'), value.markdown),
-    stageList(redis, key('chunks'), value.chunks),
-    stageList(redis, key('feed'), feed),
+    stageChunks(redis, keys, target, value.markdown, value.chunks, nonce),
   ]);
-  let extractedBytes = text.size + markdown.size;
-  for (const c of value.chunks) extractedBytes += utf8Bytes(c);
-  const feedBytes = feed.reduce((n, e) => n + utf8Bytes(e), 0);
-  return { nonce, text, markdown, chunks, feed: feedValue, extractedBytes, feedBytes };
+  const extractedBytes = text.size + markdown.size + staged.chunkBytes;
+  return { nonce, text, markdown, chunks: staged.chunks, feed: staged.feed, extractedBytes, feedBytes: staged.feedBytes };
 }
 
 /** Drops a write's staged keys (they expire anyway). */
-export async function dropStaged(redis: StoreRedis, staged: StagedWrite): Promise<void> {
-  await redis.unlink(staged.text.key, staged.markdown.key, staged.chunks.key, staged.feed.key).catch(() => undefined);
+export async function dropStaged(redis: StoreRedis, staged: StagedWrite | StagedChunks): Promise<void> {
+  const strings = 'text' in staged ? [staged.text.key, staged.markdown.key] : [];
+  await redis.unlink(...strings, staged.chunks.key, staged.feed.key).catch(() => undefined);
 }
 
 /** A marker as the record keeps it (`seq:phase:at`), or undefined. */

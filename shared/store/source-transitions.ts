@@ -16,7 +16,7 @@ import {
   type FinishArgs,
   type TransitionAt,
 } from './scripts/worker-transition-scripts.js';
-import { dropStaged, emitChunks, joinRanges, needsStaging, parseEmitMarker, stageExtraction } from './chunk-emission.js';
+import { dropStaged, emitChunks, joinRanges, needsStaging, parseEmitMarker, stageChunks, stageExtraction } from './chunk-emission.js';
 import { feedRange } from '../feed/cursor.js';
 
 /**
@@ -107,8 +107,22 @@ export class SourceTransitions {
    */
   async rechunkSourceReport(input: Omit<RechunkInput, 'chunks'> & { chunks: StoredChunk[] }): Promise<{ result: RechunkResult; changes?: { from: string; to: string } }> {
     const chunks = input.chunks.map((c) => JSON.stringify(c));
-    const reply = await runScript(this.redis, this.keys, rechunkSourceScript, { ...input, chunks });
-    return reply.kind === 'ok' && reply.feedTo !== '' ? { result: reply.kind, changes: { from: reply.feedFrom, to: reply.feedTo } } : { result: reply.kind };
+    // Many chunks are staged first, and their feed events (about the Markdown's size) emitted in batches after the script.
+    const large = needsStaging('', input.markdown, chunks);
+    const once = async () => {
+      if (!large) return runScript(this.redis, this.keys, rechunkSourceScript, { ...input, chunks });
+      const staged = await stageChunks(this.redis, this.keys, input, input.markdown, chunks);
+      const reply = await runScript(this.redis, this.keys, rechunkSourceScript, { ...input, chunks: [], staged });
+      if (reply.kind !== 'ok') await dropStaged(this.redis, staged);
+      return reply;
+    };
+    let reply = await once();
+    if (reply.kind === 'unstaged') reply = await once();
+    if (reply.kind === 'unstaged') throw new Error('the staged chunks expired twice before their re-chunk');
+    if (reply.kind !== 'ok') return { result: reply.kind };
+    let changes = feedRange(reply.feedFrom, reply.feedTo);
+    if (reply.emitSeq > 0) changes = joinRanges(changes, await emitChunks(this.redis, this.keys, input, { seq: reply.emitSeq, phase: 'u', at: '0' }));
+    return changes ? { result: reply.kind, changes } : { result: reply.kind };
   }
 
   /**

@@ -239,6 +239,31 @@ describe('a large finish', () => {
     expect(await kbKeys(kbId)).not.toContainEqual(expect.stringMatching(/:staged:|:cemit:|:cseen:/));
     expect(await redis.zcard(store.keys.metadataEmits(kbId))).toBe(0);
   });
+  it('re-chunks a large source with a bounded argument, its feed showing exactly the new chunks', async () => {
+    const kbId = 'kb_lw_rechunk';
+    const { documentId } = await claimedSource(kbId, 'url');
+    const big = textOf(800_000, 'theta');
+    await store.kbs.finishSourceReport({ kbId, documentId, run: 1 }, { status: 'ready', text: big.text, chunks: big.chunks, truncated: false, chunking: chunkingTag(DEFAULT_CHUNK_SETTINGS) }, { now: now() });
+    // Two chunks a new one: every id changes, the old ones are deleted.
+    const merged: StoredChunk[] = [];
+    for (let i = 0; i < big.chunks.length; i += 2) {
+      const last = big.chunks[Math.min(i + 1, big.chunks.length - 1)]!;
+      merged.push({ ...big.chunks[i]!, index: merged.length, charEnd: last.charEnd, byteEnd: last.byteEnd });
+    }
+    await redis.slowlog('RESET');
+    const settings = DEFAULT_CHUNK_SETTINGS;
+    const rechunk = await store.kbs.rechunkSourceReport({ kbId, documentId, run: 1, chunking: settings, defaultChunking: settings, chunks: merged, markdown: big.text, now: now() });
+    expect(rechunk.result).toBe('ok');
+    expect(Math.max(...(await scriptArgBytes()))).toBeLessThanOrEqual(SCRIPT_ARG_MAX_BYTES);
+    expect(rechunk.changes?.to).toBe(await redis.hget(store.keys.changesInfo(kbId), 'head'));
+    const k = store.keys.sourceKeys(kbId, documentId);
+    expect(await redis.lrange(k.chunks, 0, -1)).toEqual(merged.map((c) => JSON.stringify(c)));
+    expect(await redis.hget(k.record, 'chunkCount')).toBe(String(merged.length));
+    expect(await replayed(kbId, documentId)).toEqual(idsOf(kbId, documentId, big.text, merged));
+    const counted = Buffer.byteLength(big.text) * 2 + merged.reduce((n, c) => n + Buffer.byteLength(JSON.stringify(c)), 0);
+    expect(Number(await redis.hget(store.keys.kb(kbId), 'storedBytes'))).toBe(counted);
+    expect(await kbKeys(kbId)).not.toContainEqual(expect.stringMatching(/:staged:|:cemit:|:cseen:/));
+  });
 });
 
 describe('a file that reuses a large extraction', () => {
