@@ -5,7 +5,8 @@
  *      (chunks of about 2,000 characters, the default 512 tokens), and its feed events;
  *   2. the commit of a file that reuses that extraction (same bytes, same workspace);
  *   3. the deletion of a knowledge base of `--sources` ready sources;
- *   4. a metadata change of the large source (its chunk.upserted batches).
+ *   4. a metadata change of the large source (its chunk.upserted batches);
+ *   5. a re-chunk of the large source into half as many chunks.
  *
  *   npx tsx scripts/bench-store-scripts.ts [--mb 5] [--sources 2000] [--runs 3]
  *
@@ -115,6 +116,17 @@ async function runOnce(redis: Redis, store: Store, run: number): Promise<Record<
   await redis.call('SLOWLOG', 'RESET');
   await store.kbs.setMetadata({ workspaceId: WS, kbId, documentId }, { team: 'birds' }, now());
   out['metadata change of the large source'] = await slowest(redis);
+
+  const merged: StoredChunk[] = [];
+  for (let i = 0; i < big.chunks.length; i += 2) {
+    const last = big.chunks[Math.min(i + 1, big.chunks.length - 1)]!;
+    merged.push({ ...big.chunks[i]!, index: merged.length, charEnd: last.charEnd, byteEnd: last.byteEnd });
+  }
+  await redis.call('SLOWLOG', 'RESET');
+  const settings = DEFAULT_CHUNK_SETTINGS;
+  const rechunk = await store.kbs.rechunkSourceReport({ kbId, documentId, run: 1, chunking: settings, defaultChunking: settings, chunks: merged, markdown: big.text, now: now() });
+  if (rechunk.result !== 'ok') throw new Error(`rechunk: ${rechunk.result}`);
+  out[`re-chunk of the large source into ${merged.length} chunks`] = await slowest(redis);
 
   const kb3 = `kb_bench_many${run}`;
   const small = textOf(3000, 2000);
