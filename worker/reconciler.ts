@@ -40,8 +40,10 @@ export interface ReconcileReport {
   sitesFailed: number;
   /** Knowledge bases whose counters did not add up to their sources (a torn commit), counted again. */
   recounted: number;
-  /** Metadata changes whose chunk.upserted events a crash had left half emitted, finished. */
+  /** Metadata changes, and large writes of chunks, whose feed events a crash had left half emitted, finished. */
   metadataResumed: number;
+  /** Deleted knowledge bases whose leftover keys a crash had left, swept. */
+  swept: number;
 }
 
 /** Knowledge bases read from the active index per round trip. */
@@ -84,8 +86,10 @@ export const RECOUNT_BUDGET = 10_000;
  * Redis outage. Running it again could kill more workers; a user's retry can.
  */
 export async function reconcile(deps: ReconcilerDeps, now = Date.now()): Promise<ReconcileReport> {
-  const report: ReconcileReport = { scanned: 0, requeued: 0, timedOut: 0, abandoned: 0, interrupted: 0, repaired: 0, sitesRequeued: 0, sitesFailed: 0, recounted: 0, metadataResumed: 0 };
+  const report: ReconcileReport = { scanned: 0, requeued: 0, timedOut: 0, abandoned: 0, interrupted: 0, repaired: 0, sitesRequeued: 0, sitesFailed: 0, recounted: 0, metadataResumed: 0, swept: 0 };
   const budget = { sources: RECOUNT_BUDGET };
+  // Deleted knowledge bases whose own sweep a crash cut short: their leftover keys go now.
+  report.swept = await deps.kbs.sweepDeleted(now);
   for (let cursor = 0; ; cursor += PAGE) {
     const page = await deps.kbs.activeKbs(cursor, PAGE);
     for (const { kbId, markedMs } of page) {

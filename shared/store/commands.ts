@@ -9,8 +9,9 @@ import { readChangesScript, trimFeedScript, workspaceFeedBytesScript } from './s
 import { boundWorkspaceFeeds } from './feed-bound.js';
 import type { FeedArgs } from '../feed/feed-entries.js';
 import { commitSourcesScript } from './scripts/commit-scripts.js';
-import { deleteKbScript, deleteSourceScript } from './scripts/delete-scripts.js';
+import { deleteKbScript, deleteSourceScript, sweepKbScript } from './scripts/delete-scripts.js';
 import { emitMetadataScript, setSourceMetadataScript } from './scripts/metadata-scripts.js';
+import { emitChunksScript } from './scripts/emit-scripts.js';
 import { rechunkSourceScript, settleKbScript } from './scripts/rechunk-scripts.js';
 import { recountKbScript, repairSourceScript, unmarkActiveScript } from './scripts/reconciler-scripts.js';
 import { refreshSourceScript, replaceSourceScript, retrySourceScript } from './scripts/rerun-scripts.js';
@@ -41,6 +42,7 @@ import {
 export const SCRIPTS = [
   commitSourcesScript,
   deleteKbScript,
+  sweepKbScript,
   deleteSourceScript,
   startSourceScript,
   finishSourceScript,
@@ -49,6 +51,7 @@ export const SCRIPTS = [
   settleKbScript,
   setSourceMetadataScript,
   emitMetadataScript,
+  emitChunksScript,
   retrySourceScript,
   refreshSourceScript,
   replaceSourceScript,

@@ -1,6 +1,7 @@
 import type { StoreRedis } from './commands.js';
 import { EXTRACTION_FIELDS, type NewSource, type ReusedExtraction } from './kb-records.js';
 import type { KeySpace } from './keys.js';
+import { readList, readString } from './staging.js';
 
 /**
  * A workspace's index of extracted files: an upload of bytes the workspace
@@ -47,10 +48,14 @@ export class ExtractionReuse {
 
   private async readExtraction(kbId: string, documentId: string, sha256: string): Promise<ReusedExtraction | null> {
     const k = this.keys.sourceKeys(kbId, documentId);
-    const [h, text, markdown] = await Promise.all([this.redis.hgetall(k.record), this.redis.get(k.text), this.redis.get(k.markdown)]);
+    const h = await this.redis.hgetall(k.record);
     // Only a source whose run ended ready holds a whole extraction of these bytes.
-    if (h.status !== 'ready' || h.sha256 !== sha256 || text === null) return null;
-    const chunks = await this.redis.lrange(k.chunks, 0, -1);
+    if (h.status !== 'ready' || h.sha256 !== sha256) return null;
+    // Read in slices, each command short: a run or re-chunk that rewrites the source meanwhile changes
+    // its `updatedAt`, and a torn read is dropped (the new source is then extracted on its own).
+    const [text, markdown, chunks] = await Promise.all([readString(this.redis, k.text), readString(this.redis, k.markdown), readList(this.redis, k.chunks)]);
+    const [status, updatedAt] = await this.redis.hmget(k.record, 'status', 'updatedAt');
+    if (text === null || status !== 'ready' || updatedAt !== h.updatedAt) return null;
     const fields = Object.fromEntries(EXTRACTION_FIELDS.flatMap((f) => (h[f] !== undefined ? [[f, h[f]!]] : [])));
     return { fields, text, markdown: markdown ?? text, chunks };
   }

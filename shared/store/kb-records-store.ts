@@ -3,11 +3,13 @@ import { ConflictError } from '../errors.js';
 import { knowledgeBasesQuotaError, sourcesQuotaError } from '../quotas.js';
 import type { ActiveIndex } from './active-index.js';
 import { runScript, type StoreRedis } from './commands.js';
+import { dropStaged, emitChunks, needsStaging, parseEmitMarker, stageExtraction } from './chunk-emission.js';
 import { newSourceFields, parseMeta, parseSource, type KbMeta, type NewSource, type StoredSource } from './kb-records.js';
 import type { KeySpace } from './keys.js';
 import { commitSourcesScript, type CommitInput } from './scripts/commit-scripts.js';
 import { feedRange, type FeedRange } from '../feed/cursor.js';
 import { deleteKbScript } from './scripts/delete-scripts.js';
+import { markSweep, sweepKb } from './kb-sweep.js';
 import { addKnowledgeBaseScript } from './scripts/quota-scripts.js';
 import { resultError } from './scripts/result-error.js';
 import type { SourcePages } from './source-pages.js';
@@ -211,18 +213,43 @@ export class KbRecordStore {
   private async commit(input: Omit<CommitInput, 'blobTtlSeconds'>) {
     // A site discovering is work in flight too: the reconciler finds a lost discovery through this index.
     if (input.sources.length > 0 || (input.sites?.length ?? 0) > 0) await this.active.markActive(input.kbId, input.now);
-    return runScript(this.redis, this.keys, commitSourcesScript, { ...input, blobTtlSeconds: this.blobTtlSeconds });
+    // A large reused extraction is copied to staged keys on this knowledge base's slot first, in short commands.
+    const sources = await Promise.all(
+      input.sources.map(async (s) =>
+        s.reuse && needsStaging(s.reuse.text, s.reuse.markdown, s.reuse.chunks)
+          ? { ...s, reuse: { ...s.reuse, staged: await stageExtraction(this.redis, this.keys, { kbId: input.kbId, documentId: s.documentId }, s.reuse) } }
+          : s,
+      ),
+    );
+    const staged = sources.flatMap((s) => (s.reuse?.staged ? [{ documentId: s.documentId, staged: s.reuse.staged }] : []));
+    const reply = await runScript(this.redis, this.keys, commitSourcesScript, { ...input, sources, blobTtlSeconds: this.blobTtlSeconds });
+    if (reply.kind !== 'ok') {
+      await Promise.all(staged.map((s) => dropStaged(this.redis, s.staged)));
+      return reply;
+    }
+    // The feed events of the reused chunks, in short batches; a crash here leaves them to the reconciler.
+    const skipped = new Set(reply.skipped);
+    for (const { documentId } of staged) {
+      if (skipped.has(documentId)) continue;
+      const marker = parseEmitMarker(await this.redis.hget(this.keys.source(input.kbId, documentId), 'chunkEmit'));
+      if (marker) await emitChunks(this.redis, this.keys, { kbId: input.kbId, documentId }, marker);
+    }
+    return reply;
   }
 
   /**
    * Deletes a knowledge base with every source and every key a source owns;
    * with `ifRev`, only while it is at that revision (else a precondition error
-   * naming the current one).
+   * naming the current one). One short script makes it gone for readers; its
+   * sources' keys are then removed in bounded batches (see sweepKb.lua).
    */
   async delete(workspaceId: string, kbId: string, ifRev?: number): Promise<FeedRange | undefined> {
+    await markSweep(this.redis, this.keys, kbId);
     const reply = await runScript(this.redis, this.keys, deleteKbScript, { workspaceId, kbId, ifRev });
     if (reply.kind === 'precondition_failed') throw resultError(reply.kind, { rev: reply.rev });
     if (reply.kind !== 'ok') throw resultError(reply.kind, { kbId });
+    // Gone for readers already; its sources' keys go in short batches (the reconciler's, after a crash).
+    await sweepKb(this.redis, this.keys, kbId);
     // The feed stays for its retention (one knowledge_base.deleted) and counts against the workspace until it
     // expires; the expired entries leave with their bytes in the workspace's feed tally (workspaceFeedBytes.lua).
     const now = Date.now();

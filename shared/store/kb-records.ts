@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ChunkSettings } from '../chunking/chunk-settings.js';
+import type { StagedWrite } from './chunk-emission.js';
 import type { StoredChunk } from '../schemas/chunk.js';
 import type { Metadata } from '../schemas/metadata.js';
 import type { SourceErrorCode } from '../source-errors.js';
@@ -62,6 +63,8 @@ export interface ReusedExtraction {
   markdown: string;
   /** Chunk entries as stored (JSON strings). */
   chunks: string[];
+  /** The same, staged on the new source's knowledge base before its commit (a large extraction; see staging.ts). */
+  staged?: StagedWrite;
 }
 
 /**

@@ -8,6 +8,7 @@ import { SourceChanges } from './source-changes.js';
 import { SourcePages } from './source-pages.js';
 import { recountKb, repairSource, type RecountResult, type RepairResult } from './source-repair.js';
 import { SourceTransitions } from './source-transitions.js';
+import { sweepDeleted } from './kb-sweep.js';
 
 export { KEPT_BYTES_TTL_SECONDS, type FinishReport, type StartReport, type ProgressResult, type TransitionResult } from './source-transitions.js';
 export type { AddSourcesInput, CreateKbInput } from './kb-records-store.js';
@@ -103,6 +104,10 @@ export class KbStore {
   /** See {@link repairSource}. */
   repairSource(kbId: string, documentId: string, now: string): Promise<RepairResult> {
     return repairSource(this.redis, this.keys, kbId, documentId, now);
+  }
+  /** See {@link sweepDeleted}: the leftover keys of deleted knowledge bases whose own sweep did not finish. */
+  sweepDeleted(nowMs?: number): Promise<number> {
+    return sweepDeleted(this.redis, this.keys, nowMs);
   }
   /** See {@link recountKb}. */
   recountKb(kbId: string, maxSources: number, nowMs: number): Promise<RecountResult> {

@@ -11,6 +11,10 @@ export interface SourceKeys {
   chunks: string;
   /** Chunk id to a digest of the chunk as the change feed last showed it (what a re-write compares against). */
   chunkIds: string;
+  /** The feed entries a large write of the chunks still has to emit, in order (see emitChunks.lua). */
+  emitList: string;
+  /** The chunk ids that emission has shown so far (hash): what its deletion pass keeps. */
+  emitSeen: string;
 }
 
 /** How long the change feed keeps its events, how many and how many bytes at most per knowledge base, and per workspace. */
@@ -95,6 +99,8 @@ export class KeySpace {
       markdown: p.markdown + documentId,
       chunks: p.chunks + documentId,
       chunkIds: p.chunkIds + documentId,
+      emitList: p.emitList + documentId,
+      emitSeen: p.emitSeen + documentId,
     };
   }
   /** The prefixes of {@link sourceKeys}, for scripts that find source ids inside Redis (prefix .. documentId). */
@@ -106,6 +112,8 @@ export class KeySpace {
       markdown: this.markdownPrefix(kbId),
       chunks: this.chunksPrefix(kbId),
       chunkIds: `${this.kbTag(kbId)}:cids:`,
+      emitList: `${this.kbTag(kbId)}:cemit:`,
+      emitSeen: `${this.kbTag(kbId)}:cseen:`,
     };
   }
   sourcePrefix(kbId: string): string {
@@ -232,6 +240,31 @@ export class KeySpace {
   }
   stage(kbId: string, stageId: string): string {
     return `${this.kbTag(kbId)}:stage:${stageId}`;
+  }
+  /**
+   * A value staged for one large write of a source (its text, Markdown, chunk
+   * entries or feed entries, `part`), sent in bounded slices before the script
+   * that renames it into place; `nonce` is the write's own. Expires on its own
+   * (see staging.ts), so a crashed writer leaves nothing for long.
+   */
+  staged(kbId: string, documentId: string, nonce: string, part: string): string {
+    return `${this.kbTag(kbId)}:staged:${documentId}:${nonce}:${part}`;
+  }
+  /** A deleted knowledge base's source ids whose keys are still to remove (see sweepKb.lua). */
+  sweepSources(kbId: string): string {
+    return `${this.kbTag(kbId)}:sweep:docs`;
+  }
+  /** A deleted knowledge base's legacy search terms whose postings are still to remove. */
+  sweepTerms(kbId: string): string {
+    return `${this.kbTag(kbId)}:sweep:terms`;
+  }
+  /**
+   * Deleted knowledge bases whose keys may still be swept, scored by when the
+   * deletion began (ms). Its own hash tag: written before the delete script,
+   * so a crash leaves at most an entry the reconciler finds empty.
+   */
+  sweepKbs(): string {
+    return `${this.prefix}:{sweep}:kbs`;
   }
   /** A workspace's quota overrides (hash: quota name to a count, 0 for unlimited), set by the operator. */
   workspaceQuotas(workspaceId: string): string {

@@ -13,11 +13,25 @@ import { refreshSourceScript, replaceSourceScript, retrySourceScript, type Repla
 import { resultError } from './scripts/result-error.js';
 import { parseSource, type StoredSource } from './kb-records.js';
 import { settleReport, type SettleReport } from './settle-report.js';
+import { EMIT_BATCH_BYTES, emitChunks, joinRanges, parseEmitMarker } from './chunk-emission.js';
+import { readList, readString } from './staging.js';
 
 /** Reads of a source's chunks before a metadata emission leaves runs that keep rewriting them to the reconciler. */
 const METADATA_ATTEMPTS = 5;
 /** Chunks one script of a metadata change's emission shows again: each script stays short whatever the source's size. */
 export const METADATA_BATCH = 200;
+
+/** The end of the batch from `at`: METADATA_BATCH entries, or fewer past EMIT_BATCH_BYTES of them (one at least). */
+function batchEnd(entries: readonly FeedEntry[], at: number): number {
+  let bytes = 0;
+  let end = at;
+  while (end < entries.length && end - at < METADATA_BATCH) {
+    bytes += entries[end]!.j.length;
+    if (end > at && bytes > EMIT_BATCH_BYTES) break;
+    end += 1;
+  }
+  return end;
+}
 
 /** A source put back to pending: its new run and its record after the move. */
 export interface Rerun {
@@ -139,7 +153,7 @@ export class SourceChanges {
         seq,
         start: at,
         total: entries.length,
-        entries: entries.slice(at, at + METADATA_BATCH),
+        entries: entries.slice(at, batchEnd(entries, at)),
       });
       if (reply.kind === 'moved') {
         if (reads++ >= METADATA_ATTEMPTS) break;
@@ -171,29 +185,22 @@ export class SourceChanges {
    * Returns the feed range written, undefined when it had none to finish.
    */
   async resumeMetadata(kbId: string, documentId: string): Promise<FeedRange | undefined> {
-    const marker = await this.redis.hget(this.keys.source(kbId, documentId), 'metaEmit');
-    if (!marker) {
-      await this.redis.zrem(this.keys.metadataEmits(kbId), documentId);
-      return undefined;
-    }
+    const [marker, chunkMarker] = await this.redis.hmget(this.keys.source(kbId, documentId), 'metaEmit', 'chunkEmit');
+    // A large write's chunk events first: a metadata emission compares against the chunks they leave.
+    // Without a marker, emitChunks only drops what a superseded emission left (checked in its script) and the entry.
+    const written = await emitChunks(this.redis, this.keys, { kbId, documentId }, parseEmitMarker(chunkMarker) ?? { seq: 0, phase: 'u', at: '0' });
+    if (!marker) return written;
     const [seq, next] = marker.split(':').map(Number) as [number, number];
-    return this.emitMetadata({ kbId, documentId }, seq, next);
+    return joinRanges(written, await this.emitMetadata({ kbId, documentId }, seq, next));
   }
 
   /** The source's chunks as the feed shows them, when the feed holds any. */
   private async feedChunks(target: { kbId: string; documentId: string }): Promise<FeedEntry[]> {
     const keys = this.keys.sourceKeys(target.kbId, target.documentId);
-    const [held, chunks, markdown, text] = (await this.redis
-      .multi()
-      .hlen(keys.chunkIds)
-      .lrange(keys.chunks, 0, -1)
-      .get(keys.markdown)
-      .get(keys.text)
-      .exec())!.map(([err, v]) => {
-      if (err) throw err;
-      return v;
-    }) as [number, string[], string | null, string | null];
-    return held > 0 ? feedEntries(target.kbId, target.documentId, markdown ?? text ?? '', chunks) : [];
+    if ((await this.redis.hlen(keys.chunkIds)) === 0) return [];
+    // Read in slices, each command short; emitMetadata finds out ('moved') when a run rewrote them meanwhile.
+    const [chunks, markdown] = await Promise.all([readList(this.redis, keys.chunks), readString(this.redis, keys.markdown)]);
+    return feedEntries(target.kbId, target.documentId, markdown ?? (await readString(this.redis, keys.text)) ?? '', chunks);
   }
 
   /**

@@ -13,8 +13,11 @@ import {
   finishSourceScript,
   setSourceProgressScript,
   startSourceScript,
+  type FinishArgs,
   type TransitionAt,
 } from './scripts/worker-transition-scripts.js';
+import { dropStaged, emitChunks, joinRanges, needsStaging, parseEmitMarker, stageChunks, stageExtraction } from './chunk-emission.js';
+import { feedRange } from '../feed/cursor.js';
 
 /**
  * How long a failed file's bytes stay for a retry, at most: a retry that helps
@@ -104,8 +107,22 @@ export class SourceTransitions {
    */
   async rechunkSourceReport(input: Omit<RechunkInput, 'chunks'> & { chunks: StoredChunk[] }): Promise<{ result: RechunkResult; changes?: { from: string; to: string } }> {
     const chunks = input.chunks.map((c) => JSON.stringify(c));
-    const reply = await runScript(this.redis, this.keys, rechunkSourceScript, { ...input, chunks });
-    return reply.kind === 'ok' && reply.feedTo !== '' ? { result: reply.kind, changes: { from: reply.feedFrom, to: reply.feedTo } } : { result: reply.kind };
+    // Many chunks are staged first, and their feed events (about the Markdown's size) emitted in batches after the script.
+    const large = needsStaging('', input.markdown, chunks);
+    const once = async () => {
+      if (!large) return runScript(this.redis, this.keys, rechunkSourceScript, { ...input, chunks });
+      const staged = await stageChunks(this.redis, this.keys, input, input.markdown, chunks);
+      const reply = await runScript(this.redis, this.keys, rechunkSourceScript, { ...input, chunks: [], staged });
+      if (reply.kind !== 'ok') await dropStaged(this.redis, staged);
+      return reply;
+    };
+    let reply = await once();
+    if (reply.kind === 'unstaged') reply = await once();
+    if (reply.kind === 'unstaged') throw new Error('the staged chunks expired twice before their re-chunk');
+    if (reply.kind !== 'ok') return { result: reply.kind };
+    let changes = feedRange(reply.feedFrom, reply.feedTo);
+    if (reply.emitSeq > 0) changes = joinRanges(changes, await emitChunks(this.redis, this.keys, input, { seq: reply.emitSeq, phase: 'u', at: '0' }));
+    return changes ? { result: reply.kind, changes } : { result: reply.kind };
   }
 
   /**
@@ -127,7 +144,7 @@ export class SourceTransitions {
    */
   async finishSourceReport(ref: SourceRef, outcome: SourceOutcome, at: TransitionAt): Promise<FinishReport> {
     const ready = outcome.status === 'ready' ? outcome : undefined;
-    const reply = await runScript(this.redis, this.keys, finishSourceScript, {
+    const input = {
       ...ref,
       ...at,
       status: outcome.status,
@@ -138,13 +155,45 @@ export class SourceTransitions {
       unchanged: ready?.unchanged === true,
       keepBlobSeconds: outcome.status === 'failed' && outcome.keepBlob ? KEPT_BYTES_TTL_SECONDS : 0,
       error: outcome.status === 'failed' ? outcome.error : undefined,
-    });
+    };
+    const large = ready && !input.unchanged && needsStaging(input.text, input.markdown, input.chunks);
+    let reply = await this.finishOnce(input, large);
+    // Staged values that expired before the script (a worker paused for minutes): staged again, once.
+    if (reply.kind === 'unstaged') reply = await this.finishOnce(input, large);
+    if (reply.kind === 'unstaged') throw new Error('the staged extraction expired twice before its finish');
+    if (reply.kind === 'repeated' && large) {
+      // This attempt's finish was written and its reply lost: its feed events are emitted now, not at the reconciler's pace.
+      const marker = parseEmitMarker(await this.redis.hget(this.keys.source(ref.kbId, ref.documentId), 'chunkEmit'));
+      if (marker) await emitChunks(this.redis, this.keys, ref, marker);
+    }
     if (reply.kind !== 'ok') return { result: reply.kind };
     const report: FinishReport = { result: 'ok', sourceCounts: reply.counts };
     if (reply.settled > 0) report.settledSeq = reply.settled;
-    if (reply.feedTo) report.changes = { from: reply.feedFrom, to: reply.feedTo };
+    let changes = feedRange(reply.feedFrom, reply.feedTo);
+    if (reply.emitSeq > 0) changes = joinRanges(changes, await emitChunks(this.redis, this.keys, ref, { seq: reply.emitSeq, phase: 'u', at: '0' }));
+    if (changes) report.changes = changes;
     const chunking = chunkingFrom(reply.chunkMax, reply.chunkOverlap);
     if (chunking) report.chunking = chunking;
     return report;
+  }
+
+  /** One finish script: with `large`, its extraction staged first (and dropped when the script did not take it). */
+  private async finishOnce(input: SourceRef & TransitionAt & FinishArgs, large: boolean | undefined) {
+    if (!large) return runScript(this.redis, this.keys, finishSourceScript, input);
+    const staged = await stageExtraction(this.redis, this.keys, input, input);
+    const reply = await runScript(this.redis, this.keys, finishSourceScript, {
+      ...input,
+      staged: {
+        nonce: staged.nonce,
+        textBytes: staged.text.size,
+        markdownBytes: staged.markdown.size,
+        chunks: staged.chunks.size,
+        feed: staged.feed.size,
+        feedBytes: staged.feedBytes,
+        extractedBytes: staged.extractedBytes,
+      },
+    });
+    if (reply.kind !== 'ok') await dropStaged(this.redis, staged);
+    return reply;
   }
 }

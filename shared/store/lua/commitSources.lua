@@ -16,10 +16,13 @@
     KEYS[3] sorted set of its active (pending or processing) sources
     KEYS[4] hash of its sources by fingerprint
     KEYS[5] list of its site ids
+    KEYS[6] its pending emissions (sorted set: documentId to ms)
     ARGV[1] JSON: {create, kbId, workspaceId, name?, autoRefreshHours?, ifRev?, now, nowMs, ttl,
                    chunkMaxTokens?, chunkOverlapTokens?, defaultChunking (tag when the knowledge base has none),
-                   prefixes: {record, text, blob, markdown, chunks, chunkIds},
-                   sources: [{stageKey?, fields: {...}, reuse?: {fields, text, markdown, chunks: [...], feed: [...]}}],
+                   prefixes: {record, text, blob, markdown, chunks, chunkIds, emitList, emitSeen},
+                   sources: [{stageKey?, fields: {...}, reuse?: {fields, text, markdown, chunks: [...], feed: [...]}
+                     or, for a large extraction staged before the script (see the stagedWrite include),
+                     reuse?: {fields, staged: {text, markdown, chunks, feed: {key, size}, feedBytes, extractedBytes}}}],
                    sites?: [{key, id, fields}], maxSites?, siteGuard?: {key, run}, maxSources?, partial?,
                    feed: see the feed include}
             a prefix .. documentId is that source's key of that kind;
@@ -29,6 +32,8 @@
             maxSources: the quota of sources per knowledge base; past it nothing is added
             (`over_quota`, with the count the knowledge base would have), or with `partial`
             the sources that fit are added and the rest left out (counted in `left`).
+            A staged reuse is renamed into place; its feed events are emitChunks' to write
+            (the record's `chunkEmit` marker). stage_missing: staged bytes or a staged reuse are gone (expired).
 
   Output: {'ok', rev, left, ...skipped} | {'over_quota', would} | {'exists'} | {'missing'} | {'forbidden'} | {'stage_missing'}
         | {'precondition_failed', rev} | {'too_many_sites'} | {'site_gone'}
@@ -37,6 +42,7 @@
 --- @include "feed"
 --- @include "hsetTable"
 --- @include "lifecycle"
+--- @include "stagedWrite"
 --- @include "storedBytes"
 
 local p = cjson.decode(ARGV[1])
@@ -50,8 +56,18 @@ else
   local rev = readRev(meta)
   if p.ifRev and p.ifRev ~= rev then return {'precondition_failed', rev} end
 end
+-- Drops the staged keys of a reused extraction the commit leaves out.
+local function dropReused(s)
+  local staged = s.reuse and s.reuse.staged
+  if staged then redis.call('UNLINK', staged.text.key, staged.markdown.key, staged.chunks.key, staged.feed.key) end
+end
 for _, s in ipairs(p.sources) do
   if s.stageKey and redis.call('EXISTS', s.stageKey) == 0 then return {'stage_missing'} end
+  local staged = s.reuse and s.reuse.staged
+  if staged and not (stagedString(staged.text.key, staged.text.size) and stagedString(staged.markdown.key, staged.markdown.size)
+      and stagedList(staged.chunks.key, staged.chunks.size) and stagedList(staged.feed.key, staged.feed.size)) then
+    return {'stage_missing'}
+  end
 end
 if p.siteGuard and redis.call('HGET', p.siteGuard.key, 'run') ~= p.siteGuard.run then return {'site_gone'} end
 if p.sites and #p.sites > 0 and redis.call('LLEN', sites) + #p.sites > p.maxSites then return {'too_many_sites'} end
@@ -97,9 +113,11 @@ for i, s in ipairs(p.sources) do
     skipped[#skipped + 1] = id
     left = left + 1
     if s.stageKey then redis.call('DEL', s.stageKey) end
+    dropReused(s)
   elseif same and redis.call('EXISTS', at.record .. same) == 1 then
     skipped[#skipped + 1] = id
     if s.stageKey then redis.call('DEL', s.stageKey) end
+    dropReused(s)
   elseif s.reuse and s.reuse.fields.chunking ~= chunking then
     redis.call('HSET', fingerprints, s.fields.fingerprint, id)
     hsetTable(record, s.fields)
@@ -109,9 +127,17 @@ for i, s in ipairs(p.sources) do
     moveStatus(meta, record, nil, 'pending')
     redis.call('RPUSH', ids, id)
     redis.call('ZADD', active, p.nowMs, id)
-    redis.call('SET', at.text .. id, s.reuse.text)
-    redis.call('SET', at.markdown .. id, s.reuse.markdown)
-    setBytes(meta, record, 'extractedBytes', extractionBytes(s.reuse.text, s.reuse.markdown, {}))
+    local staged = s.reuse.staged
+    if staged then
+      stagedInstall(staged.text.key, at.text .. id)
+      stagedInstall(staged.markdown.key, at.markdown .. id)
+      redis.call('UNLINK', staged.chunks.key, staged.feed.key)
+      setBytes(meta, record, 'extractedBytes', staged.text.size + staged.markdown.size)
+    else
+      redis.call('SET', at.text .. id, s.reuse.text)
+      redis.call('SET', at.markdown .. id, s.reuse.markdown)
+      setBytes(meta, record, 'extractedBytes', extractionBytes(s.reuse.text, s.reuse.markdown, {}))
+    end
     if s.stageKey then redis.call('DEL', s.stageKey) end
   elseif s.reuse then
     redis.call('HSET', fingerprints, s.fields.fingerprint, id)
@@ -119,13 +145,22 @@ for i, s in ipairs(p.sources) do
     hsetTable(record, s.reuse.fields)
     moveStatus(meta, record, nil, 'ready')
     redis.call('RPUSH', ids, id)
-    redis.call('SET', at.text .. id, s.reuse.text)
-    redis.call('SET', at.markdown .. id, s.reuse.markdown)
-    for i = 1, #s.reuse.chunks, 500 do
-      redis.call('RPUSH', at.chunks .. id, unpack(s.reuse.chunks, i, math.min(i + 499, #s.reuse.chunks)))
+    local staged = s.reuse.staged
+    if staged then
+      stagedInstall(staged.text.key, at.text .. id)
+      stagedInstall(staged.markdown.key, at.markdown .. id)
+      stagedInstall(staged.chunks.key, at.chunks .. id)
+      chunkEmitStart(meta, record, at.emitList .. id, at.emitSeen .. id, KEYS[6], staged.feed.key, staged.feedBytes, id, p.nowMs)
+      setBytes(meta, record, 'extractedBytes', staged.extractedBytes)
+    else
+      redis.call('SET', at.text .. id, s.reuse.text)
+      redis.call('SET', at.markdown .. id, s.reuse.markdown)
+      for i = 1, #s.reuse.chunks, 500 do
+        redis.call('RPUSH', at.chunks .. id, unpack(s.reuse.chunks, i, math.min(i + 499, #s.reuse.chunks)))
+      end
+      feedReplace(p.feed, at.chunkIds .. id, record, id, s.reuse.feed)
+      setBytes(meta, record, 'extractedBytes', extractionBytes(s.reuse.text, s.reuse.markdown, s.reuse.chunks))
     end
-    feedReplace(p.feed, at.chunkIds .. id, record, id, s.reuse.feed)
-    setBytes(meta, record, 'extractedBytes', extractionBytes(s.reuse.text, s.reuse.markdown, s.reuse.chunks))
     if s.stageKey then redis.call('DEL', s.stageKey) end
   else
     redis.call('HSET', fingerprints, s.fields.fingerprint, id)

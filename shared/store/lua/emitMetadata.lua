@@ -30,8 +30,12 @@ if redis.call('EXISTS', record) == 0 then
   redis.call('ZREM', pending, p.documentId)
   return {'missing_source'}
 end
+-- The pending set also lists the source while a large write's chunks are being emitted (emitChunks).
+local function done()
+  if not redis.call('HGET', record, 'chunkEmit') then redis.call('ZREM', pending, p.documentId) end
+end
 local marker = redis.call('HGET', record, 'metaEmit')
-if not marker then redis.call('ZREM', pending, p.documentId) end
+if not marker then done() end
 if marker ~= p.seq .. ':' .. p.start then return {'superseded'} end
 
 local moved = redis.call('HLEN', chunkIds) ~= p.total
@@ -56,7 +60,7 @@ end
 local nextIndex = p.start + #p.entries
 if nextIndex >= p.total then
   redis.call('HDEL', record, 'metaEmit')
-  redis.call('ZREM', pending, p.documentId)
+  done()
 else
   redis.call('HSET', record, 'metaEmit', p.seq .. ':' .. nextIndex)
   redis.call('ZADD', pending, p.nowMs, p.documentId)

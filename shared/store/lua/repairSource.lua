@@ -57,7 +57,7 @@ if st == 'ready' then
   if not whole then
     redis.call('DEL', text, markdown, chunkList)
     setBytes(meta, record, 'extractedBytes', 0)
-    feedDropAll(p.feed, KEYS[9], id)
+    feedDropAll(p.feed, KEYS[9], id, record)
     feedFinish(p.feed)
     if redis.call('HGET', record, 'type') == 'file' and redis.call('EXISTS', blob) == 0 then
       moveStatus(meta, record, st, 'failed')

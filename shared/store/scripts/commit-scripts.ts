@@ -1,5 +1,5 @@
 import { chunkingTag, DEFAULT_CHUNK_SETTINGS, type ChunkSettings } from '../../chunking/chunk-settings.js';
-import type { NewSource } from '../kb-records.js';
+import type { NewSource, ReusedExtraction } from '../kb-records.js';
 import { newSourceFields } from '../kb-records.js';
 import { MAX_SITES_PER_KB } from '../../schemas/site.js';
 import type { NewSite } from '../site-records.js';
@@ -35,14 +35,28 @@ export interface CommitInput {
   partial?: boolean;
 }
 
+/** A reused extraction as the script takes it: its values with their feed entries, or the keys they were staged in. */
+function reuseArgs(kbId: string, documentId: string, reuse: ReusedExtraction) {
+  const { staged, ...values } = reuse;
+  if (!staged) return { ...values, feed: feedEntries(kbId, documentId, values.markdown, values.chunks) };
+  return { fields: reuse.fields, staged: { text: staged.text, markdown: staged.markdown, chunks: staged.chunks, feed: staged.feed, feedBytes: staged.feedBytes, extractedBytes: staged.extractedBytes } };
+}
+
 /** Adds sources to a knowledge base (creating it when asked), all or nothing. */
 export const commitSourcesScript = defineScript({
   name: 'kbCommitSources',
   file: 'commitSources',
   lifecycle: { sources: 'commit', sites: 'commit' },
-  keys: ['meta', 'sourceIds', 'active', 'fingerprints', 'sites'],
+  keys: ['meta', 'sourceIds', 'active', 'fingerprints', 'sites', 'emits'],
   build: (i: CommitInput, k) => ({
-    keys: { meta: k.kb(i.kbId), sourceIds: k.sourceIds(i.kbId), active: k.active(i.kbId), fingerprints: k.fingerprints(i.kbId), sites: k.sites(i.kbId) },
+    keys: {
+      meta: k.kb(i.kbId),
+      sourceIds: k.sourceIds(i.kbId),
+      active: k.active(i.kbId),
+      fingerprints: k.fingerprints(i.kbId),
+      sites: k.sites(i.kbId),
+      emits: k.metadataEmits(i.kbId),
+    },
     args: {
       create: i.create,
       kbId: i.kbId,
@@ -60,7 +74,7 @@ export const commitSourcesScript = defineScript({
       sources: i.sources.map((s) => ({
         stageKey: s.stageKey,
         fields: newSourceFields(s, i.now),
-        reuse: s.reuse && { ...s.reuse, feed: feedEntries(i.kbId, s.documentId, s.reuse.markdown, s.reuse.chunks) },
+        reuse: s.reuse && reuseArgs(i.kbId, s.documentId, s.reuse),
       })),
       feed: feedArgs(k, i.kbId),
       sites: i.sites?.map((s) => ({ key: k.site(i.kbId, s.siteId), id: s.siteId, fields: siteFields(s, i.now) })),

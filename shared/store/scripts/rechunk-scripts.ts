@@ -2,6 +2,7 @@ import { chunkingTag, type ChunkSettings } from '../../chunking/chunk-settings.j
 import type { SourceRef } from '../../sources/source-ref.js';
 import { feedArgs, feedEntries } from '../../feed/feed-entries.js';
 import { outboxArgs } from '../outbox-events.js';
+import type { StagedChunks } from '../chunk-emission.js';
 import { defineScript } from './script.js';
 
 /** A re-chunk of one ready source: the run whose Markdown was cut, and the result. */
@@ -20,24 +21,31 @@ export interface RechunkInput extends SourceRef {
 export const rechunkSourceScript = defineScript({
   name: 'kbRechunkSource',
   file: 'rechunkSource',
-  keys: ['meta', 'record', 'chunks', 'chunkIds', 'text', 'markdown'],
-  build: (i: RechunkInput, k) => {
-    const { record, chunks, chunkIds, text, markdown } = k.sourceKeys(i.kbId, i.documentId);
+  keys: ['meta', 'record', 'chunks', 'chunkIds', 'text', 'markdown', 'stagedChunks', 'stagedFeed', 'emitList', 'emitSeen', 'emits'],
+  build: (i: RechunkInput & { staged?: StagedChunks | undefined }, k) => {
+    const { record, chunks, chunkIds, text, markdown, emitList, emitSeen } = k.sourceKeys(i.kbId, i.documentId);
+    const nonce = i.staged?.nonce ?? '-';
     return {
-      keys: { meta: k.kb(i.kbId), record, chunks, chunkIds, text, markdown },
+      keys: {
+        meta: k.kb(i.kbId), record, chunks, chunkIds, text, markdown,
+        stagedChunks: k.staged(i.kbId, i.documentId, nonce, 'chunks'), stagedFeed: k.staged(i.kbId, i.documentId, nonce, 'feed'),
+        emitList, emitSeen, emits: k.metadataEmits(i.kbId),
+      },
       args: {
         documentId: i.documentId,
         run: String(i.run),
         chunking: chunkingTag(i.chunking),
         defaultChunking: chunkingTag(i.defaultChunking),
         now: i.now,
-        chunks: i.chunks,
-        feedChunks: feedEntries(i.kbId, i.documentId, i.markdown, i.chunks),
+        nowMs: Date.parse(i.now),
+        ...(i.staged
+          ? { staged: { chunks: i.staged.chunks.size, feed: i.staged.feed.size, feedBytes: i.staged.feedBytes, chunkBytes: i.staged.chunkBytes } }
+          : { chunks: i.chunks, feedChunks: feedEntries(i.kbId, i.documentId, i.markdown, i.chunks) }),
         feed: feedArgs(k, i.kbId),
       },
     };
   },
-  replies: { ok: { feedFrom: 'str', feedTo: 'str' }, gone: {}, not_ready: {}, stale: {} },
+  replies: { ok: { feedFrom: 'str', feedTo: 'str', emitSeq: 'int' }, unstaged: {}, gone: {}, not_ready: {}, stale: {} },
 });
 
 /** Worker: settles a knowledge base whose re-chunk ended, when nothing else is in flight. */

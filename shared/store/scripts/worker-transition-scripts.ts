@@ -3,6 +3,7 @@ import type { SourceRef } from '../../sources/source-ref.js';
 import { FINAL_STATUSES } from '../../sources/lifecycle.js';
 import { feedArgs, feedEntries } from '../../feed/feed-entries.js';
 import { outboxArgs, sourceEndEvent } from '../outbox-events.js';
+import type { KeySpace } from '../keys.js';
 import { defineScript, type FieldKind } from './script.js';
 
 type FinalStatus = (typeof FINAL_STATUSES)[number];
@@ -49,6 +50,35 @@ export interface FinishArgs {
   keepBlobSeconds: number;
   /** A failure's error, told in its source.failed. */
   error?: { code: string; message: string } | undefined;
+  /**
+   * A large extraction staged before the script (see staging.ts): then
+   * `text`, `markdown` and `chunks` are not sent, and the feed events are
+   * emitted afterwards in batches (emitChunks).
+   */
+  staged?: StagedExtraction | undefined;
+}
+
+/** A staged extraction: the nonce its keys were named with, and what each key must hold. */
+export interface StagedExtraction {
+  nonce: string;
+  textBytes: number;
+  markdownBytes: number;
+  chunks: number;
+  feed: number;
+  /** Bytes of the feed entries, counted as the source's `emitBytes` until emitted. */
+  feedBytes: number;
+  /** Bytes of text, Markdown and chunk entries, as the source's `extractedBytes`. */
+  extractedBytes: number;
+}
+
+/** The keys an extraction staged under `nonce` uses (any nonce names keys on the knowledge base's slot). */
+export function stagedKeys(k: KeySpace, kbId: string, documentId: string, nonce: string) {
+  return {
+    stagedText: k.staged(kbId, documentId, nonce, 'text'),
+    stagedMarkdown: k.staged(kbId, documentId, nonce, 'md'),
+    stagedChunks: k.staged(kbId, documentId, nonce, 'chunks'),
+    stagedFeed: k.staged(kbId, documentId, nonce, 'feed'),
+  };
 }
 
 /** Worker: records a run's outcome once; a duplicate or stale run (or attempt) writes nothing. */
@@ -56,32 +86,45 @@ export const finishSourceScript = defineScript({
   name: 'kbFinishSource',
   file: 'finishSource',
   lifecycle: { sources: 'finish' },
-  keys: ['meta', 'active', 'record', 'text', 'blob', 'markdown', 'chunks', 'chunkIds'],
+  keys: [
+    'meta', 'active', 'record', 'text', 'blob', 'markdown', 'chunks', 'chunkIds',
+    'stagedText', 'stagedMarkdown', 'stagedChunks', 'stagedFeed', 'emitList', 'emitSeen', 'emits',
+  ],
   build: (i: SourceRef & TransitionAt & FinishArgs, k) => {
-    const { record, text, blob, markdown, chunks, chunkIds } = k.sourceKeys(i.kbId, i.documentId);
-    const writesChunks = i.status === 'ready' && !i.unchanged;
+    const { record, text, blob, markdown, chunks, chunkIds, emitList, emitSeen } = k.sourceKeys(i.kbId, i.documentId);
+    const { nonce, ...staged } = i.staged ?? { nonce: '-' };
+    const inline = i.status === 'ready' && !i.unchanged && !i.staged;
     return {
-      keys: { meta: k.kb(i.kbId), active: k.active(i.kbId), record, text, blob, markdown, chunks, chunkIds },
+      keys: {
+        meta: k.kb(i.kbId), active: k.active(i.kbId), record, text, blob, markdown, chunks, chunkIds,
+        ...stagedKeys(k, i.kbId, i.documentId, nonce), emitList, emitSeen, emits: k.metadataEmits(i.kbId),
+      },
       args: {
         documentId: i.documentId,
         run: String(i.run),
         claim: i.claim ?? '',
         now: i.now,
+        nowMs: Date.parse(i.now),
         status: i.status,
         fields: i.fields,
-        text: i.text,
-        ...(i.markdown !== i.text && { markdown: i.markdown }),
-        chunks: i.chunks,
+        ...(inline && { text: i.text, chunks: i.chunks }),
+        ...(inline && i.markdown !== i.text && { markdown: i.markdown }),
+        ...(i.staged && { staged }),
         unchanged: i.unchanged,
         keepBlobSeconds: i.keepBlobSeconds,
-        feedChunks: writesChunks ? feedEntries(i.kbId, i.documentId, i.markdown, i.chunks) : [],
+        feedChunks: inline ? feedEntries(i.kbId, i.documentId, i.markdown, i.chunks) : [],
         feed: feedArgs(k, i.kbId),
         event: sourceEndEvent(i, i.status, i.error),
         outbox: outboxArgs(k, i.kbId),
       },
     };
   },
-  replies: { ok: { settled: 'int', feedFrom: 'str', feedTo: 'str', chunkMax: 'str', chunkOverlap: 'str', counts: 'counts' }, repeated: {}, ...REFUSALS },
+  replies: {
+    ok: { settled: 'int', feedFrom: 'str', feedTo: 'str', emitSeq: 'int', chunkMax: 'str', chunkOverlap: 'str', counts: 'counts' },
+    repeated: {},
+    unstaged: {},
+    ...REFUSALS,
+  },
 });
 
 /** Worker: how far a processing source's extraction has got, written only while this run (and attempt) owns it. */

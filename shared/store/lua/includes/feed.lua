@@ -122,14 +122,18 @@ local function feedEmit(f, kind, chunkId, documentId, chunkJson, sourceJson)
   feedLast = id
 end
 
--- Emits a chunk.deleted for each chunk the source had in the feed, and forgets them.
-local function feedDropAll(f, chunkIds, documentId)
+-- Emits a chunk.deleted for each chunk the source had in the feed, and forgets them; with
+-- `record`, an emission of its chunks under way (see stagedWrite) is superseded.
+local function feedDropAll(f, chunkIds, documentId, record)
+  if record then redis.call('HDEL', record, 'chunkEmit') end
   for _, id in ipairs(redis.call('HKEYS', chunkIds)) do feedEmit(f, 'd', id, documentId) end
   redis.call('DEL', chunkIds)
 end
 
--- Replaces a source's chunks in the feed by `entries` ({i = id, g = digest, j = chunk JSON}).
+-- Replaces a source's chunks in the feed by `entries` ({i = id, g = digest, j = chunk JSON}),
+-- superseding an emission of its chunks under way (see stagedWrite).
 local function feedReplace(f, chunkIds, record, documentId, entries)
+  redis.call('HDEL', record, 'chunkEmit')
   local flat = redis.call('HGETALL', chunkIds)
   local old = {}
   for i = 1, #flat, 2 do old[flat[i]] = flat[i + 1] end

@@ -3,7 +3,8 @@
   knowledge base's meta hash (`storedBytes`), which the workspace's byte quota
   adds up: `extractedBytes` for its text, Markdown and chunks, `inputBytes`
   for what it was given: a text source's text, or a file's uploaded bytes
-  while a run may still read them. Every script that
+  while a run may still read them, `emitBytes` for the feed entries a large
+  write has still to emit (see stagedWrite). Every script that
   writes or drops those keys sets the new figure here, so the sum stays exact
   without reading the values back.
 ]]
@@ -18,6 +19,7 @@ end
 local function dropBytes(meta, record)
   setBytes(meta, record, 'extractedBytes', 0)
   setBytes(meta, record, 'inputBytes', 0)
+  setBytes(meta, record, 'emitBytes', 0)
 end
 
 -- Text, Markdown and chunk entries (Lua strings: their length is in bytes).

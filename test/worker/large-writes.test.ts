@@ -1,0 +1,347 @@
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chunkingTag, DEFAULT_CHUNK_SETTINGS } from '../../shared/chunking/chunk-settings.js';
+import { feedEntries } from '../../shared/feed/feed-entries.js';
+import { bullSourceQueue } from '../../shared/queue/jobs.js';
+import { createLogger } from '../../shared/runtime/logger.js';
+import type { StoredChunk } from '../../shared/schemas/chunk.js';
+import { emitChunks, SCRIPT_ARG_MAX_BYTES, stageExtraction } from '../../shared/store/chunk-emission.js';
+import { runScript, withCommands } from '../../shared/store/commands.js';
+import { sourceFingerprint, type NewSource } from '../../shared/store/kb-records.js';
+import { SWEEP_GRACE_MS } from '../../shared/store/kb-sweep.js';
+import { createStore, type Store } from '../../shared/store/index.js';
+import { deleteKbScript, SWEEP_BATCH } from '../../shared/store/scripts/delete-scripts.js';
+import { finishSourceScript } from '../../shared/store/scripts/worker-transition-scripts.js';
+import { STAGED_TTL_SECONDS } from '../../shared/store/staging.js';
+import { METADATA_STALE_MS, reconcile } from '../../worker/reconciler.js';
+import { startRedisServer, type RedisServerHandle } from '../helpers/redis-server.js';
+
+/**
+ * Large writes stay short scripts: a large extraction is staged in keys of
+ * its own and renamed into place, its feed events emitted in batches; a
+ * deleted knowledge base's keys are swept in batches. Nothing is lost to a
+ * crash between the steps, and nothing is left behind for good.
+ */
+const WS = 'ws-large-writes';
+let server: RedisServerHandle;
+let redis: Redis;
+let store: Store;
+let queue: Queue;
+const now = () => new Date().toISOString();
+
+/** About `bytes` of text in chunks of about 2,000 characters; `seed` changes every chunk's words. */
+function textOf(bytes: number, seed: string): { text: string; chunks: StoredChunk[] } {
+  const parts: string[] = [];
+  const chunks: StoredChunk[] = [];
+  let at = 0;
+  while (at < bytes) {
+    let body = `## ${seed} part ${chunks.length}\n\n`;
+    while (body.length < 2000) body += ` ${seed}${(chunks.length * 31 + body.length) % 997}`;
+    body += '\n\n';
+    const end = at + body.length - 2;
+    chunks.push({ index: chunks.length, charStart: at, charEnd: end, byteStart: at, byteEnd: end, tokens: 400, headings: [] });
+    parts.push(body);
+    at += body.length;
+  }
+  return { text: parts.join(''), chunks };
+}
+
+type SlowEntry = [number, number, number, string[]];
+
+/** The bytes of each script call's JSON argument since the last reset (SLOWLOG at 0 keeps a long argument's length). */
+async function scriptArgBytes(): Promise<number[]> {
+  const log = (await redis.slowlog('GET', -1)) as SlowEntry[];
+  await redis.slowlog('RESET');
+  return log
+    .filter((e) => /^(EVALSHA|EVAL)$/i.test(String(e[3][0])))
+    .map((e) => {
+      const last = String(e[3][e[3].length - 1]);
+      const more = /\.\.\. \((\d+) more bytes\)$/.exec(last);
+      return more ? 128 + Number(more[1]) : Buffer.byteLength(last);
+    });
+}
+
+/** A knowledge base with one file source (or URL source), claimed by run 1. */
+async function claimedSource(kbId: string, type: 'file' | 'url' = 'file'): Promise<{ documentId: string }> {
+  const documentId = `doc_${kbId.slice(3)}`.padEnd(21, '0').slice(0, 21);
+  const sha256 = kbId.padEnd(64, '0').slice(0, 64);
+  const url = `https://example.com/${kbId}`;
+  const source: NewSource =
+    type === 'file'
+      ? { documentId, type: 'file', content: 'big.pdf', filename: 'big.pdf', sha256, fingerprint: sourceFingerprint({ type: 'file', content: 'big.pdf', sha256 }) }
+      : { documentId, type: 'url', content: url, fingerprint: sourceFingerprint({ type: 'url', content: url }) };
+  await store.kbs.create({ workspaceId: WS, kbId, name: kbId, sources: [source], now: now() });
+  await store.kbs.startSourceReport({ kbId, documentId, run: 1 }, { now: now() });
+  return { documentId };
+}
+
+/** The chunk ids a consumer replaying the whole feed holds for `documentId`. */
+async function replayed(kbId: string, documentId: string): Promise<Set<string>> {
+  const held = new Set<string>();
+  for (const [, fields] of await redis.xrange(store.keys.changes(kbId), '-', '+')) {
+    const f: Record<string, string> = {};
+    for (let i = 0; i < fields.length; i += 2) f[fields[i]!] = fields[i + 1]!;
+    if (f.d !== documentId) continue;
+    if (f.k === 'u') held.add(f.c!);
+    if (f.k === 'd') held.delete(f.c!);
+  }
+  return held;
+}
+
+const idsOf = (kbId: string, documentId: string, text: string, chunks: StoredChunk[]) => new Set(feedEntries(kbId, documentId, text, chunks).map((e) => e.i));
+const kbKeys = async (kbId: string) => (await redis.keys(`lw:{kb:${kbId}}:*`)).filter((k) => !/:(changes|outbox)(:info)?$/.test(k)).sort();
+const reconcileAt = (at: number) =>
+  reconcile({ redis, kbs: store.kbs, queue, sourceQueue: bullSourceQueue(queue, 2, 50), logger: createLogger('silent'), processingDeadlineMs: 600_000 }, at);
+
+beforeAll(async () => {
+  server = await startRedisServer({ args: ['--slowlog-log-slower-than', '0', '--slowlog-max-len', '100000'] });
+  redis = new Redis(server.url);
+  store = createStore(redis, { prefix: 'lw', blobTtlSeconds: 3600 });
+  queue = new Queue('lw-sources', { connection: new Redis(server.url, { maxRetriesPerRequest: null }) });
+});
+afterAll(async () => {
+  await queue?.close();
+  redis?.disconnect();
+  await server?.stop();
+});
+
+describe('a large finish', () => {
+  it('stores the whole extraction and its feed events, no script taking more than a bounded argument', async () => {
+    const kbId = 'kb_lw_finish';
+    const { documentId } = await claimedSource(kbId);
+    const big = textOf(1_500_000, 'alpha');
+    const markdown = `${big.text}`;
+    await redis.slowlog('RESET');
+    const report = await store.kbs.finishSourceReport({ kbId, documentId, run: 1 }, { status: 'ready', text: big.text, markdown, chunks: big.chunks, truncated: false }, { now: now() });
+    const args = await scriptArgBytes();
+    expect(report.result).toBe('ok');
+    expect(args.length).toBeGreaterThan(1);
+    expect(Math.max(...args)).toBeLessThanOrEqual(SCRIPT_ARG_MAX_BYTES);
+
+    const k = store.keys.sourceKeys(kbId, documentId);
+    expect(await redis.get(k.text)).toBe(big.text);
+    expect(await redis.get(k.markdown)).toBe(markdown);
+    expect(await redis.lrange(k.chunks, 0, -1)).toEqual(big.chunks.map((c) => JSON.stringify(c)));
+    expect(await redis.ttl(k.text)).toBe(-1);
+    expect(await redis.ttl(k.chunks)).toBe(-1);
+    expect(await replayed(kbId, documentId)).toEqual(idsOf(kbId, documentId, markdown, big.chunks));
+    expect(report.changes?.to).toBe(await redis.hget(store.keys.changesInfo(kbId), 'head'));
+    // Counted as an inline write counts it: text, Markdown and chunk entries.
+    const counted = Buffer.byteLength(big.text) * 2 + big.chunks.reduce((n, c) => n + Buffer.byteLength(JSON.stringify(c)), 0);
+    expect(Number(await redis.hget(k.record, 'extractedBytes'))).toBe(counted);
+    expect(Number(await redis.hget(store.keys.kb(kbId), 'storedBytes'))).toBe(counted);
+    // Nothing of the staging or the emission is left.
+    expect(await kbKeys(kbId)).not.toContainEqual(expect.stringMatching(/:staged:|:cemit:|:cseen:/));
+    expect(await redis.hget(k.record, 'chunkEmit')).toBeNull();
+    expect(await redis.zcard(store.keys.metadataEmits(kbId))).toBe(0);
+  });
+
+  it('leaves only expiring staged keys when the worker dies before its finish script', async () => {
+    const kbId = 'kb_lw_crash';
+    const { documentId } = await claimedSource(kbId);
+    const big = textOf(600_000, 'beta');
+    const staged = await stageExtraction(withCommands(redis), store.keys, { kbId, documentId }, { text: big.text, markdown: big.text, chunks: big.chunks.map((c) => JSON.stringify(c)) });
+    const stagedKeys = (await kbKeys(kbId)).filter((key) => key.includes(':staged:'));
+    expect(stagedKeys.sort()).toEqual([staged.text.key, staged.markdown.key, staged.chunks.key, staged.feed.key].sort());
+    for (const key of stagedKeys) {
+      const ttl = await redis.ttl(key);
+      expect(ttl, key).toBeGreaterThan(0);
+      expect(ttl, key).toBeLessThanOrEqual(STAGED_TTL_SECONDS);
+    }
+    // The source is untouched: still processing, nothing counted.
+    expect(await redis.hget(store.keys.source(kbId, documentId), 'status')).toBe('processing');
+    expect(Number((await redis.hget(store.keys.kb(kbId), 'storedBytes')) ?? 0)).toBe(0);
+  });
+
+  it('refuses staged values that are not whole, writing nothing', async () => {
+    const kbId = 'kb_lw_torn';
+    const { documentId } = await claimedSource(kbId);
+    const big = textOf(300_000, 'gamma');
+    const chunks = big.chunks.map((c) => JSON.stringify(c));
+    const staged = await stageExtraction(withCommands(redis), store.keys, { kbId, documentId }, { text: big.text, markdown: big.text, chunks });
+    await redis.rpop(staged.chunks.key);
+    const reply = await runScript(withCommands(redis), store.keys, finishSourceScript, {
+      kbId, documentId, run: 1, now: now(), status: 'ready', fields: {}, text: '', markdown: '', chunks: [], unchanged: false, keepBlobSeconds: 0,
+      staged: { nonce: staged.nonce, textBytes: staged.text.size, markdownBytes: staged.markdown.size, chunks: staged.chunks.size, feed: staged.feed.size, feedBytes: staged.feedBytes, extractedBytes: staged.extractedBytes },
+    });
+    expect(reply.kind).toBe('unstaged');
+    expect(await redis.hget(store.keys.source(kbId, documentId), 'status')).toBe('processing');
+    expect(await redis.exists(store.keys.sourceKeys(kbId, documentId).text)).toBe(0);
+  });
+
+  it('has its feed events finished by the reconciler after a crash between batches, old chunks deleted', async () => {
+    const kbId = 'kb_lw_resume';
+    const { documentId } = await claimedSource(kbId, 'url');
+    const first = textOf(400_000, 'delta');
+    await store.kbs.finishSourceReport({ kbId, documentId, run: 1 }, { status: 'ready', text: first.text, chunks: first.chunks, truncated: false }, { now: now() });
+    expect(await replayed(kbId, documentId)).toEqual(idsOf(kbId, documentId, first.text, first.chunks));
+
+    // Run 2 writes other chunks; its worker dies after the finish script and one batch of events.
+    const { run } = await store.kbs.refreshSource({ workspaceId: WS, kbId, documentId }, now());
+    expect((await store.kbs.startSourceReport({ kbId, documentId, run }, { now: now() })).result).toBe('ok');
+    const second = textOf(300_000, 'epsilon');
+    const chunks = second.chunks.map((c) => JSON.stringify(c));
+    const staged = await stageExtraction(withCommands(redis), store.keys, { kbId, documentId }, { text: second.text, markdown: second.text, chunks });
+    const reply = await runScript(withCommands(redis), store.keys, finishSourceScript, {
+      kbId, documentId, run, now: now(), status: 'ready', fields: {}, text: '', markdown: '', chunks: [], unchanged: false, keepBlobSeconds: 0,
+      staged: { nonce: staged.nonce, textBytes: staged.text.size, markdownBytes: staged.markdown.size, chunks: staged.chunks.size, feed: staged.feed.size, feedBytes: staged.feedBytes, extractedBytes: staged.extractedBytes },
+    });
+    if (reply.kind !== 'ok') throw new Error(reply.kind);
+    await emitChunks(withCommands(redis), store.keys, { kbId, documentId }, { seq: reply.emitSeq, phase: 'u', at: '0' }, 1);
+    expect(await replayed(kbId, documentId)).not.toEqual(idsOf(kbId, documentId, second.text, second.chunks));
+    expect(await redis.zcard(store.keys.metadataEmits(kbId))).toBe(1);
+    // The feed entries still to emit are counted with the source's bytes until they are emitted.
+    const record = store.keys.source(kbId, documentId);
+    const stored = async () => Number(await redis.hget(store.keys.kb(kbId), 'storedBytes'));
+    expect(Number(await redis.hget(record, 'emitBytes'))).toBe(staged.feedBytes);
+    expect(await stored()).toBe(staged.extractedBytes + staged.feedBytes);
+
+    // A pass right away leaves it alone (it may be under way); a later one finishes it.
+    expect((await reconcileAt(Date.now())).metadataResumed).toBe(0);
+    expect((await reconcileAt(Date.now() + METADATA_STALE_MS + 1000)).metadataResumed).toBe(1);
+    expect(await replayed(kbId, documentId)).toEqual(idsOf(kbId, documentId, second.text, second.chunks));
+    expect(await redis.hget(record, 'emitBytes')).toBeNull();
+    expect(await stored()).toBe(staged.extractedBytes);
+    expect(new Set(await redis.hkeys(store.keys.sourceKeys(kbId, documentId).chunkIds))).toEqual(idsOf(kbId, documentId, second.text, second.chunks));
+    expect(await kbKeys(kbId)).not.toContainEqual(expect.stringMatching(/:staged:|:cemit:|:cseen:/));
+    expect(await redis.zcard(store.keys.metadataEmits(kbId))).toBe(0);
+  });
+  it('is superseded exactly by a re-chunk that comes between its batches', async () => {
+    const kbId = 'kb_lw_superseded';
+    const { documentId } = await claimedSource(kbId, 'url');
+    const big = textOf(400_000, 'eta');
+    const chunks = big.chunks.map((c) => JSON.stringify(c));
+    const staged = await stageExtraction(withCommands(redis), store.keys, { kbId, documentId }, { text: big.text, markdown: big.text, chunks });
+    const tag = chunkingTag(DEFAULT_CHUNK_SETTINGS);
+    const reply = await runScript(withCommands(redis), store.keys, finishSourceScript, {
+      kbId, documentId, run: 1, now: now(), status: 'ready', fields: { chunking: tag }, text: '', markdown: '', chunks: [], unchanged: false, keepBlobSeconds: 0,
+      staged: { nonce: staged.nonce, textBytes: staged.text.size, markdownBytes: staged.markdown.size, chunks: staged.chunks.size, feed: staged.feed.size, feedBytes: staged.feedBytes, extractedBytes: staged.extractedBytes },
+    });
+    if (reply.kind !== 'ok') throw new Error(reply.kind);
+    await emitChunks(withCommands(redis), store.keys, { kbId, documentId }, { seq: reply.emitSeq, phase: 'u', at: '0' }, 1);
+
+    // A re-chunk into ten chunks of the same Markdown, written inside its script.
+    const step = Math.ceil(big.chunks.length / 10);
+    const merged: StoredChunk[] = [];
+    for (let i = 0; i < big.chunks.length; i += step) {
+      const last = big.chunks[Math.min(i + step, big.chunks.length) - 1]!;
+      merged.push({ ...big.chunks[i]!, index: merged.length, charEnd: last.charEnd, byteEnd: last.byteEnd });
+    }
+    const settings = DEFAULT_CHUNK_SETTINGS;
+    const rechunk = await store.kbs.rechunkSourceReport({ kbId, documentId, run: 1, chunking: settings, defaultChunking: settings, chunks: merged, markdown: big.text, now: now() });
+    expect(rechunk.result).toBe('ok');
+    expect(await replayed(kbId, documentId)).toEqual(idsOf(kbId, documentId, big.text, merged));
+
+    // The interrupted emission writes nothing more; what it left is dropped.
+    await reconcileAt(Date.now() + METADATA_STALE_MS + 1000);
+    expect(await replayed(kbId, documentId)).toEqual(idsOf(kbId, documentId, big.text, merged));
+    expect(await kbKeys(kbId)).not.toContainEqual(expect.stringMatching(/:staged:|:cemit:|:cseen:/));
+    expect(await redis.zcard(store.keys.metadataEmits(kbId))).toBe(0);
+  });
+  it('re-chunks a large source with a bounded argument, its feed showing exactly the new chunks', async () => {
+    const kbId = 'kb_lw_rechunk';
+    const { documentId } = await claimedSource(kbId, 'url');
+    const big = textOf(800_000, 'theta');
+    await store.kbs.finishSourceReport({ kbId, documentId, run: 1 }, { status: 'ready', text: big.text, chunks: big.chunks, truncated: false, chunking: chunkingTag(DEFAULT_CHUNK_SETTINGS) }, { now: now() });
+    // Two chunks a new one: every id changes, the old ones are deleted.
+    const merged: StoredChunk[] = [];
+    for (let i = 0; i < big.chunks.length; i += 2) {
+      const last = big.chunks[Math.min(i + 1, big.chunks.length - 1)]!;
+      merged.push({ ...big.chunks[i]!, index: merged.length, charEnd: last.charEnd, byteEnd: last.byteEnd });
+    }
+    await redis.slowlog('RESET');
+    const settings = DEFAULT_CHUNK_SETTINGS;
+    const rechunk = await store.kbs.rechunkSourceReport({ kbId, documentId, run: 1, chunking: settings, defaultChunking: settings, chunks: merged, markdown: big.text, now: now() });
+    expect(rechunk.result).toBe('ok');
+    expect(Math.max(...(await scriptArgBytes()))).toBeLessThanOrEqual(SCRIPT_ARG_MAX_BYTES);
+    expect(rechunk.changes?.to).toBe(await redis.hget(store.keys.changesInfo(kbId), 'head'));
+    const k = store.keys.sourceKeys(kbId, documentId);
+    expect(await redis.lrange(k.chunks, 0, -1)).toEqual(merged.map((c) => JSON.stringify(c)));
+    expect(await redis.hget(k.record, 'chunkCount')).toBe(String(merged.length));
+    expect(await replayed(kbId, documentId)).toEqual(idsOf(kbId, documentId, big.text, merged));
+    const counted = Buffer.byteLength(big.text) * 2 + merged.reduce((n, c) => n + Buffer.byteLength(JSON.stringify(c)), 0);
+    expect(Number(await redis.hget(store.keys.kb(kbId), 'storedBytes'))).toBe(counted);
+    expect(await kbKeys(kbId)).not.toContainEqual(expect.stringMatching(/:staged:|:cemit:|:cseen:/));
+  });
+});
+
+describe('a file that reuses a large extraction', () => {
+  it('is committed ready with the same text, Markdown, chunks and feed events, no script taking more than a bounded argument', async () => {
+    const kbId = 'kb_lw_reused';
+    const { documentId } = await claimedSource(kbId);
+    const big = textOf(1_000_000, 'zeta');
+    const markdown = `# Title\n\n${big.text}`;
+    const chunks = big.chunks.map((c) => ({ ...c, charStart: c.charStart + 9, charEnd: c.charEnd + 9 }));
+    await store.kbs.finishSourceReport(
+      { kbId, documentId, run: 1 },
+      { status: 'ready', text: big.text, markdown, chunks, truncated: false, sha256: kbId.padEnd(64, '0').slice(0, 64), chunking: chunkingTag(DEFAULT_CHUNK_SETTINGS) },
+      { now: now() },
+    );
+    const sha256 = (await redis.hget(store.keys.source(kbId, documentId), 'sha256'))!;
+    await store.kbs.recordExtractedFile(WS, sha256, kbId, documentId);
+
+    const other = 'kb_lw_reuser';
+    await store.kbs.create({ workspaceId: WS, kbId: other, name: other, sources: [], now: now() });
+    const again: NewSource = { documentId: 'doc_lw_again000000000', type: 'file', content: 'again.pdf', filename: 'again.pdf', sha256, fingerprint: sourceFingerprint({ type: 'file', content: 'again.pdf', sha256 }) };
+    await redis.slowlog('RESET');
+    const found = await store.kbs.findReusable(WS, [again]);
+    await store.kbs.addSources({ workspaceId: WS, kbId: other, sources: [{ ...again, reuse: found.get(again.documentId)! }], now: now() });
+    expect(Math.max(...(await scriptArgBytes()))).toBeLessThanOrEqual(SCRIPT_ARG_MAX_BYTES);
+
+    const k = store.keys.sourceKeys(other, again.documentId);
+    expect(await redis.hget(k.record, 'status')).toBe('ready');
+    expect(await redis.get(k.text)).toBe(big.text);
+    expect(await redis.get(k.markdown)).toBe(markdown);
+    expect(await redis.lrange(k.chunks, 0, -1)).toEqual(chunks.map((c) => JSON.stringify(c)));
+    expect(await replayed(other, again.documentId)).toEqual(idsOf(other, again.documentId, markdown, chunks));
+    expect(await kbKeys(other)).not.toContainEqual(expect.stringMatching(/:staged:|:cemit:|:cseen:/));
+  });
+});
+
+describe('a deleted knowledge base', () => {
+  async function kbOf(kbId: string, count: number): Promise<void> {
+    const small = textOf(3000, kbId);
+    const sources: NewSource[] = Array.from({ length: count }, (_, i) => {
+      const content = `${kbId} ${i}`;
+      return { documentId: `doc_${kbId.slice(-6)}${String(i).padStart(11, '0')}`, type: 'text', content, fingerprint: sourceFingerprint({ type: 'text', content }) };
+    });
+    await store.kbs.create({ workspaceId: WS, kbId, name: kbId, sources, now: now() });
+    for (const s of sources) {
+      const ref = { kbId, documentId: s.documentId, run: 1 };
+      await store.kbs.startSourceReport(ref, { now: now() });
+      await store.kbs.finishSourceReport(ref, { status: 'ready', text: small.text, chunks: small.chunks, truncated: false }, { now: now() });
+    }
+  }
+
+  it('loses every key of its sources, each script handling a bounded batch', async () => {
+    const kbId = 'kb_lw_delete';
+    await kbOf(kbId, 3 * SWEEP_BATCH + 7);
+    expect((await kbKeys(kbId)).length).toBeGreaterThan(3 * SWEEP_BATCH * 4);
+    await redis.slowlog('RESET');
+    await store.kbs.delete(WS, kbId);
+    const log = (await redis.slowlog('GET', -1)) as SlowEntry[];
+    // One delete script, then one sweep script per batch of SWEEP_BATCH sources.
+    const scripts = log.filter((e) => /^(EVALSHA|EVAL)$/i.test(String(e[3][0]))).map((e) => String(e[3][3]));
+    expect(scripts.filter((key) => key.endsWith(':sweep:docs'))).toHaveLength(4);
+    expect(await kbKeys(kbId)).toEqual([]);
+    expect(await redis.zscore(store.keys.sweepKbs(), kbId)).toBeNull();
+    expect(await store.kbs.getMeta(kbId)).toBeNull();
+  });
+
+  it('has its keys swept by the reconciler when the deleting request died after the delete script', async () => {
+    const kbId = 'kb_lw_delete_crash';
+    await kbOf(kbId, 30);
+    await redis.zadd(store.keys.sweepKbs(), Date.now(), kbId);
+    const reply = await runScript(withCommands(redis), store.keys, deleteKbScript, { workspaceId: WS, kbId });
+    expect(reply.kind).toBe('ok');
+    expect(await store.kbs.getMeta(kbId)).toBeNull();
+    expect((await kbKeys(kbId)).length).toBeGreaterThan(0);
+
+    // A pass within the grace leaves it to the request; a later one sweeps it.
+    expect((await reconcileAt(Date.now())).swept).toBe(0);
+    expect((await reconcileAt(Date.now() + SWEEP_GRACE_MS + 1000)).swept).toBe(1);
+    expect(await kbKeys(kbId)).toEqual([]);
+    expect(await redis.zscore(store.keys.sweepKbs(), kbId)).toBeNull();
+  });
+});
