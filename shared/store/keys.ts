@@ -67,6 +67,10 @@ export class KeySpace {
   sourceIds(kbId: string): string {
     return `${this.kbTag(kbId)}:docs`;
   }
+  /** The keys every change of a knowledge base's list of sources takes: its meta hash, source list, active index and fingerprints. */
+  sourceIndex(kbId: string): { meta: string; sourceIds: string; active: string; fingerprints: string } {
+    return { meta: this.kb(kbId), sourceIds: this.sourceIds(kbId), active: this.active(kbId), fingerprints: this.fingerprints(kbId) };
+  }
   /** Its sources by the number of their last change (see CHANGED_SOURCES_SUFFIX), for readers that keep records. */
   changedSources(kbId: string): string {
     return `${this.kbTag(kbId)}:${CHANGED_SOURCES_SUFFIX}`;

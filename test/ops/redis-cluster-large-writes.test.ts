@@ -2,11 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chunkingTag, DEFAULT_CHUNK_SETTINGS } from '../../shared/chunking/chunk-settings.js';
 import { connectRedis, createRedis, scanKeys, type RedisClient } from '../../shared/redis/redis.js';
 import { loadConfig } from '../../shared/runtime/config.js';
-import type { StoredChunk } from '../../shared/schemas/chunk.js';
 import { sourceFingerprint, type NewSource } from '../../shared/store/kb-records.js';
 import { createStore, type Store } from '../../shared/store/index.js';
 import { SWEEP_BATCH } from '../../shared/store/scripts/delete-scripts.js';
 import { startRedisCluster, type RedisClusterHandle } from '../helpers/redis-cluster.js';
+import { largeText } from '../helpers/large-text.js';
 
 /**
  * The staged writes and the sweep of a deleted knowledge base on a Redis
@@ -21,22 +21,6 @@ describe('large writes on a Redis Cluster of three masters', () => {
   const WS = 'ws-cluster-large';
   const now = () => new Date().toISOString();
 
-  /** About `bytes` of text in chunks of about 2,000 characters. */
-  function textOf(bytes: number, seed: string): { text: string; chunks: StoredChunk[] } {
-    const parts: string[] = [];
-    const chunks: StoredChunk[] = [];
-    let at = 0;
-    while (at < bytes) {
-      let body = `## ${seed} ${chunks.length}\n\n`;
-      while (body.length < 2000) body += ` ${seed}${(chunks.length * 17 + body.length) % 991}`;
-      body += '\n\n';
-      const end = at + body.length - 2;
-      chunks.push({ index: chunks.length, charStart: at, charEnd: end, byteStart: at, byteEnd: end, tokens: 400, headings: [] });
-      parts.push(body);
-      at += body.length;
-    }
-    return { text: parts.join(''), chunks };
-  }
 
   async function keysOf(kbId: string): Promise<string[]> {
     const found: string[] = [];
@@ -62,7 +46,7 @@ describe('large writes on a Redis Cluster of three masters', () => {
     const file: NewSource = { documentId, type: 'file', content: 'big.pdf', filename: 'big.pdf', sha256, fingerprint: sourceFingerprint({ type: 'file', content: 'big.pdf', sha256 }) };
     await store.kbs.create({ workspaceId: WS, kbId, name: kbId, sources: [file], now: now() });
     await store.kbs.startSourceReport({ kbId, documentId, run: 1 }, { now: now() });
-    const big = textOf(800_000, 'kappa');
+    const big = largeText(800_000, 'kappa');
     const finish = await store.kbs.finishSourceReport(
       { kbId, documentId, run: 1 },
       { status: 'ready', text: big.text, chunks: big.chunks, truncated: false, sha256, chunking: chunkingTag(DEFAULT_CHUNK_SETTINGS) },

@@ -16,6 +16,7 @@ import { finishSourceScript } from '../../shared/store/scripts/worker-transition
 import { STAGED_TTL_SECONDS } from '../../shared/store/staging.js';
 import { METADATA_STALE_MS, reconcile } from '../../worker/reconciler.js';
 import { startRedisServer, type RedisServerHandle } from '../helpers/redis-server.js';
+import { largeText } from '../helpers/large-text.js';
 
 /**
  * Large writes stay short scripts: a large extraction is staged in keys of
@@ -30,22 +31,6 @@ let store: Store;
 let queue: Queue;
 const now = () => new Date().toISOString();
 
-/** About `bytes` of text in chunks of about 2,000 characters; `seed` changes every chunk's words. */
-function textOf(bytes: number, seed: string): { text: string; chunks: StoredChunk[] } {
-  const parts: string[] = [];
-  const chunks: StoredChunk[] = [];
-  let at = 0;
-  while (at < bytes) {
-    let body = `## ${seed} part ${chunks.length}\n\n`;
-    while (body.length < 2000) body += ` ${seed}${(chunks.length * 31 + body.length) % 997}`;
-    body += '\n\n';
-    const end = at + body.length - 2;
-    chunks.push({ index: chunks.length, charStart: at, charEnd: end, byteStart: at, byteEnd: end, tokens: 400, headings: [] });
-    parts.push(body);
-    at += body.length;
-  }
-  return { text: parts.join(''), chunks };
-}
 
 type SlowEntry = [number, number, number, string[]];
 
@@ -110,7 +95,7 @@ describe('a large finish', () => {
   it('stores the whole extraction and its feed events, no script taking more than a bounded argument', async () => {
     const kbId = 'kb_lw_finish';
     const { documentId } = await claimedSource(kbId);
-    const big = textOf(1_500_000, 'alpha');
+    const big = largeText(1_500_000, 'alpha');
     const markdown = `${big.text}`;
     await redis.slowlog('RESET');
     const report = await store.kbs.finishSourceReport({ kbId, documentId, run: 1 }, { status: 'ready', text: big.text, markdown, chunks: big.chunks, truncated: false }, { now: now() });
@@ -140,7 +125,7 @@ describe('a large finish', () => {
   it('leaves only expiring staged keys when the worker dies before its finish script', async () => {
     const kbId = 'kb_lw_crash';
     const { documentId } = await claimedSource(kbId);
-    const big = textOf(600_000, 'beta');
+    const big = largeText(600_000, 'beta');
     const staged = await stageExtraction(withCommands(redis), store.keys, { kbId, documentId }, { text: big.text, markdown: big.text, chunks: big.chunks.map((c) => JSON.stringify(c)) });
     const stagedKeys = (await kbKeys(kbId)).filter((key) => key.includes(':staged:'));
     expect(stagedKeys.sort()).toEqual([staged.text.key, staged.markdown.key, staged.chunks.key, staged.feed.key].sort());
@@ -157,7 +142,7 @@ describe('a large finish', () => {
   it('refuses staged values that are not whole, writing nothing', async () => {
     const kbId = 'kb_lw_torn';
     const { documentId } = await claimedSource(kbId);
-    const big = textOf(300_000, 'gamma');
+    const big = largeText(300_000, 'gamma');
     const chunks = big.chunks.map((c) => JSON.stringify(c));
     const staged = await stageExtraction(withCommands(redis), store.keys, { kbId, documentId }, { text: big.text, markdown: big.text, chunks });
     await redis.rpop(staged.chunks.key);
@@ -173,14 +158,14 @@ describe('a large finish', () => {
   it('has its feed events finished by the reconciler after a crash between batches, old chunks deleted', async () => {
     const kbId = 'kb_lw_resume';
     const { documentId } = await claimedSource(kbId, 'url');
-    const first = textOf(400_000, 'delta');
+    const first = largeText(400_000, 'delta');
     await store.kbs.finishSourceReport({ kbId, documentId, run: 1 }, { status: 'ready', text: first.text, chunks: first.chunks, truncated: false }, { now: now() });
     expect(await replayed(kbId, documentId)).toEqual(idsOf(kbId, documentId, first.text, first.chunks));
 
     // Run 2 writes other chunks; its worker dies after the finish script and one batch of events.
     const { run } = await store.kbs.refreshSource({ workspaceId: WS, kbId, documentId }, now());
     expect((await store.kbs.startSourceReport({ kbId, documentId, run }, { now: now() })).result).toBe('ok');
-    const second = textOf(300_000, 'epsilon');
+    const second = largeText(300_000, 'epsilon');
     const chunks = second.chunks.map((c) => JSON.stringify(c));
     const staged = await stageExtraction(withCommands(redis), store.keys, { kbId, documentId }, { text: second.text, markdown: second.text, chunks });
     const reply = await runScript(withCommands(redis), store.keys, finishSourceScript, {
@@ -210,7 +195,7 @@ describe('a large finish', () => {
   it('is superseded exactly by a re-chunk that comes between its batches', async () => {
     const kbId = 'kb_lw_superseded';
     const { documentId } = await claimedSource(kbId, 'url');
-    const big = textOf(400_000, 'eta');
+    const big = largeText(400_000, 'eta');
     const chunks = big.chunks.map((c) => JSON.stringify(c));
     const staged = await stageExtraction(withCommands(redis), store.keys, { kbId, documentId }, { text: big.text, markdown: big.text, chunks });
     const tag = chunkingTag(DEFAULT_CHUNK_SETTINGS);
@@ -242,7 +227,7 @@ describe('a large finish', () => {
   it('re-chunks a large source with a bounded argument, its feed showing exactly the new chunks', async () => {
     const kbId = 'kb_lw_rechunk';
     const { documentId } = await claimedSource(kbId, 'url');
-    const big = textOf(800_000, 'theta');
+    const big = largeText(800_000, 'theta');
     await store.kbs.finishSourceReport({ kbId, documentId, run: 1 }, { status: 'ready', text: big.text, chunks: big.chunks, truncated: false, chunking: chunkingTag(DEFAULT_CHUNK_SETTINGS) }, { now: now() });
     // Two chunks a new one: every id changes, the old ones are deleted.
     const merged: StoredChunk[] = [];
@@ -270,7 +255,7 @@ describe('a file that reuses a large extraction', () => {
   it('is committed ready with the same text, Markdown, chunks and feed events, no script taking more than a bounded argument', async () => {
     const kbId = 'kb_lw_reused';
     const { documentId } = await claimedSource(kbId);
-    const big = textOf(1_000_000, 'zeta');
+    const big = largeText(1_000_000, 'zeta');
     const markdown = `# Title\n\n${big.text}`;
     const chunks = big.chunks.map((c) => ({ ...c, charStart: c.charStart + 9, charEnd: c.charEnd + 9 }));
     await store.kbs.finishSourceReport(
@@ -301,7 +286,7 @@ describe('a file that reuses a large extraction', () => {
 
 describe('a deleted knowledge base', () => {
   async function kbOf(kbId: string, count: number): Promise<void> {
-    const small = textOf(3000, kbId);
+    const small = largeText(3000, kbId);
     const sources: NewSource[] = Array.from({ length: count }, (_, i) => {
       const content = `${kbId} ${i}`;
       return { documentId: `doc_${kbId.slice(-6)}${String(i).padStart(11, '0')}`, type: 'text', content, fingerprint: sourceFingerprint({ type: 'text', content }) };

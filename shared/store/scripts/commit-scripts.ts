@@ -50,10 +50,7 @@ export const commitSourcesScript = defineScript({
   keys: ['meta', 'sourceIds', 'active', 'fingerprints', 'sites', 'emits'],
   build: (i: CommitInput, k) => ({
     keys: {
-      meta: k.kb(i.kbId),
-      sourceIds: k.sourceIds(i.kbId),
-      active: k.active(i.kbId),
-      fingerprints: k.fingerprints(i.kbId),
+      ...k.sourceIndex(i.kbId),
       sites: k.sites(i.kbId),
       emits: k.metadataEmits(i.kbId),
     },

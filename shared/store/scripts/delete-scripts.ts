@@ -16,10 +16,7 @@ export const deleteKbScript = defineScript({
   keys: ['meta', 'sourceIds', 'active', 'fingerprints', 'sites', 'metaEmits', 'sweepSources', 'sweepTerms', 'searchTerms', 'searchState', 'searchDocs'],
   build: (i: { workspaceId: string; kbId: string; ifRev?: number | undefined }, k) => ({
     keys: {
-      meta: k.kb(i.kbId),
-      sourceIds: k.sourceIds(i.kbId),
-      active: k.active(i.kbId),
-      fingerprints: k.fingerprints(i.kbId),
+      ...k.sourceIndex(i.kbId),
       sites: k.sites(i.kbId),
       metaEmits: k.metadataEmits(i.kbId),
       sweepSources: k.sweepSources(i.kbId),
@@ -63,10 +60,7 @@ export const deleteSourceScript = defineScript({
   keys: ['meta', 'sourceIds', 'active', 'fingerprints', 'record', 'text', 'blob', 'markdown', 'chunks', 'chunkIds'],
   build: (i: SourceTarget & { now: string; ifRev?: number | undefined }, k) => ({
     keys: {
-      meta: k.kb(i.kbId),
-      sourceIds: k.sourceIds(i.kbId),
-      active: k.active(i.kbId),
-      fingerprints: k.fingerprints(i.kbId),
+      ...k.sourceIndex(i.kbId),
       ...k.sourceKeys(i.kbId, i.documentId),
     },
     args: { workspaceId: i.workspaceId, documentId: i.documentId, now: i.now, ifRev: revArg(i.ifRev), feed: feedArgs(k, i.kbId), outbox: outboxArgs(k, i.kbId) },

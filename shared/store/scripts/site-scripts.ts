@@ -57,10 +57,7 @@ export const deleteSiteScript = defineScript({
   keys: ['meta', 'sourceIds', 'active', 'fingerprints', 'sites', 'site', 'misses'],
   build: (i: SiteTarget & { now: string }, k) => ({
     keys: {
-      meta: k.kb(i.kbId),
-      sourceIds: k.sourceIds(i.kbId),
-      active: k.active(i.kbId),
-      fingerprints: k.fingerprints(i.kbId),
+      ...k.sourceIndex(i.kbId),
       sites: k.sites(i.kbId),
       site: k.site(i.kbId, i.siteId),
       misses: k.siteMisses(i.kbId, i.siteId),
