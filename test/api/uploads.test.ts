@@ -278,7 +278,8 @@ describe('file names', () => {
   it('keeps a.pdf%00.exe and CON as plain names, never in a key', async () => {
     expect((await upload('a.pdf%00.exe')).content).toBe('a.pdf%00.exe');
     expect((await upload('CON')).content).toBe('CON');
-    expect((await h.allKeys()).filter((k) => k.includes('CON') || k.includes('%00'))).toEqual([]);
+    // By segment: a random id may hold the letters CON, never as a whole part of a key.
+    expect((await h.allKeys()).filter((k) => k.includes('%00') || k.split(/[:{}]/).includes('CON'))).toEqual([]);
   });
 
   it('answers 400 to a raw NUL in a file name and keeps nothing', async () => {
