@@ -202,8 +202,8 @@ export async function searchLoad(opts: { chunks: number; queries: number; client
       const { markdown, stored, texts } = sourceText(random, pool);
       for (const t of texts) textBytes += Buffer.byteLength(t);
       const ref = { kbId, documentId: s.documentId, run: 1 };
-      await store.kbs.startSource(ref, { now: now() });
-      await store.kbs.finishSource(ref, { status: 'ready', text: markdown, markdown, chunks: stored, truncated: false }, { now: now() });
+      await store.kbs.startSourceReport(ref, { now: now() });
+      await store.kbs.finishSourceReport(ref, { status: 'ready', text: markdown, markdown, chunks: stored, truncated: false }, { now: now() });
     }
     await redis.call('SLOWLOG', 'RESET');
     const before = await usedMemory(redis);
