@@ -29,6 +29,7 @@ let server: RedisServerHandle;
 let redis: Redis;
 let store: Store;
 let queue: Queue;
+let queueRedis: Redis;
 const now = () => new Date().toISOString();
 
 
@@ -83,10 +84,13 @@ beforeAll(async () => {
   server = await startRedisServer({ args: ['--slowlog-log-slower-than', '0', '--slowlog-max-len', '100000'] });
   redis = new Redis(server.url);
   store = createStore(redis, { prefix: 'lw', blobTtlSeconds: 3600 });
-  queue = new Queue('lw-sources', { connection: new Redis(server.url, { maxRetriesPerRequest: null }) });
+  queueRedis = new Redis(server.url, { maxRetriesPerRequest: null });
+  queue = new Queue('lw-sources', { connection: queueRedis });
 });
 afterAll(async () => {
   await queue?.close();
+  // A Queue leaves a connection it was given open: closed here, it does not go on reconnecting to the stopped server.
+  queueRedis?.disconnect();
   redis?.disconnect();
   await server?.stop();
 });
