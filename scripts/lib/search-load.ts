@@ -45,8 +45,8 @@ interface Impl {
     keys: { changes(kbId: string): string };
     kbs: {
       create(i: unknown): Promise<unknown>;
-      startSource(ref: unknown, o: unknown): Promise<unknown>;
-      finishSource(ref: unknown, r: unknown, o: unknown): Promise<unknown>;
+      startSourceReport(ref: unknown, o: unknown): Promise<unknown>;
+      finishSourceReport(ref: unknown, r: unknown, o: unknown): Promise<unknown>;
       setMetadata(t: unknown, m: unknown, now: string): Promise<unknown>;
     };
     search: { heldBytes?: number };
