@@ -1,5 +1,5 @@
-import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
+import type { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chunkingTag, DEFAULT_CHUNK_SETTINGS } from '../../shared/chunking/chunk-settings.js';
 import { feedEntries } from '../../shared/feed/feed-entries.js';
@@ -10,12 +10,12 @@ import { emitChunks, SCRIPT_ARG_MAX_BYTES, stageExtraction } from '../../shared/
 import { runScript, withCommands } from '../../shared/store/commands.js';
 import { sourceFingerprint, type NewSource } from '../../shared/store/kb-records.js';
 import { SWEEP_GRACE_MS } from '../../shared/store/kb-sweep.js';
-import { createStore, type Store } from '../../shared/store/index.js';
+import type { Store } from '../../shared/store/index.js';
 import { deleteKbScript, SWEEP_BATCH } from '../../shared/store/scripts/delete-scripts.js';
 import { finishSourceScript } from '../../shared/store/scripts/worker-transition-scripts.js';
 import { STAGED_TTL_SECONDS } from '../../shared/store/staging.js';
 import { METADATA_STALE_MS, reconcile } from '../../worker/reconciler.js';
-import { startRedisServer, type RedisServerHandle } from '../helpers/redis-server.js';
+import { openSlowlogStore, type SlowlogStore } from '../helpers/slowlog-store.js';
 import { largeText } from '../helpers/large-text.js';
 
 /**
@@ -25,11 +25,10 @@ import { largeText } from '../helpers/large-text.js';
  * crash between the steps, and nothing is left behind for good.
  */
 const WS = 'ws-large-writes';
-let server: RedisServerHandle;
+let own: SlowlogStore;
 let redis: Redis;
 let store: Store;
 let queue: Queue;
-let queueRedis: Redis;
 const now = () => new Date().toISOString();
 
 
@@ -81,19 +80,10 @@ const reconcileAt = (at: number) =>
   reconcile({ redis, kbs: store.kbs, queue, sourceQueue: bullSourceQueue(queue, 2, 50), logger: createLogger('silent'), processingDeadlineMs: 600_000 }, at);
 
 beforeAll(async () => {
-  server = await startRedisServer({ args: ['--slowlog-log-slower-than', '0', '--slowlog-max-len', '100000'] });
-  redis = new Redis(server.url);
-  store = createStore(redis, { prefix: 'lw', blobTtlSeconds: 3600 });
-  queueRedis = new Redis(server.url, { maxRetriesPerRequest: null });
-  queue = new Queue('lw-sources', { connection: queueRedis });
+  own = await openSlowlogStore('lw', 100000);
+  ({ redis, store, queue } = own);
 });
-afterAll(async () => {
-  await queue?.close();
-  // A Queue leaves a connection it was given open: closed here, it does not go on reconnecting to the stopped server.
-  queueRedis?.disconnect();
-  redis?.disconnect();
-  await server?.stop();
-});
+afterAll(async () => own?.close());
 
 describe('a large finish', () => {
   it('stores the whole extraction and its feed events, no script taking more than a bounded argument', async () => {

@@ -1,14 +1,14 @@
-import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
+import type { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bullSourceQueue } from '../../shared/queue/jobs.js';
 import { createLogger } from '../../shared/runtime/logger.js';
 import type { StoredChunk } from '../../shared/schemas/chunk.js';
 import { sourceFingerprint } from '../../shared/store/kb-records.js';
-import { createStore, type Store } from '../../shared/store/index.js';
+import type { Store } from '../../shared/store/index.js';
 import { METADATA_BATCH } from '../../shared/store/source-changes.js';
 import { METADATA_STALE_MS, reconcile } from '../../worker/reconciler.js';
-import { startRedisServer, type RedisServerHandle } from '../helpers/redis-server.js';
+import { openSlowlogStore, type SlowlogStore } from '../helpers/slowlog-store.js';
 
 /**
  * A metadata change of a large source emits its chunk.upserted events in
@@ -17,11 +17,10 @@ import { startRedisServer, type RedisServerHandle } from '../helpers/redis-serve
  */
 const WS = 'ws-meta-batches';
 const SIZE = 1000;
-let server: RedisServerHandle;
+let own: SlowlogStore;
 let redis: Redis;
 let store: Store;
 let queue: Queue;
-let queueRedis: Redis;
 const now = () => new Date().toISOString();
 
 /** A text of `count` chunks of about `chars` characters each. */
@@ -79,20 +78,10 @@ async function metadataScriptTimes(kbId: string): Promise<number[]> {
 }
 
 beforeAll(async () => {
-  server = await startRedisServer({ args: ['--slowlog-log-slower-than', '0', '--slowlog-max-len', '10000'] });
-  redis = new Redis(server.url);
-  store = createStore(redis, { prefix: 'mb', blobTtlSeconds: 3600 });
-  queueRedis = new Redis(server.url, { maxRetriesPerRequest: null });
-  queue = new Queue('mb-sources', { connection: queueRedis });
+  own = await openSlowlogStore('mb', 10000);
+  ({ redis, store, queue } = own);
 });
-afterAll(async () => {
-  await queue?.close();
-  // A Queue leaves a connection it was given open; closed here, it does not go on reconnecting to
-  // the stopped server in the worker process that runs the next file.
-  queueRedis?.disconnect();
-  redis?.disconnect();
-  await server?.stop();
-});
+afterAll(async () => own?.close());
 
 describe('a metadata change of a large source', () => {
   it('emits every chunk once with the new metadata, at most a batch per script', async () => {
