@@ -22,7 +22,7 @@ import { claimIdempotencyKeyScript, completeIdempotencyKeyScript } from './scrip
 import { claimLandedUrlScript, deleteSiteScript, finishSiteScript, reserveCrawlBudgetScript, restartSiteScript } from './scripts/site-scripts.js';
 import { addKnowledgeBaseScript, reserveQuotaScript, settleQuotaScript } from './scripts/quota-scripts.js';
 import { ackOutboxScript, unmarkOutboxScript } from './scripts/outbox-scripts.js';
-import { finishSourceScript, setSourceProgressScript, startSourceScript } from './scripts/worker-transition-scripts.js';
+import { finishSourceScript, finishTextsScript, setSourceProgressScript, startSourceScript, startTextsScript } from './scripts/worker-transition-scripts.js';
 import {
   acquireWebhookSlotScript,
   deleteWebhookScript,
@@ -46,6 +46,8 @@ export const SCRIPTS = [
   deleteSourceScript,
   startSourceScript,
   finishSourceScript,
+  startTextsScript,
+  finishTextsScript,
   setSourceProgressScript,
   rechunkSourceScript,
   settleKbScript,

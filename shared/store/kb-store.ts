@@ -83,6 +83,8 @@ export class KbStore {
   startSourceReport: SourceTransitions['startSourceReport'] = (...a) => this.transitions.startSourceReport(...a);
   setProgress: SourceTransitions['setProgress'] = (...a) => this.transitions.setProgress(...a);
   finishSourceReport: SourceTransitions['finishSourceReport'] = (...a) => this.transitions.finishSourceReport(...a);
+  startTexts: SourceTransitions['startTexts'] = (...a) => this.transitions.startTexts(...a);
+  finishTexts: SourceTransitions['finishTexts'] = (...a) => this.transitions.finishTexts(...a);
   rechunkSourceReport: SourceTransitions['rechunkSourceReport'] = (...a) => this.transitions.rechunkSourceReport(...a);
   endRechunk: SourceTransitions['endRechunk'] = (...a) => this.transitions.endRechunk(...a);
 

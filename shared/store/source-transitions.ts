@@ -11,8 +11,12 @@ import type { Reply } from './scripts/script.js';
 import { rechunkSourceScript, settleKbScript, type RechunkInput } from './scripts/rechunk-scripts.js';
 import {
   finishSourceScript,
+  finishTextsScript,
   setSourceProgressScript,
   startSourceScript,
+  startTextsScript,
+  type BatchedFinish,
+  type BatchedSource,
   type FinishArgs,
   type TransitionAt,
 } from './scripts/worker-transition-scripts.js';
@@ -64,7 +68,24 @@ function chunkingFrom(max: string, overlap: string): ChunkSettings | undefined {
   return max ? { maxTokens: Number(max), overlapTokens: Number(overlap || 0) } : undefined;
 }
 
-export type { TransitionAt };
+export type { BatchedSource, TransitionAt };
+
+/** What a batch's claim did: 'gone' for all (the knowledge base is gone or another workspace's), or each source's claim in order. */
+export type BatchStartReport = { result: 'gone' } | { result: 'ok'; claims: StartReport[]; chunking?: ChunkSettings };
+
+/** One text of a batch's finish: which, and how it ended. */
+export interface BatchedOutcome extends BatchedSource {
+  outcome: SourceOutcome;
+}
+
+/**
+ * How much of a batch's finish goes in one script: sources, and bytes of
+ * text, Markdown and chunk entries (the feed entries the script also writes
+ * are about as many again), so that one call stays within a few
+ * milliseconds of Redis's time.
+ */
+export const FINISH_TEXTS_MAX_SOURCES = 32;
+export const FINISH_TEXTS_MAX_BYTES = 64 * 1024;
 
 /**
  * The worker's moves of a source, each fenced by its run and, given
@@ -92,6 +113,81 @@ export class SourceTransitions {
     const source = parseSource(reply.record);
     const chunking = chunkingFrom(reply.chunkMax, reply.chunkOverlap);
     return { result: 'ok', ...(source && { source }), ...(chunking && { chunking }) };
+  }
+
+  /**
+   * Claims a batch's text sources of one knowledge base for this attempt,
+   * each as {@link startSourceReport} claims one, in one script; gives each
+   * one's claim, in order, and the knowledge base's chunking settings.
+   */
+  async startTexts(kbId: string, sources: readonly BatchedSource[], at: TransitionAt & { workspaceId?: string }): Promise<BatchStartReport> {
+    const reply = await runScript(this.redis, this.keys, startTextsScript, { kbId, sources, ...at });
+    if (reply.kind !== 'ok') return { result: 'gone' };
+    const claims: StartReport[] = [];
+    const rest = reply.claims;
+    for (let i = 0; i + 1 < rest.length; ) {
+      const result = rest[i] as TransitionResult;
+      const n = Number(rest[i + 1]);
+      const values = rest.slice(i + 2, i + 2 + n);
+      i += 2 + n;
+      if (result !== 'ok') {
+        claims.push({ result });
+        continue;
+      }
+      const record: Record<string, string> = {};
+      for (let j = 0; j + 1 < values.length; j += 2) record[values[j]!] = values[j + 1]!;
+      const source = parseSource(record);
+      claims.push({ result, ...(source && { source }) });
+    }
+    const chunking = chunkingFrom(reply.chunkMax, reply.chunkOverlap);
+    return { result: 'ok', claims, ...(chunking && { chunking }) };
+  }
+
+  /**
+   * Records the outcomes of a batch's texts of one knowledge base, each once
+   * as {@link finishSourceReport} records one: in scripts of a bounded share
+   * of the batch each ({@link FINISH_TEXTS_MAX_SOURCES}, {@link FINISH_TEXTS_MAX_BYTES}),
+   * a text large enough to be staged in a finish of its own. Gives each
+   * one's report, in order; a refused one writes nothing and stops no other.
+   */
+  async finishTexts(kbId: string, items: readonly BatchedOutcome[], at: TransitionAt): Promise<FinishReport[]> {
+    const reports: FinishReport[] = new Array(items.length);
+    const groups: { index: number; input: BatchedFinish }[][] = [];
+    let group: { index: number; input: BatchedFinish }[] = [];
+    let bytes = 0;
+    const alone: Promise<void>[] = [];
+    items.forEach(({ documentId, run, outcome }, index) => {
+      const input = { documentId, run, ...finishArgs(outcome) };
+      if (outcome.status === 'ready' && (outcome.unchanged || needsStaging(input.text, input.markdown, input.chunks))) {
+        alone.push(this.finishSourceReport({ kbId, documentId, run }, outcome, at).then((r) => void (reports[index] = r)));
+        return;
+      }
+      const size = input.text.length + (input.markdown === input.text ? 0 : input.markdown.length) + input.chunks.reduce((n, c) => n + c.length, 0);
+      if (group.length > 0 && (group.length >= FINISH_TEXTS_MAX_SOURCES || bytes + size > FINISH_TEXTS_MAX_BYTES)) {
+        groups.push(group);
+        group = [];
+        bytes = 0;
+      }
+      group.push({ index, input });
+      bytes += size;
+    });
+    if (group.length > 0) groups.push(group);
+    const batched = groups.map(async (g) => {
+      const reply = await runScript(this.redis, this.keys, finishTextsScript, { kbId, sources: g.map((e) => e.input), ...at });
+      const changes = feedRange(reply.feedFrom, reply.feedTo);
+      const chunking = chunkingFrom(reply.chunkMax, reply.chunkOverlap);
+      g.forEach((e, i) => {
+        const result = (reply.results[i] ?? 'gone') as FinishReport['result'];
+        const report: FinishReport = { result };
+        if (result === 'ok') {
+          if (changes) report.changes = changes;
+          if (chunking) report.chunking = chunking;
+        }
+        reports[e.index] = report;
+      });
+    });
+    await settleEvery([...batched, ...alone]);
+    return reports;
   }
 
   /** How far a processing source's extraction has got; written only while this run (and attempt) owns it. */
@@ -143,20 +239,8 @@ export class SourceTransitions {
    * (what completion events are built from).
    */
   async finishSourceReport(ref: SourceRef, outcome: SourceOutcome, at: TransitionAt): Promise<FinishReport> {
-    const ready = outcome.status === 'ready' ? outcome : undefined;
-    const input = {
-      ...ref,
-      ...at,
-      status: outcome.status,
-      fields: outcomeFields(outcome),
-      text: ready?.text ?? '',
-      markdown: ready?.markdown ?? ready?.text ?? '',
-      chunks: (ready?.chunks ?? []).map((c) => JSON.stringify(c)),
-      unchanged: ready?.unchanged === true,
-      keepBlobSeconds: outcome.status === 'failed' && outcome.keepBlob ? KEPT_BYTES_TTL_SECONDS : 0,
-      error: outcome.status === 'failed' ? outcome.error : undefined,
-    };
-    const large = ready && !input.unchanged && needsStaging(input.text, input.markdown, input.chunks);
+    const input = { ...ref, ...at, ...finishArgs(outcome) };
+    const large = outcome.status === 'ready' && !input.unchanged && needsStaging(input.text, input.markdown, input.chunks);
     let reply = await this.finishOnce(input, large);
     // Staged values that expired before the script (a worker paused for minutes): staged again, once.
     if (reply.kind === 'unstaged') reply = await this.finishOnce(input, large);
@@ -196,4 +280,26 @@ export class SourceTransitions {
     if (reply.kind !== 'ok') await dropStaged(this.redis, staged);
     return reply;
   }
+}
+
+/** An outcome flattened for a finish script. */
+function finishArgs(outcome: SourceOutcome): Omit<FinishArgs, 'staged'> {
+  const ready = outcome.status === 'ready' ? outcome : undefined;
+  return {
+    status: outcome.status,
+    fields: outcomeFields(outcome),
+    text: ready?.text ?? '',
+    markdown: ready?.markdown ?? ready?.text ?? '',
+    chunks: (ready?.chunks ?? []).map((c) => JSON.stringify(c)),
+    unchanged: ready?.unchanged === true,
+    keepBlobSeconds: outcome.status === 'failed' && outcome.keepBlob ? KEPT_BYTES_TTL_SECONDS : 0,
+    error: outcome.status === 'failed' ? outcome.error : undefined,
+  };
+}
+
+/** Waits for every promise, then throws the first rejection (none is left unhandled). */
+async function settleEvery(all: Promise<void>[]): Promise<void> {
+  const settled = await Promise.allSettled(all);
+  const failed = settled.find((r) => r.status === 'rejected');
+  if (failed?.status === 'rejected') throw failed.reason;
 }

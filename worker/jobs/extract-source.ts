@@ -200,7 +200,7 @@ async function runSource({ ctx, data, log: jobLog, lease, inBatch, source, chunk
  * source, this one included. A failed enqueue is logged; the next change
  * of the settings covers it.
  */
-async function rechunkIfChanged({ deps, chunkDefaults }: JobContext, workspaceId: string, kbId: string, usedTag: string | undefined, kbChunking: ChunkSettings | undefined, log: Logger): Promise<void> {
+export async function rechunkIfChanged({ deps, chunkDefaults }: JobContext, workspaceId: string, kbId: string, usedTag: string | undefined, kbChunking: ChunkSettings | undefined, log: Logger): Promise<void> {
   const now = effectiveChunking(kbChunking, chunkDefaults);
   if (usedTag === chunkingTag(now)) return;
   await deps.queue.rechunk({ workspaceId, kbId, ...now }).catch((err: unknown) => log.warn({ err }, 'could not queue a re-chunk'));

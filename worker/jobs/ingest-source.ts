@@ -135,7 +135,8 @@ async function rechunkOutcome(deps: IngestDeps, kbId: string, source: StoredSour
   };
 }
 
-function textOutcome(deps: IngestDeps, source: StoredSource, settings: ChunkSettings): ReadyOutcome {
+/** A text source's outcome: its text normalized, cut to the limit and into chunks, in this process. */
+export function textOutcome(deps: Pick<IngestDeps, 'config'>, source: StoredSource, settings: ChunkSettings): ReadyOutcome {
   const normalized = normalizeText(source.content);
   if (normalized.length === 0) throw new SourceError('no_text', 'The text is empty once whitespace is removed');
   const { text, truncated } = truncate(normalized, deps.config.MAX_TEXT_CHARS);

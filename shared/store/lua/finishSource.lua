@@ -34,77 +34,24 @@
     change left no source active, else 0. The source keeps it as `settledSeq`,
     so a job run again after a crash can tell that it was the one that settled it.
 ]]
---- @include "checkRun"
---- @include "feed"
---- @include "hsetTable"
+--- @include "finishRecord"
 --- @include "lifecycle"
 --- @include "outbox"
---- @include "stagedWrite"
---- @include "storedBytes"
 
 local p = cjson.decode(ARGV[1])
 local meta, active, record = KEYS[1], KEYS[2], KEYS[3]
-local text, blob, markdown, chunkList, chunkIds = KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8]
-local stagedText, stagedMarkdown, stagedChunks, stagedFeed = KEYS[9], KEYS[10], KEYS[11], KEYS[12]
-local emitList, emitSeen, emits = KEYS[13], KEYS[14], KEYS[15]
--- A Markdown equal to the text (a text source's) is not sent twice.
-local md = p.markdown or p.text
-local st, refused = checkRun(meta, record, p.run, p.claim)
-if not st then
-  -- Ended in this run (checkRun looked at the run first): by this very attempt, or by another.
-  if FINAL_STATUS[refused] and p.claim ~= '' and redis.call('HGET', record, 'finishedBy') == p.claim then return {'repeated'} end
-  return {refused}
-end
-local staged = p.status == 'ready' and not p.unchanged and p.staged
-if staged and not (stagedString(stagedText, staged.textBytes) and stagedString(stagedMarkdown, staged.markdownBytes)
-    and stagedList(stagedChunks, staged.chunks) and stagedList(stagedFeed, staged.feed)) then
-  return {'unstaged'}
-end
-moveStatus(meta, record, st, p.status)
-redis.call('HDEL', record, 'error', 'refreshFrom', 'progress', 'claim', 'finishedBy')
-if p.claim ~= '' then p.fields.finishedBy = p.claim end
-p.fields.updatedAt = p.now
-hsetTable(record, p.fields)
-local emitSeq = 0
-if staged then
-  stagedInstall(stagedText, text)
-  stagedInstall(stagedMarkdown, markdown)
-  stagedInstall(stagedChunks, chunkList)
-  emitSeq = chunkEmitStart(meta, record, emitList, emitSeen, emits, stagedFeed, staged.feedBytes, p.documentId, p.nowMs)
-  setBytes(meta, record, 'extractedBytes', staged.extractedBytes)
-elseif not p.unchanged then
-  redis.call('UNLINK', text, markdown, chunkList)
-  if p.status == 'ready' then
-    redis.call('SET', text, p.text)
-    redis.call('SET', markdown, md)
-    -- RPUSH in slices: unpack() of a very long list would overflow the Lua stack.
-    for i = 1, #p.chunks, 500 do
-      redis.call('RPUSH', chunkList, unpack(p.chunks, i, math.min(i + 499, #p.chunks)))
-    end
-    feedReplace(p.feed, chunkIds, record, p.documentId, p.feedChunks)
-    setBytes(meta, record, 'extractedBytes', extractionBytes(p.text, md, p.chunks))
-  else
-    feedDropAll(p.feed, chunkIds, p.documentId, record)
-    setBytes(meta, record, 'extractedBytes', 0)
-  end
-end
--- A file's blob kept for a retry expires on its own: it is no longer counted (a text stays in its record).
-if redis.call('HGET', record, 'type') == 'file' then setBytes(meta, record, 'inputBytes', 0) end
-if p.keepBlobSeconds > 0 then
-  local ttl = redis.call('TTL', blob)
-  if ttl == -1 or ttl > p.keepBlobSeconds then redis.call('EXPIRE', blob, p.keepBlobSeconds) end
-else
-  redis.call('UNLINK', blob)
-end
-redis.call('ZREM', active, p.documentId)
+local k = {
+  record = record, text = KEYS[4], blob = KEYS[5], markdown = KEYS[6], chunks = KEYS[7], chunkIds = KEYS[8],
+  stagedText = KEYS[9], stagedMarkdown = KEYS[10], stagedChunks = KEYS[11], stagedFeed = KEYS[12],
+  emitList = KEYS[13], emitSeen = KEYS[14], emits = KEYS[15],
+}
+local result, emitSeq = finishRecord(meta, active, k, p, p)
+if result ~= 'ok' then return {result} end
 touchKb(meta, p.now)
 -- A site still discovering may add pages yet: then the knowledge base has not settled.
 local settled, counts = settleIfIdle(meta)
-redis.call('HDEL', record, 'settledSeq')
 if settled > 0 then redis.call('HSET', record, 'settledSeq', settled) end
 local feedFrom, feedTo = feedFinish(p.feed)
--- The events of this end, in the same script: an unchanged refresh has no news but a settle whose counts differ.
-if not p.unchanged then outboxEvent(p.outbox, p.event) end
 outboxSettled(p.outbox, settled, counts, p.unchanged)
 outboxChanged(p.outbox, feedFrom, feedTo)
 local chunking = redis.call('HMGET', meta, 'chunkMaxTokens', 'chunkOverlapTokens')

@@ -18,28 +18,15 @@
     chunkMax, chunkOverlap: the knowledge base's own chunking settings ('' when it has none).
     record: the source's record after the claim, as HGETALL gives it (field, value, ...).
 ]]
---- @include "checkRun"
+--- @include "claimRecord"
 --- @include "lifecycle"
 
 local p = cjson.decode(ARGV[1])
 local meta, active, record = KEYS[1], KEYS[2], KEYS[3]
 -- A job added by hand that names another workspace than the owner's is never processed.
 if p.workspaceId ~= '' and redis.call('HGET', meta, 'workspaceId') ~= p.workspaceId then return {'gone'} end
-local st, refused = checkRun(meta, record, p.run)
+local st, refused = claimRecord(meta, active, record, p.documentId, p.run, p)
 if not st then return {refused} end
-local fields = {}
-if st == 'pending' then
-  moveStatus(meta, record, st, 'processing')
-  redis.call('ZADD', active, p.nowMs, p.documentId)
-  touchKb(meta)
-  fields = {'updatedAt', p.now}
-end
-if p.claim ~= '' then
-  fields[#fields + 1] = 'claim'
-  fields[#fields + 1] = p.claim
-else
-  redis.call('HDEL', record, 'claim')
-end
-if #fields > 0 then redis.call('HSET', record, unpack(fields)) end
+if st == 'pending' then touchKb(meta) end
 local chunking = redis.call('HMGET', meta, 'chunkMaxTokens', 'chunkOverlapTokens')
 return {'ok', chunking[1] or '', chunking[2] or '', unpack(redis.call('HGETALL', record))}

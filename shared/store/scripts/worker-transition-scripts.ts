@@ -127,6 +127,78 @@ export const finishSourceScript = defineScript({
   },
 });
 
+/** One source of a batch of texts: which, and under which run. */
+export interface BatchedSource {
+  documentId: string;
+  run: number;
+}
+
+/**
+ * Worker: claims a batch's text sources for one attempt, each as
+ * {@link startSourceScript} claims one; replies with each one's result and
+ * record after its claim, and the knowledge base's chunking settings. With
+ * `workspaceId`, a knowledge base of another workspace is 'gone'.
+ */
+export const startTextsScript = defineScript({
+  name: 'kbStartTexts',
+  file: 'startTexts',
+  lifecycle: { sources: 'start' },
+  keys: ['meta', 'active'],
+  build: (i: { kbId: string; sources: readonly BatchedSource[]; workspaceId?: string } & TransitionAt, k) => ({
+    keys: { meta: k.kb(i.kbId), active: k.active(i.kbId) },
+    args: {
+      sources: i.sources.map((s) => ({ documentId: s.documentId, run: String(s.run) })),
+      claim: i.claim ?? '',
+      now: i.now,
+      nowMs: Date.parse(i.now),
+      workspaceId: i.workspaceId ?? '',
+      recordPrefix: k.sourcePrefix(i.kbId),
+    },
+  }),
+  replies: { ok: { chunkMax: 'str', chunkOverlap: 'str', claims: 'rest' }, gone: {} },
+});
+
+/** One text's outcome in a batch's finish: what {@link FinishArgs} holds, never staged. */
+export type BatchedFinish = BatchedSource & Omit<FinishArgs, 'staged' | 'unchanged'>;
+
+/**
+ * Worker: records the outcomes of a batch's texts, each once as
+ * {@link finishSourceScript} records one, with one revision, settle and
+ * knowledge_base.changed for all of them; replies each one's result.
+ */
+export const finishTextsScript = defineScript({
+  name: 'kbFinishTexts',
+  file: 'finishTexts',
+  lifecycle: { sources: 'finish' },
+  keys: ['meta', 'active'],
+  build: (i: { kbId: string; sources: readonly BatchedFinish[] } & TransitionAt, k) => ({
+    keys: { meta: k.kb(i.kbId), active: k.active(i.kbId) },
+    args: {
+      claim: i.claim ?? '',
+      now: i.now,
+      nowMs: Date.parse(i.now),
+      prefixes: k.sourceKeyPrefixes(i.kbId),
+      sources: i.sources.map((s) => {
+        const ready = s.status === 'ready';
+        const ref = { kbId: i.kbId, documentId: s.documentId, run: s.run };
+        return {
+          documentId: s.documentId,
+          run: String(s.run),
+          status: s.status,
+          fields: s.fields,
+          ...(ready && { text: s.text, chunks: s.chunks, feedChunks: feedEntries(i.kbId, s.documentId, s.markdown, s.chunks) }),
+          ...(ready && s.markdown !== s.text && { markdown: s.markdown }),
+          keepBlobSeconds: s.keepBlobSeconds,
+          event: sourceEndEvent(ref, s.status, s.error),
+        };
+      }),
+      feed: feedArgs(k, i.kbId),
+      outbox: outboxArgs(k, i.kbId),
+    },
+  }),
+  replies: { ok: { settled: 'int', feedFrom: 'str', feedTo: 'str', chunkMax: 'str', chunkOverlap: 'str', results: 'rest' } },
+});
+
 /** Worker: how far a processing source's extraction has got, written only while this run (and attempt) owns it. */
 export const setSourceProgressScript = defineScript({
   name: 'kbSetSourceProgress',
