@@ -17,6 +17,9 @@ import { STAGED_TTL_SECONDS } from '../../shared/store/staging.js';
 import { METADATA_STALE_MS, reconcile } from '../../worker/reconciler.js';
 import { openSlowlogStore, type SlowlogStore } from '../helpers/slowlog-store.js';
 import { largeText } from '../helpers/large-text.js';
+import { FINISH_TEXTS_MAX_SOURCES } from '../../shared/store/source-transitions.js';
+import type { Config } from '../../shared/runtime/config.js';
+import { textOutcome } from '../../worker/jobs/ingest-source.js';
 
 /**
  * Large writes stay short scripts: a large extraction is staged in keys of
@@ -242,6 +245,49 @@ describe('a large finish', () => {
     const counted = Buffer.byteLength(big.text) * 2 + merged.reduce((n, c) => n + Buffer.byteLength(JSON.stringify(c)), 0);
     expect(Number(await redis.hget(store.keys.kb(kbId), 'storedBytes'))).toBe(counted);
     expect(await kbKeys(kbId)).not.toContainEqual(expect.stringMatching(/:staged:|:cemit:|:cseen:/));
+  });
+});
+
+describe("a batch of texts' finish", () => {
+  it('goes in scripts of a bounded share of the batch, a text large enough to be staged in a finish of its own', async () => {
+    const kbId = 'kb_lw_texts';
+    const small = Array.from({ length: FINISH_TEXTS_MAX_SOURCES + 8 }, (_, i) => `Paragraph ${i}. ${'The reading room opens at nine and closes at five. '.repeat(10)}`);
+    const big = largeText(200_000, 'texts').text;
+    const sources: NewSource[] = [...small, big].map((content, i) => ({
+      documentId: `doc_lwtexts${String(i).padStart(9, '0')}`,
+      type: 'text',
+      content,
+      fingerprint: sourceFingerprint({ type: 'text', content }),
+    }));
+    await store.kbs.create({ workspaceId: WS, kbId, name: kbId, sources, now: now() });
+    const batch = sources.map((s) => ({ documentId: s.documentId, run: 1 }));
+    const start = await store.kbs.startTexts(kbId, batch, { now: now(), claim: 'lock-texts', workspaceId: WS });
+    if (start.result !== 'ok') throw new Error(`claim: ${start.result}`);
+    expect(start.claims.map((c) => c.result)).toEqual(batch.map(() => 'ok'));
+    const config = { MAX_TEXT_CHARS: 1_000_000 } as Config;
+    const ended = start.claims.map((c, i) => ({ ...batch[i]!, outcome: textOutcome({ config }, c.source!, DEFAULT_CHUNK_SETTINGS) }));
+
+    await redis.slowlog('RESET');
+    const reports = await store.kbs.finishTexts(kbId, ended, { now: now(), claim: 'lock-texts' });
+    expect(reports.map((r) => r.result)).toEqual(batch.map(() => 'ok'));
+    const log = ((await redis.slowlog('GET', -1)) as SlowEntry[]).filter((e) => /^(EVALSHA|EVAL)$/i.test(String(e[3][0])));
+    // The batch's scripts are those whose payload opens with the attempt's claim (a finish of one opens with its source's id).
+    const shares = log.filter((e) => String(e[3][e[3].length - 1]).startsWith('{"claim":"lock-texts"'));
+    expect(shares).toHaveLength(Math.ceil(small.length / FINISH_TEXTS_MAX_SOURCES));
+    await redis.slowlog('RESET');
+    expect(Math.max(...log.map((e) => { const last = String(e[3][e[3].length - 1]); const more = /\.\.\. \((\d+) more bytes\)$/.exec(last); return more ? 128 + Number(more[1]) : Buffer.byteLength(last); }))).toBeLessThanOrEqual(SCRIPT_ARG_MAX_BYTES);
+
+    const meta = await store.kbs.getMeta(kbId);
+    expect(meta?.sourceCounts).toMatchObject({ ready: sources.length, processing: 0, pending: 0 });
+    const last = ended.at(-1)!;
+    expect(last.outcome.status === 'ready' && last.outcome.text.length).toBeGreaterThan(150_000);
+    expect(await redis.get(store.keys.text(kbId, last.documentId))).toBe(last.outcome.status === 'ready' ? last.outcome.text : '');
+    for (const [i, e] of ended.entries()) {
+      if (e.outcome.status !== 'ready') throw new Error('a text failed');
+      expect(await replayed(kbId, e.documentId), sources[i]!.documentId).toEqual(idsOf(kbId, e.documentId, e.outcome.text, e.outcome.chunks!));
+    }
+    const readyEvents = (await store.outbox.read(kbId, 10_000)).filter((e) => e.type === 'source.ready');
+    expect(readyEvents).toHaveLength(sources.length);
   });
 });
 

@@ -108,6 +108,32 @@ describe('texts of one request run in batch jobs', () => {
     expect((chunks.body as { data: unknown[] }).data, "one set of chunks, not two").toHaveLength(1);
   });
 
+  it("writes each text of a batch once: a text another attempt claimed since is left to it, and a finish sent again is told it was written", async () => {
+    const { kbId, docs } = await createKbWith(h, key, (f) => f.set('knowledge_base_texts', JSON.stringify(texts(4, 'fenced'))));
+    const batch = docs.map((documentId) => ({ documentId, run: 1 }));
+    const now = new Date().toISOString();
+    const start = await h.store.kbs.startTexts(kbId, batch, { now, claim: 'lock-a', workspaceId: WS });
+    if (start.result !== 'ok') throw new Error(`claim: ${start.result}`);
+    expect(start.claims.map((c) => [c.result, c.source?.status])).toEqual(batch.map(() => ['ok', 'processing']));
+    expect(await h.store.kbs.startTexts(kbId, batch, { now, claim: 'lock-a', workspaceId: 'ws_other' })).toEqual({ result: 'gone' });
+    // The second text's job stalled and another worker took it over under a new lock token.
+    expect((await h.store.kbs.startSourceReport({ kbId, ...batch[1]! }, { now, claim: 'lock-b' })).result).toBe('ok');
+    const ended = batch.map((b, i) => ({ ...b, outcome: { status: 'ready' as const, text: `written ${i}`, truncated: false } }));
+    const first = await h.store.kbs.finishTexts(kbId, ended, { now, claim: 'lock-a' });
+    expect(first.map((r) => r.result)).toEqual(['ok', 'stale', 'ok', 'ok']);
+    expect((await h.store.kbs.getSource(kbId, docs[1]!))?.status).toBe('processing');
+    const rev = await h.redis.hget(h.store.keys.kb(kbId), 'rev');
+    const events = (await h.store.outbox.read(kbId, 1000)).length;
+
+    // The same scripts again, as a client resends them after a failover: recognised, not applied.
+    const again = await h.store.kbs.finishTexts(kbId, ended.map((e) => ({ ...e, outcome: { ...e.outcome, text: 'again' } })), { now, claim: 'lock-a' });
+    expect(again.map((r) => r.result)).toEqual(['repeated', 'stale', 'repeated', 'repeated']);
+    expect(await h.redis.get(h.store.keys.text(kbId, docs[0]!))).toBe('written 0');
+    expect(await h.redis.hget(h.store.keys.kb(kbId), 'rev')).toBe(rev);
+    expect((await h.store.outbox.read(kbId, 1000)).length).toBe(events);
+    expect((await h.store.kbs.getMeta(kbId))?.sourceCounts).toMatchObject({ ready: 3, processing: 1 });
+  });
+
   it('fails a source that is not a text named in a batch added by hand, and refuses malformed batches', async () => {
     const html = '<!doctype html><html><head><title>Not a text</title></head><body><p>Page.</p></body></html>';
     const { kbId, docs } = await createKbWith(h, key, (f) => {
