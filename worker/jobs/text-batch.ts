@@ -6,6 +6,7 @@ import type { SourceOutcome } from '../../shared/store/kb-records.js';
 import type { BatchedOutcome } from '../../shared/store/source-transitions.js';
 import { rechunkIfChanged } from './extract-source.js';
 import { textOutcome } from './ingest-source.js';
+import { sourceLogFields } from './source-log.js';
 import type { JobHandler } from './job-context.js';
 
 /**
@@ -36,6 +37,8 @@ export const textBatchJob: JobHandler = async (ctx) => {
   const chunking = effectiveChunking(start.chunking, chunkDefaults);
   const counts = { ready: 0, failed: 0, skipped: 0 };
   const ended: BatchedOutcome[] = [];
+  // What each line about a text says of it beside its ids: its type and title (never its content).
+  const named: ReturnType<typeof sourceLogFields>[] = [];
   start.claims.forEach((claimed, i) => {
     const { documentId, run } = sources[i]!;
     if (claimed.result !== 'ok' || !claimed.source) {
@@ -54,27 +57,29 @@ export const textBatchJob: JobHandler = async (ctx) => {
       outcome = { status: 'failed', error: { code: failure.code, message: failure.message }, keepBlob: false };
     }
     ended.push({ documentId, run, outcome });
+    named.push(sourceLogFields(claimed.source));
   });
   const reports = await deps.kbs.finishTexts(kbId, ended, { now: new Date().toISOString(), claim });
   const seconds = (performance.now() - started) / 1000;
   let written: (typeof reports)[number] | undefined;
   reports.forEach((report, i) => {
     const { documentId, run, outcome } = ended[i]!;
+    const which = { documentId, run, ...named[i] };
     if (report.result !== 'ok' && report.result !== 'repeated') {
       // Another attempt finished or holds the source: this result is not written.
       counts.skipped += 1;
-      log.debug({ documentId, run, result: 'not_written', reason: report.result }, 'result not written; the source has moved on');
+      log.debug({ ...which, result: 'not_written', reason: report.result }, 'result not written; the source has moved on');
       return;
     }
     if (report.result === 'ok') written ??= report;
     const repeated = report.result === 'repeated' && { repeated: true };
     if (outcome.status === 'ready') {
       counts.ready += 1;
-      log.debug({ documentId, run, result: 'ready', chars: outcome.text.length, ...repeated }, 'source ready');
+      log.debug({ ...which, result: 'ready', chars: outcome.text.length, ...repeated }, 'source ready');
       deps.onOutcome?.({ type: 'text', status: 'ready', mimeType: outcome.mimeType, bytes: outcome.sizeBytes, seconds });
     } else {
       counts.failed += 1;
-      log.warn({ documentId, run, result: 'failed', code: outcome.error.code, ...repeated }, 'source failed');
+      log.warn({ ...which, result: 'failed', code: outcome.error.code, ...repeated }, 'source failed');
       deps.onOutcome?.({ type: 'text', status: 'failed', code: outcome.error.code, seconds });
     }
   });
