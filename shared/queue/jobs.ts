@@ -248,6 +248,23 @@ function toJobs(sources: readonly QueuedSource[]): QueuedJob[] {
 }
 
 /**
+ * The order a workspace's new jobs take their turns in: texts first (cut in
+ * milliseconds), then URLs (their size unknown until fetched, their time
+ * mostly the network's), then files largest first. A request's files are
+ * done when its largest is, so starting that one first while the other
+ * lanes take the smaller ones ends the request soonest (longest job first);
+ * a large file uploaded last no longer runs alone after all the others.
+ * The knowledge base lists its sources in request order whatever this order.
+ */
+export function runOrder<J extends { name: string; data: { jobType?: string; sizeBytes?: number } }>(jobs: readonly J[]): J[] {
+  const rank = (j: J): number => (j.name === TEXT_BATCH_JOB || j.data.jobType === 'text' ? 0 : j.data.jobType === 'url' || j.data.jobType === undefined ? 1 : 2);
+  return jobs
+    .map((j, i) => ({ j, i, rank: rank(j), size: j.data.sizeBytes ?? 0 }))
+    .sort((a, b) => a.rank - b.rank || (a.rank === 2 ? b.size - a.size : 0) || a.i - b.i)
+    .map((e) => e.j);
+}
+
+/**
  * A SourceQueue over a BullMQ Queue, adding jobs with {@link defaultJobOptions}
  * and priorities from {@link FairShare}, so workspaces take turns.
  */
@@ -259,7 +276,8 @@ export function bullSourceQueue(queue: Queue, attempts: number, backoffMs?: numb
       const added: { name: string; data: ExtractSourceJob | TextBatchJob; opts: JobsOptions }[] = [];
       const byWorkspace = new Map<string, QueuedJob[]>();
       for (const j of toJobs(jobs)) byWorkspace.set(j.data.workspaceId, [...(byWorkspace.get(j.data.workspaceId) ?? []), j]);
-      for (const [workspaceId, own] of byWorkspace) {
+      for (const [workspaceId, queued] of byWorkspace) {
+        const own = runOrder(queued);
         const priorities = await fair.priorities(workspaceId, own.length);
         own.forEach((j, i) => added.push({ name: j.name, data: j.data, opts: { ...opts, jobId: j.id, priority: priorities[i]! } }));
       }

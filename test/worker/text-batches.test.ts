@@ -69,6 +69,26 @@ describe('texts of one request run in batch jobs', () => {
     expect(one.body).toMatchObject({ status: 'ready', text: texts(count, 'batch')[65] });
   });
 
+  it('queues a request’s texts first, then its URLs, then its files largest first, and lists them in request order', async () => {
+    const page = (n: number): string => `<!doctype html><html><head><title>Page ${n}</title></head><body>${'<p>Opening hours of the archive.</p>'.repeat(n)}</body></html>`;
+    const { kbId, docs } = await createKbWith(h, key, (f) => {
+      f.set('knowledge_base_texts', JSON.stringify(['first text', 'second text']));
+      f.set('knowledge_base_urls', JSON.stringify(['https://example.com/a']));
+      f.append('knowledge_base_files', new Blob([page(1)]), 'small.html');
+      f.append('knowledge_base_files', new Blob([page(400)]), 'large.html');
+      f.append('knowledge_base_files', new Blob([page(40)]), 'medium.html');
+    });
+    const res = await call(h.app, 'GET', `/v1/knowledge-bases/${kbId}`, { key });
+    const names = (res.body as { files: { content?: string; filename?: string }[] }).files.map((s) => s.filename ?? s.content);
+    expect(names).toEqual(['first text', 'second text', 'https://example.com/a', 'small.html', 'large.html', 'medium.html']);
+    const jobs = await Promise.all(
+      [textBatchJobId(kbId, docs[0]!), ...docs.slice(2).map((documentId) => extractSourceJobId({ workspaceId: WS, kbId, documentId, run: 1 }))].map((id) => queued(id)),
+    );
+    const byTurn = [...jobs].sort((a, b) => a.opts.priority! - b.opts.priority!);
+    expect(byTurn.map((j) => j.name)).toEqual(['texts', 'url', 'html', 'html', 'html']);
+    expect(byTurn.slice(2).map((j) => j.data.documentId)).toEqual([docs[4], docs[5], docs[3]]);
+  });
+
   it('gives a text alone in its request a job of its own, as before', async () => {
     const { kbId, docs } = await createKbWith(h, key, (f) => f.set('knowledge_base_texts', JSON.stringify(['alone'])));
     const job = await queued(extractSourceJobId({ workspaceId: WS, kbId, documentId: docs[0]!, run: 1 }));
