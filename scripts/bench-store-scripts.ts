@@ -6,7 +6,9 @@
  *   2. the commit of a file that reuses that extraction (same bytes, same workspace);
  *   3. the deletion of a knowledge base of `--sources` ready sources;
  *   4. a metadata change of the large source (its chunk.upserted batches);
- *   5. a re-chunk of the large source into half as many chunks.
+ *   5. a re-chunk of the large source into half as many chunks;
+ *   6. the deletion of the large source;
+ *   7. the claim and finish of a batch of 64 texts.
  *
  *   npx tsx scripts/bench-store-scripts.ts [--mb 5] [--sources 2000] [--runs 3]
  *
@@ -127,6 +129,23 @@ async function runOnce(redis: Redis, store: Store, run: number): Promise<Record<
   const rechunk = await store.kbs.rechunkSourceReport({ kbId, documentId, run: 1, chunking: settings, defaultChunking: settings, chunks: merged, markdown: big.text, now: now() });
   if (rechunk.result !== 'ok') throw new Error(`rechunk: ${rechunk.result}`);
   out[`re-chunk of the large source into ${merged.length} chunks`] = await slowest(redis);
+
+  await redis.call('SLOWLOG', 'RESET');
+  await store.kbs.deleteSource({ workspaceId: WS, kbId, documentId }, now());
+  out[`deletion of the large source (${merged.length} chunks)`] = await slowest(redis);
+
+  const kb4 = `kb_bench_texts${run}`;
+  const paragraphs: NewSource[] = Array.from({ length: 64 }, (_, i) => {
+    const content = `${run} ${i} ${textOf(500, 500).text}`;
+    return { documentId: `doc_bench_t${run}${String(i).padStart(9, '0')}`, type: 'text', content, fingerprint: sourceFingerprint({ type: 'text', content }) };
+  });
+  await store.kbs.create({ workspaceId: WS, kbId: kb4, name: kb4, sources: paragraphs, now: now() });
+  await redis.call('SLOWLOG', 'RESET');
+  const batch = paragraphs.map((p) => ({ documentId: p.documentId, run: 1 }));
+  await store.kbs.startTexts(kb4, batch, { now: now(), claim: 'bench', workspaceId: WS });
+  const one = textOf(500, 200);
+  await store.kbs.finishTexts(kb4, paragraphs.map((p) => ({ documentId: p.documentId, run: 1, outcome: { status: 'ready' as const, text: p.content, chunks: one.chunks.map((c) => ({ ...c, charEnd: Math.min(c.charEnd, p.content.length), byteEnd: Math.min(c.byteEnd, p.content.length) })), truncated: false } })), { now: now(), claim: 'bench' });
+  out['claim and finish of a batch of 64 texts of about 500 characters'] = await slowest(redis);
 
   const kb3 = `kb_bench_many${run}`;
   const small = textOf(3000, 2000);

@@ -40,7 +40,7 @@ export interface ReconcileReport {
   sitesFailed: number;
   /** Knowledge bases whose counters did not add up to their sources (a torn commit), counted again. */
   recounted: number;
-  /** Metadata changes, and large writes of chunks, whose feed events a crash had left half emitted, finished. */
+  /** Metadata changes, large writes of chunks and deletes of large sources whose feed events a crash had left half emitted, finished. */
   metadataResumed: number;
   /** Deleted knowledge bases whose leftover keys a crash had left, swept. */
   swept: number;
@@ -135,8 +135,9 @@ async function reconcileKb(deps: ReconcilerDeps, kbId: string, now: number, repo
 
 /**
  * Finishes the metadata changes of a knowledge base whose chunk.upserted
- * events a crash left half emitted: each resumes at its marker, in the same
- * short batches. True while the knowledge base has an emission under way.
+ * events a crash left half emitted (each resumes at its marker, in the same
+ * short batches), and the chunk.deleted events of its deleted sources of
+ * many chunks. True while the knowledge base has an emission under way.
  */
 async function reconcileMetadata(deps: ReconcilerDeps, kbId: string, now: number, report: ReconcileReport): Promise<boolean> {
   const pending = await deps.kbs.pendingMetadata(kbId, METADATA_PAGE);
@@ -147,7 +148,7 @@ async function reconcileMetadata(deps: ReconcilerDeps, kbId: string, now: number
     left -= 1;
     if (!changes) continue;
     report.metadataResumed += 1;
-    deps.logger.warn({ kbId, documentId }, "finished a metadata change's chunk.upserted events that a crash had left half emitted");
+    deps.logger.warn({ kbId, documentId }, "finished a source's change-feed events that a crash had left half emitted");
   }
   return left > 0;
 }

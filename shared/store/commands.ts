@@ -9,7 +9,7 @@ import { readChangesScript, trimFeedScript, workspaceFeedBytesScript } from './s
 import { boundWorkspaceFeeds } from './feed-bound.js';
 import type { FeedArgs } from '../feed/feed-entries.js';
 import { commitSourcesScript } from './scripts/commit-scripts.js';
-import { deleteKbScript, deleteSourceScript, sweepKbScript } from './scripts/delete-scripts.js';
+import { deleteKbScript, deleteSourceScript, dropChunksScript, sweepKbScript } from './scripts/delete-scripts.js';
 import { emitMetadataScript, setSourceMetadataScript } from './scripts/metadata-scripts.js';
 import { emitChunksScript } from './scripts/emit-scripts.js';
 import { rechunkSourceScript, settleKbScript } from './scripts/rechunk-scripts.js';
@@ -44,6 +44,7 @@ export const SCRIPTS = [
   deleteKbScript,
   sweepKbScript,
   deleteSourceScript,
+  dropChunksScript,
   startSourceScript,
   finishSourceScript,
   startTextsScript,

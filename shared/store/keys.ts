@@ -15,6 +15,8 @@ export interface SourceKeys {
   emitList: string;
   /** The chunk ids that emission has shown so far (hash): what its deletion pass keeps. */
   emitSeen: string;
+  /** A deleted source's chunk ids whose chunk.deleted events are still to be written (hash; see dropChunks.lua). */
+  dropIds: string;
 }
 
 /** How long the change feed keeps its events, how many and how many bytes at most per knowledge base, and per workspace. */
@@ -105,6 +107,7 @@ export class KeySpace {
       chunkIds: p.chunkIds + documentId,
       emitList: p.emitList + documentId,
       emitSeen: p.emitSeen + documentId,
+      dropIds: p.dropIds + documentId,
     };
   }
   /** The prefixes of {@link sourceKeys}, for scripts that find source ids inside Redis (prefix .. documentId). */
@@ -118,6 +121,7 @@ export class KeySpace {
       chunkIds: `${this.kbTag(kbId)}:cids:`,
       emitList: `${this.kbTag(kbId)}:cemit:`,
       emitSeen: `${this.kbTag(kbId)}:cseen:`,
+      dropIds: `${this.kbTag(kbId)}:cdrop:`,
     };
   }
   sourcePrefix(kbId: string): string {

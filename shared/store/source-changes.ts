@@ -7,7 +7,7 @@ import { runScript, type StoreRedis } from './commands.js';
 import type { KeySpace } from './keys.js';
 import type { Metadata } from '../schemas/metadata.js';
 import { feedRange, type FeedRange } from '../feed/cursor.js';
-import { deleteSourceScript } from './scripts/delete-scripts.js';
+import { deleteSourceScript, dropChunksScript } from './scripts/delete-scripts.js';
 import { emitMetadataScript, setSourceMetadataScript } from './scripts/metadata-scripts.js';
 import { refreshSourceScript, replaceSourceScript, retrySourceScript, type ReplaceFields } from './scripts/rerun-scripts.js';
 import { resultError } from './scripts/result-error.js';
@@ -181,10 +181,13 @@ export class SourceChanges {
   }
 
   /**
-   * Finishes a source's interrupted metadata emission from its marker.
-   * Returns the feed range written, undefined when it had none to finish.
+   * Finishes a source's interrupted metadata emission from its marker, or
+   * the chunk.deleted events of a deleted source of many chunks. Returns the
+   * feed range written, undefined when it had none to finish.
    */
   async resumeMetadata(kbId: string, documentId: string): Promise<FeedRange | undefined> {
+    // A deleted source's chunk.deleted events a crash left unwritten.
+    if ((await this.redis.exists(this.keys.sourceKeys(kbId, documentId).dropIds)) === 1) return this.dropChunks(kbId, documentId);
     const [marker, chunkMarker] = await this.redis.hmget(this.keys.source(kbId, documentId), 'metaEmit', 'chunkEmit');
     // A large write's chunk events first: a metadata emission compares against the chunks they leave.
     // Without a marker, emitChunks only drops what a superseded emission left (checked in its script) and the entry.
@@ -211,9 +214,23 @@ export class SourceChanges {
    * last source in flight.
    */
   async deleteSource(target: SourceTarget, now: string, ifRev?: number): Promise<{ changes: FeedRange | undefined; settle: SettleReport }> {
-    const reply = await runScript(this.redis, this.keys, deleteSourceScript, { ...target, now, ifRev });
+    // The reconciler walks this index: it writes the chunk.deleted events a crash left unwritten.
+    const reply = await this.active.markedWrite(target.kbId, now, () => runScript(this.redis, this.keys, deleteSourceScript, { ...target, now, ifRev }));
     if (reply.kind === 'precondition_failed') throw resultError(reply.kind, { rev: reply.rev });
     if (reply.kind !== 'ok') throw resultError(reply.kind, sourceContext(target));
-    return { changes: feedRange(reply.feedFrom, reply.feedTo), settle: settleReport(reply.settled, reply.counts) };
+    let changes = feedRange(reply.feedFrom, reply.feedTo);
+    // The source is deleted: events that a failure here leaves unwritten are the reconciler's to write.
+    if (reply.dropping) changes = joinRanges(changes, await this.dropChunks(target.kbId, target.documentId).catch(() => undefined));
+    return { changes, settle: settleReport(reply.settled, reply.counts) };
+  }
+
+  /** Writes the chunk.deleted events a deleted source of many chunks left to write, one bounded script a batch; the range written. */
+  async dropChunks(kbId: string, documentId: string): Promise<FeedRange | undefined> {
+    let changes: FeedRange | undefined;
+    for (;;) {
+      const reply = await runScript(this.redis, this.keys, dropChunksScript, { kbId, documentId });
+      changes = joinRanges(changes, feedRange(reply.feedFrom, reply.feedTo));
+      if (reply.left === 0) return changes;
+    }
   }
 }

@@ -11,7 +11,7 @@ import { runScript, withCommands } from '../../shared/store/commands.js';
 import { sourceFingerprint, type NewSource } from '../../shared/store/kb-records.js';
 import { SWEEP_GRACE_MS } from '../../shared/store/kb-sweep.js';
 import type { Store } from '../../shared/store/index.js';
-import { deleteKbScript, SWEEP_BATCH } from '../../shared/store/scripts/delete-scripts.js';
+import { deleteKbScript, deleteSourceScript, DROP_BATCH, SWEEP_BATCH } from '../../shared/store/scripts/delete-scripts.js';
 import { finishSourceScript } from '../../shared/store/scripts/worker-transition-scripts.js';
 import { STAGED_TTL_SECONDS } from '../../shared/store/staging.js';
 import { METADATA_STALE_MS, reconcile } from '../../worker/reconciler.js';
@@ -321,6 +321,54 @@ describe('a file that reuses a large extraction', () => {
     expect(await redis.lrange(k.chunks, 0, -1)).toEqual(chunks.map((c) => JSON.stringify(c)));
     expect(await replayed(other, again.documentId)).toEqual(idsOf(other, again.documentId, markdown, chunks));
     expect(await kbKeys(other)).not.toContainEqual(expect.stringMatching(/:staged:|:cemit:|:cseen:/));
+  });
+});
+
+describe('a deleted source of many chunks', () => {
+  /** The chunk.deleted events of `documentId` in the feed, by the knowledge_base.changed range that told of them. */
+  async function deletedByRange(kbId: string, documentId: string): Promise<number[]> {
+    const events = await redis.xrange(store.keys.changes(kbId), '-', '+');
+    const ranges = (await store.outbox.read(kbId, 10_000)).filter((e) => e.type === 'knowledge_base.changed').map((e) => JSON.parse(e.data) as { from: string; to: string });
+    const after = (a: string, b: string) => { const [x, y] = a.split('-').map(BigInt) as [bigint, bigint]; const [u, v] = b.split('-').map(BigInt) as [bigint, bigint]; return x > u || (x === u && y > v); };
+    return ranges
+      .map((r) => events.filter(([id, f]) => after(id, r.from) && !after(id, r.to) && f[1] === 'd' && f[5] === documentId).length)
+      .filter((n) => n > 0);
+  }
+
+  it('has its chunk.deleted events written in bounded batches after the delete, every one of them', async () => {
+    const kbId = 'kb_lw_delsource';
+    const { documentId } = await claimedSource(kbId, 'url');
+    const big = largeText(1_200_000, 'theta');
+    await store.kbs.finishSourceReport({ kbId, documentId, run: 1 }, { status: 'ready', text: big.text, chunks: big.chunks, truncated: false }, { now: now() });
+    expect(big.chunks.length).toBeGreaterThan(2 * DROP_BATCH);
+    expect(await replayed(kbId, documentId)).toEqual(idsOf(kbId, documentId, big.text, big.chunks));
+
+    const { changes } = await store.kbs.deleteSource({ workspaceId: WS, kbId, documentId }, now());
+    expect(changes).toBeDefined();
+    expect(await replayed(kbId, documentId)).toEqual(new Set());
+    const batches = await deletedByRange(kbId, documentId);
+    expect(batches.reduce((a, b) => a + b, 0)).toBe(big.chunks.length);
+    expect(Math.max(...batches)).toBeLessThanOrEqual(DROP_BATCH);
+    expect(await kbKeys(kbId)).not.toContainEqual(expect.stringContaining(documentId));
+    expect(await redis.zcard(store.keys.metadataEmits(kbId))).toBe(0);
+  });
+
+  it('has the events a crash left unwritten written by the reconciler', async () => {
+    const kbId = 'kb_lw_delcrash';
+    const { documentId } = await claimedSource(kbId, 'url');
+    const big = largeText(800_000, 'iota');
+    await store.kbs.finishSourceReport({ kbId, documentId, run: 1 }, { status: 'ready', text: big.text, chunks: big.chunks, truncated: false }, { now: now() });
+    // The API dies right after the delete script: no batch of events written.
+    const reply = await runScript(withCommands(redis), store.keys, deleteSourceScript, { workspaceId: WS, kbId, documentId, now: now() });
+    expect(reply).toMatchObject({ kind: 'ok', dropping: 1, feedTo: '' });
+    expect(await redis.ttl(store.keys.sourceKeys(kbId, documentId).dropIds)).toBeGreaterThan(0);
+    expect(await replayed(kbId, documentId)).toEqual(idsOf(kbId, documentId, big.text, big.chunks));
+
+    expect((await reconcileAt(Date.now() + METADATA_STALE_MS + 1000)).metadataResumed).toBe(1);
+    expect(await replayed(kbId, documentId)).toEqual(new Set());
+    expect(Math.max(...(await deletedByRange(kbId, documentId)))).toBeLessThanOrEqual(DROP_BATCH);
+    expect(await kbKeys(kbId)).not.toContainEqual(expect.stringContaining(documentId));
+    expect(await redis.zcard(store.keys.metadataEmits(kbId))).toBe(0);
   });
 });
 

@@ -4,15 +4,20 @@
   Input:
     KEYS[1] meta hash   KEYS[2] source id list   KEYS[3] active sorted set   KEYS[4] fingerprint hash
     KEYS[5] source record   KEYS[6] text   KEYS[7] blob   KEYS[8] Markdown   KEYS[9] chunk list
-    KEYS[10] chunk ids in the change feed
-    ARGV[1] JSON: {workspaceId (the caller's), documentId, now (ISO), ifRev, feed: see the feed include,
-                   outbox: see the outbox include}
+    KEYS[10] chunk ids in the change feed   KEYS[11] chunk ids still to drop from the feed
+    KEYS[12] the knowledge base's pending emissions (sorted set: documentId to ms)
+    ARGV[1] JSON: {workspaceId (the caller's), documentId, now (ISO), nowMs, ifRev, dropInline, dropTtl,
+                   feed: see the feed include, outbox: see the outbox include}
             ifRev: delete nothing unless the knowledge base is at this revision (If-Match)
+            dropInline: the most chunk.deleted events this script writes; a source with more chunks
+            keeps their ids in KEYS[11] (expiring after dropTtl seconds), listed in KEYS[12], for
+            dropChunks to write their events in batches.
     settled: the knowledge base's settle number when this deleted its last active source, else 0;
     counts: the knowledge base's after the delete, in the order of SOURCE_STATUSES.
 
-  Output: {'ok', feedFrom, feedTo, settled, ...counts} | {'missing'} | {'forbidden'} | {'missing_source'} | {'precondition_failed', rev}
+  Output: {'ok', feedFrom, feedTo, settled, dropping, ...counts} | {'missing'} | {'forbidden'} | {'missing_source'} | {'precondition_failed', rev}
     feedFrom, feedTo: the feed position before the first event this wrote, and its last ('' when none).
+    dropping: 1 when the chunk.deleted events are left to dropChunks, else 0.
 ]]
 --- @include "checkOwner"
 --- @include "feed"
@@ -34,7 +39,16 @@ moveStatus(meta, record, st, nil)
 dropBytes(meta, record)
 redis.call('LREM', KEYS[2], 0, p.documentId)
 redis.call('ZREM', KEYS[3], p.documentId)
-feedDropAll(p.feed, KEYS[10], p.documentId)
+local dropping = 0
+if redis.call('HLEN', KEYS[10]) > p.dropInline then
+  -- O(1) here whatever the source's size: dropChunks writes the events in batches.
+  redis.call('RENAME', KEYS[10], KEYS[11])
+  redis.call('EXPIRE', KEYS[11], p.dropTtl)
+  redis.call('ZADD', KEYS[12], p.nowMs, p.documentId)
+  dropping = 1
+else
+  feedDropAll(p.feed, KEYS[10], p.documentId)
+end
 local feedFrom, feedTo = feedFinish(p.feed)
 redis.call('DEL', KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9])
 touchKb(meta, p.now)
@@ -43,4 +57,4 @@ local settled, counts = 0, readCounts(meta)
 if ACTIVE_STATUS[st] then settled, counts = settleIfIdle(meta) end
 outboxChanged(p.outbox, feedFrom, feedTo)
 outboxSettled(p.outbox, settled, counts)
-return {'ok', feedFrom, feedTo, settled, unpack(counts)}
+return {'ok', feedFrom, feedTo, settled, dropping, unpack(counts)}

@@ -52,18 +52,60 @@ export const sweepKbScript = defineScript({
   replies: { ok: { left: 'int' } },
 });
 
-/** Deletes one source with every key it owns. */
+/**
+ * Chunk.deleted events a source's delete writes itself; a source with more
+ * chunks has them written afterwards by {@link dropChunksScript}, this many a
+ * call, so neither script's time grows with the source.
+ */
+export const DROP_BATCH = 256;
+
+/** How long a deleted source's chunk ids wait at most for their chunk.deleted events (the reconciler writes them within minutes). */
+export const DROP_TTL_SECONDS = 86_400;
+
+/** Deletes one source with every key it owns; a source of many chunks leaves their chunk.deleted events to dropChunks. */
 export const deleteSourceScript = defineScript({
   name: 'kbDeleteSource',
   file: 'deleteSource',
   lifecycle: { sources: 'delete' },
-  keys: ['meta', 'sourceIds', 'active', 'fingerprints', 'record', 'text', 'blob', 'markdown', 'chunks', 'chunkIds'],
+  keys: ['meta', 'sourceIds', 'active', 'fingerprints', 'record', 'text', 'blob', 'markdown', 'chunks', 'chunkIds', 'dropIds', 'emits'],
   build: (i: SourceTarget & { now: string; ifRev?: number | undefined }, k) => ({
     keys: {
       ...k.sourceIndex(i.kbId),
       ...k.sourceKeys(i.kbId, i.documentId),
+      emits: k.metadataEmits(i.kbId),
     },
-    args: { workspaceId: i.workspaceId, documentId: i.documentId, now: i.now, ifRev: revArg(i.ifRev), feed: feedArgs(k, i.kbId), outbox: outboxArgs(k, i.kbId) },
+    args: {
+      workspaceId: i.workspaceId,
+      documentId: i.documentId,
+      now: i.now,
+      nowMs: Date.parse(i.now),
+      ifRev: revArg(i.ifRev),
+      dropInline: DROP_BATCH,
+      dropTtl: DROP_TTL_SECONDS,
+      feed: feedArgs(k, i.kbId),
+      outbox: outboxArgs(k, i.kbId),
+    },
   }),
-  replies: { ok: { feedFrom: 'str', feedTo: 'str', settled: 'int', counts: 'counts' }, missing: {}, forbidden: {}, missing_source: {}, precondition_failed: { rev: 'int' } },
+  replies: {
+    ok: { feedFrom: 'str', feedTo: 'str', settled: 'int', dropping: 'int', counts: 'counts' },
+    missing: {},
+    forbidden: {},
+    missing_source: {},
+    precondition_failed: { rev: 'int' },
+  },
+});
+
+/** Writes one bounded batch of a deleted source's chunk.deleted events (see dropChunks.lua). */
+export const dropChunksScript = defineScript({
+  name: 'kbDropChunks',
+  file: 'dropChunks',
+  keys: ['meta', 'record', 'dropIds', 'emits'],
+  build: (i: { kbId: string; documentId: string; count?: number }, k) => {
+    const { record, dropIds } = k.sourceKeys(i.kbId, i.documentId);
+    return {
+      keys: { meta: k.kb(i.kbId), record, dropIds, emits: k.metadataEmits(i.kbId) },
+      args: { documentId: i.documentId, count: i.count ?? DROP_BATCH, feed: feedArgs(k, i.kbId), outbox: outboxArgs(k, i.kbId) },
+    };
+  },
+  replies: { ok: { feedFrom: 'str', feedTo: 'str', left: 'int' } },
 });
