@@ -1,8 +1,9 @@
 import type { StoredChunk } from '../schemas/chunk.js';
 import { feedEntries } from '../feed/feed-entries.js';
-import type { FeedRange } from '../feed/cursor.js';
+import { feedRange, type FeedRange } from '../feed/cursor.js';
 import { runScript, type StoreRedis } from './commands.js';
 import type { KeySpace } from './keys.js';
+import { dropChunksScript } from './scripts/delete-scripts.js';
 import { emitChunksScript, type EmitMarker } from './scripts/emit-scripts.js';
 import { stageList, stageNonce, stageString, utf8Bytes, type StagedValue } from './staging.js';
 
@@ -142,4 +143,17 @@ export function joinRanges(a: FeedRange | undefined, b: FeedRange | undefined): 
   if (!a) return b;
   if (!b) return a;
   return { from: a.from, to: b.to };
+}
+
+/**
+ * Writes the chunk.deleted events a deleted source of many chunks left to
+ * write (see dropChunks.lua), one bounded script a batch; the range written.
+ */
+export async function dropChunks(redis: StoreRedis, keys: KeySpace, kbId: string, documentId: string): Promise<FeedRange | undefined> {
+  let changes: FeedRange | undefined;
+  for (;;) {
+    const reply = await runScript(redis, keys, dropChunksScript, { kbId, documentId });
+    changes = joinRanges(changes, feedRange(reply.feedFrom, reply.feedTo));
+    if (reply.left === 0) return changes;
+  }
 }

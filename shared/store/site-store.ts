@@ -6,6 +6,7 @@ import { resultError } from './scripts/result-error.js';
 import { feedRange, type FeedRange } from '../feed/cursor.js';
 import { claimLandedUrlScript, deleteSiteScript, finishSiteScript, reserveCrawlBudgetScript, restartSiteScript, type SiteTarget } from './scripts/site-scripts.js';
 import { ActiveIndex } from './active-index.js';
+import { dropChunks, joinRanges } from './chunk-emission.js';
 import { outcomeSiteFields, parseSite, type SiteOutcome, type StoredSite } from './site-records.js';
 
 /** Budgets left behind by a crashed discovery run out after this long (seconds). */
@@ -88,9 +89,15 @@ export class SiteStore {
 
   /** Deletes a site and its pages; returns how many pages went and the change feed range the delete wrote. */
   async delete(target: SiteTarget, now: string): Promise<{ removed: number; changes: FeedRange | undefined }> {
-    const reply = await runScript(this.redis, this.keys, deleteSiteScript, { ...target, now });
+    // The reconciler walks this index: it writes the chunk.deleted events a crash left unwritten.
+    const reply = await new ActiveIndex(this.redis, this.keys).markedWrite(target.kbId, now, () => runScript(this.redis, this.keys, deleteSiteScript, { ...target, now }));
     if (reply.kind !== 'ok') throw resultError(reply.kind, { kbId: target.kbId, siteId: target.siteId });
-    return { removed: reply.removed, changes: feedRange(reply.feedFrom, reply.feedTo) };
+    let changes = feedRange(reply.feedFrom, reply.feedTo);
+    // The pages are deleted: events that a failure here leaves unwritten are the reconciler's to write.
+    for (const documentId of reply.dropping) {
+      changes = joinRanges(changes, await dropChunks(this.redis, this.keys, target.kbId, documentId).catch(() => undefined));
+    }
+    return { removed: reply.removed, changes };
   }
 
   /** Counts one more consecutive miss of a page; returns the count. */

@@ -7,13 +7,13 @@ import { runScript, type StoreRedis } from './commands.js';
 import type { KeySpace } from './keys.js';
 import type { Metadata } from '../schemas/metadata.js';
 import { feedRange, type FeedRange } from '../feed/cursor.js';
-import { deleteSourceScript, dropChunksScript } from './scripts/delete-scripts.js';
+import { deleteSourceScript } from './scripts/delete-scripts.js';
 import { emitMetadataScript, setSourceMetadataScript } from './scripts/metadata-scripts.js';
 import { refreshSourceScript, replaceSourceScript, retrySourceScript, type ReplaceFields } from './scripts/rerun-scripts.js';
 import { resultError } from './scripts/result-error.js';
 import { parseSource, type StoredSource } from './kb-records.js';
 import { settleReport, type SettleReport } from './settle-report.js';
-import { EMIT_BATCH_BYTES, emitChunks, joinRanges, parseEmitMarker } from './chunk-emission.js';
+import { dropChunks, EMIT_BATCH_BYTES, emitChunks, joinRanges, parseEmitMarker } from './chunk-emission.js';
 import { readList, readString } from './staging.js';
 
 /** Reads of a source's chunks before a metadata emission leaves runs that keep rewriting them to the reconciler. */
@@ -187,7 +187,7 @@ export class SourceChanges {
    */
   async resumeMetadata(kbId: string, documentId: string): Promise<FeedRange | undefined> {
     // A deleted source's chunk.deleted events a crash left unwritten.
-    if ((await this.redis.exists(this.keys.sourceKeys(kbId, documentId).dropIds)) === 1) return this.dropChunks(kbId, documentId);
+    if ((await this.redis.exists(this.keys.sourceKeys(kbId, documentId).dropIds)) === 1) return dropChunks(this.redis, this.keys, kbId, documentId);
     const [marker, chunkMarker] = await this.redis.hmget(this.keys.source(kbId, documentId), 'metaEmit', 'chunkEmit');
     // A large write's chunk events first: a metadata emission compares against the chunks they leave.
     // Without a marker, emitChunks only drops what a superseded emission left (checked in its script) and the entry.
@@ -220,17 +220,7 @@ export class SourceChanges {
     if (reply.kind !== 'ok') throw resultError(reply.kind, sourceContext(target));
     let changes = feedRange(reply.feedFrom, reply.feedTo);
     // The source is deleted: events that a failure here leaves unwritten are the reconciler's to write.
-    if (reply.dropping) changes = joinRanges(changes, await this.dropChunks(target.kbId, target.documentId).catch(() => undefined));
+    if (reply.dropping) changes = joinRanges(changes, await dropChunks(this.redis, this.keys, target.kbId, target.documentId).catch(() => undefined));
     return { changes, settle: settleReport(reply.settled, reply.counts) };
-  }
-
-  /** Writes the chunk.deleted events a deleted source of many chunks left to write, one bounded script a batch; the range written. */
-  async dropChunks(kbId: string, documentId: string): Promise<FeedRange | undefined> {
-    let changes: FeedRange | undefined;
-    for (;;) {
-      const reply = await runScript(this.redis, this.keys, dropChunksScript, { kbId, documentId });
-      changes = joinRanges(changes, feedRange(reply.feedFrom, reply.feedTo));
-      if (reply.left === 0) return changes;
-    }
   }
 }

@@ -372,6 +372,46 @@ describe('a deleted source of many chunks', () => {
   });
 });
 
+describe('a deleted site of many chunks', () => {
+  it("writes its pages' chunk.deleted events in bounded batches, every one of them, and keeps the other sources in order", async () => {
+    const kbId = 'kb_lw_delsite';
+    const siteId = 'site_lw_delsite0000000';
+    const pageText = (i: number) => largeText(200 * 2000, `kappa${i}`);
+    const pages = [0, 1, 2].map((i) => ({ documentId: `doc_lwsite${String(i).padStart(11, '0')}`, url: `https://example.com/p${i}.html`, ...pageText(i) }));
+    const own = (documentId: string, url: string, siteOf?: string): NewSource => ({ documentId, type: 'url', content: url, fingerprint: sourceFingerprint({ type: 'url', content: url }), ...(siteOf && { siteId: siteOf }) });
+    const before = own('doc_lwsiteown00000000', 'https://example.com/own-a.html');
+    const after = own('doc_lwsiteown00000001', 'https://example.com/own-b.html');
+    await store.kbs.create({
+      workspaceId: WS, kbId, name: kbId, now: now(),
+      sites: [{ siteId, url: 'https://example.com/', maxPages: 10, maxDepth: 1, sitemap: 'auto' }],
+      sources: [before, ...pages.slice(0, 2).map((p) => own(p.documentId, p.url, siteId)), after, own(pages[2]!.documentId, pages[2]!.url, siteId)],
+    });
+    for (const p of pages) {
+      const ref = { kbId, documentId: p.documentId, run: 1 };
+      await store.kbs.startSourceReport(ref, { now: now() });
+      await store.kbs.finishSourceReport(ref, { status: 'ready', text: p.text, chunks: p.chunks, truncated: false }, { now: now() });
+    }
+    const total = pages.reduce((n, p) => n + p.chunks.length, 0);
+    expect(total).toBeGreaterThan(2 * DROP_BATCH);
+    const feedLength = await redis.xlen(store.keys.changes(kbId));
+
+    const { removed } = await store.sites.delete({ workspaceId: WS, kbId, siteId }, now());
+    expect(removed).toBe(3);
+    for (const p of pages) expect(await replayed(kbId, p.documentId)).toEqual(new Set());
+    expect((await redis.xlen(store.keys.changes(kbId))) - feedLength).toBe(total);
+    // Each knowledge_base.changed the delete told of covers at most one batch of events.
+    const events = await redis.xrange(store.keys.changes(kbId), '-', '+');
+    const order = new Map(events.map(([id], i) => [id, i]));
+    const ranges = (await store.outbox.read(kbId, 10_000)).filter((e) => e.type === 'knowledge_base.changed').map((e) => JSON.parse(e.data) as { from: string; to: string });
+    const deletes = ranges.filter((r) => order.has(r.to) && (order.get(r.to)! >= feedLength)).map((r) => order.get(r.to)! - (order.get(r.from) ?? -1));
+    expect(deletes.reduce((a, b) => a + b, 0)).toBe(total);
+    expect(Math.max(...deletes)).toBeLessThanOrEqual(DROP_BATCH);
+    expect(await redis.lrange(store.keys.sourceIds(kbId), 0, -1)).toEqual([before.documentId, after.documentId]);
+    for (const p of pages) expect(await kbKeys(kbId)).not.toContainEqual(expect.stringContaining(p.documentId));
+    expect(await redis.zcard(store.keys.metadataEmits(kbId))).toBe(0);
+  });
+});
+
 describe('a deleted knowledge base', () => {
   async function kbOf(kbId: string, count: number): Promise<void> {
     const small = largeText(3000, kbId);

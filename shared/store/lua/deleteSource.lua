@@ -21,6 +21,7 @@
 ]]
 --- @include "checkOwner"
 --- @include "feed"
+--- @include "dropLater"
 --- @include "lifecycle"
 --- @include "outbox"
 --- @include "storedBytes"
@@ -39,16 +40,8 @@ moveStatus(meta, record, st, nil)
 dropBytes(meta, record)
 redis.call('LREM', KEYS[2], 0, p.documentId)
 redis.call('ZREM', KEYS[3], p.documentId)
-local dropping = 0
-if redis.call('HLEN', KEYS[10]) > p.dropInline then
-  -- O(1) here whatever the source's size: dropChunks writes the events in batches.
-  redis.call('RENAME', KEYS[10], KEYS[11])
-  redis.call('EXPIRE', KEYS[11], p.dropTtl)
-  redis.call('ZADD', KEYS[12], p.nowMs, p.documentId)
-  dropping = 1
-else
-  feedDropAll(p.feed, KEYS[10], p.documentId)
-end
+local _, later = feedDropBounded(p.feed, KEYS[10], KEYS[11], KEYS[12], p.documentId, p.nowMs, p.dropTtl, p.dropInline)
+local dropping = later and 1 or 0
 local feedFrom, feedTo = feedFinish(p.feed)
 redis.call('DEL', KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9])
 touchKb(meta, p.now)

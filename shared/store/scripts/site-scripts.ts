@@ -1,6 +1,7 @@
 import { feedArgs } from '../../feed/feed-entries.js';
 import { outboxArgs, type OutboxEvent } from '../outbox-events.js';
 import type { SiteState } from '../../schemas/site.js';
+import { DROP_BATCH, DROP_TTL_SECONDS } from './delete-scripts.js';
 import { defineScript } from './script.js';
 
 /** The end of one discovery run of a site. */
@@ -54,17 +55,28 @@ export const deleteSiteScript = defineScript({
   name: 'kbDeleteSite',
   file: 'deleteSite',
   lifecycle: { sources: 'delete', sites: 'delete' },
-  keys: ['meta', 'sourceIds', 'active', 'fingerprints', 'sites', 'site', 'misses'],
+  keys: ['meta', 'sourceIds', 'active', 'fingerprints', 'sites', 'site', 'misses', 'emits'],
   build: (i: SiteTarget & { now: string }, k) => ({
     keys: {
       ...k.sourceIndex(i.kbId),
       sites: k.sites(i.kbId),
       site: k.site(i.kbId, i.siteId),
       misses: k.siteMisses(i.kbId, i.siteId),
+      emits: k.metadataEmits(i.kbId),
     },
-    args: { workspaceId: i.workspaceId, siteId: i.siteId, now: i.now, prefixes: k.sourceKeyPrefixes(i.kbId), feed: feedArgs(k, i.kbId), outbox: outboxArgs(k, i.kbId) },
+    args: {
+      workspaceId: i.workspaceId,
+      siteId: i.siteId,
+      now: i.now,
+      nowMs: Date.parse(i.now),
+      dropInline: DROP_BATCH,
+      dropTtl: DROP_TTL_SECONDS,
+      prefixes: k.sourceKeyPrefixes(i.kbId),
+      feed: feedArgs(k, i.kbId),
+      outbox: outboxArgs(k, i.kbId),
+    },
   }),
-  replies: { ok: { removed: 'int', feedFrom: 'str', feedTo: 'str' }, missing: {}, forbidden: {}, missing_site: {} },
+  replies: { ok: { removed: 'int', feedFrom: 'str', feedTo: 'str', dropping: 'rest' }, missing: {}, forbidden: {}, missing_site: {} },
 });
 
 /** Worker: takes pages of the workspace's discovery budget for one holder, unless that would pass the cap on pages or on holders. */
