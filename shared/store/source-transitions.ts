@@ -245,7 +245,7 @@ export class SourceTransitions {
     // Staged values that expired before the script (a worker paused for minutes): staged again, once.
     if (reply.kind === 'unstaged') reply = await this.finishOnce(input, large);
     if (reply.kind === 'unstaged') throw new Error('the staged extraction expired twice before its finish');
-    if (reply.kind === 'repeated' && large) {
+    if (reply.kind === 'repeated' && (large || outcome.status === 'failed')) {
       // This attempt's finish was written and its reply lost: its feed events are emitted now, not at the reconciler's pace.
       const marker = parseEmitMarker(await this.redis.hget(this.keys.source(ref.kbId, ref.documentId), 'chunkEmit'));
       if (marker) await emitChunks(this.redis, this.keys, ref, marker);

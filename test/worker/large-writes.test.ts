@@ -372,6 +372,28 @@ describe('a deleted source of many chunks', () => {
   });
 });
 
+describe('a failed run of a source of many chunks', () => {
+  it("has its chunk.deleted events written in emitChunks' batches, every one of them", async () => {
+    const kbId = 'kb_lw_failrun';
+    const { documentId } = await claimedSource(kbId, 'url');
+    const big = largeText(1_200_000, 'lambda');
+    await store.kbs.finishSourceReport({ kbId, documentId, run: 1 }, { status: 'ready', text: big.text, chunks: big.chunks, truncated: false }, { now: now() });
+    expect(big.chunks.length).toBeGreaterThan(2 * DROP_BATCH);
+    const { run } = await store.kbs.refreshSource({ workspaceId: WS, kbId, documentId }, now());
+    // The refresh is not kept: a run ending failed, as a retry of a deleted page does.
+    expect((await store.kbs.startSourceReport({ kbId, documentId, run }, { now: now() })).result).toBe('ok');
+    const before = (await store.outbox.read(kbId, 10_000)).filter((e) => e.type === 'knowledge_base.changed').length;
+    const report = await store.kbs.finishSourceReport({ kbId, documentId, run }, { status: 'failed', error: { code: 'fetch_failed', message: 'gone' } }, { now: now() });
+    expect(report.result).toBe('ok');
+    expect(await replayed(kbId, documentId)).toEqual(new Set());
+    expect(await redis.hlen(store.keys.sourceKeys(kbId, documentId).chunkIds)).toBe(0);
+    const changed = (await store.outbox.read(kbId, 10_000)).filter((e) => e.type === 'knowledge_base.changed').length - before;
+    expect(changed).toBeGreaterThan(1);
+    expect(await kbKeys(kbId)).not.toContainEqual(expect.stringMatching(/:cemit:|:cseen:/));
+    expect(await redis.zcard(store.keys.metadataEmits(kbId))).toBe(0);
+  });
+});
+
 describe('a deleted site of many chunks', () => {
   it("writes its pages' chunk.deleted events in bounded batches, every one of them, and keeps the other sources in order", async () => {
     const kbId = 'kb_lw_delsite';

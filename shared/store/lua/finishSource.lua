@@ -25,7 +25,8 @@
     write and the reply, and the client sent the script again): nothing is written twice, and the
     worker knows the end is its own (`finishedBy` keeps the claim that ended the run).
     feedFrom, feedTo: the feed position before the first event this wrote, and its last ('' when none).
-    emitSeq: the emission of the staged chunks' feed events this started (0 for none), for emitChunks.
+    emitSeq: the emission of feed events this started (0 for none), for emitChunks: the staged chunks', or
+    the chunk.deleted of a failed run of a source of more than 256 chunks.
     unstaged: the staged values are not all there whole (they expired): nothing was written.
     chunkMax, chunkOverlap: the knowledge base's own chunking settings ('' when it has none), so the
     worker tells whether the chunks it cut still match without reading the meta again.

@@ -7,12 +7,14 @@
   knowledge_base.changed) is the caller's.
 
   `k` names the source's keys: {record, text, blob, markdown, chunks, chunkIds, emitList, emitSeen,
-  emits, and for a staged write stagedText, stagedMarkdown, stagedChunks, stagedFeed}.
+  emits, and for a staged write stagedText, stagedMarkdown, stagedChunks, stagedFeed}; without
+  `emits`, a failed run writes all its chunk.deleted events itself (a batch's texts, which run
+  for the first time and have none).
   `s` is the source's part of the payload (see finishSource.lua): {documentId, run, status, fields,
   text, markdown, chunks, feedChunks, staged, unchanged, keepBlobSeconds, event}; `at` is the
   script's {claim, now, nowMs, feed, outbox}.
 
-  Returns 'ok' and the emission of staged feed events it started (0 for none), or the reason
+  Returns 'ok' and the emission of feed events it started (0 for none), or the reason
   nothing was written: 'repeated', 'unstaged', 'gone', 'stale' or the final status.
 ]]
 --- @include "checkRun"
@@ -22,6 +24,9 @@
 --- @include "outbox"
 --- @include "stagedWrite"
 --- @include "storedBytes"
+
+-- The most chunk.deleted events a failed run writes itself (see chunkDropStart).
+local DROP_INLINE_MAX = 256
 
 local function finishRecord(meta, active, k, s, at)
   local record = k.record
@@ -62,7 +67,12 @@ local function finishRecord(meta, active, k, s, at)
       feedReplace(at.feed, k.chunkIds, record, s.documentId, s.feedChunks)
       setBytes(meta, record, 'extractedBytes', extractionBytes(s.text, md, s.chunks))
     else
-      feedDropAll(at.feed, k.chunkIds, s.documentId, record)
+      -- A failed run of a source of many chunks drops them from the feed in emitChunks' batches.
+      if k.emits and redis.call('HLEN', k.chunkIds) > DROP_INLINE_MAX then
+        emitSeq = chunkDropStart(meta, record, k.emitList, k.emitSeen, k.emits, s.documentId, at.nowMs)
+      else
+        feedDropAll(at.feed, k.chunkIds, s.documentId, record)
+      end
       setBytes(meta, record, 'extractedBytes', 0)
     end
   end

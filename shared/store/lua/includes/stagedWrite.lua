@@ -47,3 +47,9 @@ local function chunkEmitStart(meta, record, emitList, emitSeen, emits, stagedFee
   redis.call('ZADD', emits, nowMs, documentId)
   return seq
 end
+
+-- Starts an emission with no new chunks: only its deletion pass runs, a chunk.deleted for
+-- every chunk the feed shows, in emitChunks' batches (a failed run of a source of many chunks).
+local function chunkDropStart(meta, record, emitList, emitSeen, emits, documentId, nowMs)
+  return chunkEmitStart(meta, record, emitList, emitSeen, emits, emitList, 0, documentId, nowMs)
+end
