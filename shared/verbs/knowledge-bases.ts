@@ -14,7 +14,7 @@ import type { SourceTarget } from '../sources/source-ref.js';
 import { publicSite, type NewSite } from '../store/site-records.js';
 import type { SiteStore } from '../store/site-store.js';
 import { viewStamp, type KbRows, type KbViewCache, type SourceRow } from './kb-view-cache.js';
-import { piecesOf, piecesText, type JsonPieces } from './json-pieces.js';
+import { PieceWriter, piecesOf, piecesText, type JsonPieces } from './json-pieces.js';
 
 /** What a create or an update of a knowledge base brings: sources and sites to add, and settings to change. */
 export interface SourceForm {
@@ -123,7 +123,7 @@ export interface KbBody {
   rev: number;
 }
 
-const COMMA = Buffer.from(',');
+const COMMA = 0x2c;
 
 /** A source's row: its JSON as answered, and what the answer counts of it. */
 function sourceRow(s: StoredSource): SourceRow {
@@ -141,16 +141,12 @@ export function knowledgeBaseJson(meta: KbMeta, rows: readonly SourceRow[], defa
   for (const r of rows) if (r.status === 'ready' && r.chunking !== undefined && r.chunking !== tag) rechunking++;
   const summary = JSON.stringify(summaryView(meta, defaults));
   const tail = `]${rechunking > 0 ? `,"rechunkingSources":${rechunking}` : ''}${sites.length > 0 ? `,"sites":${JSON.stringify(sites)}` : ''}}`;
-  return piecesOf(
-    (function* () {
-      yield `${summary.slice(0, -1)},"files":[`;
-      for (let i = 0; i < rows.length; i++) {
-        if (i > 0) yield COMMA;
-        yield rows[i]!.json;
-      }
-      yield tail;
-    })(),
-  );
+  const w = new PieceWriter().text(`${summary.slice(0, -1)},"files":[`);
+  for (let i = 0; i < rows.length; i++) {
+    if (i > 0) w.byte(COMMA);
+    w.bytes(rows[i]!.json);
+  }
+  return w.text(tail).done();
 }
 
 /**
