@@ -8,9 +8,10 @@
  *   4. a metadata change of the large source (its chunk.upserted batches);
  *   5. a re-chunk of the large source into half as many chunks;
  *   6. the deletion of the large source;
- *   7. the claim and finish of a batch of 64 texts.
+ *   7. the claim and finish of a batch of 64 texts;
+ *   8. the deletion of a site of `--site-pages` pages among `--sources` sources.
  *
- *   npx tsx scripts/bench-store-scripts.ts [--mb 5] [--sources 2000] [--runs 3]
+ *   npx tsx scripts/bench-store-scripts.ts [--mb 5] [--sources 2000] [--site-pages 500] [--runs 3]
  *
  * Needs redis-server on PATH; about half a minute.
  */
@@ -29,6 +30,7 @@ const args = process.argv.slice(2);
 const arg = (name: string, fallback: number) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : fallback);
 const MB_TEXT = arg('--mb', 5);
 const SOURCES = arg('--sources', 2000);
+const SITE_PAGES = arg('--site-pages', 500);
 const now = () => new Date().toISOString();
 const random = new SeededRandom(7);
 const WORDS = ['ledger', 'invoice', 'refund', 'desk', 'policy', 'return', 'window', 'carrier', 'parcel', 'warranty', 'claim', 'region'];
@@ -146,6 +148,25 @@ async function runOnce(redis: Redis, store: Store, run: number): Promise<Record<
   const one = textOf(500, 200);
   await store.kbs.finishTexts(kb4, paragraphs.map((p) => ({ documentId: p.documentId, run: 1, outcome: { status: 'ready' as const, text: p.content, chunks: one.chunks.map((c) => ({ ...c, charEnd: Math.min(c.charEnd, p.content.length), byteEnd: Math.min(c.byteEnd, p.content.length) })), truncated: false } })), { now: now(), claim: 'bench' });
   out['claim and finish of a batch of 64 texts of about 500 characters'] = await slowest(redis);
+
+  const kb5 = `kb_bench_site${run}`;
+  const siteId = `site_bench${String(run).padStart(12, '0')}`;
+  const pageText = textOf(10_000, 2000);
+  const urlSource = (i: number, site: boolean): NewSource => {
+    const content = `https://example.com/${run}/${site ? 'site' : 'own'}/${i}.html`;
+    return { documentId: `doc_bench_${site ? 's' : 'o'}${run}${String(i).padStart(9, '0')}`, type: 'url', content, fingerprint: sourceFingerprint({ type: 'url', content }), ...(site && { siteId }) };
+  };
+  const pages = Array.from({ length: SITE_PAGES }, (_, i) => urlSource(i, true));
+  const others = Array.from({ length: SOURCES - SITE_PAGES }, (_, i) => urlSource(i, false));
+  await store.kbs.create({ workspaceId: WS, kbId: kb5, name: kb5, now: now(), sites: [{ siteId, url: 'https://example.com/', maxPages: SITE_PAGES, maxDepth: 1, sitemap: 'auto' }], sources: [...others.slice(0, others.length / 2), ...pages, ...others.slice(others.length / 2)] });
+  for (const page of pages) {
+    const ref = { kbId: kb5, documentId: page.documentId, run: 1 };
+    await store.kbs.startSourceReport(ref, { now: now() });
+    await store.kbs.finishSourceReport(ref, { status: 'ready', text: pageText.text, chunks: pageText.chunks, truncated: false }, { now: now() });
+  }
+  await redis.call('SLOWLOG', 'RESET');
+  await store.sites.delete({ workspaceId: WS, kbId: kb5, siteId }, now());
+  out[`deletion of a site of ${SITE_PAGES} pages (${pageText.chunks.length} chunks each) among ${SOURCES} sources`] = await slowest(redis);
 
   const kb3 = `kb_bench_many${run}`;
   const small = textOf(3000, 2000);
