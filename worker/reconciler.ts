@@ -42,6 +42,8 @@ export interface ReconcileReport {
   recounted: number;
   /** Metadata changes, large writes of chunks and deletes of large sources whose feed events a crash had left half emitted, finished. */
   metadataResumed: number;
+  /** Deletes of sites whose pages a crash had left, finished. */
+  sitesSwept: number;
   /** Deleted knowledge bases whose leftover keys a crash had left, swept. */
   swept: number;
 }
@@ -86,7 +88,7 @@ export const RECOUNT_BUDGET = 10_000;
  * Redis outage. Running it again could kill more workers; a user's retry can.
  */
 export async function reconcile(deps: ReconcilerDeps, now = Date.now()): Promise<ReconcileReport> {
-  const report: ReconcileReport = { scanned: 0, requeued: 0, timedOut: 0, abandoned: 0, interrupted: 0, repaired: 0, sitesRequeued: 0, sitesFailed: 0, recounted: 0, metadataResumed: 0, swept: 0 };
+  const report: ReconcileReport = { scanned: 0, requeued: 0, timedOut: 0, abandoned: 0, interrupted: 0, repaired: 0, sitesRequeued: 0, sitesFailed: 0, recounted: 0, metadataResumed: 0, sitesSwept: 0, swept: 0 };
   const budget = { sources: RECOUNT_BUDGET };
   // Deleted knowledge bases whose own sweep a crash cut short: their leftover keys go now.
   report.swept = await deps.kbs.sweepDeleted(now);
@@ -130,7 +132,27 @@ async function reconcileKb(deps: ReconcilerDeps, kbId: string, now: number, repo
   if (!meta) return false;
   const discovering = meta.sitesDiscovering > 0 && deps.sites ? await reconcileSites(deps, deps.sites, meta.workspaceId, kbId, now, report) : false;
   const emitting = await reconcileMetadata(deps, kbId, now, report);
-  return (await reconcileSources(deps, meta.workspaceId, kbId, now, report)) || discovering || emitting;
+  const deleting = deps.sites ? await reconcileSiteDeletes(deps, deps.sites, meta.workspaceId, kbId, now, report) : false;
+  return (await reconcileSources(deps, meta.workspaceId, kbId, now, report)) || discovering || emitting || deleting;
+}
+
+/**
+ * Finishes the deletes of sites whose pages a crash (of the API between the
+ * steps of a DELETE) left in the knowledge base. True while one is under way.
+ */
+async function reconcileSiteDeletes(deps: ReconcilerDeps, sites: SiteStore, workspaceId: string, kbId: string, now: number, report: ReconcileReport): Promise<boolean> {
+  let left = false;
+  for (const { siteId, sinceMs } of await sites.sweeping(kbId)) {
+    // A delete may be under way in its request.
+    if (now - sinceMs < METADATA_STALE_MS) {
+      left = true;
+      continue;
+    }
+    const { removed } = await sites.sweep({ workspaceId, kbId, siteId }, new Date(now).toISOString());
+    report.sitesSwept += 1;
+    deps.logger.warn({ kbId, siteId, removed }, "finished the delete of a site whose pages a crash had left");
+  }
+  return left;
 }
 
 /**

@@ -179,6 +179,10 @@ export class KeySpace {
     return `${this.kbTag(kbId)}:site:`;
   }
   /** A site's pages that later discoveries did not find: documentId to consecutive misses. */
+  /** Sites whose pages are being deleted, by when their delete began (see deleteSite.lua). */
+  siteSweeps(kbId: string): string {
+    return `${this.kbTag(kbId)}:sitesweeps`;
+  }
   siteMisses(kbId: string, siteId: string): string {
     return `${this.site(kbId, siteId)}:misses`;
   }

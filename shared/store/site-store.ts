@@ -87,17 +87,47 @@ export class SiteStore {
     return reply.kind === 'ok' ? { restarted: true, run: reply.run, site } : { restarted: false, run: site.run, site };
   }
 
-  /** Deletes a site and its pages; returns how many pages went and the change feed range the delete wrote. */
+  /**
+   * Deletes a site and its pages: the site at once, its pages in bounded
+   * steps, all before this returns; returns how many pages went and the
+   * change feed range the delete wrote. A delete a crash cut short is
+   * finished by the reconciler ({@link sweep}).
+   */
   async delete(target: SiteTarget, now: string): Promise<{ removed: number; changes: FeedRange | undefined }> {
-    // The reconciler walks this index: it writes the chunk.deleted events a crash left unwritten.
+    // The reconciler walks this index: it finishes a delete a crash cut short.
     const reply = await new ActiveIndex(this.redis, this.keys).markedWrite(target.kbId, now, () => runScript(this.redis, this.keys, deleteSiteScript, { ...target, now }));
     if (reply.kind !== 'ok') throw resultError(reply.kind, { kbId: target.kbId, siteId: target.siteId });
-    let changes = feedRange(reply.feedFrom, reply.feedTo);
-    // The pages are deleted: events that a failure here leaves unwritten are the reconciler's to write.
-    for (const documentId of reply.dropping) {
-      changes = joinRanges(changes, await dropChunks(this.redis, this.keys, target.kbId, documentId).catch(() => undefined));
+    const rest = reply.done ? { removed: 0, changes: undefined } : await this.sweep(target, now);
+    const changes = joinRanges(joinRanges(feedRange(reply.feedFrom, reply.feedTo), rest.changes), await this.drop(target.kbId, reply.dropping));
+    return { removed: reply.removed + rest.removed, changes };
+  }
+
+  /** Deletes the pages a site's delete has left, in bounded steps; returns how many went and the feed range written. */
+  async sweep(target: SiteTarget, now: string): Promise<{ removed: number; changes: FeedRange | undefined }> {
+    let removed = 0;
+    let changes: FeedRange | undefined;
+    for (;;) {
+      const reply = await runScript(this.redis, this.keys, deleteSiteScript, { ...target, now, sweep: true });
+      if (reply.kind !== 'ok') return { removed, changes };
+      removed += reply.removed;
+      changes = joinRanges(joinRanges(changes, feedRange(reply.feedFrom, reply.feedTo)), await this.drop(target.kbId, reply.dropping));
+      if (reply.done) return { removed, changes };
     }
-    return { removed: reply.removed, changes };
+  }
+
+  /** Sites whose delete has not finished, with when it began (ms). */
+  async sweeping(kbId: string): Promise<{ siteId: string; sinceMs: number }[]> {
+    const flat = await this.redis.zrange(this.keys.siteSweeps(kbId), 0, -1, 'WITHSCORES');
+    const out: { siteId: string; sinceMs: number }[] = [];
+    for (let i = 0; i + 1 < flat.length; i += 2) out.push({ siteId: flat[i]!, sinceMs: Number(flat[i + 1]) });
+    return out;
+  }
+
+  /** The chunk.deleted events of deleted pages of many chunks; the pages are gone, so a failure leaves them to the reconciler. */
+  private async drop(kbId: string, documentIds: readonly string[]): Promise<FeedRange | undefined> {
+    let changes: FeedRange | undefined;
+    for (const documentId of documentIds) changes = joinRanges(changes, await dropChunks(this.redis, this.keys, kbId, documentId).catch(() => undefined));
+    return changes;
   }
 
   /** Counts one more consecutive miss of a page; returns the count. */

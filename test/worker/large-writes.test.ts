@@ -13,6 +13,7 @@ import { SWEEP_GRACE_MS } from '../../shared/store/kb-sweep.js';
 import type { Store } from '../../shared/store/index.js';
 import { deleteKbScript, deleteSourceScript, DROP_BATCH, SWEEP_BATCH } from '../../shared/store/scripts/delete-scripts.js';
 import { finishSourceScript } from '../../shared/store/scripts/worker-transition-scripts.js';
+import { deleteSiteScript } from '../../shared/store/scripts/site-scripts.js';
 import { STAGED_TTL_SECONDS } from '../../shared/store/staging.js';
 import { METADATA_STALE_MS, reconcile } from '../../worker/reconciler.js';
 import { openSlowlogStore, type SlowlogStore } from '../helpers/slowlog-store.js';
@@ -80,7 +81,7 @@ async function replayed(kbId: string, documentId: string): Promise<Set<string>> 
 const idsOf = (kbId: string, documentId: string, text: string, chunks: StoredChunk[]) => new Set(feedEntries(kbId, documentId, text, chunks).map((e) => e.i));
 const kbKeys = async (kbId: string) => (await redis.keys(`lw:{kb:${kbId}}:*`)).filter((k) => !/:(changes|outbox)(:info)?$/.test(k)).sort();
 const reconcileAt = (at: number) =>
-  reconcile({ redis, kbs: store.kbs, queue, sourceQueue: bullSourceQueue(queue, 2, 50), logger: createLogger('silent'), processingDeadlineMs: 600_000 }, at);
+  reconcile({ redis, kbs: store.kbs, sites: store.sites, queue, sourceQueue: bullSourceQueue(queue, 2, 50), logger: createLogger('silent'), processingDeadlineMs: 600_000 }, at);
 
 beforeAll(async () => {
   own = await openSlowlogStore('lw', 100000);
@@ -431,6 +432,34 @@ describe('a deleted site of many chunks', () => {
     expect(await redis.lrange(store.keys.sourceIds(kbId), 0, -1)).toEqual([before.documentId, after.documentId]);
     for (const p of pages) expect(await kbKeys(kbId)).not.toContainEqual(expect.stringContaining(p.documentId));
     expect(await redis.zcard(store.keys.metadataEmits(kbId))).toBe(0);
+  });
+
+  it('is gone at once, and has the pages a crash left between its steps deleted by the reconciler', async () => {
+    const kbId = 'kb_lw_delsitecrash';
+    const siteId = 'site_lw_delsitecrash00';
+    const page = (i: number): NewSource => {
+      const url = `https://example.com/crash/${i}.html`;
+      return { documentId: `doc_lwcrash${String(i).padStart(10, '0')}`, type: 'url', content: url, fingerprint: sourceFingerprint({ type: 'url', content: url }), siteId };
+    };
+    const pages = Array.from({ length: 5 }, (_, i) => page(i));
+    await store.kbs.create({
+      workspaceId: WS, kbId, name: kbId, now: now(),
+      sites: [{ siteId, url: 'https://example.com/crash/', maxPages: 10, maxDepth: 1, sitemap: 'auto' }],
+      sources: pages,
+    });
+    // The API dies after the first step, which deleted two pages.
+    const reply = await runScript(withCommands(redis), store.keys, deleteSiteScript, { workspaceId: WS, kbId, siteId, now: now(), pageMax: 2 });
+    expect(reply).toMatchObject({ kind: 'ok', removed: 2, done: 0 });
+    expect(await store.sites.get(kbId, siteId)).toBeNull();
+    expect(await redis.lrange(store.keys.sites(kbId), 0, -1)).toEqual([]);
+    expect(await redis.llen(store.keys.sourceIds(kbId))).toBe(3);
+
+    expect((await reconcileAt(Date.now())).sitesSwept).toBe(0);
+    expect((await reconcileAt(Date.now() + METADATA_STALE_MS + 1000)).sitesSwept).toBe(1);
+    expect(await redis.llen(store.keys.sourceIds(kbId))).toBe(0);
+    expect((await store.kbs.getMeta(kbId))?.sourceCounts).toEqual({ pending: 0, processing: 0, ready: 0, failed: 0 });
+    expect(await redis.zcard(store.keys.siteSweeps(kbId))).toBe(0);
+    for (const p of pages) expect(await kbKeys(kbId)).not.toContainEqual(expect.stringContaining(p.documentId));
   });
 });
 

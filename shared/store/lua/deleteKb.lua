@@ -12,10 +12,11 @@
     KEYS[5] site id list   KEYS[6] pending metadata emissions
     KEYS[7] source ids to sweep   KEYS[8] search terms to sweep
     KEYS[9] search terms   KEYS[10] search state   KEYS[11] search chunks
-    ARGV[1] JSON: {workspaceId (the caller's), sitePrefix, ifRev,
+    ARGV[1] JSON: {workspaceId (the caller's), sitePrefix, siteSweeps, ifRev,
                    feed: see the feed include, feedTtl (seconds),
                    outbox: see the outbox include (it outlives the knowledge base for keepSeconds, for the relay)}
-            sitePrefix .. siteId a site's record (at most MAX_SITES_PER_KB);
+            sitePrefix .. siteId a site's record (at most MAX_SITES_PER_KB); siteSweeps: the sites whose
+            pages were being deleted (their pages go with the knowledge base's);
             ifRev: delete nothing unless the knowledge base is at this revision (If-Match).
             The change feed stays for feedTtl holding one knowledge_base.deleted event (its older
             events dropped at once, the floor set before it), so every consumer, whatever its cursor,
@@ -67,6 +68,6 @@ end
 outboxChanged(p.outbox, feedFrom, feedTo)
 redis.call('EXPIRE', p.outbox.stream, p.outbox.keepSeconds)
 redis.call('EXPIRE', p.outbox.info, p.outbox.keepSeconds)
-redis.call('UNLINK', changedSourcesKey(KEYS[1]))
+redis.call('UNLINK', changedSourcesKey(KEYS[1]), p.siteSweeps)
 redis.call('UNLINK', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6])
 return {'ok', feedFrom, feedTo, redis.call('LLEN', KEYS[7]) + redis.call('SCARD', KEYS[8])}

@@ -28,6 +28,7 @@ export const deleteKbScript = defineScript({
     args: {
       workspaceId: i.workspaceId,
       sitePrefix: k.sitePrefix(i.kbId),
+      siteSweeps: k.siteSweeps(i.kbId),
       ifRev: revArg(i.ifRev),
       feed: feedArgs(k, i.kbId),
       feedTtl: Math.ceil(k.changeRetention.retentionMs / 1000),

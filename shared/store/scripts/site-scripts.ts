@@ -50,25 +50,31 @@ export const restartSiteScript = defineScript({
   replies: { ok: { run: 'int', record: 'rest' }, missing: {}, forbidden: {}, missing_site: {}, busy: { record: 'rest' } },
 });
 
-/** Deletes a site with every page it added. */
+/** Pages one call of a site's delete deletes at most (see deleteSite.lua). */
+export const SITE_SWEEP_PAGES = 100;
+
+/** Deletes a site at once, then its pages in bounded steps (`sweep`: a later step). */
 export const deleteSiteScript = defineScript({
   name: 'kbDeleteSite',
   file: 'deleteSite',
   lifecycle: { sources: 'delete', sites: 'delete' },
-  keys: ['meta', 'sourceIds', 'active', 'fingerprints', 'sites', 'site', 'misses', 'emits'],
-  build: (i: SiteTarget & { now: string }, k) => ({
+  keys: ['meta', 'sourceIds', 'active', 'fingerprints', 'sites', 'site', 'misses', 'emits', 'sweeps'],
+  build: (i: SiteTarget & { now: string; sweep?: boolean; pageMax?: number }, k) => ({
     keys: {
       ...k.sourceIndex(i.kbId),
       sites: k.sites(i.kbId),
       site: k.site(i.kbId, i.siteId),
       misses: k.siteMisses(i.kbId, i.siteId),
       emits: k.metadataEmits(i.kbId),
+      sweeps: k.siteSweeps(i.kbId),
     },
     args: {
       workspaceId: i.workspaceId,
       siteId: i.siteId,
+      sweep: i.sweep === true,
       now: i.now,
       nowMs: Date.parse(i.now),
+      pageMax: i.pageMax ?? SITE_SWEEP_PAGES,
       dropInline: DROP_BATCH,
       dropTtl: DROP_TTL_SECONDS,
       prefixes: k.sourceKeyPrefixes(i.kbId),
@@ -76,7 +82,7 @@ export const deleteSiteScript = defineScript({
       outbox: outboxArgs(k, i.kbId),
     },
   }),
-  replies: { ok: { removed: 'int', feedFrom: 'str', feedTo: 'str', dropping: 'rest' }, missing: {}, forbidden: {}, missing_site: {} },
+  replies: { ok: { removed: 'int', feedFrom: 'str', feedTo: 'str', done: 'int', dropping: 'rest' }, missing: {}, forbidden: {}, missing_site: {} },
 });
 
 /** Worker: takes pages of the workspace's discovery budget for one holder, unless that would pass the cap on pages or on holders. */
