@@ -171,7 +171,7 @@ export async function readKnowledgeBaseJson(deps: KbDeps, workspaceId: string, k
     if (body !== undefined) return { body, rev: meta.rev };
   }
   const { meta, body, rows } = await readChangedRows(deps, workspaceId, kbId, views.rows(kbId), known);
-  if (views.verify) await verifyRows(deps, workspaceId, kbId, meta, body);
+  if (views.verify) await verifyRows(deps, workspaceId, kbId, meta, body, known);
   views.setRows(kbId, rows);
   if (kbStatus(meta.sourceCounts, meta.sitesDiscovering) === 'in_progress' || known) views.delete(kbId);
   else views.set(kbId, viewStamp(meta, meta.rev), body);
@@ -215,8 +215,9 @@ async function readChangedRows(deps: KbDeps, workspaceId: string, kbId: string, 
  * the same text, or a store script changed a record without recording it
  * (touchSource) and readers that keep rows would answer it stale.
  */
-async function verifyRows(deps: KbDeps, workspaceId: string, kbId: string, meta: KbMeta, body: JsonPieces): Promise<void> {
-  const { view } = await readKnowledgeBase(deps, workspaceId, kbId);
+async function verifyRows(deps: KbDeps, workspaceId: string, kbId: string, meta: KbMeta, body: JsonPieces, known?: ReadonlyMap<string, StoredSource>): Promise<void> {
+  // A commit's answer shows its sources as it wrote them (a worker may have claimed them since): so does the check.
+  const { view } = await readKnowledgeBase(deps, workspaceId, kbId, known);
   const after = await deps.kbs.getMeta(kbId);
   if (!after || after.sourceSeq !== meta.sourceSeq || after.rev !== meta.rev || after.updatedAt !== meta.updatedAt) return;
   if (JSON.stringify(view) !== piecesText(body)) throw new Error(`kept source rows of knowledge base ${kbId} differ from its records at sourceSeq ${meta.sourceSeq}`);

@@ -85,6 +85,26 @@ describe('GET of a knowledge base kept by revision', () => {
     expect(last.body.files[1].title).toBeUndefined();
   });
 
+  it('answers a PATCH with its sources as it wrote them, checked as such, when a worker claims one before the answer is read', async () => {
+    const kb = await createKb(h, key, 'Claimed early', [textsField(['first'])]);
+    const kbs = h.store.kbs;
+    const original = kbs.getChanged;
+    // A worker claims the new source between the commit and the answer's read.
+    kbs.getChanged = async (kbId, ...rest) => {
+      const pending = (await kbs.get(kbId))!.sources.find((s) => s.status === 'pending' && s.content === 'second');
+      if (pending) expect((await kbs.startSourceReport({ kbId, documentId: pending.documentId, run: 1 }, { now: new Date().toISOString() })).result).toBe('ok');
+      return original.call(kbs, kbId, ...rest);
+    };
+    try {
+      const res = await patchKb(h, key, kb.kbId, [textsField(['second'])]);
+      expect(res.status, res.text).toBe(200);
+      expect(res.body.files.map((f: { content: string; status: string }) => [f.content, f.status])).toEqual([['first', 'pending'], ['second', 'pending']]);
+    } finally {
+      kbs.getChanged = original;
+    }
+    expect((await get(kb.kbId)).body.files[1].status).toBe('processing');
+  });
+
   it('still answers 403 to another workspace and 404 once the knowledge base is deleted', async () => {
     const kb = await createKb(h, key, 'Owned');
     expect((await get(kb.kbId)).status).toBe(200);
