@@ -5,7 +5,7 @@ import { runScript, type StoreRedis } from './commands.js';
 import type { KeySpace } from './keys.js';
 import { dropChunksScript } from './scripts/delete-scripts.js';
 import { emitChunksScript, type EmitMarker } from './scripts/emit-scripts.js';
-import { stageList, stageNonce, stageString, utf8Bytes, type StagedValue } from './staging.js';
+import { stageList, stageNonce, stageString, utf8Bytes, type StagedChunks, type StagedValue, type StagedWrite } from './staging.js';
 
 /**
  * Below this many bytes of text, Markdown, chunk entries and feed entries
@@ -20,30 +20,6 @@ export const SCRIPT_ARG_MAX_BYTES = 256 * 1024;
 export const EMIT_BATCH = 64;
 /** Bytes of feed entries one batch emits at most (past its first entry). */
 export const EMIT_BATCH_BYTES = 128 * 1024;
-
-/** A source's extraction as a write stages it: the keys' names and sizes. */
-export interface StagedWrite {
-  nonce: string;
-  text: StagedValue;
-  markdown: StagedValue;
-  chunks: StagedValue;
-  feed: StagedValue;
-  /** Bytes of text, Markdown and chunk entries, as the source's `extractedBytes` counts them. */
-  extractedBytes: number;
-  /** Bytes of the feed entries, counted as the source's `emitBytes` until they are emitted. */
-  feedBytes: number;
-}
-
-/** Chunk entries and their feed entries, staged for a re-chunk. */
-export interface StagedChunks {
-  nonce: string;
-  chunks: StagedValue;
-  feed: StagedValue;
-  /** Bytes of the chunk entries. */
-  chunkBytes: number;
-  /** Bytes of the feed entries, counted as the source's `emitBytes` until they are emitted. */
-  feedBytes: number;
-}
 
 /**
  * Stages chunk entries and the feed entries of those chunks (cut from

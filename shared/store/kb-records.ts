@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ChunkSettings } from '../chunking/chunk-settings.js';
-import type { StagedWrite } from './chunk-emission.js';
+import type { StagedWrite } from './staging.js';
 import type { StoredChunk } from '../schemas/chunk.js';
 import type { Metadata } from '../schemas/metadata.js';
 import type { SourceErrorCode } from '../source-errors.js';

@@ -100,3 +100,27 @@ async function execAll(pipe: ReturnType<RedisClient['pipeline']>): Promise<unkno
     return value;
   });
 }
+
+/** A source's extraction as a write stages it: the keys' names and sizes. */
+export interface StagedWrite {
+  nonce: string;
+  text: StagedValue;
+  markdown: StagedValue;
+  chunks: StagedValue;
+  feed: StagedValue;
+  /** Bytes of text, Markdown and chunk entries, as the source's `extractedBytes` counts them. */
+  extractedBytes: number;
+  /** Bytes of the feed entries, counted as the source's `emitBytes` until they are emitted. */
+  feedBytes: number;
+}
+
+/** Chunk entries and their feed entries, staged for a re-chunk. */
+export interface StagedChunks {
+  nonce: string;
+  chunks: StagedValue;
+  feed: StagedValue;
+  /** Bytes of the chunk entries. */
+  chunkBytes: number;
+  /** Bytes of the feed entries, counted as the source's `emitBytes` until they are emitted. */
+  feedBytes: number;
+}

@@ -2,7 +2,7 @@ import { chunkingTag, type ChunkSettings } from '../../chunking/chunk-settings.j
 import type { SourceRef } from '../../sources/source-ref.js';
 import { feedArgs, feedEntries } from '../../feed/feed-entries.js';
 import { outboxArgs } from '../outbox-events.js';
-import type { StagedChunks } from '../chunk-emission.js';
+import type { StagedChunks } from '../staging.js';
 import { defineScript } from './script.js';
 
 /** A re-chunk of one ready source: the run whose Markdown was cut, and the result. */
