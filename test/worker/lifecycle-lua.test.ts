@@ -83,7 +83,7 @@ describe('the site scripts, checked against their families at run time', () => {
 
   it('deletes a discovering site under its own families', async () => {
     await kbWithSite('kb_site_del_ok', 'discovering');
-    expect(await runAs(deleteSiteScript, undefined, target('kb_site_del_ok'))).toEqual(['ok', 0, '', '']);
+    expect(await runAs(deleteSiteScript, undefined, target('kb_site_del_ok'))).toEqual(['ok', 0, '', '', 1]);
     expect(await h.redis.hmget(h.store.keys.kb('kb_site_del_ok'), 'sitesDiscovering', 'rev')).toEqual(['0', '4']);
     expect(await h.redis.exists(h.store.keys.site('kb_site_del_ok', 'site'))).toBe(0);
   });
