@@ -1,8 +1,14 @@
+import { readdirSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { expect } from 'vitest';
+import { STAMP } from '../../bin/build.mjs';
 import { loadConfig } from '../../shared/runtime/config.js';
-import { SourceError } from '../../shared/source-errors.js';
+import * as sourceErrors from '../../shared/source-errors.js';
+import type { SourceError } from '../../shared/source-errors.js';
 import type { Extraction } from '../../worker/extractors/index.js';
-import { extractInSandbox, type SandboxLimits, type SandboxStats } from '../../worker/sandbox/sandbox.js';
+import * as sandboxModule from '../../worker/sandbox/sandbox.js';
+import type { SandboxLimits, SandboxStats } from '../../worker/sandbox/sandbox.js';
 import { buildDocx } from '../fixtures/docx.js';
 import { isAlive } from './pids.js';
 
@@ -35,34 +41,88 @@ export interface SandboxedRun {
 /** Outcome, code, wall time and peak RSS of each {@link runSandboxed} call, by name. */
 export const figures: Record<string, { outcome: string; code: string; wallMs: number; peakRssMb: number }> = {};
 
-/**
- * Extracts `bytes` in a child of its own (`extractInSandbox`), records its
- * figures under `name`, and checks that it ended within {@link ENDS_WITHIN_MS}.
- * A SourceError is returned, not thrown.
- */
-export async function runSandboxed(
-  name: string,
-  bytes: Uint8Array,
-  hints: { filename?: string } = {},
-  limits: SandboxLimits = WORKER_LIMITS,
-): Promise<SandboxedRun> {
-  let stats: SandboxStats | undefined;
-  const run = await extractInSandbox(bytes, hints, limits, (s) => (stats = s)).then(
-    (value): Omit<SandboxedRun, 'stats'> => ({ value }),
-    (error: unknown): Omit<SandboxedRun, 'stats'> => {
-      if (!(error instanceof SourceError)) throw error;
-      return { error };
-    },
-  );
-  if (!stats) throw new Error('the sandbox pool did not report how the run went');
-  figures[name] = { outcome: stats.outcome, code: run.error?.code ?? 'ok', wallMs: Math.round(stats.wallMs), peakRssMb: stats.peakRssMb };
-  expect(stats.wallMs).toBeLessThan(ENDS_WITHIN_MS);
-  return { ...run, stats };
+/** A sandbox module and the SourceError class its pool throws. */
+export interface Sandbox {
+  extractInSandbox: typeof sandboxModule.extractInSandbox;
+  SandboxPool: typeof sandboxModule.SandboxPool;
+  SourceError: typeof sourceErrors.SourceError;
 }
 
-/** The child that ran `run` is gone, and a fresh child extracts an ordinary document. */
-export async function expectParentCarriesOn(run: SandboxedRun): Promise<void> {
-  await expect.poll(() => isAlive(run.stats.pid), { timeout: 10_000 }).toBe(false);
-  const after = await extractInSandbox(buildDocx([{ para: 'still working' }]), {}, WORKER_LIMITS);
-  expect(after.text).toBe('still working');
+/** The sandbox as the test files import it: TypeScript, its children run under tsx. */
+const sourceSandbox: Sandbox = { extractInSandbox: sandboxModule.extractInSandbox, SandboxPool: sandboxModule.SandboxPool, SourceError: sourceErrors.SourceError };
+
+/** The first file under `dir` modified after `time`, if any. */
+function changedSince(dir: string, time: number): string | undefined {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    const changed = entry.isDirectory() ? changedSince(path, time) : statSync(path).mtimeMs > time ? path : undefined;
+    if (changed !== undefined) return changed;
+  }
+  return undefined;
 }
+
+/**
+ * The compiled sandbox in dist/, whose children are the compiled `extract-child.js`
+ * that the worker runs: a one-off child starts in about a third of the CPU time a
+ * tsx child takes to load the same parsers. Fails, saying so, when a source the
+ * child is compiled from (worker/, shared/) is newer than the last build (`npm run
+ * build`), rather than test what an earlier build left. (`staleReason` of
+ * bin/build.mjs looks at more: clients/, whose folder the client-package test
+ * changes when it builds the client.)
+ */
+export async function compiledSandbox(): Promise<Sandbox> {
+  const root = fileURLToPath(new URL('../..', import.meta.url));
+  let built: number;
+  try {
+    built = statSync(join(root, STAMP)).mtimeMs;
+  } catch {
+    throw new Error('dist/ has not been built: run `npm run build` first');
+  }
+  const changed = changedSince(join(root, 'worker'), built) ?? changedSince(join(root, 'shared'), built);
+  if (changed !== undefined) throw new Error(`dist/ is out of date (${relative(root, changed)} changed since the last build): run \`npm run build\` first`);
+  const load = <T>(path: string): Promise<T> => import(pathToFileURL(join(root, 'dist', path)).href) as Promise<T>;
+  const [sandbox, errors] = await Promise.all([
+    load<typeof sandboxModule>('worker/sandbox/sandbox.js'),
+    load<typeof sourceErrors>('shared/source-errors.js'),
+  ]);
+  return { extractInSandbox: sandbox.extractInSandbox, SandboxPool: sandbox.SandboxPool, SourceError: errors.SourceError };
+}
+
+/** {@link runSandboxed} and {@link expectParentCarriesOn} on `sandbox`. */
+export function sandboxedRuns(sandbox: Sandbox) {
+  /**
+   * Extracts `bytes` in a child of its own (`extractInSandbox`), records its
+   * figures under `name`, and checks that it ended within {@link ENDS_WITHIN_MS}.
+   * A SourceError is returned, not thrown.
+   */
+  async function runSandboxed(
+    name: string,
+    bytes: Uint8Array,
+    hints: { filename?: string } = {},
+    limits: SandboxLimits = WORKER_LIMITS,
+  ): Promise<SandboxedRun> {
+    let stats: SandboxStats | undefined;
+    const run = await sandbox.extractInSandbox(bytes, hints, limits, (s) => (stats = s)).then(
+      (value): Omit<SandboxedRun, 'stats'> => ({ value }),
+      (error: unknown): Omit<SandboxedRun, 'stats'> => {
+        if (!(error instanceof sandbox.SourceError)) throw error;
+        return { error };
+      },
+    );
+    if (!stats) throw new Error('the sandbox pool did not report how the run went');
+    figures[name] = { outcome: stats.outcome, code: run.error?.code ?? 'ok', wallMs: Math.round(stats.wallMs), peakRssMb: stats.peakRssMb };
+    expect(stats.wallMs).toBeLessThan(ENDS_WITHIN_MS);
+    return { ...run, stats };
+  }
+
+  /** The child that ran `run` is gone, and a fresh child extracts an ordinary document. */
+  async function expectParentCarriesOn(run: SandboxedRun): Promise<void> {
+    await expect.poll(() => isAlive(run.stats.pid), { timeout: 10_000 }).toBe(false);
+    const after = await sandbox.extractInSandbox(buildDocx([{ para: 'still working' }]), {}, WORKER_LIMITS);
+    expect(after.text).toBe('still working');
+  }
+
+  return { runSandboxed, expectParentCarriesOn };
+}
+
+export const { runSandboxed, expectParentCarriesOn } = sandboxedRuns(sourceSandbox);

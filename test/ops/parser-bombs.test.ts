@@ -3,7 +3,8 @@
  * PDF decompression bombs, external references, XML entity tricks, page, image
  * and text scale, and parser-hostile HTML and Markdown. Where only the child
  * process can bound the damage they run through `extractInSandbox` under the
- * worker's own limits (config defaults); every such case checks the error
+ * worker's own limits (config defaults), in the compiled children the worker
+ * runs (dist/: `npm run build` first); every such case checks the error
  * code, that the run ended within the wall-clock limit, and that the next
  * extraction in a fresh child still works. `TEST_BOMB_FIGURES=1` prints the
  * outcome, wall time and peak RSS of each sandboxed run.
@@ -16,13 +17,12 @@ import { deflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../shared/runtime/config.js';
 import { extractText, type Extraction } from '../../worker/extractors/index.js';
-import { SandboxPool } from '../../worker/sandbox/sandbox.js';
 import { buildDocx, docxParts, docxWithEntries, docxWithPrototypeStyles } from '../fixtures/docx.js';
 import { pdfOfDenseText, pdfWithContent, pdfWithHugeImage, pdfWithRemoteReferences } from '../fixtures/hostile-pdf.js';
 import { buildPdf } from '../fixtures/pdf.js';
 import { buildZip, deflateRun, type RawZipInput, type ZipInput } from '../fixtures/zip.js';
 import { startCanary, type Canary } from '../helpers/canary-server.js';
-import { BOMB_TEST_MS, expectParentCarriesOn, figures, runSandboxed, WORKER_LIMITS, type SandboxedRun } from '../helpers/sandboxed-run.js';
+import { BOMB_TEST_MS, compiledSandbox, figures, sandboxedRuns, WORKER_LIMITS, type SandboxedRun } from '../helpers/sandboxed-run.js';
 
 // Every getDocument call of the in-process extractor is recorded (the real one still runs).
 const pdfjs = vi.hoisted(() => ({ calls: [] as Record<string, unknown>[] }));
@@ -41,6 +41,8 @@ const MiB = 1024 * 1024;
 const GiB = 1024 * MiB;
 const config = loadConfig({});
 const utf8 = (s: string) => new Uint8Array(Buffer.from(s, 'utf8'));
+const sandbox = await compiledSandbox();
+const { runSandboxed, expectParentCarriesOn } = sandboxedRuns(sandbox);
 
 afterAll(() => {
   // Wall time and peak RSS of each bomb.
@@ -140,7 +142,7 @@ describe('DOCX external files and styles', () => {
   it('reads no external file in a document converted after a style-polluting one in the same child', async () => {
     const secret = join(dir, 'secret.txt');
     await writeFile(secret, 'SECRET-MARKER-7f3a');
-    const pool = new SandboxPool({ size: 1, limits: WORKER_LIMITS, warm: false, maxJobs: 10 });
+    const pool = new sandbox.SandboxPool({ size: 1, limits: WORKER_LIMITS, warm: false, maxJobs: 10 });
     try {
       const pids: (number | undefined)[] = [];
       const first = await pool.extract(docxWithPrototypeStyles(), { filename: 'styles.docx' }, (s) => pids.push(s.pid));
