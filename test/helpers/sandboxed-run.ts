@@ -64,22 +64,26 @@ function changedSince(dir: string, time: number): string | undefined {
 /**
  * The compiled sandbox in dist/, whose children are the compiled `extract-child.js`
  * that the worker runs: a one-off child starts in about a third of the CPU time a
- * tsx child takes to load the same parsers. Fails, saying so, when a source the
- * child is compiled from (worker/, shared/) is newer than the last build (`npm run
- * build`), rather than test what an earlier build left. (`staleReason` of
- * bin/build.mjs looks at more: clients/, whose folder the client-package test
- * changes when it builds the client.)
+ * tsx child takes to load the same parsers. When dist/ is missing or older than a
+ * source the child is compiled from (worker/, shared/), the TypeScript sandbox is
+ * used instead, saying so: the same checks, slower, never of an earlier build.
+ * (`staleReason` of bin/build.mjs looks at more: clients/, whose folder the
+ * client-package test changes when it builds the client.)
  */
 export async function compiledSandbox(): Promise<Sandbox> {
   const root = fileURLToPath(new URL('../..', import.meta.url));
-  let built: number;
+  let built: number | undefined;
   try {
     built = statSync(join(root, STAMP)).mtimeMs;
   } catch {
-    throw new Error('dist/ has not been built: run `npm run build` first');
+    built = undefined;
   }
-  const changed = changedSince(join(root, 'worker'), built) ?? changedSince(join(root, 'shared'), built);
-  if (changed !== undefined) throw new Error(`dist/ is out of date (${relative(root, changed)} changed since the last build): run \`npm run build\` first`);
+  const changed = built === undefined ? 'dist/' : (changedSince(join(root, 'worker'), built) ?? changedSince(join(root, 'shared'), built));
+  if (built === undefined || changed !== undefined) {
+    const why = built === undefined ? 'dist/ has not been built' : `${relative(root, changed!)} changed since the last build`;
+    console.warn(`${why}: the TypeScript sandbox runs instead of the compiled one (slower; \`npm run build\` first to use dist/)`);
+    return sourceSandbox;
+  }
   const load = <T>(path: string): Promise<T> => import(pathToFileURL(join(root, 'dist', path)).href) as Promise<T>;
   const [sandbox, errors] = await Promise.all([
     load<typeof sandboxModule>('worker/sandbox/sandbox.js'),

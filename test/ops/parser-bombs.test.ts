@@ -4,7 +4,7 @@
  * and text scale, and parser-hostile HTML and Markdown. Where only the child
  * process can bound the damage they run through `extractInSandbox` under the
  * worker's own limits (config defaults), in the compiled children the worker
- * runs (dist/: `npm run build` first); every such case checks the error
+ * runs (dist/, when it is up to date; see compiledSandbox); every such case checks the error
  * code, that the run ended within the wall-clock limit, and that the next
  * extraction in a fresh child still works. `TEST_BOMB_FIGURES=1` prints the
  * outcome, wall time and peak RSS of each sandboxed run.
