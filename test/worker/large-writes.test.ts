@@ -65,6 +65,15 @@ async function claimedSource(kbId: string, type: 'file' | 'url' = 'file'): Promi
   return { documentId };
 }
 
+/** A URL source of run 1 ended ready with `bytes` of text in many chunks (more than two batches of chunk.deleted). */
+async function readyManyChunks(kbId: string, bytes: number, seed: string): Promise<{ documentId: string; big: ReturnType<typeof largeText> }> {
+  const { documentId } = await claimedSource(kbId, 'url');
+  const big = largeText(bytes, seed);
+  await store.kbs.finishSourceReport({ kbId, documentId, run: 1 }, { status: 'ready', text: big.text, chunks: big.chunks, truncated: false }, { now: now() });
+  expect(big.chunks.length).toBeGreaterThan(2 * DROP_BATCH);
+  return { documentId, big };
+}
+
 /** The chunk ids a consumer replaying the whole feed holds for `documentId`. */
 async function replayed(kbId: string, documentId: string): Promise<Set<string>> {
   const held = new Set<string>();
@@ -338,10 +347,7 @@ describe('a deleted source of many chunks', () => {
 
   it('has its chunk.deleted events written in bounded batches after the delete, every one of them', async () => {
     const kbId = 'kb_lw_delsource';
-    const { documentId } = await claimedSource(kbId, 'url');
-    const big = largeText(1_200_000, 'theta');
-    await store.kbs.finishSourceReport({ kbId, documentId, run: 1 }, { status: 'ready', text: big.text, chunks: big.chunks, truncated: false }, { now: now() });
-    expect(big.chunks.length).toBeGreaterThan(2 * DROP_BATCH);
+    const { documentId, big } = await readyManyChunks(kbId, 1_200_000, 'theta');
     expect(await replayed(kbId, documentId)).toEqual(idsOf(kbId, documentId, big.text, big.chunks));
 
     const { changes } = await store.kbs.deleteSource({ workspaceId: WS, kbId, documentId }, now());
@@ -356,9 +362,7 @@ describe('a deleted source of many chunks', () => {
 
   it('has the events a crash left unwritten written by the reconciler', async () => {
     const kbId = 'kb_lw_delcrash';
-    const { documentId } = await claimedSource(kbId, 'url');
-    const big = largeText(800_000, 'iota');
-    await store.kbs.finishSourceReport({ kbId, documentId, run: 1 }, { status: 'ready', text: big.text, chunks: big.chunks, truncated: false }, { now: now() });
+    const { documentId, big } = await readyManyChunks(kbId, 1_200_000, 'iota');
     // The API dies right after the delete script: no batch of events written.
     const reply = await runScript(withCommands(redis), store.keys, deleteSourceScript, { workspaceId: WS, kbId, documentId, now: now() });
     expect(reply).toMatchObject({ kind: 'ok', dropping: 1, feedTo: '' });
@@ -376,10 +380,7 @@ describe('a deleted source of many chunks', () => {
 describe('a failed run of a source of many chunks', () => {
   it("has its chunk.deleted events written in emitChunks' batches, every one of them", async () => {
     const kbId = 'kb_lw_failrun';
-    const { documentId } = await claimedSource(kbId, 'url');
-    const big = largeText(1_200_000, 'lambda');
-    await store.kbs.finishSourceReport({ kbId, documentId, run: 1 }, { status: 'ready', text: big.text, chunks: big.chunks, truncated: false }, { now: now() });
-    expect(big.chunks.length).toBeGreaterThan(2 * DROP_BATCH);
+    const { documentId, big } = await readyManyChunks(kbId, 1_200_000, 'lambda');
     const { run } = await store.kbs.refreshSource({ workspaceId: WS, kbId, documentId }, now());
     // The refresh is not kept: a run ending failed, as a retry of a deleted page does.
     expect((await store.kbs.startSourceReport({ kbId, documentId, run }, { now: now() })).result).toBe('ok');
