@@ -16,6 +16,7 @@
                      chunks and feedChunks are left out, and the feed events are emitChunks' to write,
                    unchanged: a refresh found the content unchanged, so text, Markdown and chunks stay,
                    keepBlobSeconds: how long the blob stays for a later retry (0 drops it),
+                   dropInline: the most chunk.deleted events a failed run writes itself (see the finishRecord include),
                    feedChunks: the chunks as the change feed shows them, feed: see the feed include,
                    event: the source.ready or source.failed this end tells of ({type, key, data}), outbox: see the outbox include}
             claim: the attempt's job lock token ('' for none: the claim is not checked)

@@ -4,6 +4,7 @@ import { FINAL_STATUSES } from '../../sources/lifecycle.js';
 import { feedArgs, feedEntries } from '../../feed/feed-entries.js';
 import { outboxArgs, sourceEndEvent } from '../outbox-events.js';
 import type { KeySpace } from '../keys.js';
+import { DROP_BATCH } from './delete-scripts.js';
 import { defineScript, type FieldKind } from './script.js';
 
 type FinalStatus = (typeof FINAL_STATUSES)[number];
@@ -112,6 +113,7 @@ export const finishSourceScript = defineScript({
         ...(i.staged && { staged }),
         unchanged: i.unchanged,
         keepBlobSeconds: i.keepBlobSeconds,
+        dropInline: DROP_BATCH,
         feedChunks: inline ? feedEntries(i.kbId, i.documentId, i.markdown, i.chunks) : [],
         feed: feedArgs(k, i.kbId),
         event: sourceEndEvent(i, i.status, i.error),

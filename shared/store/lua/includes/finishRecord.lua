@@ -12,7 +12,8 @@
   for the first time and have none).
   `s` is the source's part of the payload (see finishSource.lua): {documentId, run, status, fields,
   text, markdown, chunks, feedChunks, staged, unchanged, keepBlobSeconds, event}; `at` is the
-  script's {claim, now, nowMs, feed, outbox}.
+  script's {claim, now, nowMs, feed, outbox, dropInline}: dropInline, with `emits`, the most
+  chunk.deleted events a failed run writes itself (more go through chunkDropStart).
 
   Returns 'ok' and the emission of feed events it started (0 for none), or the reason
   nothing was written: 'repeated', 'unstaged', 'gone', 'stale' or the final status.
@@ -24,9 +25,6 @@
 --- @include "outbox"
 --- @include "stagedWrite"
 --- @include "storedBytes"
-
--- The most chunk.deleted events a failed run writes itself (see chunkDropStart).
-local DROP_INLINE_MAX = 256
 
 local function finishRecord(meta, active, k, s, at)
   local record = k.record
@@ -68,7 +66,7 @@ local function finishRecord(meta, active, k, s, at)
       setBytes(meta, record, 'extractedBytes', extractionBytes(s.text, md, s.chunks))
     else
       -- A failed run of a source of many chunks drops them from the feed in emitChunks' batches.
-      if k.emits and redis.call('HLEN', k.chunkIds) > DROP_INLINE_MAX then
+      if k.emits and redis.call('HLEN', k.chunkIds) > at.dropInline then
         emitSeq = chunkDropStart(meta, record, k.emitList, k.emitSeen, k.emits, s.documentId, at.nowMs)
       else
         feedDropAll(at.feed, k.chunkIds, s.documentId, record)
